@@ -1,0 +1,70 @@
+package bus
+
+import (
+	"time"
+
+	"github.com/axbus/axbus/observer"
+)
+
+// The request and reply types of the endpoints. Their JSON Schemas in package schemas are the
+// contract; a test checks that every reply the service sends matches its schema.
+
+// AppsRequest asks for the running apps.
+type AppsRequest struct{}
+
+// AppsReply lists the running apps.
+type AppsReply struct {
+	Apps []observer.App `json:"apps"`
+}
+
+// AppTarget names an app by name or pid.
+type AppTarget struct {
+	App string `json:"app,omitempty"`
+	PID int    `json:"pid,omitempty"`
+}
+
+// Query is the observer's form of the target.
+func (t AppTarget) Query() observer.AppQuery { return observer.AppQuery{Name: t.App, PID: t.PID} }
+
+// WindowsRequest asks for an app's windows.
+type WindowsRequest struct {
+	AppTarget
+}
+
+// WindowsReply lists an app's windows.
+type WindowsReply struct {
+	App     observer.AppRef   `json:"app"`
+	Windows []observer.Window `json:"windows"`
+}
+
+// InspectRequest asks for an inspection of one window.
+type InspectRequest struct {
+	AppTarget
+	Window string `json:"window,omitempty"`
+}
+
+// StatusRequest asks for the daemon's health.
+type StatusRequest struct{}
+
+// StatusReply is the daemon's health.
+type StatusReply struct {
+	Host      string         `json:"host"`
+	Version   string         `json:"version"`
+	Backend   string         `json:"backend"`
+	Started   time.Time      `json:"started"`
+	Events    PublisherStats `json:"events"`
+	Snapshots SnapshotStats  `json:"snapshots"`
+	Stream    string         `json:"stream"`
+}
+
+// SnapshotStats describes the snapshot store.
+type SnapshotStats struct {
+	Count int `json:"count"`
+	Bytes int `json:"bytes"`
+}
+
+// SnapshotRequest asks for the listing of a stored snapshot again, whole or from one element.
+type SnapshotRequest struct {
+	SnapshotID string `json:"snapshot_id"`
+	Element    string `json:"element,omitempty"`
+}

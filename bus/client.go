@@ -1,0 +1,173 @@
+package bus
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/axbus/axbus/observer"
+	"github.com/nats-io/nats.go"
+)
+
+// Client is the Go API of axbus for agents and tools: typed calls to a host's endpoints and its
+// event stream. The axbus CLI is built on it.
+type Client struct {
+	nc      *nats.Conn
+	subj    Subjects
+	timeout time.Duration
+}
+
+// ClientOption configures a Client.
+type ClientOption func(*Client)
+
+// WithHost talks to the daemon of host instead of discovering it.
+func WithHost(host string) ClientOption { return func(c *Client) { c.subj.Host = Token(host) } }
+
+// WithPrefix sets the subject prefix (default "ax").
+func WithPrefix(p string) ClientOption { return func(c *Client) { c.subj.Prefix = p } }
+
+// WithTimeout bounds calls that carry no deadline of their own (default 30 s).
+func WithTimeout(d time.Duration) ClientOption { return func(c *Client) { c.timeout = d } }
+
+// NewClient returns a client on nc. Without WithHost it asks the micro service discovery which
+// host answers, and uses the first.
+func NewClient(ctx context.Context, nc *nats.Conn, opts ...ClientOption) (*Client, error) {
+	c := &Client{nc: nc, subj: Subjects{Prefix: DefaultPrefix}, timeout: 30 * time.Second}
+	for _, o := range opts {
+		o(c)
+	}
+	if c.subj.Host == "" {
+		host, err := discoverHost(ctx, nc)
+		if err != nil {
+			return nil, err
+		}
+		c.subj.Host = host
+	}
+	return c, nil
+}
+
+// Host is the host token the client talks to.
+func (c *Client) Host() string { return c.subj.Host }
+
+// Subjects are the subjects of the client's host.
+func (c *Client) Subjects() Subjects { return c.subj }
+
+// Conn is the client's NATS connection.
+func (c *Client) Conn() *nats.Conn { return c.nc }
+
+func discoverHost(ctx context.Context, nc *nats.Conn) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	msg, err := nc.RequestWithContext(ctx, "$SRV.INFO."+ServiceName, nil)
+	if err != nil {
+		return "", unavailable("$SRV.INFO."+ServiceName, err)
+	}
+	var info struct {
+		Metadata map[string]string `json:"metadata"`
+	}
+	if err := json.Unmarshal(msg.Data, &info); err != nil || info.Metadata["host"] == "" {
+		return "", observer.Errorf(observer.CodeUnavailable, "Name the host with --host.",
+			"the axbus service did not say which host it serves")
+	}
+	return info.Metadata["host"], nil
+}
+
+func unavailable(subject string, err error) *observer.Error {
+	if errors.Is(err, nats.ErrNoResponders) {
+		return observer.Errorf(observer.CodeUnavailable,
+			"Start the daemon with `axbus serve` (or `make run`), or name another with --server/--host.",
+			"no axbus daemon answers on %s", subject).Wrap(err)
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) {
+		return observer.Errorf(observer.CodeTimeout, "The daemon may be busy or the request too big; retry, or raise the timeout.",
+			"no reply on %s in time", subject).Wrap(err)
+	}
+	return observer.Errorf(observer.CodeUnavailable, "Check the connection to the NATS server.",
+		"request on %s failed: %v", subject, err).Wrap(err)
+}
+
+// Call sends req (any JSON value; nil is {}) to an endpoint and decodes the reply into reply.
+// An error reply comes back as an *observer.Error with its code and suggestion.
+func (c *Client) Call(ctx context.Context, endpoint string, req, reply any) error {
+	data := []byte("{}")
+	if req != nil {
+		var err error
+		if data, err = json.Marshal(req); err != nil {
+			return observer.Errorf(observer.CodeBadRequest, "Pass a JSON-encodable request.", "%v", err)
+		}
+	}
+	return c.CallRaw(ctx, endpoint, data, reply)
+}
+
+// CallRaw is Call with a request body that is already encoded.
+func (c *Client) CallRaw(ctx context.Context, endpoint string, data []byte, reply any) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.timeout)
+		defer cancel()
+	}
+	subject := c.subj.Endpoint(endpoint)
+	msg, err := c.nc.RequestMsgWithContext(ctx, &nats.Msg{Subject: subject, Data: data})
+	if err != nil {
+		return unavailable(subject, err)
+	}
+	if e := decodeError(msg); e != nil {
+		return e
+	}
+	if reply == nil {
+		return nil
+	}
+	if raw, ok := reply.(*json.RawMessage); ok {
+		*raw = append((*raw)[:0], msg.Data...)
+		return nil
+	}
+	if err := json.Unmarshal(msg.Data, reply); err != nil {
+		return observer.Errorf(observer.CodeInternal, "The daemon and this client disagree on the API; use the same axbus version.",
+			"reply of %s not understood: %v", endpoint, err)
+	}
+	return nil
+}
+
+// Apps lists the running apps.
+func (c *Client) Apps(ctx context.Context) ([]observer.App, error) {
+	var r AppsReply
+	err := c.Call(ctx, "apps", AppsRequest{}, &r)
+	return r.Apps, err
+}
+
+// Windows lists an app's windows.
+func (c *Client) Windows(ctx context.Context, app AppTarget) (*WindowsReply, error) {
+	var r WindowsReply
+	if err := c.Call(ctx, "windows", WindowsRequest{AppTarget: app}, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Inspect inspects a window.
+func (c *Client) Inspect(ctx context.Context, req InspectRequest) (*observer.Inspection, error) {
+	var r observer.Inspection
+	if err := c.Call(ctx, "inspect", req, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Status returns the daemon's health.
+func (c *Client) Status(ctx context.Context) (*StatusReply, error) {
+	var r StatusReply
+	if err := c.Call(ctx, "status", StatusRequest{}, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Snapshot lists a stored snapshot again, whole or from one element.
+func (c *Client) Snapshot(ctx context.Context, req SnapshotRequest) (*observer.Inspection, error) {
+	var r observer.Inspection
+	if err := c.Call(ctx, "snapshot", req, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}

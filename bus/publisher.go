@@ -1,0 +1,110 @@
+package bus
+
+import (
+	"encoding/json"
+	"log/slog"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/axbus/axbus/observer"
+	"github.com/nats-io/nats.go"
+)
+
+// DefaultQueue is the publisher's queue length: about a second of a very busy desktop.
+const DefaultQueue = 8192
+
+// Publisher publishes observer events on their subjects. Offer never blocks: when the queue is
+// full the event is dropped and counted, and the next published envelope reports the gap.
+type Publisher struct {
+	nc   *nats.Conn
+	subj Subjects
+	boot string
+	log  *slog.Logger
+
+	queue     chan observer.Event
+	seq       uint64 // owned by the run goroutine
+	gap       atomic.Uint64
+	dropped   atomic.Uint64
+	published atomic.Uint64
+	done      chan struct{}
+	stopOnce  sync.Once
+}
+
+// PublisherStats counts what the publisher did.
+type PublisherStats struct {
+	Published uint64 `json:"published"`
+	Dropped   uint64 `json:"dropped"`
+	Queued    int    `json:"queued"`
+	Capacity  int    `json:"capacity"`
+}
+
+// NewPublisher starts a publisher on nc with a queue of n events (0 means DefaultQueue).
+func NewPublisher(nc *nats.Conn, subj Subjects, n int, log *slog.Logger) *Publisher {
+	if n <= 0 {
+		n = DefaultQueue
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	p := &Publisher{
+		nc: nc, subj: subj, log: log,
+		boot:  strconv.FormatInt(time.Now().UnixNano(), 36),
+		queue: make(chan observer.Event, n),
+		done:  make(chan struct{}),
+	}
+	go p.run()
+	return p
+}
+
+// Offer queues e for publishing without ever blocking; it reports whether e was queued.
+func (p *Publisher) Offer(e observer.Event) bool {
+	select {
+	case p.queue <- e:
+		return true
+	default:
+		p.gap.Add(1)
+		if n := p.dropped.Add(1); n&(n-1) == 0 { // log at powers of two, not per event
+			p.log.Warn("event queue full: dropping events", "dropped", n)
+		}
+		return false
+	}
+}
+
+// Stats returns the publisher's counters.
+func (p *Publisher) Stats() PublisherStats {
+	return PublisherStats{Published: p.published.Load(), Dropped: p.dropped.Load(), Queued: len(p.queue), Capacity: cap(p.queue)}
+}
+
+// Boot is the id of this daemon run, part of every Nats-Msg-Id.
+func (p *Publisher) Boot() string { return p.boot }
+
+// Close publishes what is queued and stops. Offer must not be called after Close.
+func (p *Publisher) Close() {
+	p.stopOnce.Do(func() { close(p.queue) })
+	<-p.done
+}
+
+func (p *Publisher) run() {
+	defer close(p.done)
+	for e := range p.queue {
+		p.seq++
+		env := Envelope{Host: p.subj.Host, Boot: p.boot, Seq: p.seq, Gap: p.gap.Swap(0), Event: e}
+		data, err := json.Marshal(&env)
+		if err != nil {
+			p.log.Error("event not encodable", "type", e.Type, "err", err)
+			continue
+		}
+		msg := &nats.Msg{
+			Subject: p.subj.Event(e.App.Name, string(e.Type)),
+			Header:  nats.Header{nats.MsgIdHdr: []string{env.MsgID()}},
+			Data:    data,
+		}
+		if err := p.nc.PublishMsg(msg); err != nil {
+			p.log.Warn("event not published", "subject", msg.Subject, "err", err)
+			continue
+		}
+		p.published.Add(1)
+	}
+}

@@ -1,0 +1,219 @@
+package bus
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/schemas"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/micro"
+)
+
+// ServiceName is the micro service's name: `nats micro ls` lists it.
+const ServiceName = "axbus"
+
+// Version is the version of the API and the binary.
+const Version = "0.1.0"
+
+// Service is the micro service "axbus": one endpoint per operation under <prefix>.<host>.api.
+// Each request is checked against its schema before any handler runs, then handled on its own
+// goroutine, so a slow inspection or a long wait never holds up other requests.
+type Service struct {
+	obs     *observer.Observer
+	subj    Subjects
+	pub     *Publisher
+	stream  string
+	log     *slog.Logger
+	started time.Time
+	limit   chan struct{} // bounds the requests in flight
+	svc     micro.Service
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+	extra  []Endpoint
+}
+
+// Endpoint is one operation of the service.
+type Endpoint struct {
+	Name        string
+	Description string
+	// Timeout bounds the handler; the request's own deadline may be shorter.
+	Timeout time.Duration
+	// Handle decodes its request with DecodeRequest and returns the reply.
+	Handle func(ctx context.Context, data []byte) (any, error)
+}
+
+// ServiceOption configures a Service.
+type ServiceOption func(*Service)
+
+// WithPublisher reports the publisher's counters in status.
+func WithPublisher(p *Publisher) ServiceOption { return func(s *Service) { s.pub = p } }
+
+// WithStream names the JetStream stream of the host's events in status.
+func WithStream(name string) ServiceOption { return func(s *Service) { s.stream = name } }
+
+// WithLogger sets the service's logger.
+func WithLogger(l *slog.Logger) ServiceOption { return func(s *Service) { s.log = l } }
+
+// WithEndpoints adds endpoints owned by other packages (waits, commands).
+func WithEndpoints(eps ...Endpoint) ServiceOption {
+	return func(s *Service) { s.extra = append(s.extra, eps...) }
+}
+
+// MaxInFlight bounds the requests handled at once; beyond it requests get UNAVAILABLE.
+const MaxInFlight = 4096
+
+// NewService registers the service on nc.
+func NewService(nc *nats.Conn, obs *observer.Observer, subj Subjects, opts ...ServiceOption) (*Service, error) {
+	s := &Service{obs: obs, subj: subj, log: slog.New(slog.DiscardHandler), started: time.Now(),
+		limit: make(chan struct{}, MaxInFlight)}
+	for _, o := range opts {
+		o(s)
+	}
+	if err := schemas.Check(); err != nil {
+		return nil, err
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	svc, err := micro.AddService(nc, micro.Config{
+		Name:        ServiceName,
+		Version:     Version,
+		Description: "The accessibility tree of one desktop: apps, windows, inspections, waits and actions.",
+		Metadata:    map[string]string{"host": subj.Host, "backend": obs.Backend().Platform(), "api": subj.API()},
+	})
+	if err != nil {
+		s.cancel()
+		return nil, err
+	}
+	s.svc = svc
+	grp := svc.AddGroup(subj.API())
+	for _, ep := range append(s.endpoints(), s.extra...) {
+		meta := map[string]string{
+			"description":    ep.Description,
+			"request_schema": schemas.ID(ep.Name + ".request"),
+			"reply_schema":   schemas.ID(ep.Name + ".reply"),
+			"error_schema":   schemas.ID("error"),
+		}
+		if err := grp.AddEndpoint(ep.Name, s.wrap(ep), micro.WithEndpointMetadata(meta)); err != nil {
+			_ = svc.Stop()
+			s.cancel()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Stop stops taking requests, cancels those in flight and waits for their handlers.
+func (s *Service) Stop() error {
+	err := s.svc.Stop()
+	s.cancel()
+	s.wg.Wait()
+	return err
+}
+
+// wrap runs an endpoint's handler on its own goroutine with a deadline, and replies with its
+// result or an error envelope.
+func (s *Service) wrap(ep Endpoint) micro.Handler {
+	return micro.HandlerFunc(func(req micro.Request) {
+		select {
+		case s.limit <- struct{}{}:
+		default:
+			respondError(req, observer.Errorf(observer.CodeUnavailable, "Retry in a moment.",
+				"the daemon is handling %d requests already", MaxInFlight))
+			return
+		}
+		s.wg.Add(1)
+		go func() {
+			defer func() { <-s.limit; s.wg.Done() }()
+			ctx, cancel := context.WithTimeout(s.ctx, ep.Timeout)
+			defer cancel()
+			reply, err := ep.Handle(ctx, req.Data())
+			if err != nil {
+				e := observer.AsError(err)
+				if e.Code == observer.CodeInternal {
+					s.log.Error("request failed", "endpoint", ep.Name, "err", err)
+				}
+				respondError(req, e)
+				return
+			}
+			if err := req.RespondJSON(reply); err != nil {
+				s.log.Warn("reply not sent", "endpoint", ep.Name, "err", err)
+			}
+		}()
+	})
+}
+
+// Handler adapts a typed handler: the body is checked against "<endpoint>.request" and decoded
+// into Req before fn runs.
+func Handler[Req any](endpoint string, fn func(ctx context.Context, req Req) (any, error)) func(context.Context, []byte) (any, error) {
+	return func(ctx context.Context, data []byte) (any, error) {
+		var req Req
+		if err := DecodeRequest(endpoint, data, &req); err != nil {
+			return nil, err
+		}
+		return fn(ctx, req)
+	}
+}
+
+func (s *Service) endpoints() []Endpoint {
+	return []Endpoint{
+		{Name: "apps", Description: "List the running apps that expose an accessibility tree.", Timeout: 5 * time.Second,
+			Handle: Handler("apps", func(ctx context.Context, _ AppsRequest) (any, error) {
+				apps, err := s.obs.Apps(ctx)
+				if err != nil {
+					return nil, err
+				}
+				if apps == nil {
+					apps = []observer.App{}
+				}
+				return AppsReply{Apps: apps}, nil
+			})},
+		{Name: "windows", Description: "List an app's windows, dialogs and sheets.", Timeout: 5 * time.Second,
+			Handle: Handler("windows", func(ctx context.Context, r WindowsRequest) (any, error) {
+				app, wins, err := s.obs.Windows(ctx, r.Query())
+				if err != nil {
+					return nil, err
+				}
+				if wins == nil {
+					wins = []observer.Window{}
+				}
+				return WindowsReply{App: app.Ref(), Windows: wins}, nil
+			})},
+		{Name: "inspect", Description: "Inspect a window: list what is on screen and keep the walk as a snapshot.", Timeout: 20 * time.Second,
+			Handle: Handler("inspect", func(ctx context.Context, r InspectRequest) (any, error) {
+				return s.obs.Inspect(ctx, observer.InspectRequest{App: r.Query(), Window: r.Window})
+			})},
+		{Name: "snapshot", Description: "List a stored snapshot again, whole or the subtree of one element; no new walk.", Timeout: time.Second,
+			Handle: Handler("snapshot", func(ctx context.Context, r SnapshotRequest) (any, error) {
+				snap, err := s.obs.Store().Get(r.SnapshotID)
+				if err != nil {
+					return nil, err
+				}
+				root := 0
+				if r.Element != "" {
+					el, err := snap.Element(r.Element)
+					if err != nil {
+						return nil, err
+					}
+					root = el.Index
+				}
+				return snap.Listing(snap.Subtree(root)), nil
+			})},
+		{Name: "status", Description: "The daemon's health: backend, event counters, snapshot store.", Timeout: time.Second,
+			Handle: Handler("status", func(ctx context.Context, _ StatusRequest) (any, error) {
+				return s.status(), nil
+			})},
+	}
+}
+
+func (s *Service) status() StatusReply {
+	r := StatusReply{Host: s.subj.Host, Version: Version, Backend: s.obs.Backend().Platform(), Started: s.started, Stream: s.stream}
+	if s.pub != nil {
+		r.Events = s.pub.Stats()
+	}
+	r.Snapshots.Count, r.Snapshots.Bytes = s.obs.Store().Stats()
+	return r
+}

@@ -1,0 +1,87 @@
+package bus
+
+import (
+	"strings"
+	"unicode"
+)
+
+// DefaultPrefix is the first token of every axbus subject.
+const DefaultPrefix = "ax"
+
+// Subjects builds the subjects of one host:
+//
+//	<prefix>.<host>.evt.<app>.<type>   one normalised accessibility event
+//	<prefix>.<host>.snap.<app>         polled snapshot diffs
+//	<prefix>.<host>.api.<endpoint>     the micro service's endpoints
+//
+// PIDs, titles and element paths never go into subjects; they travel in payloads.
+type Subjects struct {
+	Prefix string
+	Host   string // already a token
+}
+
+// NewSubjects returns the subjects of host (sanitised) under prefix ("" means DefaultPrefix).
+func NewSubjects(prefix, host string) Subjects {
+	if prefix == "" {
+		prefix = DefaultPrefix
+	}
+	return Subjects{Prefix: prefix, Host: Token(host)}
+}
+
+// Event is the subject of one event of app.
+func (s Subjects) Event(app, eventType string) string {
+	return s.Prefix + "." + s.Host + ".evt." + Token(app) + "." + Token(eventType)
+}
+
+// Events is the subject filter for events; empty app or type match all.
+func (s Subjects) Events(app, eventType string) string {
+	a, t := "*", "*"
+	if app != "" {
+		a = Token(app)
+	}
+	if eventType != "" {
+		t = Token(eventType)
+	}
+	if a == "*" && t == "*" {
+		return s.AllEvents()
+	}
+	return s.Prefix + "." + s.Host + ".evt." + a + "." + t
+}
+
+// AllEvents matches every event of the host: what the host's stream captures.
+func (s Subjects) AllEvents() string { return s.Prefix + "." + s.Host + ".evt.>" }
+
+// Snap is the subject of an app's polled snapshot diffs.
+func (s Subjects) Snap(app string) string { return s.Prefix + "." + s.Host + ".snap." + Token(app) }
+
+// API is the subject prefix of the micro service's endpoints (no trailing dot).
+func (s Subjects) API() string { return s.Prefix + "." + s.Host + ".api" }
+
+// Endpoint is the subject of one endpoint.
+func (s Subjects) Endpoint(name string) string { return s.API() + "." + name }
+
+// StreamName is the JetStream stream that keeps the host's events.
+func (s Subjects) StreamName() string {
+	return "AXBUS_EVT_" + strings.ToUpper(strings.ReplaceAll(s.Host, "-", "_"))
+}
+
+// Token turns any string into one subject token: lower case, letters, digits, '-' and '_' kept,
+// every other rune (dots, wildcards, spaces, controls) replaced by '_'; never empty.
+func Token(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range strings.TrimSpace(s) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(unicode.ToLower(r))
+		case r == '-' || r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "_"
+	}
+	return b.String()
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/axbus/axbus/embedded"
+	"github.com/axbus/axbus/internal/daemon"
+	"github.com/nats-io/nats.go"
+)
+
+// startDaemon starts a daemon on the simulated demo desktop in a temporary state dir.
+func startDaemon() (*daemon.Daemon, string, func(), error) {
+	dir, err := os.MkdirTemp("", "axbench-")
+	if err != nil {
+		return nil, "", nil, err
+	}
+	d, err := daemon.Start(daemon.Config{Backend: "sim", Desktop: "demo", StateDir: dir, Listen: "127.0.0.1:0", Host: "bench"})
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, "", nil, err
+	}
+	stop := func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = d.Close(ctx)
+		os.RemoveAll(dir)
+	}
+	return d, dir, stop, nil
+}
+
+// roundTrips times n requests on subject after a warm-up.
+func roundTrips(nc *nats.Conn, subject string, n int) ([]time.Duration, error) {
+	for range 200 {
+		if _, err := nc.Request(subject, nil, 5*time.Second); err != nil {
+			return nil, err
+		}
+	}
+	ds := make([]time.Duration, 0, n)
+	for range n {
+		start := time.Now()
+		msg, err := nc.Request(subject, nil, 5*time.Second)
+		if err != nil {
+			return nil, err
+		}
+		if msg.Header.Get("Nats-Service-Error-Code") != "" {
+			return nil, fmt.Errorf("%s: %s", subject, msg.Header.Get("Nats-Service-Error"))
+		}
+		ds = append(ds, time.Since(start))
+	}
+	return ds, nil
+}
+
+// benchAPI: request-reply round trips to the micro service, in-process and over TCP loopback,
+// interleaved so that both see the same machine.
+func benchAPI() ([]row, error) {
+	d, dir, stop, err := startDaemon()
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	tcp, _, err := embedded.Connect(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer tcp.Close()
+	conns := []struct {
+		name string
+		nc   *nats.Conn
+	}{{"in-process", d.Server.Conn()}, {"TCP loopback", tcp}}
+	var rows []row
+	for _, ep := range []string{"status", "apps"} {
+		var all [2][]time.Duration
+		for range 5 { // interleave: 5 rounds of 1,000 on each connection
+			for i, c := range conns {
+				ds, err := roundTrips(c.nc, d.Subjects.Endpoint(ep), 1000)
+				if err != nil {
+					return rows, err
+				}
+				all[i] = append(all[i], ds...)
+			}
+		}
+		for i, c := range conns {
+			rows = append(rows, row{"api", fmt.Sprintf("%s round trip p50 / p99, %s", ep, c.name), p50p99(all[i]), "5,000 requests, sim desktop"})
+		}
+	}
+	return rows, nil
+}

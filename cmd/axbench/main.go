@@ -1,0 +1,53 @@
+// Command axbench measures axbus and prints the benchmark table of `make bench`: medians and
+// tails of latencies, throughputs and memory, each comparison measured side by side in one run
+// because the machines are noisy.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+)
+
+// row is one line of the table.
+type row struct {
+	area, metric, value, note string
+}
+
+// suite is one group of measurements.
+type suite struct {
+	name string
+	run  func() ([]row, error)
+}
+
+func main() {
+	only := flag.String("only", "", "run only the suites whose name contains this")
+	flag.Parse()
+	suites := []suite{
+		{"api", benchAPI},
+		{"events", benchEvents},
+		{"idle", benchIdleRSS},
+	}
+	fmt.Printf("# axbus benchmarks (%s)\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+	fmt.Println("| area | metric | value | note |")
+	fmt.Println("|---|---|---|---|")
+	failed := false
+	for _, s := range suites {
+		if *only != "" && !strings.Contains(s.name, *only) {
+			continue
+		}
+		rows, err := s.run()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "axbench %s: %v\n", s.name, err)
+			failed = true
+		}
+		for _, r := range rows {
+			fmt.Printf("| %s | %s | %s | %s |\n", r.area, r.metric, r.value, r.note)
+		}
+	}
+	if failed {
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/embedded"
+	"github.com/axbus/axbus/observer"
+)
+
+// Exit statuses, documented in the README. Each error code maps to one.
+const (
+	exitOK             = 0
+	exitInternal       = 1
+	exitUsage          = 2 // BAD_REQUEST, PAYLOAD_TOO_LARGE, bad flags
+	exitNotFound       = 3
+	exitStale          = 4
+	exitAppGone        = 5
+	exitTimeout        = 6
+	exitActionFailed   = 7
+	exitPermission     = 8
+	exitUnavailable    = 9
+	exitAlreadyRunning = 10
+	exitAddressInUse   = 11
+)
+
+// exitCode maps an error code to the exit status.
+func exitCode(c observer.Code) int {
+	switch c {
+	case observer.CodeBadRequest, observer.CodePayloadTooLarge:
+		return exitUsage
+	case observer.CodeAppNotFound, observer.CodeAppAmbiguous, observer.CodeWindowNotFound, observer.CodeElementNotFound:
+		return exitNotFound
+	case observer.CodeSnapshotExpired, observer.CodeStaleRef, observer.CodeAmbiguousTarget, observer.CodeScopeMoved,
+		observer.CodeScopeChanged, observer.CodeScopeAmbiguous, observer.CodeScopeGeneration:
+		return exitStale
+	case observer.CodeAppGone, observer.CodeAppNotResponding:
+		return exitAppGone
+	case observer.CodeTimeout:
+		return exitTimeout
+	case observer.CodeActionFailed, observer.CodeNotSupported, observer.CodeTransient:
+		return exitActionFailed
+	case observer.CodePermissionDenied:
+		return exitPermission
+	case observer.CodeUnavailable:
+		return exitUnavailable
+	}
+	return exitInternal
+}
+
+// errUsage marks bad flags or arguments; the flag package has printed the details.
+var errUsage = errors.New("usage")
+
+// report prints err as one line on stderr (and as the JSON error envelope on stdout when stdout
+// is not a terminal, for programs) and returns the exit status.
+func report(err error, stdout, stderr io.Writer) int {
+	if err == nil {
+		return exitOK
+	}
+	if errors.Is(err, errUsage) || errors.Is(err, flag.ErrHelp) {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if s := embedded.Suggestion(err); s != "" { // the daemon's own start-up and discovery errors
+		line := err.Error()
+		if !strings.Contains(line, s) {
+			line += " (" + s + ")"
+		}
+		fmt.Fprintln(stderr, "axbus: "+line)
+		var running *embedded.AlreadyRunningError
+		var busy *embedded.PortBusyError
+		switch {
+		case errors.As(err, &running):
+			return exitAlreadyRunning
+		case errors.As(err, &busy):
+			return exitAddressInUse
+		case errors.Is(err, embedded.ErrNotRunning):
+			return exitUnavailable
+		}
+		return exitInternal
+	}
+	e := observer.AsError(err)
+	fmt.Fprintf(stderr, "axbus: %s: %s (%s)\n", e.Code, e.Message, e.Suggestion)
+	if !isTerminal(stdout) {
+		_ = json.NewEncoder(stdout).Encode(bus.ErrorBody{Error: e})
+	}
+	return exitCode(e.Code)
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/embedded"
+	"github.com/axbus/axbus/internal/daemon"
+)
+
+func runServe(ctx context.Context, args []string, out io.Writer) error {
+	cfg := daemon.Config{}
+	var level string
+	fs := newFlags("serve", "[flags]")
+	fs.StringVar(&cfg.Backend, "backend", "auto", "accessibility backend: auto or one of "+strings.Join(daemon.Backends(), ", "))
+	fs.StringVar(&cfg.Desktop, "desktop", "demo", "simulated desktop for --backend sim: a fixture name or a JSON file")
+	fs.StringVar(&cfg.StateDir, "state-dir", "", "state dir: JetStream store, credentials, lock (default: the user's state dir)")
+	fs.StringVar(&cfg.Listen, "listen", embedded.DefaultListen, "client listen address")
+	fs.StringVar(&cfg.Host, "host", defaultHost(), "host id used in subjects")
+	fs.StringVar(&cfg.Prefix, "prefix", bus.DefaultPrefix, "subject prefix")
+	fs.StringVar(&level, "log-level", "info", "debug, info, warn or error")
+	if err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		fmt.Fprintf(os.Stderr, "axbus serve: bad --log-level %q\n", level)
+		return errUsage
+	}
+	cfg.Log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lv}))
+
+	d, err := daemon.Start(cfg)
+	if err != nil {
+		return err
+	}
+	info := d.Server.Info()
+	fmt.Fprintf(out, "axbus %s serving host %q with the %s backend\n", bus.Version, d.Subjects.Host, d.Backend.Platform())
+	fmt.Fprintf(out, "  client URL:  %s\n", info.URL)
+	fmt.Fprintf(out, "  credentials: %s (nkey seed)\n", info.CredsFile)
+	fmt.Fprintf(out, "  subjects:    %s (events), %s.* (requests)\n", d.Subjects.AllEvents(), d.Subjects.API())
+	fmt.Fprintf(out, "  try:         axbus apps | axbus tail | nats --server %s --nkey %s micro ls\n", info.URL, info.CredsFile)
+	<-ctx.Done()
+	cfg.Log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return d.Close(shutdownCtx)
+}
+
+// defaultHost is this machine's short host name: the host token of its subjects.
+func defaultHost() string {
+	h, err := os.Hostname()
+	if err != nil || h == "" {
+		return "localhost"
+	}
+	h, _, _ = strings.Cut(h, ".")
+	return bus.Token(h)
+}

@@ -1,0 +1,398 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/embedded"
+	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/sim"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/micro"
+)
+
+func TestAppsWindowsInspectStatusThroughTheCLI(t *testing.T) {
+	d := startTestDaemon(t)
+
+	out, errOut, code := d.cli(t, "apps")
+	if code != 0 {
+		t.Fatalf("apps: exit %d: %s", code, errOut)
+	}
+	mustMatch(t, "apps.reply", []byte(out))
+	apps := decode[bus.AppsReply](t, out)
+	var notes *observer.App
+	for i := range apps.Apps {
+		if apps.Apps[i].Name == "Notes" {
+			notes = &apps.Apps[i]
+		}
+	}
+	if notes == nil || notes.PID != 501 || notes.Generation == 0 {
+		t.Fatalf("apps lacks Notes with pid 501 and a generation: %s", out)
+	}
+
+	out, errOut, code = d.cli(t, "windows", "--app", "notes")
+	if code != 0 {
+		t.Fatalf("windows: exit %d: %s", code, errOut)
+	}
+	mustMatch(t, "windows.reply", []byte(out))
+	if w := decode[bus.WindowsReply](t, out); len(w.Windows) == 0 || w.App.PID != 501 {
+		t.Fatalf("windows of Notes: %s", out)
+	}
+
+	out, errOut, code = d.cli(t, "inspect", "--pid", "501")
+	if code != 0 {
+		t.Fatalf("inspect: exit %d: %s", code, errOut)
+	}
+	mustMatch(t, "inspect.reply", []byte(out))
+	insp := decode[observer.Inspection](t, out)
+	if !strings.HasPrefix(insp.SnapshotID, "s_") || len(insp.Elements) == 0 || insp.Elements[0].ID != "elem_0" {
+		t.Fatalf("inspect reply: %s", out)
+	}
+	if insp.Elements[0].Role != observer.RoleWindow || insp.App.PID != 501 {
+		t.Fatalf("first element %+v, app %+v", insp.Elements[0], insp.App)
+	}
+	var save bool
+	for _, e := range insp.Elements {
+		save = save || (e.Role == observer.RoleButton && e.Name == "Save")
+		if e.Secure && e.Value != nil {
+			t.Fatalf("secure field listed with a value: %+v", e)
+		}
+	}
+	if !save {
+		t.Fatalf("the Save button is not listed")
+	}
+
+	out, _, code = d.cli(t, "snapshot-check-unused") // an unknown command
+	if code != exitUsage || out != "" {
+		t.Fatalf("unknown command: exit %d", code)
+	}
+
+	out, errOut, code = d.cli(t, "status")
+	if code != 0 {
+		t.Fatalf("status: exit %d: %s", code, errOut)
+	}
+	mustMatch(t, "status.reply", []byte(out))
+	if st := decode[bus.StatusReply](t, out); st.Host != "testhost" || st.Snapshots.Count != 1 || st.Backend != "macos" {
+		t.Fatalf("status: %s", out)
+	}
+}
+
+func TestSchemaCommand(t *testing.T) {
+	schema := func(args ...string) (string, int) {
+		var out, errb strings.Builder
+		code := run(context.Background(), append([]string{"schema"}, args...), &out, &errb)
+		return out.String(), code
+	}
+	out, code := schema("inspect.request")
+	if code != 0 || !json.Valid([]byte(out)) || !strings.Contains(out, `"urn:axbus:inspect.request"`) {
+		t.Fatalf("schema inspect.request: exit %d %s", code, out)
+	}
+	out, code = schema()
+	if code != 0 || !strings.Contains(out, "event\n") {
+		t.Fatalf("schema list: %s", out)
+	}
+	if _, code = schema("nope"); code != exitUsage {
+		t.Fatalf("unknown schema: exit %d", code)
+	}
+}
+
+// TestBadInputGetsClearErrors sends what a careless or hostile client might, straight over
+// NATS, and checks each answer: the micro error headers, our code and a suggestion; then the
+// daemon still serves.
+func TestBadInputGetsClearErrors(t *testing.T) {
+	d := startTestDaemon(t)
+	nc, _, err := embedded.Connect(d.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	api := d.Subjects.Endpoint
+	for _, c := range []struct {
+		name, subject string
+		body          []byte
+		code          observer.Code
+		status        string
+	}{
+		{"malformed JSON", api("inspect"), []byte(`{"app": "Notes"`), observer.CodeBadRequest, "400"},
+		{"unknown field", api("inspect"), []byte(`{"app": "Notes", "depth": 3}`), observer.CodeBadRequest, "400"},
+		{"wrong type", api("windows"), []byte(`{"pid": "501"}`), observer.CodeBadRequest, "400"},
+		{"2 MB request", api("inspect"), []byte(`{"app": "` + strings.Repeat("N", 2<<20) + `"}`), observer.CodePayloadTooLarge, "413"},
+		{"unknown app", api("inspect"), []byte(`{"app": "NoSuchApp"}`), observer.CodeAppNotFound, "404"},
+		{"unknown pid", api("windows"), []byte(`{"pid": 4242}`), observer.CodeAppNotFound, "404"},
+		{"unknown snapshot", api("snapshot"), []byte(`{"snapshot_id": "s_000000000000"}`), observer.CodeSnapshotExpired, "410"},
+		{"bad element id", api("snapshot"), []byte(`{"snapshot_id": "s_0", "element": "12"}`), observer.CodeBadRequest, "400"},
+	} {
+		start := time.Now()
+		msg, err := nc.Request(c.subject, c.body, 5*time.Second)
+		if err != nil {
+			t.Fatalf("%s: no reply: %v", c.name, err)
+		}
+		if time.Since(start) > 2*time.Second {
+			t.Errorf("%s: the reply took %v", c.name, time.Since(start))
+		}
+		if msg.Header.Get(micro.ErrorCodeHeader) != c.status || msg.Header.Get(micro.ErrorHeader) == "" {
+			t.Errorf("%s: headers %v, want status %s and a message", c.name, msg.Header, c.status)
+		}
+		mustMatch(t, "error", msg.Data)
+		var body bus.ErrorBody
+		if err := json.Unmarshal(msg.Data, &body); err != nil || body.Error.Code != c.code || body.Error.Suggestion == "" {
+			t.Errorf("%s: body %s, want code %s with a suggestion", c.name, msg.Data, c.code)
+		}
+	}
+	// still serving
+	if msg, err := nc.Request(api("apps"), nil, 5*time.Second); err != nil || msg.Header.Get(micro.ErrorCodeHeader) != "" {
+		t.Fatalf("daemon stopped serving after bad input: %v", err)
+	}
+	// the CLI maps the codes to documented exit statuses, one line on stderr
+	_, errOut, code := d.cli(t, "inspect", "--app", "NoSuchApp")
+	if code != exitNotFound || !strings.Contains(oneLine(t, errOut), "APP_NOT_FOUND") {
+		t.Fatalf("inspect NoSuchApp: exit %d, %q", code, errOut)
+	}
+	if _, _, code = d.cli(t, "inspect"); code != exitUsage {
+		t.Fatalf("inspect with no app: exit %d, want %d", code, exitUsage)
+	}
+}
+
+// TestNatsCLI drives the daemon with the real nats CLI, a client nobody here wrote.
+func TestNatsCLI(t *testing.T) {
+	d := startTestDaemon(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+
+	out, err := d.natsRun(t, ctx, "micro", "ls")
+	if err != nil || !strings.Contains(out, "axbus") {
+		t.Fatalf("nats micro ls: %v\n%s", err, out)
+	}
+	out, err = d.natsRun(t, ctx, "micro", "info", "axbus")
+	if err != nil {
+		t.Fatalf("nats micro info: %v\n%s", err, out)
+	}
+	for _, ep := range []string{"apps", "windows", "inspect", "snapshot", "status"} {
+		if !strings.Contains(out, d.Subjects.Endpoint(ep)) {
+			t.Errorf("nats micro info lacks endpoint %s:\n%s", ep, out)
+		}
+	}
+
+	out, err = d.natsRun(t, ctx, "req", "--raw", d.Subjects.Endpoint("inspect"), `{"app":"notes"}`)
+	if err != nil {
+		t.Fatalf("nats req inspect: %v\n%s", err, out)
+	}
+	mustMatch(t, "inspect.reply", []byte(out))
+
+	// nats sub sees the simulated desktop's events
+	sub := exec.CommandContext(ctx, natsCLI(t), "--server", d.Server.Info().URL, "--nkey", d.Server.Info().CredsFile,
+		"sub", "--raw", "--count", "1", d.Subjects.Prefix+".>")
+	sub.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "HOME="+t.TempDir())
+	stdout, err := sub.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sub.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "{") {
+				line <- sc.Text()
+				return
+			}
+		}
+		close(line)
+	}()
+	time.Sleep(300 * time.Millisecond) // let the subscription reach the server
+	pressSave(t, d)
+	select {
+	case l, ok := <-line:
+		if !ok {
+			t.Fatal("nats sub ended without an event")
+		}
+		mustMatch(t, "event", []byte(l))
+	case <-time.After(10 * time.Second):
+		t.Fatal("nats sub saw no event in 10 s")
+	}
+	_ = sub.Wait()
+}
+
+// pressSave presses the demo's Save button through the backend, as an agent's command would.
+func pressSave(t *testing.T, d *testDaemon) {
+	t.Helper()
+	desk := d.Backend.(*sim.Desktop)
+	if err := desk.Perform(context.Background(), desk.Ref(501, "save"), "AXPress"); err != nil {
+		t.Fatalf("press Save: %v", err)
+	}
+}
+
+func TestTailSeesLiveAndPastEvents(t *testing.T) {
+	d := startTestDaemon(t)
+	pressSave(t, d) // "Saved" appears and a sheet opens 200 ms later
+	nc, _, err := embedded.Connect(d.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	client, err := bus.NewClient(context.Background(), nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if client.Host() != "testhost" {
+		t.Fatalf("discovered host %q", client.Host())
+	}
+	time.Sleep(600 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	events, err := client.Tail(ctx, bus.TailOptions{App: "notes", All: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[observer.EventType]bool{}
+	for env := range events {
+		raw, _ := json.Marshal(env)
+		mustMatch(t, "event", raw)
+		if env.Host != "testhost" || env.App.PID != 501 || env.Seq == 0 {
+			t.Fatalf("envelope %s", raw)
+		}
+		seen[env.Type] = true
+		if seen[observer.EventDialogOpened] && seen[observer.EventChildrenChanged] {
+			cancel()
+		}
+	}
+	if !seen[observer.EventDialogOpened] || !seen[observer.EventChildrenChanged] {
+		t.Fatalf("history lacks the sheet and the new label: saw %v", seen)
+	}
+}
+
+func TestNoDaemonSaysHowToStartOne(t *testing.T) {
+	var out, errb strings.Builder
+	code := run(context.Background(), []string{"apps", "--state-dir", t.TempDir()}, &out, &errb)
+	line := oneLine(t, errb.String())
+	if code != exitUnavailable || !strings.Contains(line, "axbus serve") {
+		t.Fatalf("exit %d, stderr %q", code, line)
+	}
+}
+
+func TestSecondServeRefusesAndDamagesNothing(t *testing.T) {
+	d := startTestDaemon(t)
+	before, err := os.ReadFile(filepath.Join(d.dir, "daemon.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb strings.Builder
+	code := run(context.Background(), []string{"serve", "--backend", "sim", "--state-dir", d.dir, "--listen", "127.0.0.1:0"}, &out, &errb)
+	if code != exitAlreadyRunning || !strings.Contains(errb.String(), "already running at "+d.Server.ClientURL()) {
+		t.Fatalf("second serve: exit %d, %q", code, errb.String())
+	}
+	after, _ := os.ReadFile(filepath.Join(d.dir, "daemon.json"))
+	if string(before) != string(after) {
+		t.Fatal("the second serve changed daemon.json")
+	}
+	if _, _, code := d.cli(t, "apps"); code != 0 {
+		t.Fatal("the first daemon stopped serving")
+	}
+}
+
+func TestBusyPortIsAClearError(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var out, errb strings.Builder
+	code := run(context.Background(), []string{"serve", "--backend", "sim", "--state-dir", t.TempDir(), "--listen", l.Addr().String()}, &out, &errb)
+	if code != exitAddressInUse || !strings.Contains(errb.String(), l.Addr().String()) {
+		t.Fatalf("busy port: exit %d, %q", code, errb.String())
+	}
+}
+
+// TestServeStopsCleanlyOnSignals runs the real binary and stops it with SIGINT and SIGTERM.
+func TestServeStopsCleanlyOnSignals(t *testing.T) {
+	bin := buildAxbus(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		dir := t.TempDir()
+		cmd := exec.Command(bin, "serve", "--backend", "sim", "--state-dir", dir, "--listen", "127.0.0.1:0", "--log-level", "warn")
+		stdout, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(stdout)
+		ready := false
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), "client URL:") {
+				ready = true
+				break
+			}
+		}
+		if !ready {
+			_ = cmd.Process.Kill()
+			t.Fatal("serve never said it was ready")
+		}
+		go func() {
+			for sc.Scan() {
+			}
+		}()
+		if _, err := embedded.Discover(dir); err != nil {
+			t.Fatalf("running daemon not discoverable: %v", err)
+		}
+		_ = cmd.Process.Signal(sig)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatalf("%v: serve exited with %v", sig, err)
+			}
+		case <-time.After(10 * time.Second):
+			_ = cmd.Process.Kill()
+			t.Fatalf("%v: serve did not stop in 10 s", sig)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "daemon.json")); !os.IsNotExist(err) {
+			t.Fatalf("%v: daemon.json left behind", sig)
+		}
+		if _, err := embedded.Discover(dir); err == nil {
+			t.Fatalf("%v: a stopped daemon is still discoverable", sig)
+		}
+	}
+}
+
+func TestEventsCarryTheirMsgID(t *testing.T) {
+	d := startTestDaemon(t)
+	nc, _, err := embedded.Connect(d.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	sub, err := nc.SubscribeSync(d.Subjects.Events("notes", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	pressSave(t, d)
+	msg, err := sub.NextMsg(5 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var env bus.Envelope
+	if err := json.Unmarshal(msg.Data, &env); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := msg.Header.Get(nats.MsgIdHdr), bus.MsgID("testhost", env.Boot, env.Seq); got != want || env.Boot == "" {
+		t.Fatalf("Nats-Msg-Id %q, want %q", got, want)
+	}
+	if msg.Subject != d.Subjects.Event("Notes", string(env.Type)) {
+		t.Fatalf("subject %s for a %s event", msg.Subject, env.Type)
+	}
+}

@@ -1,0 +1,17 @@
+// Package embedded owns the NATS server that an axbus daemon embeds: its
+// options and authentication, the per-session state directory and the lock
+// that makes one daemon its only user, JetStream (store, streams and KV
+// buckets the caller asks for), and the server's lifecycle from Start to
+// Shutdown. It also gives clients the way to find and reach a running daemon
+// (Discover, Connect) through the daemon.json file in the state directory.
+//
+// The package knows nothing about accessibility or axbus subjects: callers
+// pass stream subjects and bucket names in.
+//
+// State directory layout:
+//
+//	lock         flock(2)ed exclusively by the running daemon; never removed
+//	client.nk    user nkey seed that clients authenticate with (0600)
+//	daemon.json  how to reach the running daemon; written when ready, removed on clean shutdown
+//	jetstream/   JetStream store directory
+package embedded

@@ -1,0 +1,109 @@
+package embedded
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+)
+
+// Suggester is implemented by errors of this package that know what the user
+// can do about them.
+type Suggester interface {
+	Suggestion() string
+}
+
+// Suggestion returns the suggestion of the first error in err's chain that
+// has one, or "".
+func Suggestion(err error) string {
+	var s Suggester
+	if errors.As(err, &s) {
+		return s.Suggestion()
+	}
+	return ""
+}
+
+// AlreadyRunningError is returned by Start when another daemon holds the
+// state directory's lock. URL and PID come from its daemon.json and are empty
+// when it has not written one yet.
+type AlreadyRunningError struct {
+	URL      string
+	PID      int
+	StateDir string
+}
+
+func (e *AlreadyRunningError) Error() string {
+	if e.URL == "" {
+		return fmt.Sprintf("already running: another axbus daemon holds the lock on state dir %s", e.StateDir)
+	}
+	return fmt.Sprintf("already running at %s (pid %d, state dir %s)", e.URL, e.PID, e.StateDir)
+}
+
+// Suggestion implements Suggester.
+func (e *AlreadyRunningError) Suggestion() string {
+	if e.PID > 0 {
+		return fmt.Sprintf("use the running daemon, or stop it first (kill %d), or use another state directory", e.PID)
+	}
+	return "use the running daemon, or stop it first, or use another state directory"
+}
+
+// PortBusyError is returned by Start when the listen address is taken.
+type PortBusyError struct {
+	Addr string
+}
+
+func (e *PortBusyError) Error() string {
+	return fmt.Sprintf("port busy: %s is already in use by another process", e.Addr)
+}
+
+// Suggestion implements Suggester.
+func (e *PortBusyError) Suggestion() string {
+	port := e.Addr
+	if _, p, err := net.SplitHostPort(e.Addr); err == nil {
+		port = p
+	}
+	return fmt.Sprintf("find the process with `lsof -nP -iTCP:%s -sTCP:LISTEN`, stop it, or listen on another address", port)
+}
+
+// NotRunningError says that no daemon holds the state directory's lock.
+// errors.Is(err, ErrNotRunning) matches every NotRunningError.
+type NotRunningError struct {
+	StateDir string
+}
+
+// ErrNotRunning is returned (as a *NotRunningError naming the state dir) when
+// no daemon is running.
+var ErrNotRunning error = &NotRunningError{}
+
+func (e *NotRunningError) Error() string {
+	if e.StateDir == "" {
+		return "axbus daemon is not running; start one with `axbus serve` or `make run`"
+	}
+	return fmt.Sprintf("axbus daemon is not running (state dir %s); start one with `axbus serve` or `make run`", e.StateDir)
+}
+
+// Suggestion implements Suggester.
+func (e *NotRunningError) Suggestion() string {
+	return "start one with `axbus serve` or `make run`"
+}
+
+// Is makes every *NotRunningError match ErrNotRunning.
+func (e *NotRunningError) Is(target error) bool {
+	return target == ErrNotRunning
+}
+
+// InsecureCredsError is returned by Start when the client seed file can be
+// read or written by others than its owner.
+type InsecureCredsError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *InsecureCredsError) Error() string {
+	return fmt.Sprintf("refusing to use %s: mode %04o is looser than 0600", e.Path, e.Mode.Perm())
+}
+
+// Suggestion implements Suggester.
+func (e *InsecureCredsError) Suggestion() string {
+	return fmt.Sprintf("chmod 600 %s (or remove it to get a new key; running clients then need to reconnect)", e.Path)
+}

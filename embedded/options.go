@@ -1,0 +1,92 @@
+package embedded
+
+import (
+	"log/slog"
+	"time"
+)
+
+// DefaultListen is the client listen address. A stock nats-server uses 4222;
+// we stay off it so that both can run side by side.
+const DefaultListen = "127.0.0.1:4228"
+
+// DefaultMaxPayload is large enough that an oversized request reaches our
+// handlers and gets a clear error, instead of the client failing on its own.
+const DefaultMaxPayload int32 = 8 << 20
+
+// Event stream limits. The stream is a short-term history for tail tools,
+// not an archive.
+const (
+	eventStreamMaxAge     = 24 * time.Hour
+	eventStreamMaxBytes   = 512 << 20
+	eventStreamDuplicates = 2 * time.Minute
+)
+
+// kvLimitMarkerTTL enables per-key TTLs on KV buckets (used for leases).
+const kvLimitMarkerTTL = time.Second
+
+// Option configures Start.
+type Option func(*config)
+
+type config struct {
+	stateDir   string
+	listen     string
+	logger     *slog.Logger
+	streams    []streamSpec
+	buckets    []string
+	maxPayload int32
+}
+
+type streamSpec struct {
+	name     string
+	subjects []string
+}
+
+func defaultConfig() config {
+	return config{
+		listen:     DefaultListen,
+		logger:     slog.New(slog.DiscardHandler),
+		maxPayload: DefaultMaxPayload,
+	}
+}
+
+// WithStateDir sets the state directory (default DefaultStateDir()).
+func WithStateDir(dir string) Option {
+	return func(c *config) { c.stateDir = dir }
+}
+
+// WithListen sets the client listen address host:port (default DefaultListen).
+// Port 0 picks a free port; ClientURL reports the real one.
+func WithListen(hostport string) Option {
+	return func(c *config) { c.listen = hostport }
+}
+
+// WithLogger sets where the server's log goes (default: discarded).
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) {
+		if l != nil {
+			c.logger = l
+		}
+	}
+}
+
+// WithEventStream asks for a JetStream stream, created or updated at start,
+// capturing subjects: file storage, MaxAge 24h, MaxBytes 512 MiB, DiscardOld,
+// and a 2 minute Nats-Msg-Id duplicates window. May be given more than once.
+func WithEventStream(name string, subjects ...string) Option {
+	return func(c *config) {
+		c.streams = append(c.streams, streamSpec{name: name, subjects: append([]string(nil), subjects...)})
+	}
+}
+
+// WithKeyValue asks for a KV bucket, created or updated at start, with
+// LimitMarkerTTL 1s so that keys can carry their own TTL. May be given more
+// than once.
+func WithKeyValue(bucket string) Option {
+	return func(c *config) { c.buckets = append(c.buckets, bucket) }
+}
+
+// WithMaxPayload sets the largest message the server accepts
+// (default DefaultMaxPayload).
+func WithMaxPayload(n int32) Option {
+	return func(c *config) { c.maxPayload = n }
+}

@@ -1,0 +1,346 @@
+package embedded
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/nats-io/jwt/v2"
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nkeys"
+)
+
+const (
+	serverName = "axbus"
+	daemonName = "axbus-daemon"
+
+	readyTimeout = 5 * time.Second
+	setupTimeout = 10 * time.Second
+
+	// One frozen subscriber must not stall publishing (nats-server #2679,
+	// #6413): it gets cut off after writeDeadline or maxPending bytes, and
+	// NoFastProducerStall makes it lose messages meanwhile instead of
+	// making the publisher wait.
+	writeDeadline = 2 * time.Second
+	maxPending    = 8 << 20
+)
+
+// Server is a running embedded NATS server with JetStream, owning its state
+// directory until Shutdown.
+type Server struct {
+	ns   *server.Server
+	nc   *nats.Conn
+	js   jetstream.JetStream
+	lock *dirLock
+	info Info
+	log  *slog.Logger
+
+	mu   sync.Mutex
+	done bool
+}
+
+// Start starts the server and returns when it is ready for connections:
+// it locks the state directory, loads or creates the client nkey, starts
+// NATS with JetStream, connects the daemon's own in-process connection,
+// creates the requested streams and buckets, and writes daemon.json.
+// On error nothing is left running or locked.
+func Start(opts ...Option) (_ *Server, err error) {
+	cfg := defaultConfig()
+	for _, o := range opts {
+		o(&cfg)
+	}
+	host, port, err := cfg.validate()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := resolveStateDir(cfg.stateDir)
+	if err != nil {
+		return nil, err
+	}
+	if err := ensureStateDir(dir, cfg.logger); err != nil {
+		return nil, err
+	}
+
+	lk, err := acquireLock(dir)
+	if errors.Is(err, errLocked) {
+		// Read-only from here: the other daemon owns everything in dir.
+		e := &AlreadyRunningError{StateDir: dir}
+		if info, rerr := readInfo(dir); rerr == nil {
+			e.URL, e.PID = info.URL, info.PID
+		}
+		return nil, e
+	}
+	if err != nil {
+		return nil, err
+	}
+
+	// undo runs in reverse order when Start fails.
+	var undo []func()
+	defer func() {
+		if err != nil {
+			for i := len(undo) - 1; i >= 0; i-- {
+				undo[i]()
+			}
+		}
+	}()
+	undo = append(undo, func() { _ = lk.release() })
+
+	// The lock was free, so any daemon.json is from a daemon that died;
+	// remove it so that nobody connects by it while we start.
+	if rerr := os.Remove(infoPath(dir)); rerr != nil && !errors.Is(rerr, os.ErrNotExist) {
+		return nil, fmt.Errorf("remove stale %s: %w", infoFileName, rerr)
+	}
+
+	credsPath, clientPub, err := loadOrCreateCreds(dir)
+	if err != nil {
+		return nil, err
+	}
+
+	// The daemon's own user exists only in memory and only in-process.
+	daemonKey, err := nkeys.CreateUser()
+	if err != nil {
+		return nil, fmt.Errorf("generate daemon nkey: %w", err)
+	}
+	undo = append(undo, daemonKey.Wipe)
+	daemonPub, err := daemonKey.PublicKey()
+	if err != nil {
+		return nil, fmt.Errorf("generate daemon nkey: %w", err)
+	}
+
+	if port != 0 && precheckPort {
+		if err := checkPortFree(cfg.listen); err != nil {
+			return nil, err
+		}
+	}
+
+	ns, err := server.NewServer(serverOptions(cfg, host, port, dir, clientPub, daemonPub))
+	if err != nil {
+		return nil, fmt.Errorf("configure nats server: %w", err)
+	}
+	lg := newNATSLogger(cfg.logger)
+	ns.SetLoggerV2(lg, lg.debugEnabled(), false, false)
+	// Start is synchronous up to the listener, so a fatal start error
+	// (busy port, JetStream store) is known when it returns.
+	ns.Start()
+	undo = append(undo, func() {
+		ns.Shutdown()
+		ns.WaitForShutdown()
+	})
+	if msg := lg.fatalMessage(); msg != "" {
+		return nil, startError(msg, cfg.listen)
+	}
+	if !ns.ReadyForConnections(readyTimeout) {
+		if msg := lg.fatalMessage(); msg != "" {
+			return nil, startError(msg, cfg.listen)
+		}
+		return nil, fmt.Errorf("nats server not ready after %s", readyTimeout)
+	}
+
+	nc, err := nats.Connect("",
+		nats.InProcessServer(ns),
+		nats.Nkey(daemonPub, daemonKey.Sign),
+		nats.Name(daemonName),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("in-process connection: %w", err)
+	}
+	undo = append(undo, nc.Close)
+
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, fmt.Errorf("jetstream: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
+	defer cancel()
+	if err := setupJetStream(ctx, js, cfg); err != nil {
+		return nil, err
+	}
+
+	s := &Server{
+		ns:   ns,
+		nc:   nc,
+		js:   js,
+		lock: lk,
+		log:  cfg.logger,
+		info: Info{
+			URL:       clientURL(ns),
+			PID:       os.Getpid(),
+			CredsFile: credsPath,
+			Started:   time.Now().UTC(),
+			StateDir:  dir,
+		},
+	}
+	if err := writeInfo(dir, s.info); err != nil {
+		return nil, err
+	}
+	s.log.Info("nats server ready", "url", s.info.URL, "state_dir", dir)
+	return s, nil
+}
+
+func serverOptions(cfg config, host string, port int, dir, clientPub, daemonPub string) *server.Options {
+	if port == 0 {
+		port = server.RANDOM_PORT // 0 means the default port 4222 to nats-server
+	}
+	return &server.Options{
+		ServerName: serverName,
+		Host:       host,
+		Port:       port,
+		// The host program owns the signals.
+		NoSigs: true,
+
+		MaxPayload:          cfg.maxPayload,
+		MaxPending:          max(maxPending, int64(cfg.maxPayload)),
+		WriteDeadline:       writeDeadline,
+		NoFastProducerStall: true,
+
+		JetStream: true,
+		// Never empty: that falls back to a tmp dir shared by every server.
+		// nats-server adds its own "jetstream" level below this one.
+		StoreDir:               filepath.Join(dir, jetStreamDir),
+		DisableJetStreamBanner: true,
+
+		Nkeys: []*server.NkeyUser{
+			// Clients: the seed file in the state dir, over TCP.
+			{Nkey: clientPub, AllowedConnectionTypes: connTypes(jwt.ConnectionTypeStandard)},
+			// The daemon itself: in-process only, so the key is useless elsewhere.
+			{Nkey: daemonPub, AllowedConnectionTypes: connTypes(jwt.ConnectionTypeInProcess)},
+		},
+	}
+}
+
+func connTypes(types ...string) map[string]struct{} {
+	m := make(map[string]struct{}, len(types))
+	for _, t := range types {
+		m[t] = struct{}{}
+	}
+	return m
+}
+
+func setupJetStream(ctx context.Context, js jetstream.JetStream, cfg config) error {
+	for _, st := range cfg.streams {
+		_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+			Name:       st.name,
+			Subjects:   st.subjects,
+			Storage:    jetstream.FileStorage,
+			Retention:  jetstream.LimitsPolicy,
+			MaxAge:     eventStreamMaxAge,
+			MaxBytes:   eventStreamMaxBytes,
+			Discard:    jetstream.DiscardOld,
+			Duplicates: eventStreamDuplicates,
+		})
+		if err != nil {
+			return fmt.Errorf("stream %s: %w", st.name, err)
+		}
+	}
+	for _, b := range cfg.buckets {
+		_, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+			Bucket:         b,
+			Storage:        jetstream.FileStorage,
+			LimitMarkerTTL: kvLimitMarkerTTL,
+		})
+		if err != nil {
+			return fmt.Errorf("kv bucket %s: %w", b, err)
+		}
+	}
+	return nil
+}
+
+// clientURL is the URL of the bound listener, so port 0 shows the real
+// port; an unspecified host becomes loopback since clients are local.
+func clientURL(ns *server.Server) string {
+	addr, ok := ns.Addr().(*net.TCPAddr)
+	if !ok {
+		return ns.ClientURL()
+	}
+	host := addr.IP.String()
+	if addr.IP.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	return "nats://" + net.JoinHostPort(host, fmt.Sprint(addr.Port))
+}
+
+// ClientURL returns nats://HOST:PORT of the client listener.
+func (s *Server) ClientURL() string { return s.info.URL }
+
+// CredsFile returns the path of the client nkey seed file (mode 0600).
+func (s *Server) CredsFile() string { return s.info.CredsFile }
+
+// StateDir returns the absolute state directory.
+func (s *Server) StateDir() string { return s.info.StateDir }
+
+// Info returns what daemon.json says about this server.
+func (s *Server) Info() Info { return s.info }
+
+// Conn returns the daemon's own in-process connection. Do not close it:
+// Shutdown drains it.
+func (s *Server) Conn() *nats.Conn { return s.nc }
+
+// JetStream returns a JetStream context on Conn().
+func (s *Server) JetStream() jetstream.JetStream { return s.js }
+
+// NATS returns the underlying server.
+func (s *Server) NATS() *server.Server { return s.ns }
+
+// Shutdown stops the server; the caller stops its own services first. It
+// drains Conn (bounded by ctx), shuts the server down and waits for it,
+// removes daemon.json and releases the lock. Conn goes first: a server shut
+// down under it leaves it reconnecting for minutes while Publish returns nil.
+// Calling Shutdown again does nothing.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.done {
+		return nil
+	}
+	s.done = true
+
+	var errs []error
+	if err := drain(ctx, s.nc); err != nil {
+		errs = append(errs, err)
+	}
+	s.ns.Shutdown()
+	s.ns.WaitForShutdown()
+	if err := os.Remove(infoPath(s.info.StateDir)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		errs = append(errs, fmt.Errorf("remove %s: %w", infoFileName, err))
+	}
+	if err := s.lock.release(); err != nil {
+		errs = append(errs, fmt.Errorf("release lock: %w", err))
+	}
+	s.log.Info("nats server stopped")
+	return errors.Join(errs...)
+}
+
+// drain drains nc and waits until it is closed, closing it outright when
+// ctx ends first.
+func drain(ctx context.Context, nc *nats.Conn) error {
+	if nc.IsClosed() {
+		return nil
+	}
+	ch := nc.StatusChanged(nats.CLOSED)
+	defer nc.RemoveStatusListener(ch)
+	if err := nc.Drain(); err != nil {
+		nc.Close()
+		return fmt.Errorf("drain in-process connection: %w", err)
+	}
+	// Also poll: a status event is dropped if the channel is full.
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for !nc.IsClosed() {
+		select {
+		case <-ch:
+		case <-tick.C:
+		case <-ctx.Done():
+			nc.Close()
+			return fmt.Errorf("drain in-process connection: %w", ctx.Err())
+		}
+	}
+	return nil
+}

@@ -1,0 +1,119 @@
+// Package daemon assembles one axbus daemon from the other packages: the embedded NATS server,
+// a backend under an observer, the event publisher and the micro service. Wiring only: `axbus
+// serve`, the end-to-end tests and the benchmarks start daemons through it.
+package daemon
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/embedded"
+	"github.com/axbus/axbus/observer"
+)
+
+// Config is what `axbus serve` is told.
+type Config struct {
+	Backend  string // auto, sim, atspi, ax
+	Desktop  string // the simulated desktop: a fixture name or a JSON file
+	StateDir string
+	Listen   string
+	Host     string
+	Prefix   string
+	Log      *slog.Logger
+}
+
+// Daemon is one running axbus.
+type Daemon struct {
+	Server   *embedded.Server
+	Backend  observer.Backend
+	Observer *observer.Observer
+	Pub      *bus.Publisher
+	Service  *bus.Service
+	Subjects bus.Subjects
+	token    observer.Token
+	stop     chan struct{}
+	swept    chan struct{}
+}
+
+// Start starts everything in order; on failure it undoes what it started. The server
+// comes first: its state dir lock is what refuses a second daemon before it touches anything.
+func Start(cfg Config) (_ *Daemon, err error) {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Listen == "" {
+		cfg.Listen = embedded.DefaultListen
+	}
+	d := &Daemon{Subjects: bus.NewSubjects(cfg.Prefix, cfg.Host), stop: make(chan struct{}), swept: make(chan struct{})}
+	d.Server, err = embedded.Start(
+		embedded.WithStateDir(cfg.StateDir),
+		embedded.WithListen(cfg.Listen),
+		embedded.WithLogger(cfg.Log.With("part", "nats")),
+		embedded.WithEventStream(d.Subjects.StreamName(), d.Subjects.AllEvents()),
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			_ = d.Close(context.Background())
+		}
+	}()
+	if d.Backend, err = OpenBackend(cfg); err != nil {
+		return d, err
+	}
+	d.Observer = observer.New(d.Backend)
+	d.Pub = bus.NewPublisher(d.Server.Conn(), d.Subjects, 0, cfg.Log.With("part", "publisher"))
+	if d.token, err = d.Observer.Subscribe(func(e observer.Event) { d.Pub.Offer(e) }); err != nil {
+		return d, err
+	}
+	d.Service, err = bus.NewService(d.Server.Conn(), d.Observer, d.Subjects,
+		bus.WithPublisher(d.Pub), bus.WithStream(d.Subjects.StreamName()), bus.WithLogger(cfg.Log.With("part", "service")))
+	if err != nil {
+		return d, err
+	}
+	go d.sweep()
+	return d, nil
+}
+
+// sweep frees expired snapshots now and then; lookups expire them lazily anyway.
+func (d *Daemon) sweep() {
+	defer close(d.swept)
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			d.Observer.Store().Sweep()
+		case <-d.stop:
+			return
+		}
+	}
+}
+
+// Close shuts down in the order that loses nothing: the service stops taking requests, the
+// observer stops watching, the publisher sends what it queued, then the server drains and stops.
+func (d *Daemon) Close(ctx context.Context) error {
+	var errs []error
+	if d.Service != nil {
+		errs = append(errs, d.Service.Stop())
+		close(d.stop)
+		<-d.swept
+	}
+	if d.Observer != nil && d.token != 0 {
+		d.Observer.Unsubscribe(d.token)
+	}
+	if d.Pub != nil {
+		d.Pub.Close()
+	}
+	if d.Backend != nil {
+		errs = append(errs, d.Backend.Close())
+	}
+	if d.Server != nil {
+		errs = append(errs, d.Server.Shutdown(ctx))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,49 @@
+package observer
+
+import "time"
+
+// EventType is a normalised accessibility notification.
+type EventType string
+
+// The normalised event types. The platform's own name travels in Event.Raw.
+const (
+	EventFocusChanged     EventType = "focus_changed"
+	EventValueChanged     EventType = "value_changed"
+	EventTextChanged      EventType = "text_changed"
+	EventTitleChanged     EventType = "title_changed"
+	EventStateChanged     EventType = "state_changed"
+	EventChildrenChanged  EventType = "children_changed"
+	EventWindowCreated    EventType = "window_created"
+	EventWindowClosed     EventType = "window_closed"
+	EventElementDestroyed EventType = "element_destroyed"
+	EventDialogOpened     EventType = "dialog_opened"
+	EventMenuOpened       EventType = "menu_opened"
+	EventMenuClosed       EventType = "menu_closed"
+	EventSelectionChanged EventType = "selection_changed"
+	EventLayoutChanged    EventType = "layout_changed"
+	EventAppLaunched      EventType = "app_launched"
+	EventAppTerminated    EventType = "app_terminated"
+	EventAppActivated     EventType = "app_activated"
+	EventAnnouncement     EventType = "announcement"
+)
+
+// EventTypes lists every normalised event type.
+var EventTypes = []EventType{
+	EventFocusChanged, EventValueChanged, EventTextChanged, EventTitleChanged, EventStateChanged,
+	EventChildrenChanged, EventWindowCreated, EventWindowClosed, EventElementDestroyed,
+	EventDialogOpened, EventMenuOpened, EventMenuClosed, EventSelectionChanged, EventLayoutChanged,
+	EventAppLaunched, EventAppTerminated, EventAppActivated, EventAnnouncement,
+}
+
+// Event is one normalised notification.
+type Event struct {
+	Time    time.Time       `json:"time"`
+	App     AppRef          `json:"app"`
+	Window  *WindowRef      `json:"window,omitempty"`
+	Type    EventType       `json:"type"`
+	Raw     string          `json:"raw,omitempty"`
+	Element *ElementSummary `json:"element,omitempty"`
+	Detail  map[string]any  `json:"detail,omitempty"`
+	// Ref is the element's handle, for in-process consumers such as waits; never published.
+	Ref NodeRef `json:"-"`
+}

@@ -1,0 +1,207 @@
+package observer
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Observer is the platform-neutral face of a desktop: apps with generations, windows,
+// inspections into a snapshot store, and a hub of normalised events.
+type Observer struct {
+	backend Backend
+	store   *Store
+	gens    *generations
+	hub     *hub
+	now     func() time.Time
+}
+
+// Option configures an Observer.
+type Option func(*Observer)
+
+// WithStore replaces the default snapshot store.
+func WithStore(s *Store) Option { return func(o *Observer) { o.store = s } }
+
+// WithClock replaces the wall clock (tests).
+func WithClock(now func() time.Time) Option { return func(o *Observer) { o.now = now } }
+
+// New returns an Observer over backend.
+func New(backend Backend, opts ...Option) *Observer {
+	o := &Observer{backend: backend, gens: newGenerations(), now: time.Now}
+	for _, opt := range opts {
+		opt(o)
+	}
+	if o.store == nil {
+		o.store = NewStore(DefaultStoreLimits(), o.now)
+	}
+	o.hub = newHub(o.watch)
+	return o
+}
+
+// Backend returns the platform backend.
+func (o *Observer) Backend() Backend { return o.backend }
+
+// Store returns the snapshot store.
+func (o *Observer) Store() *Store { return o.store }
+
+// Subscribe delivers every normalised event to fn until the token is unsubscribed. fn must not
+// block. The backend is watched while at least one subscriber is present.
+func (o *Observer) Subscribe(fn func(Event)) (Token, error) { return o.hub.subscribe(fn) }
+
+// Unsubscribe ends a subscription.
+func (o *Observer) Unsubscribe(t Token) { o.hub.unsubscribe(t) }
+
+// watch starts the backend's watch with events stamped with their app's generation.
+func (o *Observer) watch(sink func(Event)) (func(), error) {
+	return o.backend.Watch(func(e Event) {
+		if e.Time.IsZero() {
+			e.Time = o.now()
+		}
+		if e.App.PID > 0 {
+			if e.Type == EventAppLaunched {
+				e.App.Generation = o.gens.launched(e.App.PID)
+			} else {
+				e.App.Generation = o.gens.of(e.App.PID, "")
+			}
+		}
+		sink(e)
+	})
+}
+
+// Apps lists the running apps with their generations.
+func (o *Observer) Apps(ctx context.Context) ([]App, error) {
+	apps, err := o.backend.Apps(ctx)
+	if err != nil {
+		return nil, AsError(err)
+	}
+	for i := range apps {
+		apps[i].Generation = o.gens.of(apps[i].PID, apps[i].Instance)
+	}
+	return apps, nil
+}
+
+// AppQuery names an app by pid or by name. A name matches exactly (case-insensitive) first,
+// then as a unique prefix, then as a unique substring; an id (bundle id) matches exactly.
+type AppQuery struct {
+	Name string `json:"app,omitempty"`
+	PID  int    `json:"pid,omitempty"`
+}
+
+func (q AppQuery) String() string {
+	if q.PID > 0 {
+		return "pid " + strconv.Itoa(q.PID)
+	}
+	return "app " + `"` + q.Name + `"`
+}
+
+// FindApp resolves q to one running app.
+func (o *Observer) FindApp(ctx context.Context, q AppQuery) (App, error) {
+	if q.PID <= 0 && strings.TrimSpace(q.Name) == "" {
+		return App{}, Errorf(CodeBadRequest, `Name the app with "app" (a name from axbus apps) or "pid".`,
+			"no app given")
+	}
+	apps, err := o.Apps(ctx)
+	if err != nil {
+		return App{}, err
+	}
+	if q.PID > 0 {
+		for _, a := range apps {
+			if a.PID == q.PID {
+				if q.Name != "" && !strings.EqualFold(a.Name, q.Name) {
+					return App{}, Errorf(CodeAppNotFound, "Give the pid or the name alone, or check them with axbus apps.",
+						"pid %d is %q, not %q", q.PID, a.Name, q.Name).With("pid", q.PID)
+				}
+				return a, nil
+			}
+		}
+		return App{}, appNotFound(q, apps)
+	}
+	name := strings.ToLower(strings.TrimSpace(q.Name))
+	for _, match := range []func(App) bool{
+		func(a App) bool { return strings.ToLower(a.Name) == name || strings.ToLower(a.ID) == name },
+		func(a App) bool { return strings.HasPrefix(strings.ToLower(a.Name), name) },
+		func(a App) bool { return strings.Contains(strings.ToLower(a.Name), name) },
+	} {
+		var found []App
+		for _, a := range apps {
+			if match(a) {
+				found = append(found, a)
+			}
+		}
+		switch {
+		case len(found) == 1:
+			return found[0], nil
+		case len(found) > 1:
+			pids := make([]int, len(found))
+			for i, a := range found {
+				pids[i] = a.PID
+			}
+			return App{}, Errorf(CodeAppAmbiguous, "Name the app by pid instead (see axbus apps).",
+				"%d apps match %q", len(found), q.Name).With("pids", pids)
+		}
+	}
+	return App{}, appNotFound(q, apps)
+}
+
+func appNotFound(q AppQuery, apps []App) *Error {
+	names := make([]string, 0, len(apps))
+	for _, a := range apps {
+		names = append(names, a.Name)
+	}
+	return Errorf(CodeAppNotFound, "Run axbus apps to see the running apps; start the app first if it is not there.",
+		"no running app matches %s", q).With("running", names)
+}
+
+// Windows lists the windows of the app q names.
+func (o *Observer) Windows(ctx context.Context, q AppQuery) (App, []Window, error) {
+	app, err := o.FindApp(ctx, q)
+	if err != nil {
+		return App{}, nil, err
+	}
+	wins, err := o.backend.Windows(ctx, app.PID)
+	if err != nil {
+		return app, nil, AsError(err)
+	}
+	return app, wins, nil
+}
+
+// pickWindow chooses the window named by id or title, or else the focused one, or else the first.
+func pickWindow(app App, wins []Window, want string) (Window, error) {
+	if len(wins) == 0 {
+		return Window{}, Errorf(CodeWindowNotFound, "The app has no window yet: wait for one (axbus wait 'window:title~...') and inspect again.",
+			"%s (pid %d) has no window", app.Name, app.PID).With("pid", app.PID)
+	}
+	if want == "" {
+		for _, w := range wins {
+			if w.Focused {
+				return w, nil
+			}
+		}
+		return wins[0], nil
+	}
+	for _, w := range wins {
+		if w.ID == want {
+			return w, nil
+		}
+	}
+	lw := strings.ToLower(want)
+	var found []Window
+	for _, w := range wins {
+		if strings.EqualFold(w.Title, want) {
+			return w, nil
+		}
+		if strings.Contains(strings.ToLower(w.Title), lw) {
+			found = append(found, w)
+		}
+	}
+	if len(found) == 1 {
+		return found[0], nil
+	}
+	titles := make([]string, len(wins))
+	for i, w := range wins {
+		titles[i] = w.ID + " " + w.Title
+	}
+	return Window{}, Errorf(CodeWindowNotFound, "Name the window by id or by its exact title (see axbus windows).",
+		"no single window of %s matches %q", app.Name, want).With("windows", titles)
+}

@@ -1,0 +1,278 @@
+package sim
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/axbus/axbus/observer"
+)
+
+func TestPressSaveOpensSheetAfter200ms(t *testing.T) {
+	d, clock := fakeDemo(t)
+	rec := record(t, d)
+	if err := d.Perform(context.Background(), d.Ref(notesPID, "save"), "AXPress"); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(199 * time.Millisecond)
+	if _, ok := d.Peek(notesPID, "saved"); ok {
+		t.Fatal("Saved appeared before 200 ms")
+	}
+	clock.Advance(time.Millisecond)
+	if n := peek(t, d, notesPID, "saved"); n.Name != "Saved" {
+		t.Fatalf("saved = %+v", n)
+	}
+	created := rec.waitFor(t, "AXCreated", raw("AXCreated", "Saved"))
+	if created.Type != observer.EventChildrenChanged || created.App.PID != notesPID || created.App.Name != "Notes" ||
+		created.App.ID != "com.example.notes" || created.Window == nil || created.Window.ID != "main" || created.Ref != d.Ref(notesPID, "saved") {
+		t.Fatalf("created = %+v", created)
+	}
+	sheet := rec.waitFor(t, "AXSheetCreated", raw("AXSheetCreated", ""))
+	if sheet.Type != observer.EventDialogOpened || sheet.Element.Role != observer.RoleSheet || sheet.Window.ID != "save-sheet" {
+		t.Fatalf("sheet event = %+v", sheet)
+	}
+	if !sheet.Time.Equal(epoch.Add(200 * time.Millisecond)) {
+		t.Fatalf("sheet event at %v", sheet.Time)
+	}
+	wins, err := d.Windows(context.Background(), notesPID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(wins) != 2 || wins[1].ID != "save-sheet" || wins[1].Role != observer.RoleSheet || !wins[1].Modal || wins[1].Focused || !wins[0].Focused {
+		t.Fatalf("windows = %+v", wins)
+	}
+	main := peek(t, d, notesPID, "main")
+	if main.Children[len(main.Children)-1] != d.Ref(notesPID, "save-sheet") {
+		t.Fatal("the sheet is not a child of its window")
+	}
+
+	// OK closes the sheet 100 ms later; a second Save press finds its work done.
+	if err := d.Perform(context.Background(), d.Ref(notesPID, "save-sheet-ok"), "AXPress"); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(100 * time.Millisecond)
+	closed := rec.waitFor(t, "sheet closed", raw("AXUIElementDestroyed", ""))
+	if closed.Type != observer.EventWindowClosed || closed.Window.ID != "save-sheet" {
+		t.Fatalf("closed = %+v", closed)
+	}
+	if wins, _ := d.Windows(context.Background(), notesPID); len(wins) != 1 {
+		t.Fatalf("windows after OK = %+v", wins)
+	}
+	if _, ok := d.Peek(notesPID, "save-sheet-ok"); ok {
+		t.Fatal("the sheet's button outlived it")
+	}
+}
+
+// The same reaction on the wall clock: the demo `make run` shows.
+func TestPressSaveRealTime(t *testing.T) {
+	d := loadFixture(t, "demo")
+	rec := record(t, d)
+	start := time.Now()
+	if err := d.Perform(context.Background(), d.Ref(notesPID, "save"), "AXPress"); err != nil {
+		t.Fatal(err)
+	}
+	rec.waitFor(t, "AXSheetCreated", raw("AXSheetCreated", ""))
+	if took := time.Since(start); took < 200*time.Millisecond || took > 1500*time.Millisecond {
+		t.Fatalf("sheet after %v", took)
+	}
+	if _, ok := d.Peek(notesPID, "saved"); !ok {
+		t.Fatal("no Saved text")
+	}
+}
+
+func TestCheckboxToggles(t *testing.T) {
+	d, _ := fakeDemo(t)
+	rec := record(t, d)
+	ref := d.Ref(notesPID, "remember")
+	for i, want := range []string{"1", "0", "1"} {
+		if err := d.Perform(context.Background(), ref, "AXPress"); err != nil {
+			t.Fatal(err)
+		}
+		n := d.Read(context.Background(), []observer.NodeRef{ref})[0]
+		if n.Value != want || n.States.Has(observer.StateChecked) != (want == "1") {
+			t.Fatalf("press %d: value %q states %v", i+1, n.Value, n.States)
+		}
+	}
+	rec.waitFor(t, "third value change", func(e observer.Event) bool {
+		return len(valueChanges(rec.all(), "Remember me")) == 3
+	})
+	if got := valueChanges(rec.all(), "Remember me"); got[0] != "1" || got[1] != "0" || got[2] != "1" {
+		t.Fatalf("values in events = %v", got)
+	}
+}
+
+func valueChanges(events []observer.Event, name string) []string {
+	var out []string
+	for _, e := range events {
+		if e.Type == observer.EventValueChanged && e.Element.Name == name {
+			out = append(out, e.Element.Value)
+		}
+	}
+	return out
+}
+
+func TestSetValueAndSlider(t *testing.T) {
+	d, _ := fakeDemo(t)
+	ctx := context.Background()
+	rec := record(t, d)
+	title := d.Ref(notesPID, "title")
+	if err := d.SetAttribute(ctx, title, "AXValue", "Groceries"); err != nil {
+		t.Fatal(err)
+	}
+	if n := peek(t, d, notesPID, "title"); n.Value != "Groceries" {
+		t.Fatalf("title = %q", n.Value)
+	}
+	rec.waitFor(t, "title value", func(e observer.Event) bool {
+		return e.Type == observer.EventValueChanged && e.Element.Value == "Groceries"
+	})
+	vol := d.Ref(notesPID, "volume")
+	for _, tc := range []struct {
+		set  any
+		want string
+	}{{75.0, "75"}, {"20", "20"}, {150.0, "100"}, {-3.0, "0"}} {
+		if err := d.SetAttribute(ctx, vol, "AXValue", tc.set); err != nil {
+			t.Fatal(err)
+		}
+		if n := peek(t, d, notesPID, "volume"); n.Value != tc.want {
+			t.Fatalf("set %v: volume %q, want %q", tc.set, n.Value, tc.want)
+		}
+	}
+	if err := d.Perform(ctx, vol, "AXIncrement"); err != nil {
+		t.Fatal(err)
+	}
+	if n := peek(t, d, notesPID, "volume"); n.Value != "10" {
+		t.Fatalf("after increment volume %q", n.Value)
+	}
+	for _, bad := range []any{"loud", true} {
+		if err := d.SetAttribute(ctx, vol, "AXValue", bad); observer.CodeOf(err) != observer.CodeBadRequest {
+			t.Fatalf("set %v: %v", bad, err)
+		}
+	}
+}
+
+func TestUnsupportedActionAndAttribute(t *testing.T) {
+	d, _ := fakeDemo(t)
+	ctx := context.Background()
+	err := d.Perform(ctx, d.Ref(notesPID, "save"), "AXIncrement")
+	e := observer.AsError(err)
+	if e == nil || e.Code != observer.CodeNotSupported || e.Suggestion == "" || e.Details["ax_error"] != -25206 {
+		t.Fatalf("perform: %+v", e)
+	}
+	err = d.SetAttribute(ctx, d.Ref(notesPID, "save"), "AXValue", "x")
+	if e = observer.AsError(err); e == nil || e.Code != observer.CodeNotSupported || e.Suggestion == "" {
+		t.Fatalf("set: %+v", e)
+	}
+	if err := d.Perform(ctx, "501.1/gone", "AXPress"); observer.CodeOf(err) != observer.CodeElementNotFound {
+		t.Fatalf("gone: %v", err)
+	}
+}
+
+func TestDisabledElementRefusesAction(t *testing.T) {
+	d, _ := fakeDemo(t)
+	if err := d.SetEnabled(notesPID, "save", false); err != nil {
+		t.Fatal(err)
+	}
+	rec := record(t, d)
+	if err := d.Perform(context.Background(), d.Ref(notesPID, "save"), "AXPress"); observer.CodeOf(err) != observer.CodeActionFailed {
+		t.Fatalf("err = %v", err)
+	}
+	if n := peek(t, d, notesPID, "save"); n.States.Has(observer.StateEnabled) {
+		t.Fatal("save reads as enabled")
+	}
+	if len(rec.all()) != 0 {
+		t.Fatalf("events = %v", rawNames(rec.all()))
+	}
+}
+
+func TestFocusMovesWithAXFocused(t *testing.T) {
+	d, _ := fakeDemo(t)
+	rec := record(t, d)
+	ref := d.Ref(notesPID, "volume")
+	if err := d.SetAttribute(context.Background(), ref, "AXFocused", true); err != nil {
+		t.Fatal(err)
+	}
+	e := rec.waitFor(t, "focus", raw("AXFocusedUIElementChanged", "Volume"))
+	if e.Type != observer.EventFocusChanged || e.Ref != ref || !e.Element.States.Has(observer.StateFocused) {
+		t.Fatalf("event = %+v", e)
+	}
+	if peek(t, d, notesPID, "title").States.Has(observer.StateFocused) {
+		t.Fatal("the title field kept focus")
+	}
+	path, _ := d.FocusPath(context.Background(), notesPID)
+	if path[len(path)-1] != ref {
+		t.Fatalf("focus path %v", path)
+	}
+}
+
+func TestSelectRowDeselectsOthers(t *testing.T) {
+	d, _ := fakeDemo(t)
+	rec := record(t, d)
+	ctx := context.Background()
+	for _, id := range []string{"row-3", "row-5"} {
+		if err := d.SetAttribute(ctx, d.Ref(notesPID, id), "AXSelected", true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if peek(t, d, notesPID, "row-3").States.Has(observer.StateSelected) || !peek(t, d, notesPID, "row-5").States.Has(observer.StateSelected) {
+		t.Fatal("selection did not move to row 5")
+	}
+	e := rec.waitFor(t, "selection", raw("AXSelectedRowsChanged", ""))
+	if e.Type != observer.EventSelectionChanged || e.Element.Role != observer.RoleTable {
+		t.Fatalf("event = %+v", e)
+	}
+}
+
+func TestScrollToVisibleBringsRowIntoView(t *testing.T) {
+	d, _ := fakeDemo(t)
+	rec := record(t, d)
+	if err := d.Perform(context.Background(), d.Ref(notesPID, "row-60"), "AXScrollToVisible"); err != nil {
+		t.Fatal(err)
+	}
+	row := peek(t, d, notesPID, "row-60").Bounds
+	area := peek(t, d, notesPID, "rows-scroll").Bounds
+	if row.Y < area.Y || row.Y+row.H > area.Y+area.H {
+		t.Fatalf("row 60 at %+v, outside %+v", row, area)
+	}
+	if bar := peek(t, d, notesPID, "rows-scrollbar").Bounds; bar.Y != 254 {
+		t.Fatalf("the scroll bar moved to %v", bar.Y)
+	}
+	if text := peek(t, d, notesPID, "row-60-text").Bounds; text.Y != row.Y+4 {
+		t.Fatal("the row's content did not move with it")
+	}
+	rec.waitFor(t, "layout", raw("AXLayoutChanged", ""))
+	listed := names(inspectNotes(t, d))
+	if !slices.Contains(listed, "Row 60") || slices.Contains(listed, "Row 1") {
+		t.Fatalf("inspection after scrolling lists %v", listed)
+	}
+}
+
+func TestComposeOpensAndClosesWindow(t *testing.T) {
+	d, clock := fakeDemo(t)
+	rec := record(t, d)
+	ctx := context.Background()
+	if err := d.Perform(ctx, d.Ref(mailPID, "compose"), "AXPress"); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(300 * time.Millisecond)
+	created := rec.waitFor(t, "window created", raw("AXWindowCreated", "New Message"))
+	if created.Type != observer.EventWindowCreated || created.Window.ID != "compose-window" {
+		t.Fatalf("created = %+v", created)
+	}
+	wins, _ := d.Windows(ctx, mailPID)
+	if len(wins) != 2 || !wins[1].Focused || wins[0].Focused {
+		t.Fatalf("windows = %+v", wins)
+	}
+	if path, _ := d.FocusPath(ctx, mailPID); len(path) != 2 || path[1] != d.Ref(mailPID, "compose-to") {
+		t.Fatalf("focus path = %v", path)
+	}
+	if err := d.Perform(ctx, d.Ref(mailPID, "compose-send"), "AXPress"); err != nil {
+		t.Fatal(err)
+	}
+	clock.Advance(100 * time.Millisecond)
+	rec.waitFor(t, "window closed", func(e observer.Event) bool { return e.Type == observer.EventWindowClosed })
+	wins, _ = d.Windows(ctx, mailPID)
+	if len(wins) != 1 || !wins[0].Focused {
+		t.Fatalf("windows = %+v", wins)
+	}
+}

@@ -1,0 +1,90 @@
+package observer
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Snapshot is the result of one inspection: the whole walk that was traversed, so that every
+// listed element id stays actionable for the snapshot's lifetime.
+type Snapshot struct {
+	ID      string
+	App     AppRef
+	Window  WindowRef
+	Created time.Time
+	Budget  Budget
+	Walk    WalkResult
+	// Root is the index of the listed subtree's root: 0 for a whole window, the scope's element
+	// for a scoped inspection.
+	Root  int
+	bytes int
+}
+
+// NewSnapshotID returns a fresh random snapshot id.
+func NewSnapshotID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return "s_" + hex.EncodeToString(b[:])
+}
+
+// ElementID is the public id of the element at pre-order index i.
+func ElementID(i int) string { return "elem_" + strconv.Itoa(i) }
+
+// ParseElementID returns the index of an "elem_N" id.
+func ParseElementID(id string) (int, bool) {
+	n, ok := strings.CutPrefix(id, "elem_")
+	if !ok || n == "" || (len(n) > 1 && n[0] == '0') {
+		return 0, false
+	}
+	i, err := strconv.Atoi(n)
+	return i, err == nil && i >= 0
+}
+
+// Element returns the walked element with the given id.
+func (s *Snapshot) Element(id string) (*Walked, error) {
+	i, ok := ParseElementID(id)
+	if !ok {
+		return nil, Errorf(CodeBadRequest, `Element ids look like "elem_12"; take one from the snapshot's listing.`,
+			"%q is not an element id", id)
+	}
+	if i >= len(s.Walk.Nodes) {
+		return nil, Errorf(CodeElementNotFound, "Inspect again and take an id from the new listing.",
+			"snapshot %s has no element %s (it holds elem_0 to elem_%d)", s.ID, id, len(s.Walk.Nodes)-1).
+			With("snapshot_id", s.ID)
+	}
+	return &s.Walk.Nodes[i], nil
+}
+
+// Subtree returns the pre-order indices of the element at index root and its descendants.
+// Descendants follow their ancestor contiguously in pre-order.
+func (s *Snapshot) Subtree(root int) []int {
+	nodes := s.Walk.Nodes
+	if root < 0 || root >= len(nodes) {
+		return nil
+	}
+	out := []int{root}
+	for i := root + 1; i < len(nodes) && nodes[i].Depth > nodes[root].Depth; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+// size estimates the snapshot's memory: the store bounds the sum.
+func (s *Snapshot) size() int {
+	n := 512
+	for i := range s.Walk.Nodes {
+		w := &s.Walk.Nodes[i].Node
+		n += 160 + len(w.Ref) + len(w.PlatformRole) + len(w.Subrole) + len(w.Name) + len(w.Description) +
+			len(w.Label) + len(w.Identifier) + len(w.Value) + len(w.Text) + 16*len(w.Children)
+		for _, c := range w.Children {
+			n += len(c)
+		}
+		for _, a := range w.Actions {
+			n += 16 + len(a)
+		}
+	}
+	return n
+}

@@ -1,0 +1,107 @@
+package observer
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+func snapshotOf(id string, nodes int, text int) *Snapshot {
+	s := &Snapshot{ID: id, Created: time.Unix(1000, 0)}
+	for i := range nodes {
+		s.Walk.Nodes = append(s.Walk.Nodes, Walked{Node: Node{Name: strings.Repeat("x", text)}, Index: i})
+	}
+	return s
+}
+
+func TestStoreExpiresAfterTTL(t *testing.T) {
+	now := time.Unix(1000, 0)
+	st := NewStore(DefaultStoreLimits(), func() time.Time { return now })
+	st.Put(snapshotOf("s_1", 3, 10))
+	if _, err := st.Get("s_1"); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(10 * time.Minute)
+	_, err := st.Get("s_1")
+	if CodeOf(err) != CodeSnapshotExpired || AsError(err).Suggestion == "" {
+		t.Fatalf("after 10 minutes: %v, want SNAPSHOT_EXPIRED with a suggestion", err)
+	}
+	if n, b := st.Stats(); n != 0 || b != 0 {
+		t.Fatalf("expired snapshot still counted: %d, %d bytes", n, b)
+	}
+	if !errors.Is(err, &Error{Code: CodeSnapshotExpired}) {
+		t.Fatal("errors.Is by code failed")
+	}
+}
+
+func TestStoreBoundsCountWithLRU(t *testing.T) {
+	st := NewStore(StoreLimits{TTL: time.Hour, MaxCount: 3, MaxBytes: 1 << 30}, func() time.Time { return time.Unix(1000, 0) })
+	for i := range 3 {
+		st.Put(snapshotOf(fmt.Sprint("s_", i), 1, 1))
+	}
+	if _, err := st.Get("s_0"); err != nil { // s_0 becomes the most recently used
+		t.Fatal(err)
+	}
+	st.Put(snapshotOf("s_3", 1, 1))
+	if _, err := st.Get("s_1"); CodeOf(err) != CodeSnapshotExpired {
+		t.Fatalf("least recently used s_1 should be evicted, got %v", err)
+	}
+	for _, id := range []string{"s_0", "s_2", "s_3"} {
+		if _, err := st.Get(id); err != nil {
+			t.Fatalf("%s evicted: %v", id, err)
+		}
+	}
+}
+
+func TestStoreBoundsBytes(t *testing.T) {
+	const limit = 2 << 20
+	st := NewStore(StoreLimits{TTL: time.Hour, MaxCount: 1 << 20, MaxBytes: limit}, func() time.Time { return time.Unix(1000, 0) })
+	one := snapshotOf("probe", 200, 1000).size()
+	for i := range 100 { // ~20 MB offered to a 2 MB store
+		st.Put(snapshotOf(fmt.Sprint("s_", i), 200, 1000))
+		if _, b := st.Stats(); b > limit {
+			t.Fatalf("after %d puts the store holds %d bytes > %d", i+1, b, limit)
+		}
+	}
+	n, b := st.Stats()
+	if n != limit/one || b != n*one {
+		t.Fatalf("holds %d snapshots, %d bytes; want %d of %d bytes", n, b, limit/one, one)
+	}
+	if _, err := st.Get("s_99"); err != nil {
+		t.Fatal("newest snapshot evicted")
+	}
+	if _, err := st.Get("s_0"); err == nil {
+		t.Fatal("oldest snapshot kept past the byte bound")
+	}
+}
+
+func TestStoreKeepsOneOversizedSnapshot(t *testing.T) {
+	st := NewStore(StoreLimits{TTL: time.Hour, MaxCount: 10, MaxBytes: 100}, nil)
+	big := snapshotOf("s_big", 10, 100)
+	big.Created = time.Now()
+	st.Put(big)
+	if _, err := st.Get("s_big"); err != nil {
+		t.Fatal("a snapshot larger than the bound must still be kept alone")
+	}
+}
+
+func TestGenerations(t *testing.T) {
+	g := newGenerations()
+	a := g.of(100, ":1.5")
+	if g.of(100, ":1.5") != a {
+		t.Fatal("same instance changed generation")
+	}
+	b := g.of(100, ":1.9") // pid reused by another instance
+	if b <= a {
+		t.Fatalf("reused pid kept generation %d", b)
+	}
+	c := g.launched(200)
+	if g.of(200, ":1.12") != c {
+		t.Fatal("an instance seen after its launch event must adopt the launch's generation")
+	}
+	if g.of(300, "") == c {
+		t.Fatal("two apps share a generation")
+	}
+}

@@ -1,0 +1,214 @@
+package observer
+
+import (
+	"context"
+	"slices"
+)
+
+// Reader reads elements in batches; every Backend is one.
+type Reader interface {
+	Read(ctx context.Context, refs []NodeRef) []Node
+}
+
+// WalkOptions says how to walk a tree.
+type WalkOptions struct {
+	Budget Budget
+	// VisibleOnly skips elements wholly outside the visible clip, with their subtrees. The clip
+	// starts as the root's bounds and narrows at each scroll area and web area.
+	VisibleOnly bool
+	// Keep lists elements kept even when off-screen: the path to the focused element.
+	Keep []NodeRef
+}
+
+// Walked is one element of a walk, in pre-order: Index is its N in elem_N.
+type Walked struct {
+	Node
+	Index  int
+	Parent int // -1 for the root
+	Depth  int
+}
+
+// WalkResult is what a walk traversed, in pre-order, and what cut it short.
+type WalkResult struct {
+	Nodes            []Walked
+	Truncation       []Truncation
+	Incomplete       bool
+	OffscreenOmitted int
+	// Reads counts the elements read, including those skipped or beyond the budget.
+	Reads int
+}
+
+func (w *WalkResult) cut(t Truncation) {
+	if !slices.Contains(w.Truncation, t) {
+		w.Truncation = append(w.Truncation, t)
+	}
+}
+
+// walkItem is an element waiting to be read or read already. Its path (the child indices from
+// the root) orders it in pre-order: pre-order is the lexicographic order of paths.
+type walkItem struct {
+	ref    NodeRef
+	path   []int32
+	depth  int
+	parent *walkItem
+	clip   *Rect
+	node   Node
+	index  int
+}
+
+func pathLess(a, b []int32) bool { return slices.Compare(a, b) < 0 }
+
+// Walk reads the tree under root within opt.Budget. It reads in batches so that a backend can
+// pipeline its calls, always taking the pending elements that come first in pre-order; it stops
+// as soon as the first MaxElements kept elements in pre-order are known. When the deadline
+// passes it returns what it has, marked incomplete, never nothing.
+func Walk(ctx context.Context, r Reader, root NodeRef, opt WalkOptions) WalkResult {
+	b := opt.Budget
+	if b.Deadline > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, b.Deadline)
+		defer cancel()
+	}
+	keep := make(map[NodeRef]bool, len(opt.Keep)+1)
+	keep[root] = true // the window itself is listed even when the platform calls it off-screen
+	for _, k := range opt.Keep {
+		keep[k] = true
+	}
+
+	var res WalkResult
+	pending := []*walkItem{{ref: root}} // kept sorted by path, first is next in pre-order
+	var accepted []*walkItem
+	for len(pending) > 0 {
+		if ctx.Err() != nil {
+			res.cut(TruncatedDeadline)
+			res.Incomplete = true
+			break
+		}
+		if b.MaxElements > 0 && len(accepted) >= b.MaxElements {
+			slices.SortFunc(accepted, func(x, y *walkItem) int { return slices.Compare(x.path, y.path) })
+			if pathLess(accepted[b.MaxElements-1].path, pending[0].path) {
+				break // nothing pending can come before the last element in budget
+			}
+		}
+		n := batchSize(b.MaxElements - len(accepted))
+		batch := pending[:min(n, len(pending))]
+		pending = pending[len(batch):]
+		refs := make([]NodeRef, len(batch))
+		for i, it := range batch {
+			refs[i] = it.ref
+		}
+		nodes := r.Read(ctx, refs)
+		res.Reads += len(batch)
+		var children []*walkItem
+		for i, it := range batch {
+			it.node = nodes[i]
+			if it.node.Err != nil {
+				if ctx.Err() != nil {
+					res.cut(TruncatedDeadline)
+				} else {
+					res.cut(IncompleteRead)
+				}
+				res.Incomplete = true
+				continue
+			}
+			if opt.VisibleOnly && !keep[it.ref] && offClip(&it.node, it.clip) {
+				res.OffscreenOmitted++
+				continue
+			}
+			accepted = append(accepted, it)
+			children = append(children, expand(it, b, keep, &res)...)
+		}
+		pending = mergeByPath(pending, children)
+	}
+	slices.SortFunc(accepted, func(x, y *walkItem) int { return slices.Compare(x.path, y.path) })
+	if b.MaxElements > 0 && (len(accepted) > b.MaxElements || (len(accepted) == b.MaxElements && len(pending) > 0)) {
+		res.cut(TruncatedCount)
+		accepted = accepted[:b.MaxElements]
+	}
+	res.Nodes = make([]Walked, len(accepted))
+	for i, it := range accepted {
+		it.index = i
+		parent := -1
+		if it.parent != nil {
+			parent = it.parent.index
+		}
+		res.Nodes[i] = Walked{Node: it.node, Index: i, Parent: parent, Depth: it.depth}
+	}
+	return res
+}
+
+// batchSize reads a little more than the budget still needs, so that a backend can pipeline a
+// useful number of calls, but not a whole 400-row list when 20 elements are left.
+func batchSize(left int) int {
+	if left <= 0 {
+		return 32
+	}
+	return min(max(left, 32), 512)
+}
+
+// expand returns it's children as pending items, applying the depth and children budgets and
+// narrowing the clip at scroll and web areas. A kept child (on the focus path) passes both
+// budgets, so that the focused element is listed wherever it is.
+func expand(it *walkItem, b Budget, keep map[NodeRef]bool, res *WalkResult) []*walkItem {
+	kids := it.node.Children
+	if len(kids) == 0 {
+		return nil
+	}
+	deep := b.MaxDepth > 0 && it.depth+1 > b.MaxDepth
+	clip := it.clip
+	if nb := it.node.Bounds; nb != nil && !nb.Empty() && (clip == nil || it.node.Role.Clips()) {
+		c := *nb
+		if clip != nil {
+			c = clip.Intersect(*nb)
+		}
+		clip = &c
+	}
+	out := make([]*walkItem, 0, min(len(kids), max(b.MaxChildren, 1)))
+	for i, ref := range kids {
+		wide := b.MaxChildren > 0 && i >= b.MaxChildren
+		if (deep || wide) && !keep[ref] {
+			if deep {
+				res.cut(TruncatedDepth)
+			} else {
+				res.cut(TruncatedChildren)
+			}
+			continue
+		}
+		path := make([]int32, len(it.path)+1)
+		copy(path, it.path)
+		path[len(it.path)] = int32(i)
+		out = append(out, &walkItem{ref: ref, path: path, depth: it.depth + 1, parent: it, clip: clip})
+	}
+	return out
+}
+
+// offClip reports whether n lies wholly outside clip. Elements without bounds are kept: their
+// children decide.
+func offClip(n *Node, clip *Rect) bool {
+	if n.Offscreen {
+		return true
+	}
+	return clip != nil && n.Bounds != nil && !n.Bounds.Touches(*clip)
+}
+
+// mergeByPath merges two path-sorted lists. children arrive sorted because a batch is sorted
+// and each element's children follow it.
+func mergeByPath(a, b []*walkItem) []*walkItem {
+	if len(b) == 0 {
+		return a
+	}
+	slices.SortFunc(b, func(x, y *walkItem) int { return slices.Compare(x.path, y.path) })
+	out := make([]*walkItem, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		if pathLess(a[i].path, b[j].path) {
+			out = append(out, a[i])
+			i++
+		} else {
+			out = append(out, b[j])
+			j++
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
+}

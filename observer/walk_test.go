@@ -1,0 +1,215 @@
+package observer
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// treeReader is a tiny in-memory tree for walk tests: node "r" is the root; children are named
+// by appending ".i".
+type treeReader struct {
+	nodes map[NodeRef]Node
+	reads atomic.Int64
+	calls atomic.Int64
+	delay time.Duration
+}
+
+func (t *treeReader) Read(ctx context.Context, refs []NodeRef) []Node {
+	t.calls.Add(1)
+	t.reads.Add(int64(len(refs)))
+	if t.delay > 0 {
+		select {
+		case <-time.After(t.delay):
+		case <-ctx.Done():
+		}
+	}
+	out := make([]Node, len(refs))
+	for i, r := range refs {
+		if ctx.Err() != nil {
+			out[i] = Node{Ref: r, Err: ctx.Err()}
+			continue
+		}
+		n, ok := t.nodes[r]
+		if !ok {
+			out[i] = Node{Ref: r, Err: Errorf(CodeElementNotFound, "-", "gone")}
+			continue
+		}
+		out[i] = n
+	}
+	return out
+}
+
+// add creates node ref with role and bounds and links it under parent.
+func (t *treeReader) add(parent, ref NodeRef, role Role, b *Rect) {
+	if t.nodes == nil {
+		t.nodes = map[NodeRef]Node{}
+	}
+	t.nodes[ref] = Node{Ref: ref, Role: role, Name: string(ref), Bounds: b}
+	if parent != "" {
+		p := t.nodes[parent]
+		p.Children = append(p.Children, ref)
+		p.ChildCount = len(p.Children)
+		t.nodes[parent] = p
+	}
+}
+
+func rect(x, y, w, h float64) *Rect { return &Rect{X: x, Y: y, W: w, H: h} }
+
+// listTree: a window with a toolbar button and a scroll area whose list has n rows of 20 px,
+// of which the first 10 fit in the 200 px viewport.
+func listTree(n int) *treeReader {
+	t := &treeReader{}
+	t.add("", "win", RoleWindow, rect(0, 0, 800, 600))
+	t.add("win", "btn", RoleButton, rect(10, 10, 80, 20))
+	t.add("win", "scroll", RoleScrollArea, rect(0, 100, 800, 200))
+	t.add("scroll", "list", RoleList, rect(0, 100, 800, float64(n*20)))
+	for i := range n {
+		row := NodeRef(fmt.Sprintf("row%d", i))
+		t.add("list", row, RoleRow, rect(0, float64(100+i*20), 800, 20))
+		t.add(row, row+".text", RoleText, rect(0, float64(100+i*20), 100, 20))
+	}
+	return t
+}
+
+func TestWalkPreOrderIDsAndParents(t *testing.T) {
+	tr := listTree(3)
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: WideBudget()})
+	want := []NodeRef{"win", "btn", "scroll", "list", "row0", "row0.text", "row1", "row1.text", "row2", "row2.text"}
+	if len(res.Nodes) != len(want) {
+		t.Fatalf("walked %d nodes, want %d", len(res.Nodes), len(want))
+	}
+	for i, w := range res.Nodes {
+		if w.Ref != want[i] || w.Index != i {
+			t.Fatalf("node %d = %s (index %d), want %s", i, w.Ref, w.Index, want[i])
+		}
+	}
+	if p := res.Nodes[5]; p.Parent != 4 || p.Depth != 4 {
+		t.Fatalf("row0.text parent %d depth %d, want 4 and 4", p.Parent, p.Depth)
+	}
+	if len(res.Truncation) != 0 || res.Incomplete {
+		t.Fatalf("unexpected cuts %v", res.Truncation)
+	}
+}
+
+func TestWalkVisibleClipSkipsOffscreenRows(t *testing.T) {
+	tr := listTree(400)
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: UnscopedBudget(), VisibleOnly: true})
+	rows := 0
+	for _, w := range res.Nodes {
+		if w.Role == RoleRow {
+			rows++
+		}
+	}
+	// rows 0..9 lie inside the viewport and row 10 touches its bottom edge: kept.
+	if rows != 11 {
+		t.Fatalf("listed %d rows, want 11", rows)
+	}
+	// the children budget (100) stops the walk at row 99: rows 11..99 were read and skipped.
+	if res.OffscreenOmitted != 89 {
+		t.Fatalf("offscreen_omitted = %d, want 89", res.OffscreenOmitted)
+	}
+	if !slices.Contains(res.Truncation, TruncatedChildren) {
+		t.Fatalf("truncation %v lacks truncated_children", res.Truncation)
+	}
+}
+
+func TestWalkKeepsFocusedOffscreenElement(t *testing.T) {
+	tr := listTree(50)
+	res := Walk(context.Background(), tr, "win", WalkOptions{
+		Budget: UnscopedBudget(), VisibleOnly: true, Keep: []NodeRef{"win", "scroll", "list", "row40", "row40.text"},
+	})
+	found := false
+	for _, w := range res.Nodes {
+		found = found || w.Ref == "row40.text"
+	}
+	if !found {
+		t.Fatal("the focused off-screen element was clipped")
+	}
+}
+
+func TestWalkNestedClipNarrowsTwice(t *testing.T) {
+	tr := &treeReader{}
+	tr.add("", "win", RoleWindow, rect(0, 0, 800, 600))
+	tr.add("win", "scroll", RoleScrollArea, rect(0, 0, 800, 300))
+	tr.add("scroll", "web", RoleWebArea, rect(0, 0, 800, 250)) // the web area's own viewport is smaller
+	tr.add("web", "seen", RoleLink, rect(0, 100, 100, 20))
+	tr.add("web", "underweb", RoleLink, rect(0, 270, 100, 20)) // inside scroll, outside web
+	tr.add("web", "underall", RoleLink, rect(0, 500, 100, 20)) // inside the window only
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: UnscopedBudget(), VisibleOnly: true})
+	var refs []NodeRef
+	for _, w := range res.Nodes {
+		refs = append(refs, w.Ref)
+	}
+	if fmt.Sprint(refs) != "[win scroll web seen]" || res.OffscreenOmitted != 2 {
+		t.Fatalf("walked %v with %d omitted; want [win scroll web seen] and 2", refs, res.OffscreenOmitted)
+	}
+}
+
+func TestWalkCountBudgetIsPreOrder(t *testing.T) {
+	tr := listTree(400)
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: Budget{MaxDepth: 64, MaxElements: 25, MaxChildren: 1000}})
+	if len(res.Nodes) != 25 || !slices.Contains(res.Truncation, TruncatedCount) {
+		t.Fatalf("got %d nodes, cuts %v; want 25 and truncated_count", len(res.Nodes), res.Truncation)
+	}
+	// pre-order: win btn scroll list then rows with their texts: the 25th element is row10.
+	if last := res.Nodes[24].Ref; last != "row10" {
+		t.Fatalf("25th element is %s, want row10", last)
+	}
+	// batching reads ahead a little, never the whole list.
+	if r := tr.reads.Load(); r > 200 {
+		t.Fatalf("read %d nodes for a budget of 25", r)
+	}
+}
+
+func TestWalkDepthBudget(t *testing.T) {
+	tr := listTree(2)
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: Budget{MaxDepth: 2, MaxElements: 100, MaxChildren: 100}})
+	for _, w := range res.Nodes {
+		if w.Depth > 2 {
+			t.Fatalf("%s at depth %d", w.Ref, w.Depth)
+		}
+	}
+	if !slices.Contains(res.Truncation, TruncatedDepth) {
+		t.Fatalf("truncation %v lacks truncated_depth", res.Truncation)
+	}
+}
+
+func TestWalkDeadlineReturnsPartialTree(t *testing.T) {
+	tr := listTree(400)
+	tr.delay = 30 * time.Millisecond
+	b := WideBudget()
+	b.Deadline = 70 * time.Millisecond
+	start := time.Now()
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: b})
+	if el := time.Since(start); el > time.Second {
+		t.Fatalf("walk took %v past a 70 ms deadline", el)
+	}
+	if len(res.Nodes) == 0 || !res.Incomplete || !slices.Contains(res.Truncation, TruncatedDeadline) {
+		t.Fatalf("got %d nodes, incomplete=%v, cuts %v; want a partial tree cut by the deadline", len(res.Nodes), res.Incomplete, res.Truncation)
+	}
+}
+
+func TestWalkPipelinesInBatches(t *testing.T) {
+	tr := listTree(400)
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: WideBudget()})
+	if len(res.Nodes) != 804 {
+		t.Fatalf("walked %d, want 804", len(res.Nodes))
+	}
+	// one call per tree level at most a few times over: not one call per element.
+	if c := tr.calls.Load(); c > 20 {
+		t.Fatalf("%d Read calls for 804 elements: not batched", c)
+	}
+}
+
+func TestWalkSkipsVanishedElements(t *testing.T) {
+	tr := listTree(3)
+	delete(tr.nodes, "row1")
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: WideBudget()})
+	if !res.Incomplete || !slices.Contains(res.Truncation, IncompleteRead) || len(res.Nodes) != 8 {
+		t.Fatalf("got %d nodes, cuts %v", len(res.Nodes), res.Truncation)
+	}
+}
