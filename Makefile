@@ -8,17 +8,23 @@ STATICCHECK_VERSION := v0.8.2
 FUZZTIME ?= 8s
 ARGS ?=
 
-.PHONY: run test bench lint cross build tools fuzz
+# The Debian packages of the headless desktop and the fixture apps (see research on AT-SPI).
+APT_PACKAGES := xvfb xauth dbus dbus-x11 at-spi2-core libatk-adaptor libatk-bridge2.0-0 python3-gi \
+	gir1.2-gtk-3.0 gir1.2-gtk-4.0 gir1.2-atspi-2.0 python3-pyatspi x11-utils
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test bench lint cross build tools fuzz deps
 
 build:
 	$(GO) build -o bin/axbus ./cmd/axbus
 
-## run: the daemon on this desktop (the simulated desktop until a real backend is wired).
-run: build
-	./bin/axbus serve --backend sim $(ARGS)
+## run: the daemon on this desktop; without a desktop session, on a private headless desktop
+## with the GTK3 fixture app. ARGS='--backend sim' serves the simulated desktop instead.
+run: deps build
+	./bin/axbus serve --headless auto $(ARGS)
 
 ## test: vet, the race-checked tests, short fuzzing and the macOS cross-build.
-test: tools
+test: deps tools
 	$(GO) vet ./...
 	$(MAKE) cross
 	$(GO) test -race -count=1 -timeout 15m ./...
@@ -29,7 +35,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime $(FUZZTIME) ./schemas/
 
 ## bench: the benchmark table (medians and ratios measured side by side in one run).
-bench: build
+bench: deps build
 	@mkdir -p .bench
 	$(GO) run ./cmd/axbench | tee .bench/latest.md
 
@@ -43,6 +49,14 @@ cross:
 	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) build ./...
 	GOOS=darwin GOARCH=amd64 CGO_ENABLED=0 $(GO) build ./...
 	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) vet ./...
+
+## deps: install the missing Debian packages (nothing when all are there).
+deps:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing Debian packages:" $$missing; \
+		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
 
 ## tools: the nats CLI (a client nobody here wrote, used by the tests) and staticcheck.
 tools: $(TOOLS)/nats $(TOOLS)/staticcheck

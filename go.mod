@@ -3,6 +3,8 @@ module github.com/axbus/axbus
 go 1.26.8
 
 require (
+	github.com/godbus/dbus/v5 v5.2.4
+	github.com/jezek/xgb v1.1.1
 	github.com/nats-io/jwt/v2 v2.8.2
 	github.com/nats-io/nats-server/v2 v2.15.2
 	github.com/nats-io/nats.go v1.55.0

@@ -13,11 +13,17 @@ import (
 
 // startDaemon starts a daemon on the simulated demo desktop in a temporary state dir.
 func startDaemon() (*daemon.Daemon, string, func(), error) {
+	return startDaemonWith(daemon.Config{Backend: "sim", Desktop: "demo"})
+}
+
+// startDaemonWith starts a daemon in a temporary state dir on a free port.
+func startDaemonWith(cfg daemon.Config) (*daemon.Daemon, string, func(), error) {
 	dir, err := os.MkdirTemp("", "axbench-")
 	if err != nil {
 		return nil, "", nil, err
 	}
-	d, err := daemon.Start(daemon.Config{Backend: "sim", Desktop: "demo", StateDir: dir, Listen: "127.0.0.1:0", Host: "bench"})
+	cfg.StateDir, cfg.Listen, cfg.Host = dir, "127.0.0.1:0", "bench"
+	d, err := daemon.Start(cfg)
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, "", nil, err

@@ -22,6 +22,9 @@ type suite struct {
 	run  func() ([]row, error)
 }
 
+// platformSuites are added by per-OS files: the real desktop backends.
+var platformSuites []suite
+
 func main() {
 	only := flag.String("only", "", "run only the suites whose name contains this")
 	flag.Parse()
@@ -30,6 +33,7 @@ func main() {
 		{"events", benchEvents},
 		{"idle", benchIdleRSS},
 	}
+	suites = append(suites, platformSuites...)
 	fmt.Printf("# axbus benchmarks (%s)\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
 	fmt.Println("| area | metric | value | note |")
 	fmt.Println("|---|---|---|---|")

@@ -28,6 +28,7 @@ func commands() []command {
 		{"tail", "follow events: tail [APP[.TYPE]]", runTail},
 		{"status", "the daemon's health", runStatus},
 		{"schema", "print a JSON Schema: schema [NAME]", runSchema},
+		{"fixture", "change the headless desktop's fixture app: fixture CMD [KEY=VALUE...]", runFixture},
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
+	"github.com/axbus/axbus/internal/headless"
 )
 
 func runServe(ctx context.Context, args []string, out io.Writer) error {
@@ -24,6 +25,7 @@ func runServe(ctx context.Context, args []string, out io.Writer) error {
 	fs.StringVar(&cfg.Listen, "listen", embedded.DefaultListen, "client listen address")
 	fs.StringVar(&cfg.Host, "host", defaultHost(), "host id used in subjects")
 	fs.StringVar(&cfg.Prefix, "prefix", bus.DefaultPrefix, "subject prefix")
+	fs.StringVar(&cfg.Headless, "headless", "never", "run a private headless desktop with the GTK fixture app: never, auto (when there is no desktop session) or always (Linux)")
 	fs.StringVar(&level, "log-level", "info", "debug, info, warn or error")
 	if err := parse(fs, args, 0); err != nil {
 		return err
@@ -44,6 +46,10 @@ func runServe(ctx context.Context, args []string, out io.Writer) error {
 	fmt.Fprintf(out, "  client URL:  %s\n", info.URL)
 	fmt.Fprintf(out, "  credentials: %s (nkey seed)\n", info.CredsFile)
 	fmt.Fprintf(out, "  subjects:    %s (events), %s.* (requests)\n", d.Subjects.AllEvents(), d.Subjects.API())
+	if h := d.Desktop; h != nil {
+		fmt.Fprintf(out, "  desktop:     no desktop session here, so a private headless one runs (DISPLAY %s)\n", h.Session.Display)
+		fmt.Fprintf(out, "               with the GTK3 fixture app %q (pid %d); change it with: axbus fixture toggle\n", headless.AppName(h.App.Kind), h.App.PID)
+	}
 	fmt.Fprintf(out, "  try:         axbus apps | axbus tail | nats --server %s --nkey %s micro ls\n", info.URL, info.CredsFile)
 	<-ctx.Done()
 	cfg.Log.Info("shutting down")

@@ -23,6 +23,13 @@ type Config struct {
 	Host     string
 	Prefix   string
 	Log      *slog.Logger
+
+	// Headless is "never", "auto" (when this session has no desktop) or "always": run a private
+	// headless desktop with the GTK fixture app and serve it (Linux).
+	Headless string
+	// SessionBus, A11yBus and Display point the AT-SPI backend at a desktop other than the
+	// environment's (tests run their own headless sessions).
+	SessionBus, A11yBus, Display string
 }
 
 // Daemon is one running axbus.
@@ -33,9 +40,11 @@ type Daemon struct {
 	Pub      *bus.Publisher
 	Service  *bus.Service
 	Subjects bus.Subjects
-	token    observer.Token
-	stop     chan struct{}
-	swept    chan struct{}
+	// Desktop is the private headless desktop when the daemon started one, with its fixture app.
+	Desktop *Headless
+	token   observer.Token
+	stop    chan struct{}
+	swept   chan struct{}
 }
 
 // Start starts everything in order; on failure it undoes what it started. The server
@@ -62,6 +71,9 @@ func Start(cfg Config) (_ *Daemon, err error) {
 			_ = d.Close(context.Background())
 		}
 	}()
+	if d.Desktop, err = startHeadless(&cfg, d.Server.StateDir()); err != nil {
+		return d, err
+	}
 	if d.Backend, err = OpenBackend(cfg); err != nil {
 		return d, err
 	}
@@ -111,6 +123,9 @@ func (d *Daemon) Close(ctx context.Context) error {
 	}
 	if d.Backend != nil {
 		errs = append(errs, d.Backend.Close())
+	}
+	if d.Desktop != nil {
+		errs = append(errs, d.Desktop.Close())
 	}
 	if d.Server != nil {
 		errs = append(errs, d.Server.Shutdown(ctx))

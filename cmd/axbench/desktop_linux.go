@@ -1,0 +1,252 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/embedded"
+	"github.com/axbus/axbus/internal/daemon"
+	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/atspi"
+	"github.com/nats-io/nats.go"
+)
+
+func init() {
+	platformSuites = append(platformSuites, suite{"atspi-walk", benchATSPIWalk}, suite{"atspi-events", benchATSPIEvents})
+}
+
+// desktop is a private headless desktop with one fixture app.
+func desktop(kind string) (*headless.Session, *headless.App, func(), error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	s, err := headless.Start(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	app, err := s.StartApp(ctx, kind)
+	if err != nil {
+		_ = s.Close()
+		return nil, nil, nil, err
+	}
+	return s, app, func() { _ = s.Close() }, nil
+}
+
+func openATSPI(s *headless.Session, opts ...atspi.Option) (*atspi.Backend, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return atspi.Open(ctx, append([]atspi.Option{atspi.WithSessionBus(s.SessionBus), atspi.WithA11yBus(s.A11yBus), atspi.WithDisplay(s.Display)}, opts...)...)
+}
+
+// walkTimes walks root with a fresh backend (cold: no cached roles or interfaces) and then
+// again (warm), returning both times and the element count.
+func walkTimes(s *headless.Session, pid int, list bool, opts ...atspi.Option) (cold, warm time.Duration, n int, err error) {
+	b, err := openATSPI(s, opts...)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	defer b.Close()
+	ctx := context.Background()
+	wins, err := b.Windows(ctx, pid)
+	if err != nil || len(wins) == 0 {
+		return 0, 0, 0, fmt.Errorf("no window: %v", err)
+	}
+	root := wins[0].Ref
+	if list { // the 400-row list: found by a first walk, timed from a fresh backend below
+		root, err = findRows(s, pid)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+	}
+	walk := func() (time.Duration, int, error) {
+		t0 := time.Now()
+		res := observer.Walk(ctx, b, root, observer.WalkOptions{Budget: observer.WideBudget()})
+		if res.Incomplete {
+			return 0, 0, fmt.Errorf("walk incomplete: %v", res.Truncation)
+		}
+		return time.Since(t0), len(res.Nodes), nil
+	}
+	if cold, n, err = walk(); err != nil {
+		return
+	}
+	warm, _, err = walk()
+	return
+}
+
+// findRows returns the ref of the fixture's 400-row list.
+func findRows(s *headless.Session, pid int) (observer.NodeRef, error) {
+	b, err := openATSPI(s)
+	if err != nil {
+		return "", err
+	}
+	defer b.Close()
+	ctx := context.Background()
+	wins, err := b.Windows(ctx, pid)
+	if err != nil || len(wins) == 0 {
+		return "", fmt.Errorf("no window: %v", err)
+	}
+	res := observer.Walk(ctx, b, wins[0].Ref, observer.WalkOptions{Budget: observer.WideBudget()})
+	for _, w := range res.Nodes {
+		if w.Role == observer.RoleList && w.ChildCount >= headless.FixtureRows {
+			return w.Ref, nil
+		}
+	}
+	return "", fmt.Errorf("no 400-row list in the window")
+}
+
+// pyatspiWalk runs the peer: python3-pyatspi walking the same window, rounds times in one
+// process; the first round is cold, the others warm.
+func pyatspiWalk(s *headless.Session, pid int, title string, rounds int) (cold time.Duration, warm []time.Duration, n int, err error) {
+	dir, err := headless.FixtureDir()
+	if err != nil {
+		return 0, nil, 0, err
+	}
+	cmd := exec.Command(headless.Python, filepath.Join(dir, "..", "peers", "pyatspi_walk.py"), strconv.Itoa(pid), title, strconv.Itoa(rounds))
+	cmd.Env = s.Env()
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return 0, nil, 0, err
+	}
+	if err := cmd.Start(); err != nil {
+		return 0, nil, 0, err
+	}
+	sc := bufio.NewScanner(out)
+	for i := 0; sc.Scan(); i++ {
+		var r struct {
+			Elements int     `json:"elements"`
+			MS       float64 `json:"ms"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			return 0, nil, 0, fmt.Errorf("pyatspi: %s", sc.Text())
+		}
+		d := time.Duration(r.MS * float64(time.Millisecond))
+		if i == 0 {
+			cold, n = d, r.Elements
+		} else {
+			warm = append(warm, d)
+		}
+	}
+	return cold, warm, n, cmd.Wait()
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d)/float64(time.Millisecond)) }
+
+func ratio(slow, fast time.Duration) string { return fmt.Sprintf("%.1fx", float64(slow)/float64(fast)) }
+
+// benchATSPIWalk: our pipelined walk against a one-call-at-a-time walk of the same tree and
+// against python3-pyatspi, side by side, on the GTK3 fixture window and its 400-row list.
+func benchATSPIWalk() ([]row, error) {
+	s, app, stop, err := desktop(headless.KindGTK3)
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	var rows []row
+	for _, target := range []struct {
+		name string
+		list bool
+	}{{"GTK3 fixture window", false}, {"GTK3 400-row list", true}} {
+		var pc, pw, sc, sw, yc, yw []time.Duration
+		var n, yn int
+		for range 5 { // interleaved rounds
+			c, w, k, err := walkTimes(s, app.PID, target.list)
+			if err != nil {
+				return rows, err
+			}
+			pc, pw, n = append(pc, c), append(pw, w), k
+			if c, w, _, err = walkTimes(s, app.PID, target.list, atspi.WithSequentialReads()); err != nil {
+				return rows, err
+			}
+			sc, sw = append(sc, c), append(sw, w)
+			if !target.list {
+				c, ws, k, err := pyatspiWalk(s, app.PID, headless.WindowTitle(headless.KindGTK3), 3)
+				if err != nil {
+					return rows, err
+				}
+				yc, yw, yn = append(yc, c), append(yw, ws...), k
+			}
+		}
+		note := fmt.Sprintf("%d elements, medians of 5 interleaved rounds", n)
+		rows = append(rows,
+			row{"atspi walk", target.name + ": ours (pipelined), cold / warm", ms(percentile(pc, 50)) + " / " + ms(percentile(pw, 50)), note},
+			row{"atspi walk", target.name + ": sequential one call at a time, cold / warm", ms(percentile(sc, 50)) + " / " + ms(percentile(sw, 50)), note},
+			row{"atspi walk", target.name + ": ours vs sequential (target >= 4x), cold / warm",
+				ratio(percentile(sc, 50), percentile(pc, 50)) + " / " + ratio(percentile(sw, 50), percentile(pw, 50)), "same tree, same reads"})
+		if !target.list {
+			rows = append(rows,
+				row{"atspi walk", target.name + ": python3-pyatspi, cold / warm", ms(percentile(yc, 50)) + " / " + ms(percentile(yw, 50)),
+					fmt.Sprintf("%d elements; the peer reads role, name, description, states, extents, text, value", yn)},
+				row{"atspi walk", target.name + ": ours vs python3-pyatspi (target: faster), cold / warm",
+					ratio(percentile(yc, 50), percentile(pc, 50)) + " / " + ratio(percentile(yw, 50), percentile(pw, 50)), ""})
+		}
+	}
+	return rows, nil
+}
+
+// benchATSPIEvents: latency from a change in the fixture app (its own clock, right after the
+// change) to a NATS subscriber of the daemon, over TCP.
+func benchATSPIEvents() ([]row, error) {
+	var rows []row
+	for _, kind := range []string{headless.KindGTK3, headless.KindGTK4} {
+		lat, err := eventLatencies(kind, 60)
+		if err != nil {
+			return rows, err
+		}
+		rows = append(rows, row{"atspi events", kind + " checkbox toggle -> NATS subscriber, p50 / p99", p50p99(lat),
+			fmt.Sprintf("%d toggles through the fixture's control socket", len(lat))})
+	}
+	return rows, nil
+}
+
+func eventLatencies(kind string, n int) ([]time.Duration, error) {
+	s, app, stop, err := desktop(kind)
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	d, dir, closeDaemon, err := startDaemonWith(daemon.Config{Backend: "atspi", SessionBus: s.SessionBus, A11yBus: s.A11yBus, Display: s.Display})
+	if err != nil {
+		return nil, err
+	}
+	defer closeDaemon()
+	nc, _, err := embedded.Connect(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer nc.Close()
+	arrived := make(chan time.Time, 1024)
+	_, err = nc.Subscribe(d.Subjects.AllEvents(), func(m *nats.Msg) {
+		var env bus.Envelope
+		if json.Unmarshal(m.Data, &env) == nil && env.Type == observer.EventStateChanged && env.Detail["state"] == "checked" {
+			arrived <- time.Now()
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	_ = nc.Flush()
+	var lat []time.Duration
+	ctx := context.Background()
+	for range n {
+		reply, err := app.Do(ctx, map[string]any{"cmd": "toggle"})
+		if err != nil {
+			return nil, err
+		}
+		changed := time.Unix(0, reply["t_ns"].(int64))
+		select {
+		case at := <-arrived:
+			lat = append(lat, at.Sub(changed))
+		case <-time.After(5 * time.Second):
+			return nil, fmt.Errorf("%s: no event for a toggle", kind)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return lat, nil
+}

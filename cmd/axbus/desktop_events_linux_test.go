@@ -1,0 +1,263 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/observer"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// eventBudget is how late an event may reach a NATS subscriber after the change in the app:
+// GTK3 sends notifications; GTK4 misses many, which the backend's re-reads (every 500 ms) catch.
+func eventBudget(kind string) time.Duration {
+	if kind == headless.KindGTK3 {
+		return 50 * time.Millisecond
+	}
+	return 500*time.Millisecond + 250*time.Millisecond
+}
+
+// TestDesktopEventsReachNATS makes every change a user would expect to see, through the
+// fixture's own control channel, and times its event from the change to the subscriber.
+func TestDesktopEventsReachNATS(t *testing.T) {
+	for _, kind := range []string{headless.KindGTK3, headless.KindGTK4} {
+		t.Run(kind, func(t *testing.T) {
+			dd := startDesktopDaemon(t, kind)
+			pid := dd.apps[kind].PID
+			budget := eventBudget(kind)
+			named := func(name string) func(bus.Envelope) bool {
+				return func(e bus.Envelope) bool { return e.Element != nil && e.Element.Name == name }
+			}
+			check := func(what string, changed time.Time, typ observer.EventType, pred func(bus.Envelope) bool) {
+				t.Helper()
+				r := dd.await(t, what, pid, 5*time.Second, func(e bus.Envelope) bool { return e.Type == typ && (pred == nil || pred(e)) })
+				mustMatchEnvelope(t, r.env)
+				if late := r.at.Sub(changed); late > budget {
+					t.Errorf("%s: %s arrived %v after the change (budget %v)", what, typ, late, budget)
+				} else {
+					t.Logf("%s: %s (%s) after %v", what, typ, r.env.Raw, late)
+				}
+			}
+			time.Sleep(200 * time.Millisecond)
+			dd.drain()
+
+			at := dd.do(t, kind, map[string]any{"cmd": "set_text", "text": "typed text"})
+			check("text typed", at, observer.EventTextChanged, nil)
+
+			at = dd.do(t, kind, map[string]any{"cmd": "toggle"})
+			check("checkbox toggled", at, observer.EventStateChanged, func(e bus.Envelope) bool {
+				return e.Detail["state"] == "checked" && e.Element != nil && e.Element.Name == "Remember me"
+			})
+
+			at = dd.do(t, kind, map[string]any{"cmd": "set_value", "value": 60})
+			check("value changed", at, observer.EventValueChanged, named("Volume"))
+
+			at = dd.do(t, kind, map[string]any{"cmd": "focus", "target": "Volume"}) // the Name entry has it at start
+			check("focus moved", at, observer.EventFocusChanged, named("Volume"))
+
+			at = dd.do(t, kind, map[string]any{"cmd": "add_label", "text": "Hello label"})
+			check("label added", at, observer.EventChildrenChanged, nil)
+
+			dd.do(t, kind, map[string]any{"cmd": "press_save"})
+			r := dd.await(t, "dialog opened", pid, 5*time.Second, func(e bus.Envelope) bool { return e.Type == observer.EventDialogOpened })
+			st, err := dd.apps[kind].State(context.Background())
+			if err != nil || !st.DialogOpen {
+				t.Fatalf("state after save: %+v %v", st, err)
+			}
+			if late := r.at.Sub(time.Unix(0, st.SavedAt)); late > budget {
+				t.Errorf("dialog opened: event %v after the dialog appeared (budget %v)", late, budget)
+			}
+
+			at = dd.do(t, kind, map[string]any{"cmd": "close_dialog"})
+			check("dialog closed", at, observer.EventWindowClosed, nil)
+
+			if err := dd.apps[kind].Kill(); err != nil {
+				t.Fatal(err)
+			}
+			killed := time.Now()
+			r = dd.await(t, "app exited", pid, 5*time.Second, func(e bus.Envelope) bool { return e.Type == observer.EventAppTerminated })
+			t.Logf("app exited: app_terminated after %v", r.at.Sub(killed))
+		})
+	}
+}
+
+func mustMatchEnvelope(t *testing.T, env bus.Envelope) {
+	t.Helper()
+	raw, _ := json.Marshal(env)
+	mustMatch(t, "event", raw)
+}
+
+// TestDesktopPasswordNeverLeaves checks the four places a password could leak: inspections,
+// events, the daemon's log and the JetStream stream, on both toolkits.
+func TestDesktopPasswordNeverLeaves(t *testing.T) {
+	dd := startDesktopDaemon(t, headless.KindGTK3, headless.KindGTK4)
+	secret := headless.FixturePassword
+	var inspections []string
+	for _, kind := range []string{headless.KindGTK3, headless.KindGTK4} {
+		dd.do(t, kind, map[string]any{"cmd": "focus", "target": "Password"}) // focus events on the field itself
+		dd.do(t, kind, map[string]any{"cmd": "set_text", "text": "x"})
+		raw, _ := json.Marshal(dd.inspect(t, kind))
+		inspections = append(inspections, string(raw))
+		if !strings.Contains(string(raw), `"password_field"`) {
+			t.Fatalf("%s: the password field is not listed at all", kind)
+		}
+	}
+	time.Sleep(time.Second) // let the events and re-reads settle
+	for i, s := range inspections {
+		if strings.Contains(s, secret) {
+			t.Fatalf("inspection %d holds the password", i)
+		}
+	}
+	dd.eventsMu.Lock()
+	events := len(dd.allEvents)
+	for _, e := range dd.allEvents {
+		if strings.Contains(string(e), secret) {
+			t.Fatalf("an event holds the password: %s", e)
+		}
+	}
+	dd.eventsMu.Unlock()
+	if events == 0 {
+		t.Fatal("no events seen: the check would prove nothing")
+	}
+	if log := dd.log.String(); strings.Contains(log, secret) || log == "" {
+		t.Fatalf("the daemon log holds the password (or is empty: %d bytes)", len(log))
+	}
+	stored := streamContents(t, dd)
+	if len(stored) == 0 {
+		t.Fatal("the stream is empty: the check would prove nothing")
+	}
+	for _, m := range stored {
+		if strings.Contains(string(m), secret) {
+			t.Fatalf("the JetStream stream holds the password: %s", m)
+		}
+	}
+}
+
+// streamContents reads every message the host's stream keeps.
+func streamContents(t *testing.T, dd *desktopDaemon) [][]byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	js, err := jetstream.New(dd.nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cons, err := js.OrderedConsumer(ctx, dd.Subjects.StreamName(), jetstream.OrderedConsumerConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	for {
+		batch, err := cons.FetchNoWait(500)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for m := range batch.Messages() {
+			out = append(out, m.Data())
+			n++
+		}
+		if n == 0 {
+			return out
+		}
+	}
+}
+
+// TestDesktopAppKilledDuringWalk kills an app while inspections of it run: each gets a reply
+// or a clear error, an app_terminated event arrives, and the other app is still served.
+func TestDesktopAppKilledDuringWalk(t *testing.T) {
+	dd := startDesktopDaemon(t, headless.KindGTK3, headless.KindGTK4)
+	victim := dd.apps[headless.KindGTK3]
+	errs := make(chan error, 64)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 30; i++ {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			_, err := dd.client.Inspect(ctx, bus.InspectRequest{AppTarget: bus.AppTarget{PID: victim.PID}})
+			cancel()
+			errs <- err
+			if err != nil {
+				return
+			}
+		}
+	}()
+	time.Sleep(50 * time.Millisecond)
+	if err := victim.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	close(errs)
+	var last error
+	for err := range errs {
+		last = err
+	}
+	code := observer.CodeOf(last)
+	if code != observer.CodeAppGone && code != observer.CodeAppNotFound && code != observer.CodeAppNotResponding {
+		t.Fatalf("inspecting a killed app: %v, want APP_GONE, APP_NOT_FOUND or APP_NOT_RESPONDING", last)
+	}
+	var e *observer.Error
+	if errors.As(last, &e) && e.Suggestion == "" {
+		t.Fatal("error without a suggestion")
+	}
+	dd.await(t, "app_terminated", victim.PID, 5*time.Second, func(e bus.Envelope) bool { return e.Type == observer.EventAppTerminated })
+	if insp := dd.inspect(t, headless.KindGTK4); find(insp, observer.RoleButton, "Save") == nil {
+		t.Fatal("the other app is no longer served")
+	}
+}
+
+// TestDesktopAppNotAnswering freezes an app: inspecting it fails clearly within the call
+// timeout while the other app is served at once.
+func TestDesktopAppNotAnswering(t *testing.T) {
+	dd := startDesktopDaemon(t, headless.KindGTK3, headless.KindGTK4)
+	frozen := dd.apps[headless.KindGTK3]
+	if err := frozen.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = frozen.Cont() }()
+	result := make(chan error, 1)
+	start := time.Now()
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_, err := dd.client.Inspect(ctx, bus.InspectRequest{AppTarget: bus.AppTarget{PID: frozen.PID}})
+		result <- err
+	}()
+	other := time.Now()
+	dd.inspect(t, headless.KindGTK4)
+	if took := time.Since(other); took > 2*time.Second {
+		t.Fatalf("the other app took %v while one app hangs", took)
+	}
+	err := <-result
+	if c := observer.CodeOf(err); c != observer.CodeAppNotResponding {
+		t.Fatalf("inspecting a frozen app: %v, want APP_NOT_RESPONDING", err)
+	}
+	if took := time.Since(start); took > 15*time.Second {
+		t.Fatalf("the frozen app's inspection took %v", took)
+	}
+}
+
+// TestDesktopReadsNeverCrashTheApp: many inspections read every text of the GTK3 window
+// (the GetText(0, MaxInt32) trap would kill it); the app stays alive and answers.
+func TestDesktopReadsNeverCrashTheApp(t *testing.T) {
+	dd := startDesktopDaemon(t, headless.KindGTK3)
+	app := dd.apps[headless.KindGTK3]
+	dd.do(t, headless.KindGTK3, map[string]any{"cmd": "set_text", "text": "some text to read back"})
+	for range 20 {
+		dd.inspect(t, headless.KindGTK3)
+	}
+	select {
+	case <-app.Done():
+		t.Fatal("the app died while we read it")
+	default:
+	}
+	if st, err := app.State(context.Background()); err != nil || st.Name != "some text to read back" {
+		t.Fatalf("app state after reads: %+v %v", st, err)
+	}
+}

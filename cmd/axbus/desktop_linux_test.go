@@ -1,0 +1,243 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/embedded"
+	"github.com/axbus/axbus/internal/daemon"
+	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/observer"
+	"github.com/nats-io/nats.go"
+)
+
+// desktopDaemon is a real daemon on the AT-SPI backend, watching a private headless desktop
+// that runs both GTK fixture apps. Everything a test checks goes through NATS.
+type desktopDaemon struct {
+	*testDaemon
+	session   *headless.Session
+	apps      map[string]*headless.App // by kind
+	log       *syncBuffer              // the daemon's whole log, at debug level
+	client    *bus.Client
+	nc        *nats.Conn
+	events    chan received
+	eventsMu  sync.Mutex
+	allEvents [][]byte
+}
+
+// received is an event as a subscriber saw it, with the time it arrived.
+type received struct {
+	env bus.Envelope
+	at  time.Time
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func startDesktopDaemon(t *testing.T, kinds ...string) *desktopDaemon {
+	t.Helper()
+	if err := headless.Available(); err != nil {
+		t.Fatalf("the headless desktop needs: %v (make test installs it)", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	sess, err := headless.Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := sess.Close(); err != nil {
+			t.Errorf("session close: %v", err)
+		}
+	})
+	dd := &desktopDaemon{session: sess, apps: map[string]*headless.App{}, log: &syncBuffer{}, events: make(chan received, 4096)}
+	for _, kind := range kinds {
+		app, err := sess.StartApp(ctx, kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dd.apps[kind] = app
+	}
+	dir := t.TempDir()
+	d, err := daemon.Start(daemon.Config{
+		Backend: "atspi", StateDir: dir, Listen: "127.0.0.1:0", Host: "testhost",
+		SessionBus: sess.SessionBus, A11yBus: sess.A11yBus, Display: sess.Display,
+		Log: slog.New(slog.NewTextHandler(dd.log, &slog.HandlerOptions{Level: slog.LevelDebug})),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dd.testDaemon = &testDaemon{Daemon: d, dir: dir}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := d.Close(ctx); err != nil {
+			t.Errorf("daemon close: %v", err)
+		}
+	})
+	nc, _, err := embedded.Connect(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	dd.nc = nc
+	if dd.client, err = bus.NewClient(ctx, nc); err != nil {
+		t.Fatal(err)
+	}
+	_, err = nc.Subscribe(d.Subjects.AllEvents(), func(m *nats.Msg) {
+		at := time.Now()
+		dd.eventsMu.Lock()
+		dd.allEvents = append(dd.allEvents, m.Data)
+		dd.eventsMu.Unlock()
+		var env bus.Envelope
+		if json.Unmarshal(m.Data, &env) == nil {
+			select {
+			case dd.events <- received{env, at}:
+			default:
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return dd
+}
+
+// do sends a control request to a fixture app and returns the CLOCK_REALTIME time the app
+// applied the change.
+func (dd *desktopDaemon) do(t *testing.T, kind string, req map[string]any) time.Time {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	reply, err := dd.apps[kind].Do(ctx, req)
+	if err != nil {
+		t.Fatalf("%s %v: %v", kind, req, err)
+	}
+	ns, _ := reply["t_ns"].(int64)
+	return time.Unix(0, ns)
+}
+
+// drain forgets the events seen so far.
+func (dd *desktopDaemon) drain() {
+	for {
+		select {
+		case <-dd.events:
+		default:
+			return
+		}
+	}
+}
+
+// await waits for an event of app pid matching pred and returns it with the time it arrived.
+func (dd *desktopDaemon) await(t *testing.T, what string, pid int, within time.Duration, pred func(bus.Envelope) bool) received {
+	t.Helper()
+	deadline := time.After(within)
+	var seen []string
+	for {
+		select {
+		case r := <-dd.events:
+			if r.env.App.PID == pid && pred(r.env) {
+				return r
+			}
+			seen = append(seen, string(r.env.Type)+" "+r.env.Raw)
+		case <-deadline:
+			t.Fatalf("%s: no matching event within %v; saw %v", what, within, seen)
+		}
+	}
+}
+
+func (dd *desktopDaemon) inspect(t *testing.T, kind string) *observer.Inspection {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	insp, err := dd.client.Inspect(ctx, bus.InspectRequest{AppTarget: bus.AppTarget{PID: dd.apps[kind].PID}})
+	if err != nil {
+		t.Fatalf("inspect %s: %v", kind, err)
+	}
+	raw, _ := json.Marshal(insp)
+	mustMatch(t, "inspect.reply", raw)
+	return insp
+}
+
+func find(insp *observer.Inspection, role observer.Role, name string) *observer.Element {
+	for i := range insp.Elements {
+		e := &insp.Elements[i]
+		if e.Role == role && (e.Name == name || e.Label == name) {
+			return e
+		}
+	}
+	return nil
+}
+
+func TestDesktopAppsAndInspect(t *testing.T) {
+	dd := startDesktopDaemon(t, headless.KindGTK3, headless.KindGTK4)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	apps, err := dd.client.Apps(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for kind, app := range dd.apps {
+		found := false
+		for _, a := range apps {
+			found = found || (a.PID == app.PID && a.Name == headless.AppName(kind) && a.Generation > 0)
+		}
+		if !found {
+			t.Fatalf("apps lacks %s (pid %d): %+v", headless.AppName(kind), app.PID, apps)
+		}
+	}
+	for _, kind := range []string{headless.KindGTK3, headless.KindGTK4} {
+		t.Run(kind, func(t *testing.T) {
+			dd.do(t, kind, map[string]any{"cmd": "toggle"}) // so that a state shows
+			insp := dd.inspect(t, kind)
+			if insp.Window.Title != headless.WindowTitle(kind) || insp.Elements[0].Role != observer.RoleWindow {
+				t.Fatalf("window %+v, first element %+v", insp.Window, insp.Elements[0])
+			}
+			save := find(insp, observer.RoleButton, "Save")
+			if save == nil || save.Bounds == nil || save.Bounds.Empty() ||
+				save.Bounds.X < 0 || save.Bounds.Y < 0 || save.Bounds.X+save.Bounds.W > 1280 || save.Bounds.Y+save.Bounds.H > 1024 {
+				t.Fatalf("Save button missing or off the screen: %+v", save)
+			}
+			check := find(insp, observer.RoleCheckbox, "Remember me")
+			if check == nil || !check.States.Has(observer.StateChecked) {
+				t.Fatalf("checkbox missing or not checked after toggle: %+v", check)
+			}
+			name := find(insp, observer.RoleTextField, "Name")
+			if name == nil || !name.States.Has(observer.StateEditable) {
+				t.Fatalf("Name entry: %+v", name)
+			}
+			pw := find(insp, observer.RolePassword, "Password")
+			if pw == nil || !pw.Secure || pw.Value != nil || pw.Text != "" {
+				t.Fatalf("password entry: %+v", pw)
+			}
+			vol := find(insp, observer.RoleSlider, "Volume")
+			if vol == nil || vol.Value == nil || !strings.HasPrefix(*vol.Value, "25") {
+				t.Fatalf("Volume slider: %+v", vol)
+			}
+		})
+	}
+}

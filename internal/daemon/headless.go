@@ -1,0 +1,61 @@
+package daemon
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/observer"
+)
+
+// Headless is a private headless desktop the daemon runs, with its fixture app.
+type Headless struct {
+	Session *headless.Session
+	App     *headless.App
+}
+
+// Close stops the fixture app and the desktop.
+func (h *Headless) Close() error { return h.Session.Close() }
+
+// hasDesktop reports whether this process runs inside a desktop session.
+func hasDesktop() bool {
+	return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != "" || os.Getenv("DBUS_SESSION_BUS_ADDRESS") != ""
+}
+
+// startHeadless brings up the private desktop when cfg asks for it, in <state dir>/headless so
+// that other terminals find the fixture app's control socket, and points cfg's backend at it.
+// The daemon holds the state dir lock by now, so the dir is its own.
+func startHeadless(cfg *Config, stateDir string) (*Headless, error) {
+	switch cfg.Headless {
+	case "", "never":
+		return nil, nil
+	case "auto":
+		if hasDesktop() || platformBackend != "atspi" {
+			return nil, nil
+		}
+	case "always":
+	default:
+		return nil, observer.Errorf(observer.CodeBadRequest, "Use --headless never, auto or always.", "unknown --headless %q", cfg.Headless)
+	}
+	if err := headless.Available(); err != nil {
+		return nil, observer.Errorf(observer.CodeUnavailable, "Run make deps (or install the packages it names).", "%v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	sess, err := headless.Start(ctx, headless.WithDir(filepath.Join(stateDir, "headless")), headless.WithLogger(cfg.Log.With("part", "headless")))
+	if err != nil {
+		return nil, err
+	}
+	app, err := sess.StartApp(ctx, headless.KindGTK3)
+	if err != nil {
+		_ = sess.Close()
+		return nil, err
+	}
+	if cfg.Backend == "" || cfg.Backend == "auto" {
+		cfg.Backend = "atspi"
+	}
+	cfg.SessionBus, cfg.A11yBus, cfg.Display = sess.SessionBus, sess.A11yBus, sess.Display
+	return &Headless{Session: sess, App: app}, nil
+}

@@ -1,0 +1,350 @@
+// Package headless runs a private, display-less Linux desktop session for tests and demos: Xvfb, a session
+// D-Bus, the AT-SPI2 accessibility bus and registry, and the GTK fixture apps of fixtures/apps, each app
+// answering control requests on a Unix socket.
+//
+// The recipe and its traps are in research/linux-atspi.md (the project's shared research notes). In short: a
+// private directory (0700) holds the session's XDG_RUNTIME_DIR, bus socket, app sockets and logs, so that
+// sessions running in parallel never meet; the session bus starts after DISPLAY and XDG_RUNTIME_DIR are set,
+// because D-Bus-activated services (at-spi-bus-launcher, and through it the accessibility bus and
+// at-spi2-registryd) inherit its environment. Every process of the session carries the environment variable
+// AXBUS_HEADLESS_SESSION=<dir>; Close finds them all by it (and by their recorded PIDs) and ends them, treats
+// zombies as dead, and removes what it created.
+//
+// Sessions work on Linux only; elsewhere Start and Available report that.
+package headless
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// The fixture apps' content that tests rely on (fixtures/apps/fixture_control.py is the source of truth).
+const (
+	// FixturePassword is the text of the fixtures' password field. It must never leave axbus.
+	FixturePassword = "hunter2-Secret-Passw0rd"
+	// FixtureRows is the number of rows of the fixtures' "Rows" list ("Row 1" .. "Row 400").
+	FixtureRows = 400
+	// KindGTK3 and KindGTK4 are the fixture kinds StartApp knows.
+	KindGTK3 = "gtk3"
+	KindGTK4 = "gtk4"
+)
+
+// Python is the interpreter the fixture apps run with: the system one, which has gi (a python3 found on PATH
+// may be a pyenv build without it).
+var Python = "/usr/bin/python3"
+
+// WindowTitle is the title of the main window of a fixture kind ("axbus fixture (GTK3)").
+func WindowTitle(kind string) string {
+	return "axbus fixture (" + strings.ToUpper(kind) + ")"
+}
+
+// AppName is the name a fixture kind registers under in the AT-SPI registry ("axbus-fixture-gtk3").
+func AppName(kind string) string {
+	return "axbus-fixture-" + kind
+}
+
+// Option configures Start.
+type Option func(*config)
+
+type config struct {
+	dir string
+	log *slog.Logger
+}
+
+// WithDir runs the session in dir (created 0700 if missing) instead of a fresh temporary directory, so that
+// other programs can find it: DIR/session.env holds the session's DISPLAY, DBUS_SESSION_BUS_ADDRESS,
+// XDG_RUNTIME_DIR and AT_SPI_BUS_ADDRESS as shell exports, and the apps' sockets are DIR/<kind>-<n>.sock. Start
+// refuses a dir whose session still runs. Close removes what the session created in dir, and dir itself only if
+// Start created it.
+func WithDir(dir string) Option {
+	return func(c *config) { c.dir = dir }
+}
+
+// WithLogger logs the session's steps (debug) and its start and stop (info). The default discards.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) {
+		if l != nil {
+			c.log = l
+		}
+	}
+}
+
+// Session is one private headless desktop. Its fields are read-only.
+type Session struct {
+	Dir        string // the private directory (0700): runtime dir, bus socket, app sockets, logs
+	Display    string // the X display of its Xvfb, ":N"
+	SessionBus string // the address of its session bus
+	A11yBus    string // the address of its accessibility bus (at-spi-bus-launcher's)
+
+	*state // per platform
+}
+
+// App is one running fixture app.
+type App struct {
+	Kind   string // "gtk3" or "gtk4"
+	PID    int
+	Socket string // the control socket
+	Log    string // the app's stderr (GTK warnings), removed with the session
+
+	proc *child
+}
+
+// State is a fixture app's own view of itself (the "state" control request), read from its widgets.
+type State struct {
+	Toolkit      string   `json:"toolkit"`
+	PID          int      `json:"pid"`
+	Name         string   `json:"name"`          // the text of the "Name" entry
+	PasswordLen  int      `json:"password_len"`  // the length of the password, never the password
+	Remember     bool     `json:"remember"`      // the "Remember me" check box
+	Volume       float64  `json:"volume"`        // the "Volume" slider
+	SelectedRow  int      `json:"selected_row"`  // the selected row of "Rows", 1-based; 0 when none
+	VisibleRows  []int    `json:"visible_rows"`  // [first, last] rows (1-based) inside the list's viewport
+	Focus        string   `json:"focus"`         // accessible name of the focused fixture widget, "" if none
+	WindowActive bool     `json:"window_active"` // the main window has the input focus
+	DialogOpen   bool     `json:"dialog_open"`   // the "Saved" dialog is open
+	Labels       []string `json:"labels"`        // the texts of the labels added to "Messages"
+	Saved        bool     `json:"saved"`         // a "Saved" label is present
+	Saves        int      `json:"saves"`         // completed saves
+	SavedAt      int64    `json:"saved_t_ns"`    // CLOCK_REALTIME ns of the last completed save, 0 if none
+	SaveDelayMS  int      `json:"save_delay_ms"` // the delay between a Save press and its effect
+	Status       string   `json:"status"`        // the text of the "Status" label
+	T            int64    `json:"t_ns"`          // CLOCK_REALTIME ns when the state was read
+}
+
+// ControlError is a request a fixture app refused ({"ok":false,"error":...}).
+type ControlError struct {
+	Cmd, Message string
+}
+
+func (e *ControlError) Error() string {
+	return fmt.Sprintf("fixture refused %q: %s", e.Cmd, e.Message)
+}
+
+// Do sends one control request (e.g. {"cmd":"set_text","text":"hi"}) and returns the app's reply. Numbers in
+// the reply are float64, except the CLOCK_REALTIME nanosecond stamps (keys ending in "_ns"), which are int64.
+// A refused request returns the reply and a *ControlError. The context bounds the whole exchange; an app that
+// hangs or is stopped makes Do fail when it expires.
+func (a *App) Do(ctx context.Context, req map[string]any) (map[string]any, error) {
+	line, err := a.roundTrip(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.UseNumber()
+	var reply map[string]any
+	if err := dec.Decode(&reply); err != nil {
+		return nil, fmt.Errorf("headless: %s app %d: bad reply %q: %w", a.Kind, a.PID, clip(line, 200), err)
+	}
+	for k, v := range reply {
+		reply[k] = numbers(v, strings.HasSuffix(k, "_ns"))
+	}
+	if ok, _ := reply["ok"].(bool); !ok {
+		msg, _ := reply["error"].(string)
+		cmd, _ := req["cmd"].(string)
+		return reply, &ControlError{Cmd: cmd, Message: msg}
+	}
+	return reply, nil
+}
+
+// numbers turns the json.Numbers in v into float64, or int64 for nanosecond stamps.
+func numbers(v any, ns bool) any {
+	switch v := v.(type) {
+	case json.Number:
+		if ns {
+			i, _ := v.Int64()
+			return i
+		}
+		f, _ := v.Float64()
+		return f
+	case []any:
+		for i := range v {
+			v[i] = numbers(v[i], false)
+		}
+	case map[string]any:
+		for k := range v {
+			v[k] = numbers(v[k], strings.HasSuffix(k, "_ns"))
+		}
+	}
+	return v
+}
+
+// State asks the app for its own state.
+func (a *App) State(ctx context.Context) (State, error) {
+	var s State
+	line, err := a.roundTrip(ctx, map[string]any{"cmd": "state"})
+	if err != nil {
+		return s, err
+	}
+	var head struct {
+		OK    bool   `json:"ok"`
+		Error string `json:"error"`
+	}
+	if err := json.Unmarshal(line, &head); err != nil {
+		return s, fmt.Errorf("headless: %s app %d: bad reply %q: %w", a.Kind, a.PID, clip(line, 200), err)
+	}
+	if !head.OK {
+		return s, &ControlError{Cmd: "state", Message: head.Error}
+	}
+	if err := json.Unmarshal(line, &s); err != nil {
+		return s, fmt.Errorf("headless: %s app %d: bad state %q: %w", a.Kind, a.PID, clip(line, 200), err)
+	}
+	return s, nil
+}
+
+// roundTrip writes one request line and reads one reply line on a fresh connection.
+func (a *App) roundTrip(ctx context.Context, req map[string]any) ([]byte, error) {
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, fmt.Errorf("headless: encode request: %w", err)
+	}
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "unix", a.Socket)
+	if err != nil {
+		return nil, fmt.Errorf("headless: %s app %d: %w", a.Kind, a.PID, err)
+	}
+	defer conn.Close()
+	if dl, ok := ctx.Deadline(); ok {
+		_ = conn.SetDeadline(dl)
+	}
+	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Unix(1, 0)) })
+	defer stop()
+	if _, err := conn.Write(append(body, '\n')); err != nil {
+		return nil, a.ioError(ctx, err)
+	}
+	line, err := bufio.NewReaderSize(conn, 64<<10).ReadBytes('\n')
+	if err != nil {
+		return nil, a.ioError(ctx, err)
+	}
+	return line, nil
+}
+
+func (a *App) ioError(ctx context.Context, err error) error {
+	switch {
+	case ctx.Err() != nil:
+		err = fmt.Errorf("%w (%v)", ctx.Err(), err)
+	case errors.Is(err, os.ErrDeadlineExceeded): // the socket's deadline is the context's, and fired first
+		err = fmt.Errorf("%w (%v)", context.DeadlineExceeded, err)
+	}
+	return fmt.Errorf("headless: %s app %d: %w", a.Kind, a.PID, err)
+}
+
+// Kill ends the app with SIGKILL (it then disappears from the AT-SPI registry).
+func (a *App) Kill() error { return a.signal(syscall.SIGKILL) }
+
+// Stop freezes the app with SIGSTOP: it stops answering AT-SPI calls and control requests.
+func (a *App) Stop() error { return a.signal(syscall.SIGSTOP) }
+
+// Cont resumes an app frozen by Stop.
+func (a *App) Cont() error { return a.signal(syscall.SIGCONT) }
+
+func (a *App) signal(sig syscall.Signal) error {
+	if a.proc.exited() {
+		return fmt.Errorf("headless: %s (pid %d) has exited", a.proc.name, a.PID)
+	}
+	if err := a.proc.cmd.Process.Signal(sig); err != nil {
+		return fmt.Errorf("headless: %s app %d: %w", a.Kind, a.PID, err)
+	}
+	return nil
+}
+
+// Wait waits for the app to exit and returns how it ended (nil for exit status 0, an *exec.ExitError else).
+// It may be called any number of times.
+func (a *App) Wait() error {
+	<-a.proc.done
+	return a.proc.err
+}
+
+// Done is closed when the app has exited.
+func (a *App) Done() <-chan struct{} { return a.proc.done }
+
+// FixtureDir finds fixtures/apps: under the module root (found by walking up from the working directory to the
+// go.mod of github.com/axbus/axbus), or next to the executable (DIR/fixtures/apps or DIR/../fixtures/apps).
+// StartApp falls back to the copies embedded in the binary when neither exists.
+func FixtureDir() (string, error) {
+	var tried []string
+	if wd, err := os.Getwd(); err == nil {
+		for dir := wd; ; dir = filepath.Dir(dir) {
+			if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && isOurModule(b) {
+				p := filepath.Join(dir, "fixtures", "apps")
+				if hasFixtures(p) {
+					return p, nil
+				}
+				tried = append(tried, p)
+				break
+			}
+			if filepath.Dir(dir) == dir {
+				break
+			}
+		}
+	}
+	if exe, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
+		for _, p := range []string{
+			filepath.Join(filepath.Dir(exe), "fixtures", "apps"),
+			filepath.Join(filepath.Dir(exe), "..", "fixtures", "apps"),
+		} {
+			if hasFixtures(p) {
+				return filepath.Clean(p), nil
+			}
+			tried = append(tried, filepath.Clean(p))
+		}
+	}
+	return "", fmt.Errorf("headless: fixture apps not found (tried %s)", strings.Join(tried, ", "))
+}
+
+func isOurModule(gomod []byte) bool {
+	for _, line := range strings.Split(string(gomod), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`) == "github.com/axbus/axbus"
+		}
+	}
+	return false
+}
+
+func hasFixtures(dir string) bool {
+	for _, f := range []string{"fixture_control.py", "gtk3_fixture.py", "gtk4_fixture.py"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// child is one process the session started itself.
+type child struct {
+	name string
+	cmd  *exec.Cmd
+	done chan struct{} // closed once the process is reaped
+	err  error         // its wait error, set before done closes
+}
+
+func (c *child) exited() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
+func clip(b []byte, n int) string {
+	s := strings.TrimSpace(string(b))
+	if len(s) > n {
+		s = s[:n] + "..."
+	}
+	return s
+}

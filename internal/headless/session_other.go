@@ -1,0 +1,42 @@
+//go:build !linux
+
+package headless
+
+import (
+	"context"
+	"errors"
+)
+
+type state struct{}
+
+var errNotLinux = errors.New("headless: sessions need Linux (Xvfb, D-Bus and AT-SPI2)")
+
+// Start fails: headless sessions run on Linux only.
+func Start(ctx context.Context, opts ...Option) (*Session, error) { return nil, errNotLinux }
+
+// Available reports that headless sessions need Linux.
+func Available() error { return errNotLinux }
+
+// Env is empty off Linux.
+func (s *Session) Env() []string { return nil }
+
+// StartApp fails off Linux.
+func (s *Session) StartApp(ctx context.Context, kind string, extraEnv ...string) (*App, error) {
+	return nil, errNotLinux
+}
+
+// RegisteredApps fails off Linux.
+func (s *Session) RegisteredApps(ctx context.Context) (map[int]string, error) {
+	return nil, errNotLinux
+}
+
+// WaitRegistered fails off Linux.
+func (s *Session) WaitRegistered(ctx context.Context, pid int, present bool) (string, error) {
+	return "", errNotLinux
+}
+
+// Close does nothing off Linux.
+func (s *Session) Close() error {
+	_ = s.state
+	return nil
+}

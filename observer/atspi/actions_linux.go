@@ -1,0 +1,247 @@
+//go:build linux
+
+package atspi
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/godbus/dbus/v5"
+
+	"github.com/axbus/axbus/observer"
+)
+
+// pressActions are the names toolkits give the one action that presses an element; a request for
+// any of them is served by whichever the element offers.
+var pressActions = []string{"click", "press", "activate", "toggle", "jump", "open"}
+
+// Perform invokes the element's action called action (case-insensitive). A press-like name
+// ("click", "press", "activate", "toggle") falls back to the press-like action the element has.
+// An absent action is NOT_SUPPORTED, listing the element's actions.
+func (b *Backend) Perform(ctx context.Context, ref observer.NodeRef, action string) error {
+	bus, path, err := b.target(ref)
+	if err != nil {
+		return err
+	}
+	names, err := b.actionsOf(ctx, ref)
+	if err != nil {
+		return err
+	}
+	idx := matchAction(names, action)
+	if idx < 0 {
+		return observer.Errorf(observer.CodeNotSupported,
+			"Use one of the element's actions, set an attribute, or use physical input (a click at its centre).",
+			"the element has no action %q; it offers [%s]", action, strings.Join(names, ", ")).
+			With("actions", names).With("ref", string(ref))
+	}
+	cctx, cancel := context.WithTimeout(ctx, b.cfg.callTimeout)
+	defer cancel()
+	var ok bool
+	if err := b.conn.Object(bus, dbus.ObjectPath(path)).CallWithContext(cctx, ifaceAction+".DoAction", 0, int32(idx)).Store(&ok); err != nil {
+		return b.callError(ctx, bus, path, ifaceAction+".DoAction", err)
+	}
+	if !ok {
+		return observer.Errorf(observer.CodeActionFailed, "The app refused the action; check that the element is enabled and visible.",
+			"%s refused action %q", b.appLabel(bus), names[idx])
+	}
+	return nil
+}
+
+// matchAction finds the action called name (case-insensitive), else for a press-like name the
+// element's press-like action; -1 when there is none.
+func matchAction(names []string, name string) int {
+	for i, n := range names {
+		if strings.EqualFold(n, name) {
+			return i
+		}
+	}
+	isPress := func(s string) bool {
+		for _, p := range pressActions {
+			if strings.EqualFold(p, s) {
+				return true
+			}
+		}
+		return false
+	}
+	if !isPress(name) {
+		return -1
+	}
+	for _, p := range pressActions {
+		for i, n := range names {
+			if strings.EqualFold(n, p) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// actionsOf returns the element's action names (cached per element: they do not change).
+func (b *Backend) actionsOf(ctx context.Context, ref observer.NodeRef) ([]string, error) {
+	if ri, ok := b.cache.get(ref); ok && ri.haveActions {
+		return ri.actions, nil
+	}
+	bus, path, _ := ParseRef(ref)
+	cctx, cancel := context.WithTimeout(ctx, b.cfg.callTimeout)
+	defer cancel()
+	var acts []actionDesc
+	c := b.conn.Object(bus, dbus.ObjectPath(path)).CallWithContext(cctx, ifaceAction+".GetActions", 0)
+	if c.Err != nil {
+		e := b.callError(ctx, bus, path, ifaceAction+".GetActions", c.Err)
+		if e.Code == observer.CodeNotSupported {
+			return nil, nil // no Action interface: no actions
+		}
+		return nil, e
+	}
+	if err := c.Store(&acts); err != nil {
+		return nil, b.callError(ctx, bus, path, ifaceAction+".GetActions", err)
+	}
+	names := make([]string, len(acts))
+	for i, a := range acts {
+		names[i] = a.Name
+	}
+	b.cache.update(ref, func(ri *refInfo) { ri.actions, ri.haveActions = names, true })
+	return names, nil
+}
+
+// target checks a handle and that the backend is open.
+func (b *Backend) target(ref observer.NodeRef) (bus, path string, err error) {
+	if b.isClosed() {
+		return "", "", errClosed()
+	}
+	bus, path, ok := ParseRef(ref)
+	if !ok {
+		return "", "", observer.Errorf(observer.CodeStaleRef, "Inspect again: the handle is not an AT-SPI element of this daemon.",
+			"%q is not an AT-SPI element handle", ref)
+	}
+	return bus, path, nil
+}
+
+// The attributes SetAttribute knows.
+var settableAttrs = []string{"text", "value", "focus", "selected"}
+
+// SetAttribute sets an attribute of the element: "text" (EditableText.SetTextContents; allowed on
+// password fields, whose text is never logged), "value" (Value.CurrentValue), "focus"
+// (Component.GrabFocus) or "selected" (the parent's Selection.SelectChild / DeselectChild).
+func (b *Backend) SetAttribute(ctx context.Context, ref observer.NodeRef, attr string, value any) error {
+	bus, path, err := b.target(ref)
+	if err != nil {
+		return err
+	}
+	cctx, cancel := context.WithTimeout(ctx, b.cfg.callTimeout)
+	defer cancel()
+	obj := b.conn.Object(bus, dbus.ObjectPath(path))
+	switch strings.ToLower(attr) {
+	case "text":
+		s, ok := value.(string)
+		if !ok {
+			return badValue(attr, "a string", value)
+		}
+		var done bool
+		if err := obj.CallWithContext(cctx, ifaceEditable+".SetTextContents", 0, s).Store(&done); err != nil {
+			return b.notSupportedAs(b.callError(ctx, bus, path, ifaceEditable+".SetTextContents", err), attr)
+		}
+		if !done {
+			return observer.Errorf(observer.CodeActionFailed, "The field may be read-only or disabled; check its states.",
+				"%s refused to set the text", b.appLabel(bus))
+		}
+		return nil
+	case "value":
+		f, ok := toFloat(value)
+		if !ok {
+			return badValue(attr, "a number", value)
+		}
+		c := obj.CallWithContext(cctx, ifaceProps+".Set", 0, ifaceValue, "CurrentValue", dbus.MakeVariant(f))
+		if c.Err != nil {
+			return b.notSupportedAs(b.callError(ctx, bus, path, ifaceValue+".CurrentValue", c.Err), attr)
+		}
+		return nil
+	case "focus", "focused":
+		if on, ok := value.(bool); ok && !on {
+			return observer.Errorf(observer.CodeNotSupported, "Focus another element instead.", "AT-SPI cannot take the focus away from an element")
+		}
+		var done bool
+		if err := obj.CallWithContext(cctx, ifaceComponent+".GrabFocus", 0).Store(&done); err != nil {
+			return b.notSupportedAs(b.callError(ctx, bus, path, ifaceComponent+".GrabFocus", err), attr)
+		}
+		if !done {
+			return observer.Errorf(observer.CodeActionFailed, "Click the element instead (physical input).",
+				"%s refused to focus the element", b.appLabel(bus))
+		}
+		return nil
+	case "selected":
+		on := true
+		if v, ok := value.(bool); ok {
+			on = v
+		}
+		return b.selectInParent(cctx, ctx, bus, path, on)
+	}
+	return observer.Errorf(observer.CodeNotSupported, "Set one of: "+strings.Join(settableAttrs, ", ")+".",
+		"unknown attribute %q", attr).With("settable", settableAttrs)
+}
+
+// selectInParent selects (or deselects) the element through its parent's Selection interface.
+func (b *Backend) selectInParent(cctx, ctx context.Context, bus, path string, on bool) error {
+	obj := b.conn.Object(bus, dbus.ObjectPath(path))
+	var idx int32
+	if err := obj.CallWithContext(cctx, ifaceAccessible+".GetIndexInParent", 0).Store(&idx); err != nil {
+		return b.callError(ctx, bus, path, ifaceAccessible+".GetIndexInParent", err)
+	}
+	var pv dbus.Variant
+	if err := obj.CallWithContext(cctx, ifaceProps+".Get", 0, ifaceAccessible, "Parent").Store(&pv); err != nil {
+		return b.callError(ctx, bus, path, ifaceAccessible+".Parent", err)
+	}
+	parent := variantRef(pv)
+	pbus, ppath, ok := ParseRef(parent)
+	if !ok || idx < 0 {
+		return observer.Errorf(observer.CodeNotSupported, "Click the element instead.", "the element has no parent to select it in")
+	}
+	method := ".SelectChild"
+	if !on {
+		method = ".DeselectChild"
+	}
+	var done bool
+	if err := b.conn.Object(pbus, dbus.ObjectPath(ppath)).CallWithContext(cctx, ifaceSelection+method, 0, idx).Store(&done); err != nil {
+		return b.notSupportedAs(b.callError(ctx, pbus, ppath, ifaceSelection+method, err), "selected")
+	}
+	if !done {
+		return observer.Errorf(observer.CodeActionFailed, "Click the element instead.", "%s refused to change the selection", b.appLabel(bus))
+	}
+	return nil
+}
+
+// notSupportedAs rewrites a NOT_SUPPORTED error into one that names the attribute.
+func (b *Backend) notSupportedAs(e *observer.Error, attr string) error {
+	if e.Code != observer.CodeNotSupported {
+		return e
+	}
+	return observer.Errorf(observer.CodeNotSupported, "Use another attribute, an action, or physical input.",
+		"the element cannot set %q (%s)", attr, e.Message).Wrap(e)
+}
+
+func badValue(attr, want string, value any) error {
+	return observer.Errorf(observer.CodeBadRequest, fmt.Sprintf("Give %s as %s.", attr, want),
+		"%s must be %s, not %T", attr, want, value)
+}
+
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, !math.IsNaN(x) && !math.IsInf(x, 0)
+	case float32:
+		return float64(x), true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case int32:
+		return float64(x), true
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		return f, err == nil && !math.IsNaN(f) && !math.IsInf(f, 0)
+	}
+	return 0, false
+}

@@ -1,0 +1,390 @@
+//go:build linux
+
+package atspi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+
+	"github.com/axbus/axbus/observer"
+)
+
+// The well-known names and paths of AT-SPI.
+const (
+	a11yBusName     = "org.a11y.Bus"
+	a11yBusPath     = "/org/a11y/bus"
+	registryName    = "org.a11y.atspi.Registry"
+	registryPath    = "/org/a11y/atspi/registry"
+	ifaceAccessible = "org.a11y.atspi.Accessible"
+	ifaceAction     = "org.a11y.atspi.Action"
+	ifaceApp        = "org.a11y.atspi.Application"
+	ifaceComponent  = "org.a11y.atspi.Component"
+	ifaceEditable   = "org.a11y.atspi.EditableText"
+	ifaceSelection  = "org.a11y.atspi.Selection"
+	ifaceText       = "org.a11y.atspi.Text"
+	ifaceValue      = "org.a11y.atspi.Value"
+	ifaceCache      = "org.a11y.atspi.Cache"
+	ifaceRegistry   = "org.a11y.atspi.Registry"
+	ifaceProps      = "org.freedesktop.DBus.Properties"
+	dbusName        = "org.freedesktop.DBus"
+	dbusPath        = "/org/freedesktop/DBus"
+)
+
+// Defaults of the options.
+const (
+	DefaultCallTimeout = 3 * time.Second
+	DefaultRecheck     = 500 * time.Millisecond
+	// discoveryTimeout bounds org.a11y.Bus.GetAddress, which may D-Bus-activate the bus launcher.
+	discoveryTimeout = 10 * time.Second
+)
+
+// Option configures Open.
+type Option func(*config)
+
+type config struct {
+	sessionAddr string
+	a11yAddr    string
+	display     string
+	displaySet  bool
+	log         *slog.Logger
+	callTimeout time.Duration
+	recheck     time.Duration
+	sequential  bool
+}
+
+// WithSessionBus sets the session bus address (default $DBUS_SESSION_BUS_ADDRESS). The session
+// bus is used to find the accessibility bus and to switch accessibility on.
+func WithSessionBus(addr string) Option { return func(c *config) { c.sessionAddr = addr } }
+
+// WithA11yBus sets the accessibility bus address and skips its discovery. By default the address
+// is the answer of org.a11y.Bus.GetAddress on the session bus given by WithSessionBus; without
+// that option it is $AT_SPI_BUS_ADDRESS when set (as libatspi and atk-bridge do, so that axbus and
+// the apps meet on the same bus), else GetAddress on $DBUS_SESSION_BUS_ADDRESS.
+func WithA11yBus(addr string) Option { return func(c *config) { c.a11yAddr = addr } }
+
+// WithDisplay sets the X display of physical input and of window positions (default $DISPLAY).
+func WithDisplay(display string) Option {
+	return func(c *config) { c.display, c.displaySet = display, true }
+}
+
+// WithLogger sets the logger (default: discard). Values of elements are never logged.
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.log = l } }
+
+// WithCallTimeout bounds each D-Bus call, and each phase of a pipelined read (default 3 s). An app
+// that does not answer within it is reported APP_NOT_RESPONDING.
+func WithCallTimeout(d time.Duration) Option { return func(c *config) { c.callTimeout = d } }
+
+// WithRecheck sets the period of the cheap re-reads that detect changes of toolkits which emit no
+// event for them (GTK4), while someone watches (default 500 ms).
+func WithRecheck(d time.Duration) Option { return func(c *config) { c.recheck = d } }
+
+// WithSequentialReads makes Read issue one call at a time and wait for each answer: the slow way,
+// kept to measure what pipelining gains (benchmarks). Never use it in production.
+func WithSequentialReads() Option { return func(c *config) { c.sequential = true } }
+
+// Backend is the AT-SPI2 backend. It is safe for concurrent use.
+type Backend struct {
+	cfg     config
+	log     *slog.Logger
+	conn    *dbus.Conn
+	self    string // our unique name on the accessibility bus
+	selfPID int
+	sigs    *signalQueue
+	cache   *refCache
+
+	mu        sync.Mutex
+	apps      map[string]*appInfo // by bus name
+	registry  string              // the registry's unique name
+	focus     map[string]focusMark
+	watch     *watchState // nil while nobody watches
+	x         *xConn
+	closed    bool
+	closeOnce sync.Once
+
+	done chan struct{}
+	wg   sync.WaitGroup // the signal dispatcher and helpers
+}
+
+// Open connects to the accessibility bus and returns the backend. Without a session bus or an
+// accessibility bus it returns an *observer.Error with code UNAVAILABLE that says what is missing
+// and how to get it.
+func Open(ctx context.Context, opts ...Option) (*Backend, error) {
+	cfg := config{callTimeout: DefaultCallTimeout, recheck: DefaultRecheck}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.log == nil {
+		cfg.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if cfg.callTimeout <= 0 {
+		cfg.callTimeout = DefaultCallTimeout
+	}
+	if cfg.recheck <= 0 {
+		cfg.recheck = DefaultRecheck
+	}
+	if !cfg.displaySet {
+		cfg.display = os.Getenv("DISPLAY")
+	}
+	addr, err := discover(ctx, &cfg)
+	if err != nil {
+		return nil, err
+	}
+	sigs := newSignalQueue()
+	conn, err := dbus.Connect(addr, dbus.WithSignalHandler(sigs))
+	if err != nil {
+		return nil, observer.Errorf(observer.CodeUnavailable,
+			"The accessibility bus was found but refused the connection; restart the desktop session (or axbus serve --headless always) and check that at-spi2-core is installed.",
+			"cannot connect to the accessibility bus at %s: %v", addr, err).Wrap(err)
+	}
+	b := &Backend{
+		cfg: cfg, log: cfg.log, conn: conn, self: conn.Names()[0], selfPID: os.Getpid(), sigs: sigs,
+		cache: newRefCache(), apps: map[string]*appInfo{}, focus: map[string]focusMark{}, done: make(chan struct{}),
+	}
+	if err := b.start(ctx); err != nil {
+		_ = conn.Close()
+		return nil, err
+	}
+	return b, nil
+}
+
+// discover finds the accessibility bus's address and switches accessibility on.
+func discover(ctx context.Context, cfg *config) (string, error) {
+	if cfg.a11yAddr != "" {
+		return cfg.a11yAddr, nil
+	}
+	sessionAddr := cfg.sessionAddr
+	envA11y := ""
+	if sessionAddr == "" { // a session bus given explicitly is asked, whatever the environment says
+		sessionAddr = os.Getenv("DBUS_SESSION_BUS_ADDRESS")
+		envA11y = os.Getenv("AT_SPI_BUS_ADDRESS")
+	}
+	if sessionAddr == "" {
+		if envA11y != "" {
+			return envA11y, nil
+		}
+		return "", observer.Errorf(observer.CodeUnavailable,
+			"Run axbus inside a desktop session (where DBUS_SESSION_BUS_ADDRESS is set), or start a headless one with axbus serve --headless always.",
+			"no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set, so the accessibility bus cannot be found")
+	}
+	session, err := dbus.Connect(sessionAddr)
+	if err != nil {
+		if envA11y != "" {
+			return envA11y, nil
+		}
+		return "", observer.Errorf(observer.CodeUnavailable,
+			"Start a desktop session, or axbus serve --headless always; check DBUS_SESSION_BUS_ADDRESS.",
+			"cannot connect to the D-Bus session bus at %s: %v", sessionAddr, err).Wrap(err)
+	}
+	defer session.Close()
+	obj := session.Object(a11yBusName, a11yBusPath)
+	// Switch accessibility on: Qt and Chromium wait for it; GTK ignores it. Best effort.
+	setCtx, cancel := context.WithTimeout(ctx, discoveryTimeout)
+	defer cancel()
+	if c := obj.CallWithContext(setCtx, ifaceProps+".Set", 0, "org.a11y.Status", "IsEnabled", dbus.MakeVariant(true)); c.Err != nil {
+		cfg.log.Debug("atspi: cannot set org.a11y.Status.IsEnabled", "err", c.Err)
+	}
+	if envA11y != "" {
+		return envA11y, nil
+	}
+	var addr string
+	if err := obj.CallWithContext(setCtx, a11yBusName+".GetAddress", 0).Store(&addr); err != nil || addr == "" {
+		if err == nil {
+			err = errors.New("empty address")
+		}
+		return "", observer.Errorf(observer.CodeUnavailable,
+			"Install at-spi2-core (it provides at-spi-bus-launcher and at-spi2-registryd), or start a full desktop session or axbus serve --headless always.",
+			"no accessibility bus: org.a11y.Bus.GetAddress on the session bus failed: %v", err).Wrap(err)
+	}
+	return addr, nil
+}
+
+// start subscribes to the bus signals, finds the registry, registers the focus event and lists
+// the apps, then runs the signal dispatcher.
+func (b *Backend) start(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, discoveryTimeout)
+	defer cancel()
+	for _, iface := range []string{"Object", "Window", "Focus"} {
+		if err := b.conn.AddMatchSignalContext(ctx, dbus.WithMatchInterface(eventIfacePrefix+iface)); err != nil {
+			return b.unavailable("cannot subscribe to AT-SPI events", err)
+		}
+	}
+	if err := b.conn.AddMatchSignalContext(ctx, dbus.WithMatchSender(dbusName), dbus.WithMatchInterface(dbusName),
+		dbus.WithMatchMember("NameOwnerChanged")); err != nil {
+		return b.unavailable("cannot subscribe to NameOwnerChanged", err)
+	}
+	// Asking for the registry's owner activates at-spi2-registryd when it is not running.
+	var owner string
+	if err := b.conn.BusObject().CallWithContext(ctx, dbusName+".StartServiceByName", 0, registryName, uint32(0)).Err; err != nil {
+		b.log.Debug("atspi: StartServiceByName registry", "err", err)
+	}
+	if err := b.conn.BusObject().CallWithContext(ctx, dbusName+".GetNameOwner", 0, registryName).Store(&owner); err != nil {
+		return observer.Errorf(observer.CodeUnavailable,
+			"Install at-spi2-core (at-spi2-registryd), or restart the desktop session (or axbus serve --headless always).",
+			"the accessibility bus has no registry (%s): %v", registryName, err).Wrap(err)
+	}
+	b.mu.Lock()
+	b.registry = owner
+	b.mu.Unlock()
+	b.registerEvents(ctx, []string{focusEvent})
+	if _, err := b.Apps(ctx); err != nil {
+		b.log.Debug("atspi: initial app list", "err", err)
+	}
+	b.wg.Add(1)
+	go b.dispatch()
+	return nil
+}
+
+func (b *Backend) unavailable(what string, err error) *observer.Error {
+	return observer.Errorf(observer.CodeUnavailable,
+		"Restart the desktop session (or axbus serve --headless always); check that at-spi2-core is installed.",
+		"%s on the accessibility bus: %v", what, err).Wrap(err)
+}
+
+// registerEvents asks the registry to have apps emit these events. at-spi2-core 2.46 accepts
+// RegisterEvent(s event, as properties, s app_bus_name); older registries take the event alone.
+func (b *Backend) registerEvents(ctx context.Context, events []string) {
+	reg := b.conn.Object(registryName, registryPath)
+	for _, ev := range events {
+		c := reg.CallWithContext(ctx, ifaceRegistry+".RegisterEvent", 0, ev, []string{}, "")
+		if c.Err != nil {
+			c = reg.CallWithContext(ctx, ifaceRegistry+".RegisterEvent", 0, ev)
+		}
+		if c.Err != nil {
+			b.log.Warn("atspi: RegisterEvent failed", "event", ev, "err", c.Err)
+		}
+	}
+}
+
+func (b *Backend) deregisterEvents(ctx context.Context, events []string) {
+	reg := b.conn.Object(registryName, registryPath)
+	for _, ev := range events {
+		if c := reg.CallWithContext(ctx, ifaceRegistry+".DeregisterEvent", 0, ev); c.Err != nil {
+			b.log.Debug("atspi: DeregisterEvent failed", "event", ev, "err", c.Err)
+		}
+	}
+}
+
+// Platform names the conventions of this backend.
+func (b *Backend) Platform() string { return "atspi" }
+
+// Close stops watching, deregisters the events, and closes the connections. It waits for every
+// goroutine of the backend to end.
+func (b *Backend) Close() error {
+	b.closeOnce.Do(func() {
+		b.mu.Lock()
+		w := b.watch
+		b.watch = nil
+		b.closed = true
+		b.mu.Unlock()
+		if w != nil {
+			w.stop()
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), b.cfg.callTimeout)
+		events := append([]string{focusEvent}, registeredEventsIfWatched(w)...)
+		b.deregisterEvents(ctx, events)
+		cancel()
+		close(b.done)
+		_ = b.conn.Close()
+		b.sigs.close()
+		b.wg.Wait()
+		b.mu.Lock()
+		x := b.x
+		b.x = nil
+		b.mu.Unlock()
+		if x != nil {
+			x.close()
+		}
+	})
+	return nil
+}
+
+func registeredEventsIfWatched(w *watchState) []string {
+	if w == nil {
+		return nil
+	}
+	return registeredEvents
+}
+
+func (b *Backend) isClosed() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.closed
+}
+
+// errClosed is the error of a call on a closed backend.
+func errClosed() *observer.Error {
+	return observer.Errorf(observer.CodeUnavailable, "Open the backend again.", "the AT-SPI backend is closed")
+}
+
+// callError turns the error of a D-Bus call on (bus, path) into an *observer.Error. A call that
+// ran out of its own time is APP_NOT_RESPONDING; one whose caller's ctx ended is TIMEOUT.
+func (b *Backend) callError(ctx context.Context, bus, path, method string, err error) *observer.Error {
+	if err == nil {
+		return nil
+	}
+	app := b.appLabel(bus)
+	var de dbus.Error
+	if errors.As(err, &de) {
+		msg := ""
+		if len(de.Body) > 0 {
+			msg, _ = de.Body[0].(string)
+		}
+		code := codeOfDBusError(de.Name, msg)
+		var e *observer.Error
+		switch code {
+		case observer.CodeAppGone:
+			e = observer.Errorf(code, suggestionFor(code), "%s has left the accessibility bus", app)
+		case observer.CodeElementNotFound:
+			e = observer.Errorf(code, suggestionFor(code), "element %s of %s no longer exists", path, app)
+		case observer.CodeAppNotResponding:
+			e = observer.Errorf(code, suggestionFor(code), "%s did not answer %s", app, shortMethod(method))
+		default:
+			e = observer.Errorf(code, suggestionFor(code), "%s on %s of %s failed: %s: %s", shortMethod(method), path, app, de.Name, msg)
+		}
+		return e.Wrap(err).With("dbus_error", de.Name).With("bus", bus)
+	}
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+		if ctx.Err() != nil {
+			return observer.Errorf(observer.CodeTimeout, suggestionFor(observer.CodeTimeout),
+				"the read of %s ended before %s answered: %v", path, app, ctx.Err()).Wrap(err)
+		}
+		return observer.Errorf(observer.CodeAppNotResponding, suggestionFor(observer.CodeAppNotResponding),
+			"%s did not answer %s within %v", app, shortMethod(method), b.cfg.callTimeout).Wrap(err).With("bus", bus)
+	}
+	if errors.Is(err, dbus.ErrClosed) || b.isClosed() {
+		return errClosed().Wrap(err)
+	}
+	return observer.Errorf(observer.CodeInternal, suggestionFor(observer.CodeInternal),
+		"%s on %s of %s: %v", shortMethod(method), path, app, err).Wrap(err)
+}
+
+func shortMethod(m string) string {
+	if i := strings.LastIndexByte(m, '.'); i >= 0 {
+		m = m[strings.LastIndexByte(m[:i], '.')+1:]
+	}
+	return m
+}
+
+// appLabel names the app on bus in messages: "gedit (pid 123)" or the bus name.
+func (b *Backend) appLabel(bus string) string {
+	b.mu.Lock()
+	a := b.apps[bus]
+	b.mu.Unlock()
+	if a == nil || a.pid == 0 {
+		return "the app at " + bus
+	}
+	name := a.name
+	if name == "" {
+		name = "app"
+	}
+	return fmt.Sprintf("%s (pid %d)", name, a.pid)
+}

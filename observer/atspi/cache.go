@@ -1,0 +1,143 @@
+package atspi
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/axbus/axbus/observer"
+)
+
+// ifaceSet is the set of AT-SPI interfaces an object implements (GetInterfaces).
+type ifaceSet uint32
+
+// The AT-SPI interfaces.
+const (
+	ifAccessible ifaceSet = 1 << iota
+	ifAction
+	ifApplication
+	ifCollection
+	ifComponent
+	ifDocument
+	ifEditableText
+	ifHyperlink
+	ifHypertext
+	ifImage
+	ifSelection
+	ifTable
+	ifTableCell
+	ifText
+	ifValue
+)
+
+var ifaceBits = map[string]ifaceSet{
+	"org.a11y.atspi.Accessible":   ifAccessible,
+	"org.a11y.atspi.Action":       ifAction,
+	"org.a11y.atspi.Application":  ifApplication,
+	"org.a11y.atspi.Collection":   ifCollection,
+	"org.a11y.atspi.Component":    ifComponent,
+	"org.a11y.atspi.Document":     ifDocument,
+	"org.a11y.atspi.EditableText": ifEditableText,
+	"org.a11y.atspi.Hyperlink":    ifHyperlink,
+	"org.a11y.atspi.Hypertext":    ifHypertext,
+	"org.a11y.atspi.Image":        ifImage,
+	"org.a11y.atspi.Selection":    ifSelection,
+	"org.a11y.atspi.Table":        ifTable,
+	"org.a11y.atspi.TableCell":    ifTableCell,
+	"org.a11y.atspi.Text":         ifText,
+	"org.a11y.atspi.Value":        ifValue,
+}
+
+// parseIfaces turns GetInterfaces' answer into a set; unknown interfaces are ignored.
+func parseIfaces(names []string) ifaceSet {
+	var s ifaceSet
+	for _, n := range names {
+		s |= ifaceBits[n]
+	}
+	return s
+}
+
+func (s ifaceSet) has(i ifaceSet) bool { return s&i != 0 }
+
+// refInfo is what the backend remembers of one object between reads: what does not change
+// (interfaces, actions, attributes, role) and the last parent seen.
+type refInfo struct {
+	ifaces      ifaceSet
+	haveIfaces  bool
+	actions     []string
+	haveActions bool
+	attrs       map[string]string
+	haveAttrs   bool
+	role        uint32
+	haveRole    bool
+	parent      observer.NodeRef
+	secure      bool
+	// The last states and name a read saw, to tell a real change from a toolkit's repetition
+	// (GTK4 re-announces unchanged states and names whenever it updates an element).
+	states     stateSet
+	haveStates bool
+	name       string
+	haveName   bool
+}
+
+// maxCachedRefs bounds the cache: past it the cache starts over (re-reading costs one call per
+// object and interface, never correctness).
+const maxCachedRefs = 200_000
+
+// refCache remembers refInfo per object. It is safe for concurrent use.
+type refCache struct {
+	mu sync.Mutex
+	m  map[observer.NodeRef]*refInfo
+}
+
+func newRefCache() *refCache { return &refCache{m: map[observer.NodeRef]*refInfo{}} }
+
+// get returns a copy of what is known of ref.
+func (c *refCache) get(ref observer.NodeRef) (refInfo, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ri, ok := c.m[ref]; ok {
+		return *ri, true
+	}
+	return refInfo{}, false
+}
+
+// update changes what is known of ref.
+func (c *refCache) update(ref observer.NodeRef, fn func(*refInfo)) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ri, ok := c.m[ref]
+	if !ok {
+		if len(c.m) >= maxCachedRefs {
+			c.m = map[observer.NodeRef]*refInfo{}
+		}
+		ri = &refInfo{}
+		c.m[ref] = ri
+	}
+	fn(ri)
+}
+
+// forget drops what is known of ref (a destroyed element).
+func (c *refCache) forget(ref observer.NodeRef) {
+	c.mu.Lock()
+	delete(c.m, ref)
+	c.mu.Unlock()
+}
+
+// dropApp forgets every object of the app on bus.
+func (c *refCache) dropApp(bus string) {
+	prefix := bus + "|"
+	c.mu.Lock()
+	for ref := range c.m {
+		if strings.HasPrefix(string(ref), prefix) {
+			delete(c.m, ref)
+		}
+	}
+	c.mu.Unlock()
+}
+
+// len is the number of cached objects.
+func (c *refCache) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m)
+}

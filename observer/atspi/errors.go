@@ -1,0 +1,85 @@
+package atspi
+
+import (
+	"strings"
+
+	"github.com/axbus/axbus/observer"
+)
+
+// The D-Bus error names that the backend tells apart.
+const (
+	dbusServiceUnknown   = "org.freedesktop.DBus.Error.ServiceUnknown"
+	dbusNameHasNoOwner   = "org.freedesktop.DBus.Error.NameHasNoOwner"
+	dbusDisconnected     = "org.freedesktop.DBus.Error.Disconnected"
+	dbusUnknownObject    = "org.freedesktop.DBus.Error.UnknownObject"
+	dbusUnknownMethod    = "org.freedesktop.DBus.Error.UnknownMethod"
+	dbusUnknownInterface = "org.freedesktop.DBus.Error.UnknownInterface"
+	dbusUnknownProperty  = "org.freedesktop.DBus.Error.UnknownProperty"
+	dbusNoReply          = "org.freedesktop.DBus.Error.NoReply"
+	dbusTimeout          = "org.freedesktop.DBus.Error.Timeout"
+	dbusTimedOut         = "org.freedesktop.DBus.Error.TimedOut"
+	dbusLimitsExceeded   = "org.freedesktop.DBus.Error.LimitsExceeded"
+	dbusNoMemory         = "org.freedesktop.DBus.Error.NoMemory"
+	dbusInvalidArgs      = "org.freedesktop.DBus.Error.InvalidArgs"
+	dbusNotSupported     = "org.freedesktop.DBus.Error.NotSupported"
+	dbusAccessDenied     = "org.freedesktop.DBus.Error.AccessDenied"
+)
+
+// codeOfDBusError maps a D-Bus error (its name and first message) onto an observer error code.
+//
+// Toolkits report a vanished object differently: atk-bridge (GTK3) answers UnknownObject, GTK4
+// answers UnknownMethod "Object does not exist at path ...". An unknown interface or method on a
+// live object is NOT_SUPPORTED. A destination that is gone from the bus is APP_GONE; the bus's
+// own reply timeout is APP_NOT_RESPONDING.
+func codeOfDBusError(name, message string) observer.Code {
+	switch name {
+	case dbusServiceUnknown, dbusNameHasNoOwner, dbusDisconnected:
+		return observer.CodeAppGone
+	case dbusUnknownObject:
+		return observer.CodeElementNotFound
+	case dbusUnknownMethod, dbusUnknownInterface, dbusUnknownProperty:
+		m := strings.ToLower(message)
+		if strings.Contains(m, "does not exist at path") || strings.Contains(m, "no such object") ||
+			(strings.Contains(m, "object") && strings.Contains(m, "does not exist")) {
+			return observer.CodeElementNotFound
+		}
+		return observer.CodeNotSupported
+	case dbusNoReply, dbusTimeout, dbusTimedOut:
+		return observer.CodeAppNotResponding
+	case dbusLimitsExceeded, dbusNoMemory:
+		return observer.CodeTransient
+	case dbusInvalidArgs:
+		return observer.CodeBadRequest
+	case dbusNotSupported:
+		return observer.CodeNotSupported
+	case dbusAccessDenied:
+		return observer.CodePermissionDenied
+	}
+	if strings.HasSuffix(name, ".Defunct") || strings.Contains(strings.ToLower(message), "defunct") {
+		return observer.CodeElementNotFound
+	}
+	return observer.CodeInternal
+}
+
+// suggestionFor is the suggestion that goes with an error code of this backend.
+func suggestionFor(code observer.Code) string {
+	switch code {
+	case observer.CodeAppGone:
+		return "The app has exited; find it again with axbus apps and inspect anew."
+	case observer.CodeElementNotFound:
+		return "The element is gone (the app destroyed it); inspect again to get fresh ids."
+	case observer.CodeAppNotResponding:
+		return "The app did not answer in time; it may be busy or frozen. Retry later or check that it is alive."
+	case observer.CodeNotSupported:
+		return "The element does not offer this; use another action or physical input."
+	case observer.CodeTransient:
+		return "The bus was busy; retry shortly."
+	case observer.CodePermissionDenied:
+		return "The bus refused the call; check the session's D-Bus policy."
+	case observer.CodeBadRequest:
+		return "Check the request's arguments."
+	case observer.CodeTimeout:
+		return "Retry with a longer timeout."
+	}
+	return "This is a bug in axbus or an unexpected answer from the app; please report it with the daemon's log."
+}

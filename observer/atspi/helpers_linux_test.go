@@ -1,0 +1,289 @@
+//go:build linux
+
+package atspi
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/observer"
+)
+
+// The tests run against real GTK apps in one private headless session (Xvfb, session bus,
+// accessibility bus and registry) shared by the package's tests; each test starts its own fixture
+// apps and ends them.
+var shared struct {
+	once sync.Once
+	s    *headless.Session
+	err  error
+}
+
+func closeShared() {
+	if shared.s != nil {
+		_ = shared.s.Close()
+	}
+}
+
+// session returns the shared headless session; it fails where sessions cannot run (make test
+// installs what they need).
+func session(t testing.TB) *headless.Session {
+	t.Helper()
+	if err := headless.Available(); err != nil {
+		t.Fatalf("%v (make deps installs it)", err)
+	}
+	shared.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		shared.s, shared.err = headless.Start(ctx)
+	})
+	if shared.err != nil {
+		t.Fatal(shared.err)
+	}
+	return shared.s
+}
+
+// startApp starts a fixture app that the test ends.
+func startApp(t testing.TB, s *headless.Session, kind string, env ...string) *headless.App {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	a, err := s.StartApp(ctx, kind, env...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = a.Cont()
+		_ = a.Kill()
+		_ = a.Wait()
+	})
+	return a
+}
+
+type logWriter struct {
+	mu sync.Mutex
+	t  testing.TB
+}
+
+func (w *logWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.t.Log(strings.TrimSpace(string(p)))
+	return len(p), nil
+}
+
+// open opens a backend on the session that the test closes.
+func open(t testing.TB, s *headless.Session, opts ...Option) *Backend {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	log := slog.New(slog.NewTextHandler(&logWriter{t: t}, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	all := append([]Option{WithSessionBus(s.SessionBus), WithDisplay(s.Display), WithLogger(log)}, opts...)
+	b, err := Open(ctx, all...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = b.Close() })
+	return b
+}
+
+func ctxT(t testing.TB, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// mainWindow returns the fixture's main window.
+func mainWindow(t testing.TB, b *Backend, a *headless.App) observer.Window {
+	t.Helper()
+	want := headless.WindowTitle(a.Kind)
+	var last []observer.Window
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		wins, err := b.Windows(ctxT(t, 5*time.Second), a.PID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range wins {
+			if w.Title == want {
+				return w
+			}
+		}
+		last = wins
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("no window %q among %+v", want, last)
+	return observer.Window{}
+}
+
+// walk reads the whole window with the wide budget.
+func walk(t testing.TB, b observer.Reader, root observer.NodeRef) observer.WalkResult {
+	t.Helper()
+	res := observer.Walk(ctxT(t, 30*time.Second), b, root, observer.WalkOptions{Budget: observer.WideBudget()})
+	if len(res.Nodes) == 0 {
+		t.Fatalf("empty walk: %+v", res)
+	}
+	return res
+}
+
+// find returns the first walked element with the role and the name (or label).
+func find(t testing.TB, res observer.WalkResult, role observer.Role, name string) observer.Walked {
+	t.Helper()
+	for _, n := range res.Nodes {
+		if n.Role == role && (n.Name == name || (n.Name == "" && n.Label == name)) {
+			return n
+		}
+	}
+	t.Fatalf("no %s %q in the walk of %d elements", role, name, len(res.Nodes))
+	return observer.Walked{}
+}
+
+// do sends a control request to the app and returns its reply.
+func do(t testing.TB, a *headless.App, req map[string]any) map[string]any {
+	t.Helper()
+	r, err := a.Do(ctxT(t, 10*time.Second), req)
+	if err != nil {
+		t.Fatalf("%v: %v", req, err)
+	}
+	return r
+}
+
+// state asks the app for its own state.
+func state(t testing.TB, a *headless.App) headless.State {
+	t.Helper()
+	st, err := a.State(ctxT(t, 10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// eventually polls cond until it holds or d passes.
+func eventually(t testing.TB, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", d, what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// received is an event and when the sink got it.
+type received struct {
+	observer.Event
+	at time.Time
+}
+
+// recorder keeps the events a watch delivers.
+type recorder struct {
+	mu     sync.Mutex
+	events []received
+	more   chan struct{}
+}
+
+func record(t testing.TB, b *Backend) *recorder {
+	t.Helper()
+	r := &recorder{more: make(chan struct{}, 1)}
+	stop, err := b.Watch(func(e observer.Event) {
+		now := time.Now()
+		r.mu.Lock()
+		r.events = append(r.events, received{Event: e, at: now})
+		r.mu.Unlock()
+		select {
+		case r.more <- struct{}{}:
+		default:
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(stop)
+	return r
+}
+
+func (r *recorder) all() []received {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.events)
+}
+
+// mark is the number of events so far: waitFor(after) ignores earlier ones.
+func (r *recorder) mark() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.events)
+}
+
+// waitFor returns the first event from index after on that matches, waiting up to d.
+func (r *recorder) waitFor(t testing.TB, after int, d time.Duration, what string, match func(observer.Event) bool) received {
+	t.Helper()
+	deadline := time.After(d)
+	for {
+		evs := r.all()
+		for _, e := range evs[min(after, len(evs)):] {
+			if match(e.Event) {
+				return e
+			}
+		}
+		select {
+		case <-r.more:
+		case <-deadline:
+			t.Fatalf("no %s event within %v; got:\n%s", what, d, describe(evs[min(after, len(evs)):]))
+		}
+	}
+}
+
+func describe(evs []received) string {
+	var b strings.Builder
+	for _, e := range evs {
+		name := ""
+		if e.Element != nil {
+			name = string(e.Element.Role) + " " + fmt.Sprintf("%q", e.Element.Name)
+		}
+		fmt.Fprintf(&b, "  %s %s [%s] pid %d %v\n", e.Type, e.Raw, name, e.App.PID, e.Detail)
+	}
+	return b.String()
+}
+
+// ofApp matches events of the app with the type and, when name is set, an element of that name.
+func ofApp(pid int, typ observer.EventType, name string) func(observer.Event) bool {
+	return func(e observer.Event) bool {
+		return e.App.PID == pid && e.Type == typ && (name == "" || (e.Element != nil && e.Element.Name == name))
+	}
+}
+
+// latency is how long after the app applied a change (its reply's t_ns) the event reached the sink.
+func latency(e received, tns int64) time.Duration {
+	return e.at.Sub(time.Unix(0, tns))
+}
+
+func tns(t testing.TB, reply map[string]any) int64 {
+	t.Helper()
+	v, ok := reply["t_ns"].(int64)
+	if !ok {
+		t.Fatalf("reply without t_ns: %v", reply)
+	}
+	return v
+}
+
+// leaks reports whether s holds the fixture's password.
+func leaks(v any) bool {
+	b, _ := json.Marshal(v)
+	return strings.Contains(string(b), headless.FixturePassword) || strings.Contains(fmt.Sprintf("%+v", v), headless.FixturePassword)
+}
+
+// contextWithCancelAfter is a context cancelled (not timed out) after d.
+func contextWithCancelAfter(parent context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(parent)
+	timer := time.AfterFunc(d, cancel)
+	return ctx, func() { timer.Stop(); cancel() }
+}

@@ -1,0 +1,324 @@
+//go:build linux
+
+package atspi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/observer"
+)
+
+var kinds = []string{headless.KindGTK3, headless.KindGTK4}
+
+// screen is the size of the headless session's screen.
+var screen = observer.Rect{W: 1280, H: 1024}
+
+func TestOpenWithoutSessionBus(t *testing.T) {
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
+	t.Setenv("AT_SPI_BUS_ADDRESS", "")
+	_, err := Open(context.Background())
+	var e *observer.Error
+	if !errors.As(err, &e) || e.Code != observer.CodeUnavailable {
+		t.Fatalf("Open without a session bus: %v", err)
+	}
+	if !strings.Contains(e.Message, "DBUS_SESSION_BUS_ADDRESS") || !strings.Contains(e.Suggestion, "--headless") {
+		t.Errorf("the error does not say what is missing and how to get it: %+v", e)
+	}
+}
+
+// A session bus without the accessibility services (a bare dbus-daemon) has no accessibility bus.
+func TestOpenWithoutA11yBus(t *testing.T) {
+	if _, err := exec.LookPath("dbus-daemon"); err != nil {
+		t.Fatalf("%v (make deps installs it)", err)
+	}
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "bare.conf")
+	sock := filepath.Join(dir, "bus")
+	if err := os.WriteFile(conf, []byte(`<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig><type>session</type><listen>unix:path=`+sock+`</listen>
+<policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
+</busconfig>`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("dbus-daemon", "--config-file="+conf, "--nofork", "--nopidfile")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	eventually(t, 5*time.Second, "the bare bus socket", func() bool { _, err := os.Stat(sock); return err == nil })
+	t.Setenv("AT_SPI_BUS_ADDRESS", "")
+	_, err := Open(ctxT(t, 15*time.Second), WithSessionBus("unix:path="+sock))
+	var e *observer.Error
+	if !errors.As(err, &e) || e.Code != observer.CodeUnavailable {
+		t.Fatalf("Open without an accessibility bus: %v", err)
+	}
+	if !strings.Contains(e.Message, "accessibility bus") || !strings.Contains(e.Suggestion, "at-spi2-core") {
+		t.Errorf("the error does not say what is missing and how to get it: %+v", e)
+	}
+}
+
+func TestAppsAndWindows(t *testing.T) {
+	s := session(t)
+	apps := map[string]*headless.App{}
+	for _, k := range kinds {
+		apps[k] = startApp(t, s, k)
+	}
+	b := open(t, s)
+	if b.Platform() != "atspi" {
+		t.Errorf("Platform() = %q", b.Platform())
+	}
+	list, err := b.Apps(ctxT(t, 10*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for kind, a := range apps {
+		var got *observer.App
+		for i := range list {
+			if list[i].PID == a.PID {
+				got = &list[i]
+			}
+		}
+		if got == nil {
+			t.Fatalf("%s fixture (pid %d) not in %+v", kind, a.PID, list)
+		}
+		wantTK := map[string]string{headless.KindGTK3: "gtk", headless.KindGTK4: "GTK"}[kind]
+		if got.Name != headless.AppName(kind) || got.Toolkit != wantTK || !strings.HasPrefix(got.Instance, ":") {
+			t.Errorf("%s app: %+v, want name %q toolkit %q and a unique bus name", kind, got, headless.AppName(kind), wantTK)
+		}
+		if got.PID == os.Getpid() {
+			t.Error("axbus lists itself")
+		}
+		w := mainWindow(t, b, a)
+		if w.Role != observer.RoleWindow || w.ID == "" || len(w.ID) > 12 || w.Bounds == nil || w.Bounds.W < 300 || w.Bounds.H < 300 {
+			t.Errorf("%s window: %+v %+v", kind, w, w.Bounds)
+		}
+		if _, _, ok := ParseRef(w.Ref); !ok {
+			t.Errorf("window ref %q", w.Ref)
+		}
+		if again := mainWindow(t, b, a); again.ID != w.ID {
+			t.Errorf("window id not stable: %q then %q", w.ID, again.ID)
+		}
+	}
+	if _, err := b.Windows(ctxT(t, 5*time.Second), 999999); observer.CodeOf(err) != observer.CodeAppNotFound {
+		t.Errorf("Windows(unknown pid): %v", err)
+	}
+}
+
+func TestReadFixture(t *testing.T) {
+	s := session(t)
+	for _, kind := range kinds {
+		t.Run(kind, func(t *testing.T) {
+			a := startApp(t, s, kind)
+			b := open(t, s)
+			win := mainWindow(t, b, a)
+			res := walk(t, b, win.Ref)
+			if res.Incomplete {
+				t.Errorf("walk incomplete: %v", res.Truncation)
+			}
+			root := res.Nodes[0]
+			if root.Role != observer.RoleWindow || root.Name != headless.WindowTitle(kind) || root.Bounds == nil {
+				t.Errorf("root: %+v", root.Node)
+			}
+			save := find(t, res, observer.RoleButton, "Save")
+			name := find(t, res, observer.RoleTextField, "Name")
+			remember := find(t, res, observer.RoleCheckbox, "Remember me")
+			volume := find(t, res, observer.RoleSlider, "Volume")
+			if save.PlatformRole != "push button" || !save.States.Has(observer.StateEnabled) {
+				t.Errorf("Save: %+v", save.Node)
+			}
+			if !name.HasValue || name.Value != "" || !name.States.Has(observer.StateEditable) {
+				t.Errorf("Name: %+v", name.Node)
+			}
+			if status := find(t, res, observer.RoleLabel, "Status"); status.Text != "Ready" || status.HasValue {
+				t.Errorf("Status label: text %q (want Ready, its text beside its name)", status.Text)
+			}
+			if row := find(t, res, observer.RoleLabel, "Row 1"); row.Text != "" {
+				t.Errorf("a label whose text is its name carries Text %q", row.Text)
+			}
+			if volume.Value != "25" || !volume.HasValue {
+				t.Errorf("Volume value %q (want 25)", volume.Value)
+			}
+			if remember.States.Has(observer.StateChecked) || remember.Value != "0" {
+				t.Errorf("Remember me before the toggle: %v value %q", remember.States, remember.Value)
+			}
+			for _, n := range []observer.Walked{save, name, remember, volume} {
+				if n.Bounds == nil || n.Offscreen || n.Bounds.Empty() || !inside(*n.Bounds, screen) || !inside(*n.Bounds, *root.Bounds) {
+					t.Errorf("%s %q bounds %+v not inside the window %+v", n.Role, n.Name, n.Bounds, root.Bounds)
+				}
+			}
+			// Far rows of the 400-row list are off-screen: GTK3 reports INT_MIN extents for them, GTK4
+			// 0x0 for the rows it has realised beyond the viewport (about 200 of 400).
+			list := find(t, res, observer.RoleList, "Rows")
+			viewport := visiblePart(res, list)
+			far := 0
+			for _, n := range res.Nodes {
+				var row int
+				if _, err := fmt.Sscanf(n.Name, "Row %d", &row); err != nil || n.Role != observer.RoleLabel || row < 100 {
+					continue
+				}
+				far++
+				item := res.Nodes[n.Parent]
+				for _, e := range []observer.Walked{n, item} {
+					if !e.Offscreen || e.Bounds != nil {
+						t.Errorf("%s of %q: offscreen %v bounds %+v (viewport %+v)", e.Role, n.Name, e.Offscreen, e.Bounds, viewport)
+					}
+				}
+			}
+			if far == 0 {
+				t.Error("no far row in the walk")
+			}
+			first := find(t, res, observer.RoleLabel, "Row 1")
+			if first.Offscreen || first.Bounds == nil || !first.Bounds.Touches(viewport) {
+				t.Errorf("Row 1 %+v is not in the viewport %+v", first.Bounds, viewport)
+			}
+			t.Logf("%s: %d elements, %d far rows off-screen", kind, len(res.Nodes), far)
+
+			r := do(t, a, map[string]any{"cmd": "toggle"})
+			if r["active"] != true {
+				t.Fatalf("toggle: %v", r)
+			}
+			eventually(t, 2*time.Second, "the checkbox to read checked", func() bool {
+				n := b.Read(ctxT(t, 5*time.Second), []observer.NodeRef{remember.Ref})[0]
+				return n.Err == nil && n.States.Has(observer.StateChecked) && n.Value == "1"
+			})
+			do(t, a, map[string]any{"cmd": "set_text", "text": "Ada Lovelace"})
+			eventually(t, 2*time.Second, "the entry's new text", func() bool {
+				n := b.Read(ctxT(t, 5*time.Second), []observer.NodeRef{name.Ref})[0]
+				return n.Err == nil && n.Value == "Ada Lovelace"
+			})
+			// A handle that is not ours, and one whose object does not exist.
+			bus, _, _ := ParseRef(win.Ref)
+			nodes := b.Read(ctxT(t, 5*time.Second), []observer.NodeRef{"elem_3", MakeRef(bus, "/org/a11y/atspi/accessible/987654")})
+			if observer.CodeOf(nodes[0].Err) != observer.CodeStaleRef || observer.CodeOf(nodes[1].Err) != observer.CodeElementNotFound {
+				t.Errorf("bad refs: %v / %v", nodes[0].Err, nodes[1].Err)
+			}
+		})
+	}
+}
+
+// visiblePart is the part of n inside every clipping ancestor (scroll area) above it.
+func visiblePart(res observer.WalkResult, n observer.Walked) observer.Rect {
+	r := *n.Bounds
+	for p := n.Parent; p >= 0; p = res.Nodes[p].Parent {
+		an := res.Nodes[p]
+		if an.Role.Clips() && an.Bounds != nil {
+			r = r.Intersect(*an.Bounds)
+		}
+	}
+	return r
+}
+
+func inside(r, outer observer.Rect) bool {
+	return r.X >= outer.X && r.Y >= outer.Y && r.X+r.W <= outer.X+outer.W && r.Y+r.H <= outer.Y+outer.H
+}
+
+// The password field is secure by its numeric role, has no value, and its text appears in
+// nothing a read returns: GTK3 would answer bullets, GTK4 4.8 the plain text.
+func TestPasswordNeverRead(t *testing.T) {
+	s := session(t)
+	for _, kind := range kinds {
+		t.Run(kind, func(t *testing.T) {
+			a := startApp(t, s, kind)
+			b := open(t, s)
+			win := mainWindow(t, b, a)
+			res := walk(t, b, win.Ref)
+			pw := find(t, res, observer.RolePassword, "Password")
+			if !pw.Secure || pw.HasValue || pw.Value != "" || pw.Text != "" || pw.PlatformRole != "password text" {
+				t.Errorf("password field: %+v", pw.Node)
+			}
+			if leaks(res) {
+				t.Fatal("the walk holds the password")
+			}
+			for _, mode := range []readMode{modeFull, modeSummary, modeWindow} {
+				if n := b.read(ctxT(t, 5*time.Second), []observer.NodeRef{pw.Ref}, mode, false); leaks(n) {
+					t.Fatalf("read mode %d holds the password", mode)
+				}
+			}
+			if n := b.SequentialRead(ctxT(t, 5*time.Second), []observer.NodeRef{pw.Ref}); leaks(n) || !n[0].Secure {
+				t.Fatal("the sequential read holds the password")
+			}
+			if st := state(t, a); st.PasswordLen != len(headless.FixturePassword) {
+				t.Fatalf("the fixture's password has %d characters", st.PasswordLen)
+			}
+
+			// Events of the password field never carry its text, whatever the toolkit sends
+			// (GTK4's text-changed carries the inserted text). Setting it is allowed: agents log in.
+			rec := record(t, b)
+			m := rec.mark()
+			secret := headless.FixturePassword + "-again"
+			if err := b.SetAttribute(ctxT(t, 5*time.Second), pw.Ref, "text", secret); err != nil {
+				t.Fatalf("setting the password: %v", err)
+			}
+			eventually(t, 3*time.Second, "the new password", func() bool { return state(t, a).PasswordLen == len(secret) })
+			e := rec.waitFor(t, m, 3*time.Second, "text_changed on the password field", func(e observer.Event) bool {
+				return e.App.PID == a.PID && e.Type == observer.EventTextChanged && e.Element != nil && e.Element.Role == observer.RolePassword
+			})
+			if e.Element.Value != "" {
+				t.Errorf("password event carries a value")
+			}
+			do(t, a, map[string]any{"cmd": "focus", "target": "Password"})
+			time.Sleep(100 * time.Millisecond)
+			for _, ev := range rec.all() {
+				if leaks(ev.Event) {
+					t.Fatalf("event %s %s holds the password", ev.Type, ev.Raw)
+				}
+			}
+			if path, err := b.FocusPath(ctxT(t, 5*time.Second), a.PID); err != nil || leaks(b.Read(ctxT(t, 5*time.Second), path)) {
+				t.Fatalf("focus path read: %v", err)
+			}
+		})
+	}
+}
+
+// GTK3 crashes on GetText(0, -1); reading every text element of the window again and again must
+// leave the app alive and answering.
+func TestGetTextTrapGTK3(t *testing.T) {
+	s := session(t)
+	a := startApp(t, s, headless.KindGTK3)
+	b := open(t, s)
+	win := mainWindow(t, b, a)
+	res := walk(t, b, win.Ref)
+	var texts []observer.NodeRef
+	for _, n := range res.Nodes {
+		if ri, ok := b.cache.get(n.Ref); ok && ri.ifaces.has(ifText) {
+			texts = append(texts, n.Ref)
+		}
+	}
+	if len(texts) < 20 {
+		t.Fatalf("only %d text elements", len(texts))
+	}
+	long := false
+	for range 10 {
+		for _, n := range b.Read(ctxT(t, 10*time.Second), texts) {
+			if n.Err != nil {
+				t.Fatalf("read: %v", n.Err)
+			}
+			if strings.Contains(n.Text, "Line 60 of the long text") {
+				long = true
+			}
+		}
+	}
+	if !long {
+		t.Error("the long text view's text was not read to its end")
+	}
+	select {
+	case <-a.Done():
+		t.Fatal("the GTK3 app died")
+	default:
+	}
+	if st := state(t, a); st.PID != a.PID {
+		t.Fatalf("state: %+v", st)
+	}
+}

@@ -1,0 +1,84 @@
+//go:build linux
+
+package atspi
+
+import (
+	"sync"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+)
+
+// maxQueuedSignals bounds the signals waiting for the dispatcher; beyond it the oldest are dropped
+// (and counted), so a flood can never grow memory without bound nor block the connection.
+const maxQueuedSignals = 20000
+
+// arrived is a signal and the time it came off the bus.
+type arrived struct {
+	sig *dbus.Signal
+	at  time.Time
+}
+
+// signalQueue is the connection's signal handler: it never blocks the connection's reader (it
+// appends to a queue) and keeps the signals in order, unlike godbus's default handler, which
+// spawns a goroutine per signal when its channel is full.
+type signalQueue struct {
+	mu      sync.Mutex
+	items   []arrived
+	notify  chan struct{}
+	closed  bool
+	dropped uint64
+}
+
+func newSignalQueue() *signalQueue { return &signalQueue{notify: make(chan struct{}, 1)} }
+
+// DeliverSignal implements dbus.SignalHandler.
+func (q *signalQueue) DeliverSignal(_, _ string, s *dbus.Signal) {
+	now := time.Now()
+	q.mu.Lock()
+	if q.closed {
+		q.mu.Unlock()
+		return
+	}
+	if len(q.items) >= maxQueuedSignals {
+		q.items = q.items[1:]
+		q.dropped++
+	}
+	q.items = append(q.items, arrived{sig: s, at: now})
+	select { // under the lock: close cannot run in between
+	case q.notify <- struct{}{}:
+	default:
+	}
+	q.mu.Unlock()
+}
+
+// Terminate implements dbus.Terminator: the connection closed.
+func (q *signalQueue) Terminate() { q.close() }
+
+func (q *signalQueue) close() {
+	q.mu.Lock()
+	if !q.closed {
+		q.closed = true
+		close(q.notify)
+	}
+	q.mu.Unlock()
+}
+
+// take returns the queued signals, waiting for some; ok is false once the queue is closed.
+func (q *signalQueue) take() ([]arrived, bool) {
+	for {
+		q.mu.Lock()
+		if len(q.items) > 0 {
+			out := q.items
+			q.items = nil
+			q.mu.Unlock()
+			return out, true
+		}
+		closed := q.closed
+		q.mu.Unlock()
+		if closed {
+			return nil, false
+		}
+		<-q.notify
+	}
+}

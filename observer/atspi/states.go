@@ -1,0 +1,136 @@
+package atspi
+
+import (
+	"strings"
+
+	"github.com/axbus/axbus/observer"
+)
+
+// The AT-SPI states (AtspiStateType in atspi-constants.h) that the backend reads itself.
+const (
+	stateActive        = 1
+	stateChecked       = 4
+	stateDefunct       = 6
+	stateEditable      = 7
+	stateFocused       = 12
+	stateModal         = 16
+	stateShowing       = 25
+	stateVisible       = 30
+	stateIndeterminate = 32
+	stateCount         = 44 // ATSPI_STATE_LAST_DEFINED
+)
+
+// stateInfo is one AT-SPI state: its name (the enum's nick, as in event details such as
+// "object:state-changed:checked") and the normalised state, 0 when there is none.
+type stateInfo struct {
+	name  string
+	state observer.States
+}
+
+// stateTable lists every AtspiStateType of at-spi2-core 2.46 by number (bit i of the 64-bit set
+// that GetState returns as two 32-bit words, low word first). Names come from the installed
+// libatspi's GEnum. ENABLED and SENSITIVE both mean enabled: GTK4 sets only SENSITIVE.
+var stateTable = [stateCount]stateInfo{
+	0:  {"invalid", 0},
+	1:  {"active", observer.StateActive},
+	2:  {"armed", 0},
+	3:  {"busy", observer.StateBusy},
+	4:  {"checked", observer.StateChecked},
+	5:  {"collapsed", observer.StateExpandable},
+	6:  {"defunct", observer.StateDefunct},
+	7:  {"editable", observer.StateEditable},
+	8:  {"enabled", observer.StateEnabled},
+	9:  {"expandable", observer.StateExpandable},
+	10: {"expanded", observer.StateExpanded},
+	11: {"focusable", observer.StateFocusable},
+	12: {"focused", observer.StateFocused},
+	13: {"has-tooltip", 0},
+	14: {"horizontal", 0},
+	15: {"iconified", 0},
+	16: {"modal", observer.StateModal},
+	17: {"multi-line", observer.StateMultiLine},
+	18: {"multiselectable", 0},
+	19: {"opaque", 0},
+	20: {"pressed", observer.StatePressed},
+	21: {"resizable", 0},
+	22: {"selectable", observer.StateSelectable},
+	23: {"selected", observer.StateSelected},
+	24: {"sensitive", observer.StateEnabled},
+	25: {"showing", observer.StateShowing},
+	26: {"single-line", 0},
+	27: {"stale", 0},
+	28: {"transient", 0},
+	29: {"vertical", 0},
+	30: {"visible", observer.StateVisible},
+	31: {"manages-descendants", 0},
+	32: {"indeterminate", observer.StateMixed},
+	33: {"required", observer.StateRequired},
+	34: {"truncated", 0},
+	35: {"animated", 0},
+	36: {"invalid-entry", observer.StateInvalid},
+	37: {"supports-autocompletion", 0},
+	38: {"selectable-text", 0},
+	39: {"is-default", 0},
+	40: {"visited", 0},
+	41: {"checkable", 0},
+	42: {"has-popup", 0},
+	43: {"read-only", observer.StateReadOnly},
+}
+
+// stateSet is the 64-bit AT-SPI state set.
+type stateSet uint64
+
+// makeStateSet joins the two words GetState returns (low word first); missing words are 0.
+func makeStateSet(words []uint32) stateSet {
+	var s stateSet
+	if len(words) > 0 {
+		s = stateSet(words[0])
+	}
+	if len(words) > 1 {
+		s |= stateSet(words[1]) << 32
+	}
+	return s
+}
+
+// has reports whether AT-SPI state i is set.
+func (s stateSet) has(i int) bool { return i >= 0 && i < 64 && s&(1<<uint(i)) != 0 }
+
+// States maps an AT-SPI state set (the two words of GetState) onto normalised states.
+func States(words []uint32) observer.States { return makeStateSet(words).normalised() }
+
+func (s stateSet) normalised() observer.States {
+	var out observer.States
+	for i := range stateTable {
+		if s.has(i) {
+			out |= stateTable[i].state
+		}
+	}
+	return out
+}
+
+// StateName is the AT-SPI name of state i ("checked", "multi-line"), or "" when unknown.
+func StateName(i int) string {
+	if i >= 0 && i < stateCount {
+		return stateTable[i].name
+	}
+	return ""
+}
+
+// StateNumber returns the number of the AT-SPI state called name (as in an event's detail), or false.
+func StateNumber(name string) (int, bool) {
+	name = strings.ToLower(strings.TrimSpace(name))
+	for i, si := range stateTable {
+		if si.name == name {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// normalisedState is the normalised state of the AT-SPI state called name, or 0.
+func normalisedState(name string) observer.States {
+	if i, ok := StateNumber(name); ok {
+		return stateTable[i].state
+	}
+	return 0
+}

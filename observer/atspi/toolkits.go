@@ -1,0 +1,37 @@
+package atspi
+
+import (
+	"strconv"
+	"strings"
+)
+
+// toolkitTraits are what the backend must do differently for a toolkit.
+type toolkitTraits struct {
+	// gtk4: GTK 4 names unnamed widgets after their class ("GtkEntry"); such names are dropped.
+	gtk4 bool
+	// windowCoords: Component.GetExtents(SCREEN) is not supported (GTK 4 answers in window
+	// coordinates whatever is asked); the window's position on screen is added.
+	windowCoords bool
+	// recheck: the toolkit emits no event for some changes (GTK 4.8: no children-changed for an
+	// appended child, no value-changed, no window:create), so a watch re-reads it periodically.
+	recheck bool
+}
+
+// toolkitTraitsOf returns the traits of a toolkit by its Application.ToolkitName and Version.
+// GTK3's atk-bridge says "gtk" 3.x, GTK4 "GTK" 4.x.
+func toolkitTraitsOf(name, version string) toolkitTraits {
+	if strings.EqualFold(name, "gtk") && majorVersion(version) >= 4 {
+		return toolkitTraits{gtk4: true, windowCoords: true, recheck: true}
+	}
+	return toolkitTraits{}
+}
+
+// majorVersion is the number before the first dot of a version, or 0.
+func majorVersion(v string) int {
+	major, _, _ := strings.Cut(strings.TrimSpace(v), ".")
+	n, err := strconv.Atoi(major)
+	if err != nil {
+		return 0
+	}
+	return n
+}

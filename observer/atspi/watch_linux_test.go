@@ -1,0 +1,162 @@
+//go:build linux
+
+package atspi
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/observer"
+)
+
+// testRecheck is the re-read period of the event tests: GTK4 changes that emit nothing must be
+// seen within it plus a margin.
+const testRecheck = 200 * time.Millisecond
+
+// Every event kind is delivered for a change made through the fixture's control socket: GTK3
+// within 50 ms of the change, GTK4 within the re-read period and a margin where it emits nothing.
+func TestEvents(t *testing.T) {
+	s := session(t)
+	for _, kind := range kinds {
+		t.Run(kind, func(t *testing.T) {
+			a := startApp(t, s, kind, "AXBUS_FIXTURE_SAVE_DELAY_MS=0")
+			b := open(t, s, WithRecheck(testRecheck))
+			win := mainWindow(t, b, a)
+			rec := record(t, b)
+			limit := 50 * time.Millisecond
+			if kind == headless.KindGTK4 {
+				limit = testRecheck + 250*time.Millisecond
+			}
+			var lat []string
+			check := func(what string, e received, t0 int64, lim time.Duration) {
+				t.Helper()
+				l := latency(e, t0)
+				own := e.at.Sub(e.Time) // from the signal's arrival to the sink: this backend's share
+				lat = append(lat, what+"="+l.Round(100*time.Microsecond).String()+"/"+own.Round(100*time.Microsecond).String()+"("+e.Raw+")")
+				if l > lim {
+					t.Errorf("%s: %s (%s) arrived %v after the change (limit %v)", what, e.Type, e.Raw, l, lim)
+				}
+				if e.App.PID != a.PID || e.App.Name != headless.AppName(kind) {
+					t.Errorf("%s: app %+v", what, e.App)
+				}
+				if e.Ref == "" || e.Time.IsZero() {
+					t.Errorf("%s: no ref or time: %+v", what, e.Event)
+				}
+			}
+
+			// Text typed into Name.
+			m := rec.mark()
+			r := do(t, a, map[string]any{"cmd": "set_text", "text": "typed text"})
+			e := rec.waitFor(t, m, 3*time.Second, "text_changed", ofApp(a.PID, observer.EventTextChanged, "Name"))
+			check("text", e, tns(t, r), limit)
+			if e.Element.Role != observer.RoleTextField || e.Window == nil || e.Window.Title != win.Title {
+				t.Errorf("text_changed element %+v window %+v", e.Element, e.Window)
+			}
+
+			// Checkbox toggled.
+			m = rec.mark()
+			r = do(t, a, map[string]any{"cmd": "toggle"})
+			e = rec.waitFor(t, m, 3*time.Second, "state_changed checked", func(e observer.Event) bool {
+				return ofApp(a.PID, observer.EventStateChanged, "Remember me")(e) && e.Detail["state"] == "checked" && e.Detail["on"] == true
+			})
+			check("checked", e, tns(t, r), limit)
+			if !e.Element.States.Has(observer.StateChecked) || e.Element.Value != "1" {
+				t.Errorf("toggled checkbox summary %+v", e.Element)
+			}
+
+			// Label added to Messages.
+			m = rec.mark()
+			r = do(t, a, map[string]any{"cmd": "add_label", "text": "note one"})
+			e = rec.waitFor(t, m, 3*time.Second, "children_changed", ofApp(a.PID, observer.EventChildrenChanged, "Messages"))
+			check("label", e, tns(t, r), limit)
+
+			// Slider value changed (GTK4 4.8 emits nothing: the re-read finds it).
+			m = rec.mark()
+			r = do(t, a, map[string]any{"cmd": "set_value", "value": 70})
+			e = rec.waitFor(t, m, 3*time.Second, "value_changed", ofApp(a.PID, observer.EventValueChanged, "Volume"))
+			check("value", e, tns(t, r), limit)
+			if e.Element.Value != "70" {
+				t.Errorf("value_changed summary value %q", e.Element.Value)
+			}
+
+			// Focus moved.
+			m = rec.mark()
+			r = do(t, a, map[string]any{"cmd": "focus", "target": "Save"})
+			e = rec.waitFor(t, m, 3*time.Second, "focus_changed", ofApp(a.PID, observer.EventFocusChanged, "Save"))
+			check("focus", e, tns(t, r), limit)
+			if !e.Element.States.Has(observer.StateFocused) {
+				// GTK3 sets FOCUSED only while its window has the X input focus; the event is what counts.
+				t.Logf("the focused element's summary lacks the focused state: %v", e.Element.States)
+			}
+
+			// Dialog opened (Save, no delay) and closed.
+			m = rec.mark()
+			do(t, a, map[string]any{"cmd": "press_save"})
+			e = rec.waitFor(t, m, 3*time.Second, "dialog_opened", ofApp(a.PID, observer.EventDialogOpened, "Saved"))
+			st := state(t, a)
+			if !st.DialogOpen {
+				t.Fatalf("the fixture has no dialog: %+v", st)
+			}
+			check("dialog", e, st.SavedAt, limit)
+			if e.Element.Role != observer.RoleDialog || e.Window == nil || e.Window.Title != "Saved" {
+				t.Errorf("dialog_opened element %+v window %+v", e.Element, e.Window)
+			}
+			wins, err := b.Windows(ctxT(t, 5*time.Second), a.PID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dialogs := 0
+			for _, w := range wins {
+				if w.Title == "Saved" {
+					dialogs++
+					if w.Role != observer.RoleDialog || !w.Modal || w.Bounds == nil {
+						t.Errorf("the dialog in Windows: %+v", w)
+					}
+				}
+			}
+			if dialogs != 1 || len(wins) != 2 {
+				t.Errorf("Windows with the dialog open: %+v", wins)
+			}
+			m = rec.mark()
+			r = do(t, a, map[string]any{"cmd": "close_dialog"})
+			if r["closed"] != true {
+				t.Fatalf("close_dialog: %v", r)
+			}
+			e = rec.waitFor(t, m, 3*time.Second, "window_closed", func(e observer.Event) bool {
+				return e.App.PID == a.PID && e.Type == observer.EventWindowClosed && e.Window != nil && e.Window.Title == "Saved"
+			})
+			check("dialog closed", e, tns(t, r), limit)
+
+			// Row selected.
+			m = rec.mark()
+			r = do(t, a, map[string]any{"cmd": "select_row", "row": 5})
+			e = rec.waitFor(t, m, 3*time.Second, "selection_changed or state_changed selected", func(e observer.Event) bool {
+				return e.App.PID == a.PID && (e.Type == observer.EventSelectionChanged ||
+					(e.Type == observer.EventStateChanged && e.Detail["state"] == "selected" && e.Detail["on"] == true))
+			})
+			check("select", e, tns(t, r), limit)
+
+			// App exited (killed).
+			m = rec.mark()
+			if err := a.Kill(); err != nil {
+				t.Fatal(err)
+			}
+			killed := time.Now()
+			e = rec.waitFor(t, m, 5*time.Second, "app_terminated", ofApp(a.PID, observer.EventAppTerminated, ""))
+			if d := e.at.Sub(killed); d > time.Second {
+				t.Errorf("app_terminated %v after the kill", d)
+			}
+			if e.App.Name != headless.AppName(kind) {
+				t.Errorf("app_terminated app %+v", e.App)
+			}
+			t.Logf("%s latencies (change to sink / signal to sink): %s", kind, strings.Join(lat, " "))
+			for _, ev := range rec.all() {
+				if ev.Type == observer.EventAppTerminated && ev.App.PID == a.PID && ev.at.Before(e.at) {
+					t.Error("app_terminated twice")
+				}
+			}
+		})
+	}
+}
