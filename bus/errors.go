@@ -3,6 +3,7 @@ package bus
 import (
 	"encoding/json"
 	"strconv"
+	"strings"
 
 	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go"
@@ -46,11 +47,15 @@ func Status(c observer.Code) int {
 // HeaderCode carries our stable error code next to micro's numeric one.
 const HeaderCode = "Axbus-Error-Code"
 
-// respondError replies with micro's error headers and our JSON error body.
-func respondError(req micro.Request, e *observer.Error) {
+// errorReply is the header and body of an error reply: micro's error headers (so that `nats`
+// tools show it as a service error), our code, and the JSON error envelope.
+func errorReply(e *observer.Error) (nats.Header, []byte) {
 	body, _ := json.Marshal(ErrorBody{Error: e})
-	_ = req.Error(strconv.Itoa(Status(e.Code)), e.Message, body,
-		micro.WithHeaders(micro.Headers{HeaderCode: []string{string(e.Code)}}))
+	h := nats.Header{}
+	h.Set(micro.ErrorHeader, strings.ReplaceAll(e.Message, "\n", " "))
+	h.Set(micro.ErrorCodeHeader, strconv.Itoa(Status(e.Code)))
+	h.Set(HeaderCode, string(e.Code))
+	return h, body
 }
 
 // decodeError turns an error reply into an *observer.Error, or returns nil when msg is no error.

@@ -2,6 +2,7 @@ package bus
 
 import (
 	"context"
+	"encoding/json"
 	"log/slog"
 	"sync"
 	"time"
@@ -22,6 +23,7 @@ const Version = "0.1.0"
 // Each request is checked against its schema before any handler runs, then handled on its own
 // goroutine, so a slow inspection or a long wait never holds up other requests.
 type Service struct {
+	nc      *nats.Conn
 	obs     *observer.Observer
 	subj    Subjects
 	pub     *Publisher
@@ -69,7 +71,7 @@ const MaxInFlight = 4096
 
 // NewService registers the service on nc.
 func NewService(nc *nats.Conn, obs *observer.Observer, subj Subjects, opts ...ServiceOption) (*Service, error) {
-	s := &Service{obs: obs, subj: subj, log: slog.New(slog.DiscardHandler), started: time.Now(),
+	s := &Service{nc: nc, obs: obs, subj: subj, log: slog.New(slog.DiscardHandler), started: time.Now(),
 		limit: make(chan struct{}, MaxInFlight)}
 	for _, o := range opts {
 		o(s)
@@ -115,13 +117,16 @@ func (s *Service) Stop() error {
 }
 
 // wrap runs an endpoint's handler on its own goroutine with a deadline, and replies with its
-// result or an error envelope.
+// result or an error envelope. The reply is published on the connection rather than through
+// micro's request, whose error bookkeeping races with a reply sent after the handler returned;
+// micro's stats therefore count requests but not these errors.
 func (s *Service) wrap(ep Endpoint) micro.Handler {
 	return micro.HandlerFunc(func(req micro.Request) {
+		reply, data := req.Reply(), req.Data()
 		select {
 		case s.limit <- struct{}{}:
 		default:
-			respondError(req, observer.Errorf(observer.CodeUnavailable, "Retry in a moment.",
+			s.respond(reply, ep.Name, nil, observer.Errorf(observer.CodeUnavailable, "Retry in a moment.",
 				"the daemon is handling %d requests already", MaxInFlight))
 			return
 		}
@@ -130,20 +135,32 @@ func (s *Service) wrap(ep Endpoint) micro.Handler {
 			defer func() { <-s.limit; s.wg.Done() }()
 			ctx, cancel := context.WithTimeout(s.ctx, ep.Timeout)
 			defer cancel()
-			reply, err := ep.Handle(ctx, req.Data())
-			if err != nil {
-				e := observer.AsError(err)
-				if e.Code == observer.CodeInternal {
-					s.log.Error("request failed", "endpoint", ep.Name, "err", err)
-				}
-				respondError(req, e)
-				return
-			}
-			if err := req.RespondJSON(reply); err != nil {
-				s.log.Warn("reply not sent", "endpoint", ep.Name, "err", err)
-			}
+			result, err := ep.Handle(ctx, data)
+			s.respond(reply, ep.Name, result, err)
 		}()
 	})
+}
+
+// respond publishes the reply: the result as JSON, or the error envelope with micro's error
+// headers.
+func (s *Service) respond(subject, endpoint string, result any, err error) {
+	if subject == "" {
+		return // a publish without a reply subject: nobody is waiting
+	}
+	msg := &nats.Msg{Subject: subject}
+	if err != nil {
+		e := observer.AsError(err)
+		if e.Code == observer.CodeInternal {
+			s.log.Error("request failed", "endpoint", endpoint, "err", err)
+		}
+		msg.Header, msg.Data = errorReply(e)
+	} else if msg.Data, err = json.Marshal(result); err != nil {
+		s.log.Error("reply not encodable", "endpoint", endpoint, "err", err)
+		msg.Header, msg.Data = errorReply(observer.AsError(err))
+	}
+	if err := s.nc.PublishMsg(msg); err != nil {
+		s.log.Warn("reply not sent", "endpoint", endpoint, "err", err)
+	}
 }
 
 // Handler adapts a typed handler: the body is checked against "<endpoint>.request" and decoded
