@@ -47,6 +47,28 @@ type Backend interface {
 	Close() error
 }
 
+// BoundsReader is implemented by backends that can read elements' bounds alone, much more
+// cheaply than Read. The visible-clip walk uses it to find which children of a long list are on
+// screen before reading any of them in full.
+type BoundsReader interface {
+	ReadBounds(ctx context.Context, refs []NodeRef) []Bounds
+}
+
+// Bounds is one element's bounds as ReadBounds found them: Rect is nil when the platform reports
+// none, Offscreen is set when it reports the element as not on screen.
+type Bounds struct {
+	Rect      *Rect
+	Offscreen bool
+	Err       error
+}
+
+// TextReader is implemented by backends whose Read leaves out the text of elements whose name
+// says the same (a label's accessible name is its text), to save calls. ReadWithText reads the
+// text of every text element too: reading a window's text needs it.
+type TextReader interface {
+	ReadWithText(ctx context.Context, refs []NodeRef) []Node
+}
+
 // InputKind is the kind of physical input.
 type InputKind string
 

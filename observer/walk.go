@@ -116,7 +116,11 @@ func Walk(ctx context.Context, r Reader, root NodeRef, opt WalkOptions) WalkResu
 				continue
 			}
 			accepted = append(accepted, it)
-			children = append(children, expand(it, b, keep, &res)...)
+			if br, ok := r.(BoundsReader); ok && opt.VisibleOnly && len(it.node.Children) > scanThreshold {
+				children = append(children, scanVisible(ctx, br, it, b, keep, &res)...)
+			} else {
+				children = append(children, expand(it, b, keep, &res)...)
+			}
 		}
 		pending = mergeByPath(pending, children)
 	}
@@ -146,23 +150,16 @@ func batchSize(left int) int {
 	return min(max(left, 32), 512)
 }
 
-// expand returns it's children as pending items, applying the depth and children budgets and
-// narrowing the clip at scroll and web areas. A kept child (on the focus path) passes both
-// budgets, so that the focused element is listed wherever it is.
+// expand returns it's children as pending items, applying the depth and children budgets. A
+// kept child (on the focus path) passes both budgets, so that the focused element is listed
+// wherever it is.
 func expand(it *walkItem, b Budget, keep map[NodeRef]bool, res *WalkResult) []*walkItem {
 	kids := it.node.Children
 	if len(kids) == 0 {
 		return nil
 	}
 	deep := b.MaxDepth > 0 && it.depth+1 > b.MaxDepth
-	clip := it.clip
-	if nb := it.node.Bounds; nb != nil && !nb.Empty() && (clip == nil || it.node.Role.Clips()) {
-		c := *nb
-		if clip != nil {
-			c = clip.Intersect(*nb)
-		}
-		clip = &c
-	}
+	clip := childClip(it)
 	out := make([]*walkItem, 0, min(len(kids), max(b.MaxChildren, 1)))
 	for i, ref := range kids {
 		wide := b.MaxChildren > 0 && i >= b.MaxChildren
@@ -174,10 +171,88 @@ func expand(it *walkItem, b Budget, keep map[NodeRef]bool, res *WalkResult) []*w
 			}
 			continue
 		}
-		path := make([]int32, len(it.path)+1)
-		copy(path, it.path)
-		path[len(it.path)] = int32(i)
-		out = append(out, &walkItem{ref: ref, path: path, depth: it.depth + 1, parent: it, clip: clip})
+		out = append(out, it.child(i, ref, clip))
+	}
+	return out
+}
+
+// childClip is the visible clip of it's children: it's own, narrowed at scroll and web areas
+// (the window's bounds start it).
+func childClip(it *walkItem) *Rect {
+	clip := it.clip
+	if nb := it.node.Bounds; nb != nil && !nb.Empty() && (clip == nil || it.node.Role.Clips()) {
+		c := *nb
+		if clip != nil {
+			c = clip.Intersect(*nb)
+		}
+		clip = &c
+	}
+	return clip
+}
+
+// child makes the pending item of it's i-th child.
+func (it *walkItem) child(i int, ref NodeRef, clip *Rect) *walkItem {
+	path := make([]int32, len(it.path)+1)
+	copy(path, it.path)
+	path[len(it.path)] = int32(i)
+	return &walkItem{ref: ref, path: path, depth: it.depth + 1, parent: it, clip: clip}
+}
+
+// scanThreshold: elements with more children than this (lists, tables) have their children's
+// bounds scanned before any child is read in full.
+const scanThreshold = 16
+
+// The scan reads the bounds of scanFirst children, then of twice as many each time, up to
+// scanLimit children of one element: a list at its top costs 32 reads, one scrolled to row 350
+// four rounds.
+const (
+	scanFirst = 32
+	scanLimit = 1000
+)
+
+// scanVisible returns the children of a long list that lie in the visible clip, reading only
+// their bounds to decide: chunk after chunk until the visible run of children has been passed,
+// so that a list scrolled to row 350 lists rows 340 to 355, not its first 100 off-screen rows.
+// The children budget counts visible children. Children skipped are counted as off-screen.
+func scanVisible(ctx context.Context, br BoundsReader, it *walkItem, b Budget, keep map[NodeRef]bool, res *WalkResult) []*walkItem {
+	kids := it.node.Children
+	if b.MaxDepth > 0 && it.depth+1 > b.MaxDepth {
+		return expand(it, b, keep, res)
+	}
+	clip := childClip(it)
+	var out []*walkItem
+	seen, passed := false, false
+	end := min(len(kids), scanLimit)
+	scanned := 0
+	for start, size := 0, scanFirst; start < end && !passed && ctx.Err() == nil; start, size = start+size, size*2 {
+		chunk := kids[start:min(start+size, end)]
+		bounds := br.ReadBounds(ctx, chunk)
+		scanned = start + len(chunk)
+		for j, bd := range bounds {
+			ref := chunk[j]
+			n := Node{Bounds: bd.Rect, Offscreen: bd.Offscreen}
+			visible := bd.Err != nil || !offClip(&n, clip) // an unreadable child is read in full: it decides
+			switch {
+			case keep[ref]:
+			case !visible:
+				res.OffscreenOmitted++
+				passed = passed || seen
+				continue
+			case b.MaxChildren > 0 && len(out) >= b.MaxChildren:
+				res.cut(TruncatedChildren)
+				continue
+			}
+			seen = true
+			out = append(out, it.child(start+j, ref, clip))
+		}
+	}
+	if !passed && scanned < len(kids) {
+		res.cut(TruncatedChildren)
+	}
+	for i := scanned; i < len(kids); i++ { // the focus path may lie past the scan
+		if keep[kids[i]] {
+			out = append(out, it.child(i, kids[i], clip))
+		}
 	}
 	return out
 }

@@ -43,6 +43,42 @@ func (t *treeReader) Read(ctx context.Context, refs []NodeRef) []Node {
 	return out
 }
 
+// boundsTree is a treeReader that also reads bounds alone, counting them.
+type boundsTree struct {
+	*treeReader
+	boundsReads atomic.Int64
+}
+
+func (t *boundsTree) ReadBounds(ctx context.Context, refs []NodeRef) []Bounds {
+	t.boundsReads.Add(int64(len(refs)))
+	out := make([]Bounds, len(refs))
+	for i, r := range refs {
+		n, ok := t.nodes[r]
+		if !ok {
+			out[i].Err = Errorf(CodeElementNotFound, "-", "gone")
+			continue
+		}
+		out[i] = Bounds{Rect: n.Bounds, Offscreen: n.Offscreen}
+	}
+	return out
+}
+
+// scrolledList is listTree with the list scrolled so that row first is at the viewport's top.
+func scrolledList(n, first int) *treeReader {
+	t := listTree(n)
+	for i := range n {
+		row := NodeRef(fmt.Sprintf("row%d", i))
+		for _, ref := range []NodeRef{row, row + ".text"} {
+			node := t.nodes[ref]
+			b := *node.Bounds
+			b.Y -= float64(first * 20)
+			node.Bounds = &b
+			t.nodes[ref] = node
+		}
+	}
+	return t
+}
+
 // add creates node ref with role and bounds and links it under parent.
 func (t *treeReader) add(parent, ref NodeRef, role Role, b *Rect) {
 	if t.nodes == nil {
@@ -211,5 +247,63 @@ func TestWalkSkipsVanishedElements(t *testing.T) {
 	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: WideBudget()})
 	if !res.Incomplete || !slices.Contains(res.Truncation, IncompleteRead) || len(res.Nodes) != 8 {
 		t.Fatalf("got %d nodes, cuts %v", len(res.Nodes), res.Truncation)
+	}
+}
+
+func TestScanListsTheVisibleRowsOfAScrolledList(t *testing.T) {
+	tr := &boundsTree{treeReader: scrolledList(400, 340)}
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: UnscopedBudget(), VisibleOnly: true})
+	var rows []NodeRef
+	for _, w := range res.Nodes {
+		if w.Role == RoleRow {
+			rows = append(rows, w.Ref)
+		}
+	}
+	// rows 340..349 fill the viewport, 339 and 350 touch its edges
+	if len(rows) != 12 || rows[0] != "row339" || rows[11] != "row350" {
+		t.Fatalf("listed rows %v, want row339..row350", rows)
+	}
+	if slices.Contains(res.Truncation, TruncatedChildren) {
+		t.Fatalf("the scan passed the viewport: no children were cut, got %v", res.Truncation)
+	}
+	// bounds of rows 0..399 at most were read; only the visible ones were read in full
+	if full := tr.reads.Load(); full > 4+12*2 {
+		t.Fatalf("%d full reads for 12 visible rows", full)
+	}
+}
+
+func TestScanStopsAfterTheViewport(t *testing.T) {
+	tr := &boundsTree{treeReader: listTree(400)}
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: UnscopedBudget(), VisibleOnly: true})
+	if b := tr.boundsReads.Load(); b != scanFirst {
+		t.Fatalf("read the bounds of %d rows; the first %d show the viewport passed", b, scanFirst)
+	}
+	if res.OffscreenOmitted != scanFirst-11 {
+		t.Fatalf("offscreen_omitted = %d, want %d", res.OffscreenOmitted, scanFirst-11)
+	}
+}
+
+func TestScanCountsVisibleChildrenAgainstTheBudget(t *testing.T) {
+	tr := &boundsTree{treeReader: listTree(400)}
+	b := UnscopedBudget()
+	b.MaxChildren = 5
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: b, VisibleOnly: true})
+	rows := 0
+	for _, w := range res.Nodes {
+		if w.Role == RoleRow {
+			rows++
+		}
+	}
+	if rows != 5 || !slices.Contains(res.Truncation, TruncatedChildren) {
+		t.Fatalf("%d rows with cuts %v; want 5 and truncated_children", rows, res.Truncation)
+	}
+}
+
+func TestScanKeepsTheFocusPathPastTheScan(t *testing.T) {
+	tr := &boundsTree{treeReader: listTree(1500)}
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: UnscopedBudget(), VisibleOnly: true,
+		Keep: []NodeRef{"win", "scroll", "list", "row1200", "row1200.text"}})
+	if !slices.ContainsFunc(res.Nodes, func(w Walked) bool { return w.Ref == "row1200.text" }) {
+		t.Fatal("the focused row past the scan limit was not listed")
 	}
 }

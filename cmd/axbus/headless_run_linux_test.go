@@ -51,7 +51,8 @@ func TestServeHeadlessShowsEventsInTail(t *testing.T) {
 		t.Fatalf("serve does not say it runs the headless desktop with the fixture:\n%s", text)
 	}
 
-	tail := exec.Command(bin, "tail", "--state-dir", dir)
+	// --all: the history first, so that the toggle is seen however long the tail takes to start
+	tail := exec.Command(bin, "tail", "--state-dir", dir, "--all")
 	tailOut, _ := tail.StdoutPipe()
 	if err := tail.Start(); err != nil {
 		t.Fatal(err)
@@ -66,7 +67,6 @@ func TestServeHeadlessShowsEventsInTail(t *testing.T) {
 		}
 		close(lines)
 	}()
-	time.Sleep(500 * time.Millisecond) // the tail's consumer is live
 
 	out, err := exec.Command(bin, "fixture", "--state-dir", dir, "toggle").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), `"ok"`) {

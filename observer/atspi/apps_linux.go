@@ -70,6 +70,9 @@ func (b *Backend) Apps(ctx context.Context) ([]observer.App, error) {
 	// Known apps are not asked again: an app's name rarely changes, and one frozen app must not
 	// hold up every request that lists apps for the length of the call timeout.
 	infos := b.fetchApps(ctx, buses, false, slog.LevelInfo)
+	for bus := range infos {
+		b.dialPeer(ctx, bus)
+	}
 	out := make([]observer.App, 0, len(infos))
 	for _, bus := range buses {
 		a := infos[bus]
@@ -187,6 +190,7 @@ func (b *Backend) ensureApps(ctx context.Context, buses map[string]bool) map[str
 	if len(missing) > 0 {
 		for bus, a := range b.fetchApps(ctx, missing, false, slog.LevelDebug) {
 			out[bus] = a
+			b.dialPeer(ctx, bus)
 		}
 	}
 	return out

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"strings"
 	"sync"
@@ -100,6 +101,7 @@ type Backend struct {
 	selfPID int
 	sigs    *signalQueue
 	cache   *refCache
+	peers   peers
 
 	mu        sync.Mutex
 	apps      map[string]*appInfo // by bus name
@@ -147,7 +149,7 @@ func Open(ctx context.Context, opts ...Option) (*Backend, error) {
 	}
 	b := &Backend{
 		cfg: cfg, log: cfg.log, conn: conn, self: conn.Names()[0], selfPID: os.Getpid(), sigs: sigs,
-		cache: newRefCache(), apps: map[string]*appInfo{}, focus: map[string]focusMark{}, done: make(chan struct{}),
+		cache: newRefCache(), peers: peers{conns: map[string]*dbus.Conn{}, sockets: map[*dbus.Conn]net.Conn{}, stalled: map[string]bool{}}, apps: map[string]*appInfo{}, focus: map[string]focusMark{}, done: make(chan struct{}),
 	}
 	if err := b.start(ctx); err != nil {
 		_ = conn.Close()
@@ -294,6 +296,7 @@ func (b *Backend) Close() error {
 		cancel()
 		close(b.done)
 		_ = b.conn.Close()
+		b.closePeers()
 		b.sigs.close()
 		b.wg.Wait()
 		b.mu.Lock()
@@ -360,8 +363,25 @@ func (b *Backend) callError(ctx context.Context, bus, path, method string, err e
 		return observer.Errorf(observer.CodeAppNotResponding, suggestionFor(observer.CodeAppNotResponding),
 			"%s did not answer %s within %v", app, shortMethod(method), b.cfg.callTimeout).Wrap(err).With("bus", bus)
 	}
-	if errors.Is(err, dbus.ErrClosed) || b.isClosed() {
-		return errClosed().Wrap(err)
+	if errors.Is(err, os.ErrDeadlineExceeded) { // a peer connection's write: the app stopped reading
+		b.stallPeer(bus)
+		return observer.Errorf(observer.CodeAppNotResponding, suggestionFor(observer.CodeAppNotResponding),
+			"%s stopped reading its requests (%s)", app, shortMethod(method)).Wrap(err).With("bus", bus)
+	}
+	if errors.Is(err, dbus.ErrClosed) || errors.Is(err, net.ErrClosed) || b.isClosed() {
+		switch {
+		case b.isClosed() || bus == "":
+			return errClosed().Wrap(err)
+		case b.peerStalled(bus): // we closed its peer connection: it did not answer
+			if ctx.Err() != nil {
+				return observer.Errorf(observer.CodeTimeout, suggestionFor(observer.CodeTimeout),
+					"the read of %s ended before %s answered: %v", path, app, ctx.Err()).Wrap(err)
+			}
+			return observer.Errorf(observer.CodeAppNotResponding, suggestionFor(observer.CodeAppNotResponding),
+				"%s did not answer %s", app, shortMethod(method)).Wrap(err).With("bus", bus)
+		}
+		// a peer connection ends when its app does
+		return observer.Errorf(observer.CodeAppGone, suggestionFor(observer.CodeAppGone), "%s has closed its connection", app).Wrap(err)
 	}
 	return observer.Errorf(observer.CodeInternal, suggestionFor(observer.CodeInternal),
 		"%s on %s of %s: %v", shortMethod(method), path, app, err).Wrap(err)

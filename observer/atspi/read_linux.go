@@ -7,12 +7,16 @@ import (
 	"math"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/godbus/dbus/v5"
 
 	"github.com/axbus/axbus/observer"
 )
+
+// longList is the child count from which an element's children are kept between reads.
+const longList = 32
 
 // maxTextChars caps Text.GetText: a text element's first 100,000 characters are read.
 const maxTextChars = 100_000
@@ -29,7 +33,9 @@ const relationLabelledBy = 2
 // caller issues D-Bus calls for one phase of a read. Pipelined, every call is sent at once and
 // wait collects the answers; sequential, each call waits for its answer before the next is sent.
 type caller struct {
-	conn    *dbus.Conn
+	b       *Backend
+	mu      sync.Mutex
+	peers   map[string]bool // the apps called over their peer connections
 	ctx     context.Context // the phase's: cancelled when the apps stop answering
 	cancel  context.CancelFunc
 	timeout time.Duration
@@ -38,7 +44,12 @@ type caller struct {
 }
 
 func (c *caller) call(bus, path, method string, args ...any) *dbus.Call {
-	obj := c.conn.Object(bus, dbus.ObjectPath(path))
+	obj := c.b.object(bus, path)
+	if c.b.peer(bus) != nil {
+		c.mu.Lock()
+		c.peers[bus] = true
+		c.mu.Unlock()
+	}
 	if c.seq {
 		ctx, cancel := context.WithTimeout(c.ctx, c.timeout)
 		defer cancel()
@@ -82,14 +93,38 @@ func (c *caller) wait() {
 	c.calls = c.calls[:0]
 }
 
-// phase runs fn's calls and waits for them.
+// phase runs fn's calls and waits for them. fn runs on its own goroutine: sending to a frozen
+// app's peer connection blocks once its socket is full, and a cancelled phase must still end
+// at once, by giving up the peer connections it is blocked on.
 func (b *Backend) phase(ctx context.Context, seq bool, fn func(c *caller)) {
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	c := &caller{conn: b.conn, ctx: pctx, cancel: cancel, timeout: b.cfg.callTimeout, seq: seq}
-	fn(c)
+	c := &caller{b: b, ctx: pctx, cancel: cancel, timeout: b.cfg.callTimeout, seq: seq, peers: map[string]bool{}}
+	sent := make(chan struct{})
+	go func() {
+		defer close(sent)
+		fn(c)
+	}()
+	select {
+	case <-sent:
+	case <-pctx.Done():
+		select {
+		case <-sent: // the sends were done: the calls end with the cancellation
+		case <-time.After(peerGrace):
+			c.mu.Lock() // still sending: blocked on a full socket
+			for bus := range c.peers {
+				b.stallPeer(bus)
+			}
+			c.mu.Unlock()
+			<-sent
+		}
+	}
 	c.wait()
 }
+
+// peerGrace is how long a cancelled phase lets its sends finish before it takes them for
+// blocked on an app that stopped reading.
+const peerGrace = 20 * time.Millisecond
 
 // readMode says how much of an element a read fetches.
 type readMode int
@@ -101,7 +136,12 @@ const (
 	modeSummary
 	// modeWindow reads what a window listing needs: role, name, states, bounds.
 	modeWindow
+	// modeText is modeFull with the text of every text element, labels too.
+	modeText
 )
+
+// full reports whether the mode reads children, actions and labels.
+func (m readMode) full() bool { return m == modeFull || m == modeText }
 
 // rd is one element being read.
 type rd struct {
@@ -128,6 +168,12 @@ type rd struct {
 // together, in three phases (what every element needs; what its interfaces allow; its text).
 func (b *Backend) Read(ctx context.Context, refs []observer.NodeRef) []observer.Node {
 	return b.read(ctx, refs, modeFull, b.cfg.sequential)
+}
+
+// ReadWithText reads like Read and also the text of every text element, labels included, whose
+// name Read takes for their text: what the read endpoint needs.
+func (b *Backend) ReadWithText(ctx context.Context, refs []observer.NodeRef) []observer.Node {
+	return b.read(ctx, refs, modeText, b.cfg.sequential)
 }
 
 // SequentialRead reads like Read but one call at a time, each waiting for its answer: the way a
@@ -182,6 +228,8 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 			it.cProps = c.call(it.bus, it.path, ifaceProps+".GetAll", ifaceAccessible)
 			if !it.known.haveIfaces {
 				it.cIfaces = c.call(it.bus, it.path, ifaceAccessible+".GetInterfaces")
+			} else {
+				b.issueEarly(c, it, mode)
 			}
 		}
 	})
@@ -206,7 +254,7 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 			if ctx.Err() != nil {
 				return
 			}
-			if it.count > 0 {
+			if it.count > 0 && !b.reuseText(it) {
 				it.cText = c.call(it.bus, it.path, ifaceText+".GetText", int32(0), min(it.count, maxTextChars))
 			}
 			if it.cRel != nil && it.cRel.Err == nil {
@@ -328,6 +376,7 @@ func (b *Backend) phase1(ctx context.Context, live []*rd) []*rd {
 			}
 			ri.role, ri.haveRole = it.role, true
 			ri.states, ri.haveStates = it.st, true
+			ri.childCount = propInt(it.props, "ChildCount")
 			if parent != "" {
 				ri.parent = parent
 			}
@@ -348,29 +397,56 @@ func (b *Backend) phase1(ctx context.Context, live []*rd) []*rd {
 	return next
 }
 
-func (b *Backend) issuePhase2(c *caller, it *rd, mode readMode) {
-	if it.ifaces.has(ifComponent) {
+// issueEarly sends, with the first phase, the calls of an element already read once that do not
+// depend on what the first phase answers: its interfaces and role are known, so its bounds, its
+// value and (when it had some) its children can be asked at once. A warm read then takes one
+// round of calls fewer per batch.
+func (b *Backend) issueEarly(c *caller, it *rd, mode readMode) {
+	it.ifaces = it.known.ifaces
+	b.issueExtents(c, it)
+	if mode == modeWindow || !it.known.haveRole {
+		return
+	}
+	if !it.known.secure && !IsSecureRole(it.known.role) {
+		if it.ifaces.has(ifValue) {
+			it.cValue = c.prop(it.bus, it.path, ifaceValue, "CurrentValue")
+		}
+		if it.ifaces.has(ifText) && it.cCount == nil {
+			it.cCount = c.prop(it.bus, it.path, ifaceText, "CharacterCount")
+		}
+	}
+	if mode.full() && it.known.childCount > 0 && len(it.known.children) == 0 {
+		it.cKids = c.call(it.bus, it.path, ifaceAccessible+".GetChildren")
+	}
+}
+
+func (b *Backend) issueExtents(c *caller, it *rd) {
+	if it.ifaces.has(ifComponent) && it.cExt == nil {
 		coord := coordScreen
 		if it.app != nil && it.app.windowCoords {
 			coord = coordWindow
 		}
 		it.cExt = c.call(it.bus, it.path, ifaceComponent+".GetExtents", coord)
 	}
+}
+
+func (b *Backend) issuePhase2(c *caller, it *rd, mode readMode) {
+	b.issueExtents(c, it)
 	if mode == modeWindow {
 		return
 	}
-	if mode == modeFull && propInt(it.props, "ChildCount") > 0 {
+	if n := propInt(it.props, "ChildCount"); mode.full() && n > 0 && len(it.known.children) != n && it.cKids == nil {
 		it.cKids = c.call(it.bus, it.path, ifaceAccessible+".GetChildren")
 	}
 	if !it.secure {
-		if it.ifaces.has(ifValue) {
+		if it.ifaces.has(ifValue) && it.cValue == nil {
 			it.cValue = c.prop(it.bus, it.path, ifaceValue, "CurrentValue")
 		}
-		if it.ifaces.has(ifText) {
+		if it.ifaces.has(ifText) && it.cCount == nil {
 			it.cCount = c.prop(it.bus, it.path, ifaceText, "CharacterCount")
 		}
 	}
-	if mode != modeFull {
+	if !mode.full() {
 		return
 	}
 	if it.ifaces.has(ifAction) && !it.known.haveActions {
@@ -419,21 +495,10 @@ func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
 		if it.cExt != nil && it.cExt.Err == nil {
 			var e extents
 			if it.cExt.Store(&e) == nil {
-				x, y, w, h := e.X, e.Y, e.W, e.H
-				if x == math.MinInt32 || y == math.MinInt32 || w <= 0 || h <= 0 {
-					n.Offscreen = true
-				} else {
-					r := observer.Rect{X: float64(x), Y: float64(y), W: float64(w), H: float64(h)}
-					if it.app != nil && it.app.windowCoords {
-						if origins == nil {
-							origins = originCache{}
-						}
-						o := b.windowOrigin(ctx, it.app, it.ref, origins)
-						r.X += o.x
-						r.Y += o.y
-					}
-					n.Bounds = &r
+				if origins == nil {
+					origins = originCache{}
 				}
+				n.Bounds, n.Offscreen = b.screenRect(ctx, it.app, it.ref, e, origins)
 			}
 		}
 		if it.cKids != nil && it.cKids.Err == nil {
@@ -446,8 +511,14 @@ func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
 					}
 				}
 				n.ChildCount = len(n.Children)
+				if len(kids) >= longList && len(kids) == propInt(it.props, "ChildCount") {
+					kept := n.Children
+					b.cache.update(it.ref, func(ri *refInfo) { ri.children = kept })
+				}
 			}
-		} else if mode == modeFull && n.ChildCount > 0 && it.cKids != nil {
+		} else if mode.full() && it.cKids == nil && len(it.known.children) > 0 {
+			n.Children = it.known.children // unchanged since the last read: same count, no event
+		} else if mode.full() && n.ChildCount > 0 && it.cKids != nil {
 			n.ChildCount = 0 // the children could not be listed
 		}
 		if it.cValue != nil && it.cValue.Err == nil && !it.secure {
@@ -518,6 +589,8 @@ func (b *Backend) phase3(ctx context.Context, it *rd, mode readMode) {
 			var s string
 			if it.cText.Store(&s) == nil {
 				b.placeText(it, s)
+				count := it.count
+				b.cache.update(it.ref, func(ri *refInfo) { ri.text, ri.textCount, ri.haveText = s, count, true })
 			}
 		}
 	} else if !it.secure && it.ifaces.has(ifText) && it.count == 0 && it.st.has(stateEditable) && !n.HasValue {
@@ -535,6 +608,17 @@ func (b *Backend) phase3(ctx context.Context, it *rd, mode readMode) {
 		n.Value, n.HasValue, n.Text = "", false, ""
 	}
 	_ = mode
+}
+
+// reuseText places the text kept from the last read when nothing says it changed: the same
+// length, and no text or name event since (a watch drops the kept text on those; without a watch
+// nothing would, so the text is read again). It saves a round of calls per walk.
+func (b *Backend) reuseText(it *rd) bool {
+	if !it.known.haveText || it.known.textCount != it.count || !b.watching() {
+		return false
+	}
+	b.placeText(it, it.known.text)
+	return true
 }
 
 // placeText puts an element's text where it belongs: the value of an editable element (an entry,
@@ -563,6 +647,21 @@ type objRef struct {
 
 // extents is Component.GetExtents' answer: (iiii).
 type extents struct{ X, Y, W, H int32 }
+
+// screenRect turns extents into global bounds: INT_MIN coordinates or an empty size mean the
+// element is off-screen; window coordinates (GTK4) get their window's screen position added.
+func (b *Backend) screenRect(ctx context.Context, app *appInfo, ref observer.NodeRef, e extents, origins originCache) (*observer.Rect, bool) {
+	if e.X == math.MinInt32 || e.Y == math.MinInt32 || e.W <= 0 || e.H <= 0 {
+		return nil, true
+	}
+	r := observer.Rect{X: float64(e.X), Y: float64(e.Y), W: float64(e.W), H: float64(e.H)}
+	if app != nil && app.windowCoords {
+		o := b.windowOrigin(ctx, app, ref, origins)
+		r.X += o.x
+		r.Y += o.y
+	}
+	return &r, false
+}
 
 // actionDesc is one entry of Action.GetActions: (sss) name, description, key binding.
 type actionDesc struct {
@@ -645,4 +744,11 @@ func labelTarget(body []any) (bus, path string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// watching reports whether a watch runs: only then do events keep the cached text true.
+func (b *Backend) watching() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.watch != nil
 }

@@ -97,6 +97,11 @@ func (b *Backend) handleSignal(s *dbus.Signal, at time.Time) {
 		b.trackFocus(s.Sender, src, true, at)
 	case raw.Class == "object" && raw.Event == "property-change" && raw.mainKind() == "accessible-role":
 		b.cache.update(src, func(ri *refInfo) { ri.haveRole = false }) // read it again next time
+	case raw.Class == "object" && raw.Event == "children-changed":
+		b.cache.update(src, func(ri *refInfo) { ri.children = nil }) // list them again next time
+	case raw.Class == "object" && (raw.Event == "text-changed" ||
+		raw.Event == "property-change" && raw.mainKind() == "accessible-name"):
+		b.cache.update(src, func(ri *refInfo) { ri.haveText = false }) // read it again next time
 	}
 	if w != nil {
 		w.enqueue(s.Sender, job{kind: jobEvent, raw: raw, src: src, data: data, at: at})
@@ -154,6 +159,7 @@ func (b *Backend) appGone(bus string, at time.Time, raw string) {
 	w := b.watch
 	b.mu.Unlock()
 	b.cache.dropApp(bus)
+	b.dropPeer(bus)
 	if w == nil {
 		return
 	}
@@ -890,7 +896,20 @@ func (wk *appWorker) launched(ctx context.Context, j job) {
 	wk.w.deliver(observer.Event{Time: j.at, App: app.ref(), Type: observer.EventAppLaunched, Raw: j.rawName,
 		Detail: map[string]any{"bus": wk.bus, "toolkit": app.toolkit}})
 	wk.windowsInit = true
-	wk.syncWindows(ctx, app, "poll:window:create", j.at)
+	// Every window of a launched app is new, also one its own earlier events made known
+	// (window:activate may arrive before the registry announces the app).
+	wk.windows = map[observer.NodeRef]winMark{}
+	// An app may register before its first window exists, and GTK4 announces no window:create:
+	// look again for a while until the window shows.
+	for i := 0; i < launchRetries && ctx.Err() == nil; i++ {
+		if wk.syncWindows(ctx, app, "poll:window:create", j.at); len(wk.windows) > 0 {
+			break
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(launchRetryDelay):
+		}
+	}
 	if app.recheck {
 		wk.prime(ctx, app)
 	}

@@ -1,0 +1,70 @@
+//go:build linux
+
+package atspi
+
+import (
+	"context"
+
+	"github.com/godbus/dbus/v5"
+
+	"github.com/axbus/axbus/observer"
+)
+
+// ReadBounds reads elements' bounds alone, one pipelined GetExtents each: how the visible-clip
+// walk finds the on-screen rows of a long list before reading any of them in full.
+func (b *Backend) ReadBounds(ctx context.Context, refs []observer.NodeRef) []observer.Bounds {
+	out := make([]observer.Bounds, len(refs))
+	type query struct {
+		i         int
+		bus, path string
+		app       *appInfo
+		call      *dbus.Call
+	}
+	var qs []*query
+	buses := map[string]bool{}
+	for i, ref := range refs {
+		bus, path, ok := ParseRef(ref)
+		if !ok {
+			out[i].Err = observer.Errorf(observer.CodeStaleRef, "Inspect again: the handle is not an AT-SPI element of this daemon.",
+				"%q is not an AT-SPI element handle", ref)
+			continue
+		}
+		buses[bus] = true
+		qs = append(qs, &query{i: i, bus: bus, path: path})
+	}
+	if b.isClosed() {
+		for i := range out {
+			out[i].Err = errClosed()
+		}
+		return out
+	}
+	apps := b.ensureApps(ctx, buses)
+	b.phase(ctx, b.cfg.sequential, func(c *caller) {
+		for _, q := range qs {
+			q.app = apps[q.bus]
+			coord := coordScreen
+			if q.app != nil && q.app.windowCoords {
+				coord = coordWindow
+			}
+			q.call = c.call(q.bus, q.path, ifaceComponent+".GetExtents", coord)
+		}
+	})
+	origins := originCache{}
+	for _, q := range qs {
+		if q.call == nil || q.call.Err != nil {
+			err := ctx.Err()
+			if q.call != nil {
+				err = q.call.Err
+			}
+			out[q.i].Err = b.callError(ctx, q.bus, q.path, ifaceComponent+".GetExtents", err)
+			continue
+		}
+		var e extents
+		if err := q.call.Store(&e); err != nil {
+			out[q.i].Err = b.callError(ctx, q.bus, q.path, ifaceComponent+".GetExtents", err)
+			continue
+		}
+		out[q.i].Rect, out[q.i].Offscreen = b.screenRect(ctx, q.app, refs[q.i], e, origins)
+	}
+	return out
+}

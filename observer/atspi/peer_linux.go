@@ -1,0 +1,189 @@
+//go:build linux
+
+package atspi
+
+import (
+	"context"
+	"net"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+)
+
+// peers are direct connections to apps that offer one (GTK3's atk-bridge answers
+// Application.GetApplicationBusAddress; GTK4 does not). A call then goes straight to the app
+// instead of through the bus daemon: measured here, a round trip drops from ~0.55 to ~0.25 ms and
+// a pipelined call from ~80 to ~47 µs. Events still come over the accessibility bus.
+//
+// Unlike the bus daemon, a frozen app does not buffer: once its socket is full, writing blocks.
+// Every write therefore has a deadline (the call timeout), a cancelled read closes the peer
+// connections it is blocked on, and an app whose peer connection was given up is reached
+// through the bus from then on.
+type peers struct {
+	mu      sync.Mutex
+	conns   map[string]*dbus.Conn // by the app's bus name; a nil entry: tried, there is none
+	sockets map[*dbus.Conn]net.Conn
+	stalled map[string]bool // peers given up because the app stopped reading
+}
+
+// object is the element at path of the app on bus, over the app's peer connection when it has one.
+func (b *Backend) object(bus, path string) dbus.BusObject {
+	if c := b.peer(bus); c != nil {
+		return c.Object(bus, dbus.ObjectPath(path))
+	}
+	return b.conn.Object(bus, dbus.ObjectPath(path))
+}
+
+func (b *Backend) peer(bus string) *dbus.Conn {
+	b.peers.mu.Lock()
+	defer b.peers.mu.Unlock()
+	return b.peers.conns[bus]
+}
+
+// dialPeer tries once per app to open its peer connection. The naive sequential reader used
+// to measure pipelining goes through the bus like any simple client.
+func (b *Backend) dialPeer(ctx context.Context, bus string) {
+	if b.cfg.sequential {
+		return
+	}
+	b.peers.mu.Lock()
+	_, tried := b.peers.conns[bus]
+	if !tried {
+		b.peers.conns[bus] = nil
+	}
+	b.peers.mu.Unlock()
+	if tried {
+		return
+	}
+	cctx, cancel := context.WithTimeout(ctx, b.cfg.callTimeout)
+	defer cancel()
+	var addr string
+	if err := b.conn.Object(bus, rootPath).CallWithContext(cctx, ifaceApp+".GetApplicationBusAddress", 0).Store(&addr); err != nil || addr == "" {
+		return
+	}
+	conn, raw, err := b.dialUnix(cctx, addr)
+	if err != nil {
+		b.log.Debug("atspi: no peer connection", "bus", bus, "addr", addr, "err", err)
+		return
+	}
+	b.peers.mu.Lock()
+	defer b.peers.mu.Unlock()
+	if _, still := b.peers.conns[bus]; !still || b.isClosed() { // the app left meanwhile
+		_ = conn.Close()
+		return
+	}
+	b.peers.conns[bus] = conn
+	b.peers.sockets[conn] = raw
+}
+
+// dialUnix connects to a unix: D-Bus address and authenticates (a peer connection has no Hello:
+// there is no bus). Auth has no deadline of its own and an app that froze after telling its
+// address would hold it forever: the context ends it by closing the socket.
+func (b *Backend) dialUnix(ctx context.Context, addr string) (*dbus.Conn, net.Conn, error) {
+	var path string
+	switch {
+	case strings.HasPrefix(addr, "unix:path="):
+		path = strings.TrimPrefix(addr, "unix:path=")
+	case strings.HasPrefix(addr, "unix:abstract="):
+		path = "@" + strings.TrimPrefix(addr, "unix:abstract=")
+	default:
+		return nil, nil, &net.AddrError{Err: "not a unix path", Addr: addr}
+	}
+	if i := strings.IndexByte(path, ','); i >= 0 { // further keys (guid=...)
+		path = path[:i]
+	}
+	var d net.Dialer
+	raw, err := d.DialContext(ctx, "unix", path)
+	if err != nil {
+		return nil, nil, err
+	}
+	conn, err := dbus.NewConn(&deadlineWriter{Conn: raw, timeout: b.cfg.callTimeout})
+	if err != nil {
+		_ = raw.Close()
+		return nil, nil, err
+	}
+	authed := make(chan error, 1)
+	go func() { authed <- conn.Auth(nil) }()
+	select {
+	case err = <-authed:
+	case <-ctx.Done():
+		_ = conn.Close()
+		err = <-authed
+	}
+	if err != nil {
+		_ = conn.Close()
+		return nil, nil, err
+	}
+	return conn, raw, nil
+}
+
+// deadlineWriter gives every write a deadline: an app that stops reading fails the write
+// instead of blocking it.
+type deadlineWriter struct {
+	net.Conn
+	timeout time.Duration
+}
+
+func (w *deadlineWriter) Write(p []byte) (int, error) {
+	_ = w.SetWriteDeadline(time.Now().Add(w.timeout))
+	return w.Conn.Write(p)
+}
+
+// stallPeer gives up the peer connection of an app that stopped reading: its blocked writes
+// fail at once, and later calls go through the bus.
+func (b *Backend) stallPeer(bus string) {
+	b.peers.mu.Lock()
+	c := b.peers.conns[bus]
+	if c != nil {
+		b.peers.conns[bus] = nil
+		b.peers.stalled[bus] = true
+	}
+	b.peers.mu.Unlock()
+	b.closePeer(c)
+}
+
+// closePeer closes the socket first (godbus's Close waits for a blocked write, the socket's
+// close ends it), then the connection.
+func (b *Backend) closePeer(c *dbus.Conn) {
+	if c == nil {
+		return
+	}
+	b.peers.mu.Lock()
+	raw := b.peers.sockets[c]
+	delete(b.peers.sockets, c)
+	b.peers.mu.Unlock()
+	if raw != nil {
+		_ = raw.Close()
+	}
+	_ = c.Close()
+}
+
+// peerStalled reports whether the app's peer connection was given up as unresponsive.
+func (b *Backend) peerStalled(bus string) bool {
+	b.peers.mu.Lock()
+	defer b.peers.mu.Unlock()
+	return b.peers.stalled[bus]
+}
+
+// dropPeer closes the peer connection of an app that left.
+func (b *Backend) dropPeer(bus string) {
+	b.peers.mu.Lock()
+	c := b.peers.conns[bus]
+	delete(b.peers.conns, bus)
+	delete(b.peers.stalled, bus)
+	b.peers.mu.Unlock()
+	b.closePeer(c)
+}
+
+// closePeers closes every peer connection.
+func (b *Backend) closePeers() {
+	b.peers.mu.Lock()
+	conns := b.peers.conns
+	b.peers.conns = map[string]*dbus.Conn{}
+	b.peers.mu.Unlock()
+	for _, c := range conns {
+		b.closePeer(c)
+	}
+}
