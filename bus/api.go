@@ -37,10 +37,12 @@ type WindowsReply struct {
 	Windows []observer.Window `json:"windows"`
 }
 
-// InspectRequest asks for an inspection of one window.
+// InspectRequest asks for an inspection of one window, or of one element's subtree (Scope:
+// "SNAPSHOT:ELEMENT", which names its app and window itself).
 type InspectRequest struct {
 	AppTarget
 	Window string `json:"window,omitempty"`
+	Scope  string `json:"scope,omitempty"`
 }
 
 // StatusRequest asks for the daemon's health.
@@ -48,13 +50,15 @@ type StatusRequest struct{}
 
 // StatusReply is the daemon's health.
 type StatusReply struct {
-	Host      string         `json:"host"`
-	Version   string         `json:"version"`
-	Backend   string         `json:"backend"`
-	Started   time.Time      `json:"started"`
-	Events    PublisherStats `json:"events"`
-	Snapshots SnapshotStats  `json:"snapshots"`
-	Stream    string         `json:"stream"`
+	Host    string         `json:"host"`
+	Version string         `json:"version"`
+	Backend string         `json:"backend"`
+	Started time.Time      `json:"started"`
+	Events  PublisherStats `json:"events"`
+	// Snaps counts the polled snapshot diffs; absent when polling is off.
+	Snaps     *PublisherStats `json:"snaps,omitempty"`
+	Snapshots SnapshotStats   `json:"snapshots"`
+	Stream    string          `json:"stream"`
 }
 
 // SnapshotStats describes the snapshot store.
@@ -67,4 +71,12 @@ type SnapshotStats struct {
 type SnapshotRequest struct {
 	SnapshotID string `json:"snapshot_id"`
 	Element    string `json:"element,omitempty"`
+}
+
+// ReadRequest asks for the text of a window, or of one element's subtree (Scope).
+type ReadRequest struct {
+	AppTarget
+	Window string `json:"window,omitempty"`
+	Scope  string `json:"scope,omitempty"`
+	Limit  int    `json:"limit,omitempty"`
 }

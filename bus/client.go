@@ -171,3 +171,12 @@ func (c *Client) Snapshot(ctx context.Context, req SnapshotRequest) (*observer.I
 	}
 	return &r, nil
 }
+
+// Read returns the text of a window or scope.
+func (c *Client) Read(ctx context.Context, req ReadRequest) (*observer.ReadResult, error) {
+	var r observer.ReadResult
+	if err := c.Call(ctx, "read", req, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}

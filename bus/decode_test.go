@@ -43,7 +43,10 @@ func FuzzDecodeRequest(f *testing.F) {
 		f.Add("inspect", []byte(s))
 		f.Add("windows", []byte(s))
 		f.Add("apps", []byte(s))
+		f.Add("read", []byte(s))
 	}
+	f.Add("inspect", []byte(`{"scope":"s_0a:elem_1"}`))
+	f.Add("read", []byte(`{"scope":"s_0a:elem_1","limit":10}`))
 	f.Fuzz(func(t *testing.T, endpoint string, body []byte) {
 		var v any
 		switch endpoint {
@@ -51,6 +54,8 @@ func FuzzDecodeRequest(f *testing.F) {
 			v = &InspectRequest{}
 		case "windows":
 			v = &WindowsRequest{}
+		case "read":
+			v = &ReadRequest{}
 		default:
 			endpoint, v = "apps", &AppsRequest{}
 		}

@@ -27,6 +27,7 @@ type Service struct {
 	obs     *observer.Observer
 	subj    Subjects
 	pub     *Publisher
+	snap    *SnapPublisher
 	stream  string
 	log     *slog.Logger
 	started time.Time
@@ -54,6 +55,9 @@ type ServiceOption func(*Service)
 
 // WithPublisher reports the publisher's counters in status.
 func WithPublisher(p *Publisher) ServiceOption { return func(s *Service) { s.pub = p } }
+
+// WithSnapPublisher reports the snapshot diff publisher's counters in status.
+func WithSnapPublisher(p *SnapPublisher) ServiceOption { return func(s *Service) { s.snap = p } }
 
 // WithStream names the JetStream stream of the host's events in status.
 func WithStream(name string) ServiceOption { return func(s *Service) { s.stream = name } }
@@ -201,7 +205,19 @@ func (s *Service) endpoints() []Endpoint {
 			})},
 		{Name: "inspect", Description: "Inspect a window: list what is on screen and keep the walk as a snapshot.", Timeout: 20 * time.Second,
 			Handle: Handler("inspect", func(ctx context.Context, r InspectRequest) (any, error) {
-				return s.obs.Inspect(ctx, observer.InspectRequest{App: r.Query(), Window: r.Window})
+				scope, err := optionalScope(r.Scope)
+				if err != nil {
+					return nil, err
+				}
+				return s.obs.Inspect(ctx, observer.InspectRequest{App: r.Query(), Window: r.Window, Scope: scope})
+			})},
+		{Name: "read", Description: "Read a window's or a scope's text in reading order; no snapshot, no input.", Timeout: 20 * time.Second,
+			Handle: Handler("read", func(ctx context.Context, r ReadRequest) (any, error) {
+				scope, err := optionalScope(r.Scope)
+				if err != nil {
+					return nil, err
+				}
+				return s.obs.Read(ctx, observer.ReadRequest{App: r.Query(), Window: r.Window, Scope: scope, Limit: r.Limit})
 			})},
 		{Name: "snapshot", Description: "List a stored snapshot again, whole or the subtree of one element; no new walk.", Timeout: time.Second,
 			Handle: Handler("snapshot", func(ctx context.Context, r SnapshotRequest) (any, error) {
@@ -226,10 +242,26 @@ func (s *Service) endpoints() []Endpoint {
 	}
 }
 
+// optionalScope parses a request's scope; "" is none.
+func optionalScope(s string) (*observer.Scope, error) {
+	if s == "" {
+		return nil, nil
+	}
+	scope, err := observer.ParseScope(s)
+	if err != nil {
+		return nil, err
+	}
+	return &scope, nil
+}
+
 func (s *Service) status() StatusReply {
 	r := StatusReply{Host: s.subj.Host, Version: Version, Backend: s.obs.Backend().Platform(), Started: s.started, Stream: s.stream}
 	if s.pub != nil {
 		r.Events = s.pub.Stats()
+	}
+	if s.snap != nil {
+		st := s.snap.Stats()
+		r.Snaps = &st
 	}
 	r.Snapshots.Count, r.Snapshots.Bytes = s.obs.Store().Stats()
 	return r

@@ -54,6 +54,9 @@ func (s Subjects) AllEvents() string { return s.Prefix + "." + s.Host + ".evt.>"
 // Snap is the subject of an app's polled snapshot diffs.
 func (s Subjects) Snap(app string) string { return s.Prefix + "." + s.Host + ".snap." + Token(app) }
 
+// AllSnaps matches every app's snapshot diffs.
+func (s Subjects) AllSnaps() string { return s.Prefix + "." + s.Host + ".snap.*" }
+
 // API is the subject prefix of the micro service's endpoints (no trailing dot).
 func (s Subjects) API() string { return s.Prefix + "." + s.Host + ".api" }
 

@@ -5,11 +5,14 @@ import (
 	"time"
 )
 
-// InspectRequest asks for one inspection of an app's window.
+// InspectRequest asks for one inspection of an app's window, or of one element's subtree.
 type InspectRequest struct {
 	App AppQuery
 	// Window is a window id or title; empty means the focused window, else the first.
 	Window string
+	// Scope, when set, lists only the subtree of an element of an earlier snapshot, found again
+	// in a fresh walk of its window with the wide budget; App and Window are then taken from it.
+	Scope *Scope
 }
 
 // Inspection is the reply to an inspection: the snapshot's id and what it lists.
@@ -23,6 +26,8 @@ type Inspection struct {
 	Truncation       []Truncation `json:"truncation,omitempty"`
 	Incomplete       bool         `json:"incomplete,omitempty"`
 	OffscreenOmitted int          `json:"offscreen_omitted"`
+	// Scope names the element the listing is the subtree of, when it was scoped.
+	Scope *ScopeInfo `json:"scope,omitempty"`
 	// Walked counts the elements the snapshot holds; Elements lists those of the listed subtree.
 	Walked   int       `json:"walked"`
 	Elements []Element `json:"elements"`
@@ -50,8 +55,11 @@ type Element struct {
 }
 
 // Inspect walks a window with the unscoped budget, listing what is on screen, and stores the
-// walk as a snapshot.
+// walk as a snapshot; with a scope it lists one element's subtree from a wide walk instead.
 func (o *Observer) Inspect(ctx context.Context, req InspectRequest) (*Inspection, error) {
+	if req.Scope != nil {
+		return o.scopedInspect(ctx, *req.Scope)
+	}
 	app, wins, err := o.Windows(ctx, req.App)
 	if err != nil {
 		return nil, err
@@ -67,11 +75,18 @@ func (o *Observer) Inspect(ctx context.Context, req InspectRequest) (*Inspection
 		return nil, Errorf(CodeAppNotResponding, "The app did not answer; check that it is alive (axbus apps) and retry.",
 			"could not read window %q of %s", win.Title, app.Name).With("pid", app.PID)
 	}
-	snap := &Snapshot{
-		ID: NewSnapshotID(), App: app.Ref(), Window: win.RefOf(), Created: o.now(), Budget: budget, Walk: walk,
-	}
+	snap := o.newSnapshot(app, win, budget, walk)
 	o.store.Put(snap)
 	return snap.Listing(snap.Subtree(0)), nil
+}
+
+// newSnapshot makes a snapshot of a walk. The children's handles are dropped: the walk's
+// parent indices keep the tree, and a snapshot of 4,000 elements stays small.
+func (o *Observer) newSnapshot(app App, win Window, budget Budget, walk WalkResult) *Snapshot {
+	for i := range walk.Nodes {
+		walk.Nodes[i].Children = nil
+	}
+	return &Snapshot{ID: NewSnapshotID(), App: app.Ref(), Window: win.RefOf(), Created: o.now(), Budget: budget, Walk: walk}
 }
 
 // Listing renders the elements at the given pre-order indices.

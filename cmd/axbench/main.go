@@ -32,6 +32,7 @@ func main() {
 		{"api", benchAPI},
 		{"events", benchEvents},
 		{"idle", benchIdleRSS},
+		{"poll", benchPoll},
 	}
 	suites = append(suites, platformSuites...)
 	fmt.Printf("# axbus benchmarks (%s)\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))

@@ -94,16 +94,42 @@ func runWindows(ctx context.Context, args []string, out io.Writer) error {
 func runInspect(ctx context.Context, args []string, out io.Writer) error {
 	var c clientFlags
 	var a appFlags
-	var window string
-	fs := newFlags("inspect", "--app NAME | --pid PID [--window W] [flags]")
+	var window, scope string
+	fs := newFlags("inspect", "--app NAME | --pid PID [--window W] | --scope SNAPSHOT:ELEMENT [flags]")
 	c.register(fs)
 	a.register(fs)
 	fs.StringVar(&window, "window", "", "window id or title (default: the focused window)")
+	fs.StringVar(&scope, "scope", "", "list one element's subtree, off-screen content included: SNAPSHOT:ELEMENT from an earlier inspect")
 	if err := parse(fs, args, 0); err != nil {
 		return err
 	}
 	return simpleCall(ctx, out, &c, func(ctx context.Context, cl *bus.Client) (any, error) {
-		return cl.Inspect(ctx, bus.InspectRequest{AppTarget: a.target, Window: window})
+		return cl.Inspect(ctx, bus.InspectRequest{AppTarget: a.target, Window: window, Scope: scope})
+	})
+}
+
+func runRead(ctx context.Context, args []string, out io.Writer) error {
+	var c clientFlags
+	var a appFlags
+	var req bus.ReadRequest
+	var textOnly bool
+	fs := newFlags("read", "--app NAME | --pid PID [--window W] | --scope SNAPSHOT:ELEMENT [--limit BYTES] [--text] [flags]")
+	c.register(fs)
+	a.register(fs)
+	fs.StringVar(&req.Window, "window", "", "window id or title (default: the focused window)")
+	fs.StringVar(&req.Scope, "scope", "", "read one element's subtree: SNAPSHOT:ELEMENT from an earlier inspect")
+	fs.IntVar(&req.Limit, "limit", 0, "most bytes of text (default and maximum 96 KiB)")
+	fs.BoolVar(&textOnly, "text", false, "print the text alone, not the JSON reply")
+	if err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	req.AppTarget = a.target
+	return simpleCall(ctx, out, &c, func(ctx context.Context, cl *bus.Client) (any, error) {
+		r, err := cl.Read(ctx, req)
+		if err != nil || !textOnly {
+			return r, err
+		}
+		return rawText(r.Text), nil
 	})
 }
 

@@ -121,8 +121,35 @@ func startDesktopDaemon(t *testing.T, kinds ...string) *desktopDaemon {
 	if err != nil {
 		t.Fatal(err)
 	}
+	resets := make(chan int, 16)
+	_, err = nc.Subscribe(d.Subjects.AllSnaps(), func(m *nats.Msg) { // kept for the password check
+		dd.eventsMu.Lock()
+		dd.allEvents = append(dd.allEvents, m.Data)
+		dd.eventsMu.Unlock()
+		var env bus.SnapEnvelope
+		if json.Unmarshal(m.Data, &env) == nil && env.Kind == "reset" {
+			select {
+			case resets <- env.App.PID:
+			default:
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := nc.Flush(); err != nil {
 		t.Fatal(err)
+	}
+	// Steady state: the poller has read the app with the focused window whole once (it resets
+	// right after start; without a window manager only the last app shown has focus), so that
+	// tests time events against a daemon at work, not one reading an app for the first time.
+	for _, app := range dd.apps {
+		d.Poller.Resend(app.PID) // the first reset may have gone before the subscription
+	}
+	select {
+	case <-resets:
+	case <-time.After(20 * time.Second):
+		t.Fatal("no polled snapshot within 20 s")
 	}
 	return dd
 }

@@ -25,6 +25,7 @@ func commands() []command {
 		{"apps", "list the running apps", runApps},
 		{"windows", "list an app's windows", runWindows},
 		{"inspect", "inspect a window into a snapshot", runInspect},
+		{"read", "read a window's text", runRead},
 		{"tail", "follow events: tail [APP[.TYPE]]", runTail},
 		{"status", "the daemon's health", runStatus},
 		{"schema", "print a JSON Schema: schema [NAME]", runSchema},

@@ -16,8 +16,15 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
+// rawText is printed as it is, not as JSON.
+type rawText string
+
 // printJSON writes v as JSON: indented for a person, one line for a program.
 func printJSON(w io.Writer, v any) error {
+	if t, ok := v.(rawText); ok {
+		_, err := io.WriteString(w, string(t)+"\n")
+		return err
+	}
 	enc := json.NewEncoder(w)
 	if isTerminal(w) {
 		enc.SetIndent("", "  ")

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/observer"
 )
 
 func runServe(ctx context.Context, args []string, out io.Writer) error {
@@ -26,9 +28,26 @@ func runServe(ctx context.Context, args []string, out io.Writer) error {
 	fs.StringVar(&cfg.Host, "host", defaultHost(), "host id used in subjects")
 	fs.StringVar(&cfg.Prefix, "prefix", bus.DefaultPrefix, "subject prefix")
 	fs.StringVar(&cfg.Headless, "headless", "never", "run a private headless desktop with the GTK fixture app: never, auto (when there is no desktop session) or always (Linux)")
+	var snapApps string
+	fs.DurationVar(&cfg.SnapInterval, "snap-interval", time.Second, "polled snapshot diffs on ax.<host>.snap.<app>: how often; 0 or less turns them off")
+	fs.IntVar(&cfg.SnapResync, "snap-resync", 10, "a full re-read every this many snapshot cycles, for changes no notification announced (0: never)")
+	fs.StringVar(&snapApps, "snap-apps", "", "poll only these apps: comma-separated names or pids (default: every app with a focused window)")
 	fs.StringVar(&level, "log-level", "info", "debug, info, warn or error")
 	if err := parse(fs, args, 0); err != nil {
 		return err
+	}
+	if cfg.SnapInterval <= 0 {
+		cfg.SnapInterval = -1 // off
+	}
+	for _, a := range strings.Split(snapApps, ",") {
+		if a = strings.TrimSpace(a); a == "" {
+			continue
+		}
+		if pid, err := strconv.Atoi(a); err == nil {
+			cfg.SnapApps = append(cfg.SnapApps, observer.AppQuery{PID: pid})
+		} else {
+			cfg.SnapApps = append(cfg.SnapApps, observer.AppQuery{Name: a})
+		}
 	}
 	var lv slog.Level
 	if err := lv.UnmarshalText([]byte(level)); err != nil {
@@ -45,7 +64,7 @@ func runServe(ctx context.Context, args []string, out io.Writer) error {
 	fmt.Fprintf(out, "axbus %s serving host %q with the %s backend\n", bus.Version, d.Subjects.Host, d.Backend.Platform())
 	fmt.Fprintf(out, "  client URL:  %s\n", info.URL)
 	fmt.Fprintf(out, "  credentials: %s (nkey seed)\n", info.CredsFile)
-	fmt.Fprintf(out, "  subjects:    %s (events), %s.* (requests)\n", d.Subjects.AllEvents(), d.Subjects.API())
+	fmt.Fprintf(out, "  subjects:    %s (events), %s (snapshot diffs), %s.* (requests)\n", d.Subjects.AllEvents(), d.Subjects.AllSnaps(), d.Subjects.API())
 	if h := d.Desktop; h != nil {
 		fmt.Fprintf(out, "  desktop:     no desktop session here, so a private headless one runs (DISPLAY %s)\n", h.Session.Display)
 		fmt.Fprintf(out, "               with the GTK3 fixture app %q (pid %d); change it with: axbus fixture toggle\n", headless.AppName(h.App.Kind), h.App.PID)

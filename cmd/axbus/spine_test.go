@@ -177,7 +177,7 @@ func TestNatsCLI(t *testing.T) {
 	if err != nil {
 		t.Fatalf("nats micro info: %v\n%s", err, out)
 	}
-	for _, ep := range []string{"apps", "windows", "inspect", "snapshot", "status"} {
+	for _, ep := range []string{"apps", "windows", "inspect", "read", "snapshot", "status"} {
 		if !strings.Contains(out, d.Subjects.Endpoint(ep)) {
 			t.Errorf("nats micro info lacks endpoint %s:\n%s", ep, out)
 		}

@@ -30,6 +30,13 @@ type Config struct {
 	// SessionBus, A11yBus and Display point the AT-SPI backend at a desktop other than the
 	// environment's (tests run their own headless sessions).
 	SessionBus, A11yBus, Display string
+
+	// Polled snapshots: every SnapInterval (0: 1 s; negative: off) the focused window of each app
+	// (or of SnapApps) is diffed with its last state, and a full re-read runs every SnapResync
+	// cycles (0: never).
+	SnapInterval time.Duration
+	SnapResync   int
+	SnapApps     []observer.AppQuery
 }
 
 // Daemon is one running axbus.
@@ -38,6 +45,8 @@ type Daemon struct {
 	Backend  observer.Backend
 	Observer *observer.Observer
 	Pub      *bus.Publisher
+	Poller   *observer.Poller // nil when polling is off
+	Snap     *bus.SnapPublisher
 	Service  *bus.Service
 	Subjects bus.Subjects
 	// Desktop is the private headless desktop when the daemon started one, with its fixture app.
@@ -82,12 +91,28 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	if d.token, err = d.Observer.Subscribe(func(e observer.Event) { d.Pub.Offer(e) }); err != nil {
 		return d, err
 	}
+	if cfg.SnapInterval >= 0 {
+		d.Snap = bus.NewSnapPublisher(d.Server.Conn(), d.Subjects, d.Pub.Boot(), 0, cfg.Log.With("part", "snap"))
+		opts := []observer.PollOption{observer.PollResync(cfg.SnapResync), observer.PollApps(cfg.SnapApps...)}
+		if cfg.SnapInterval > 0 {
+			opts = append(opts, observer.PollInterval(cfg.SnapInterval))
+		}
+		d.Poller = observer.NewPoller(d.Observer, d.Snap.Offer, opts...)
+		if err = d.Poller.Start(); err != nil {
+			return d, err
+		}
+	}
 	d.Service, err = bus.NewService(d.Server.Conn(), d.Observer, d.Subjects,
-		bus.WithPublisher(d.Pub), bus.WithStream(d.Subjects.StreamName()), bus.WithLogger(cfg.Log.With("part", "service")))
+		bus.WithPublisher(d.Pub), bus.WithSnapPublisher(d.Snap), bus.WithStream(d.Subjects.StreamName()), bus.WithLogger(cfg.Log.With("part", "service")))
 	if err != nil {
 		return d, err
 	}
 	go d.sweep()
+	// The service's subscriptions go to the server asynchronously: a client asking right after
+	// Start returns would find no responder.
+	if err = d.Server.Conn().Flush(); err != nil {
+		return d, err
+	}
 	return d, nil
 }
 
@@ -115,11 +140,17 @@ func (d *Daemon) Close(ctx context.Context) error {
 		close(d.stop)
 		<-d.swept
 	}
+	if d.Poller != nil {
+		d.Poller.Stop() // before the snap publisher closes: it offers to it
+	}
 	if d.Observer != nil && d.token != 0 {
 		d.Observer.Unsubscribe(d.token)
 	}
 	if d.Pub != nil {
 		d.Pub.Close()
+	}
+	if d.Snap != nil {
+		d.Snap.Close()
 	}
 	if d.Backend != nil {
 		errs = append(errs, d.Backend.Close())

@@ -24,6 +24,8 @@ const (
 	// summaryBudget bounds the read of the elements of a run of events: the event on the bus within
 	// 50 ms of the change matters more than a complete summary.
 	summaryBudget = 30 * time.Millisecond
+	// maxTold bounds what a watch remembers of an app's elements' states and names.
+	maxTold = 50_000
 )
 
 // dispatch is the backend's one signal consumer: focus tracking, app lifecycle and registry
@@ -356,7 +358,7 @@ func (w *watchState) worker(bus string, start bool) (wk *appWorker, created bool
 	wk = w.workers[bus]
 	if wk == nil {
 		wk = &appWorker{w: w, bus: bus, notify: make(chan struct{}, 1), windows: map[observer.NodeRef]winMark{},
-			seen: map[observer.NodeRef]seenFlags{}}
+			seen: map[observer.NodeRef]seenFlags{}, told: map[observer.NodeRef]told{}}
 		w.workers[bus] = wk
 		created = true
 		if start {
@@ -479,10 +481,38 @@ type appWorker struct {
 	seen         map[observer.NodeRef]seenFlags
 	poll         *pollState
 	primed       bool
-	// pre holds the elements of the current run of events, read together; prior what was known
-	// of them before.
+	// pre holds the elements of the current run of events, read together; prior what the watch
+	// knew of them before the run.
 	pre   map[observer.NodeRef]*observer.Node
-	prior map[observer.NodeRef]refInfo
+	prior map[observer.NodeRef]told
+	// told is what the watch knew of elements after the runs so far.
+	told map[observer.NodeRef]told
+}
+
+// told is what the watch knows of an element's states and name: from the events it delivered and
+// from its own baseline (GTK4's re-read), never from reads made for others. An inspection or the
+// poller may read a change before its event arrives; that must not make the event look like a
+// toolkit repeating itself (GTK4 re-announces unchanged states and names).
+type told struct {
+	states, mask stateSet // mask: the states known
+	name         string
+	haveName     bool
+}
+
+// lastTold is what the watch knows of ref: from this run, the runs before, or GTK4's baseline.
+func (wk *appWorker) lastTold(ref observer.NodeRef) told {
+	if t, ok := wk.prior[ref]; ok {
+		return t
+	}
+	if t, ok := wk.told[ref]; ok {
+		return t
+	}
+	if wk.poll != nil {
+		if it, ok := wk.poll.items[ref]; ok {
+			return told{states: makeStateSet(it.States), mask: ^stateSet(0), name: it.Name, haveName: true}
+		}
+	}
+	return told{}
 }
 
 func (wk *appWorker) setWindows(wins []observer.Window) {
@@ -600,6 +630,12 @@ func (wk *appWorker) loop() {
 			for _, j := range jobs[i:end] {
 				wk.handle(ctx, j)
 			}
+			if len(wk.told) > maxTold { // a long-lived app: start afresh rather than grow without bound
+				wk.told = map[observer.NodeRef]told{}
+			}
+			for ref, t := range wk.prior {
+				wk.told[ref] = t
+			}
 			wk.pre, wk.prior = nil, nil
 			i = end
 		}
@@ -611,7 +647,7 @@ func (wk *appWorker) loop() {
 func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 	b := wk.w.b
 	wk.pre = map[observer.NodeRef]*observer.Node{}
-	wk.prior = map[observer.NodeRef]refInfo{}
+	wk.prior = map[observer.NodeRef]told{}
 	if time.Now().Before(wk.unresponsive) {
 		return
 	}
@@ -625,14 +661,12 @@ func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 		if _, dup := wk.prior[ref]; dup {
 			continue
 		}
-		ri, _ := b.cache.get(ref)
-		wk.prior[ref] = ri
+		wk.prior[ref] = wk.lastTold(ref)
 		refs = append(refs, ref)
 		if t == observer.EventChildrenChanged && j.raw.mainKind() == "add" && ref == RootRef(wk.bus) {
 			if c := variantRef(j.data); c != "" && c != ref { // a new top-level, named by GTK3
 				if _, dup := wk.prior[c]; !dup {
-					ci, _ := b.cache.get(c)
-					wk.prior[c] = ci
+					wk.prior[c] = wk.lastTold(c)
 					refs = append(refs, c)
 				}
 			}
@@ -653,7 +687,8 @@ func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 			wk.unresponsive = time.Now().Add(unresponsiveQuiet)
 			wk.pre[refs[i]] = nil
 		case observer.CodeOf(n.Err) == observer.CodeTimeout && ctx.Err() == nil:
-			wk.pre[refs[i]] = cachedNode(wk.prior[refs[i]], refs[i])
+			ri, _ := b.cache.get(refs[i])
+			wk.pre[refs[i]] = cachedNode(ri, refs[i])
 		default:
 			wk.pre[refs[i]] = nil
 		}
@@ -684,11 +719,15 @@ func eventRef(j job) observer.NodeRef {
 }
 
 // known is what was known of ref before the current run of events was read.
-func (wk *appWorker) known(ref observer.NodeRef) (refInfo, bool) {
-	if ri, ok := wk.prior[ref]; ok {
-		return ri, true
+// remember records what an event delivered told about ref, for the events after it.
+func (wk *appWorker) remember(ref observer.NodeRef, change func(*told)) {
+	t := wk.lastTold(ref)
+	change(&t)
+	if wk.prior != nil {
+		wk.prior[ref] = t
+	} else {
+		wk.told[ref] = t
 	}
-	return wk.w.b.cache.get(ref)
 }
 
 // handle does one job; it reports true when the app is gone and the worker should end.
@@ -732,43 +771,38 @@ func (wk *appWorker) handle(ctx context.Context, j job) bool {
 	case observer.EventStateChanged:
 		wk.seen[ref] |= seenState
 		if i, ok := StateNumber(j.raw.mainKind()); ok {
-			ri, known := wk.known(ref)
-			if known && ri.haveStates && ri.states.has(i) == (j.raw.D1 != 0) {
+			if t := wk.lastTold(ref); t.mask.has(i) && t.states.has(i) == (j.raw.D1 != 0) {
 				return false // no change: the toolkit repeats itself
 			}
-			if wk.prior != nil { // a later event of this run compares with this one
-				ri.haveStates = true
+			wk.remember(ref, func(t *told) {
+				t.mask |= 1 << uint(i)
 				if j.raw.D1 != 0 {
-					ri.states |= 1 << uint(i)
+					t.states |= 1 << uint(i)
 				} else {
-					ri.states &^= 1 << uint(i)
+					t.states &^= 1 << uint(i)
 				}
-				wk.prior[ref] = ri
-			}
+			})
 		}
 	case observer.EventTitleChanged:
 		wk.seen[ref] |= seenName
-		if ri, known := wk.known(ref); known && ri.haveName {
-			prevName, havePrev = ri.name, true
+		if t := wk.lastTold(ref); t.haveName {
+			prevName, havePrev = t.name, true
 		}
 	case observer.EventValueChanged:
 		wk.seen[ref] |= seenValue
 	case observer.EventChildrenChanged:
 		wk.seen[ref] |= seenChildren
 	case observer.EventElementDestroyed:
+		delete(wk.told, ref)
 		wk.destroyed(ctx, app, ref, rawName, j.at)
 		return false
 	}
 	node := wk.summary(ctx, ref)
-	if t == observer.EventTitleChanged && havePrev && node != nil {
-		if node.Name == prevName {
+	if t == observer.EventTitleChanged && node != nil {
+		if havePrev && node.Name == prevName {
 			return false // the name did not change
 		}
-		if wk.prior != nil {
-			ri := wk.prior[ref]
-			ri.name, ri.haveName = node.Name, true
-			wk.prior[ref] = ri
-		}
+		wk.remember(ref, func(t *told) { t.name, t.haveName = node.Name, true })
 	}
 	if t == observer.EventWindowCreated || t == observer.EventWindowClosed {
 		role := uint32(roleFrame)

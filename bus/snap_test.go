@@ -1,0 +1,167 @@
+package bus_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"go.uber.org/goleak"
+
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/embedded"
+	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/sim"
+)
+
+// startServer starts an embedded NATS server that the test shuts down, and checks at the very
+// end that nothing of the test still runs.
+func startServer(t *testing.T) *embedded.Server {
+	t.Helper()
+	ignore := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
+	s, err := embedded.Start(embedded.WithStateDir(t.TempDir()), embedded.WithListen("127.0.0.1:0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := s.Shutdown(ctx); err != nil {
+			t.Errorf("Shutdown: %v", err)
+		}
+	})
+	return s
+}
+
+func subscribe(t *testing.T, nc *nats.Conn, subject string) *nats.Subscription {
+	t.Helper()
+	sub, err := nc.SubscribeSync(subject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return sub
+}
+
+func receive(t *testing.T, sub *nats.Subscription) bus.SnapEnvelope {
+	t.Helper()
+	msg, err := sub.NextMsg(5 * time.Second)
+	if err != nil {
+		t.Fatalf("no diff on %s: %v", sub.Subject, err)
+	}
+	var env bus.SnapEnvelope
+	if err := json.Unmarshal(msg.Data, &env); err != nil {
+		t.Fatalf("diff %s: %v", msg.Data, err)
+	}
+	return env
+}
+
+// Each app instance has its own sequence on its app's subject; gone ends it.
+func TestSnapPublisherSequencesPerApp(t *testing.T) {
+	s := startServer(t)
+	subj := bus.NewSubjects("", "Test.Host")
+	ledger, notes := subscribe(t, s.Conn(), subj.Snap("Ledger")), subscribe(t, s.Conn(), "ax.test_host.snap.notes")
+	pub := bus.NewSnapPublisher(s.Conn(), subj, "b1", 0, nil)
+	defer pub.Close()
+
+	ledgerApp := observer.AppRef{Name: "Ledger", PID: 601, Generation: 1}
+	for _, d := range []observer.Diff{
+		{Kind: observer.DiffReset, App: ledgerApp},
+		{Kind: observer.DiffReset, App: observer.AppRef{Name: "Notes", PID: 501, Generation: 2}},
+		{Kind: observer.DiffEvents, App: ledgerApp},
+		{Kind: observer.DiffGone, App: ledgerApp},
+		{Kind: observer.DiffReset, App: ledgerApp},
+	} {
+		if !pub.Offer(d) {
+			t.Fatal("Offer refused a diff with an empty queue")
+		}
+	}
+	for i, want := range []struct {
+		kind observer.DiffKind
+		seq  uint64
+	}{{observer.DiffReset, 1}, {observer.DiffEvents, 2}, {observer.DiffGone, 3}, {observer.DiffReset, 1}} {
+		env := receive(t, ledger)
+		if env.Kind != want.kind || env.Seq != want.seq || env.Host != "test_host" || env.Boot != "b1" || env.Gap != 0 {
+			t.Errorf("Ledger diff %d: %s seq %d host %s boot %s gap %d; want %s seq %d", i, env.Kind, env.Seq, env.Host, env.Boot, env.Gap, want.kind, want.seq)
+		}
+	}
+	if env := receive(t, notes); env.Seq != 1 || env.App.Name != "Notes" {
+		t.Errorf("Notes diff seq %d of %s, want its own sequence from 1", env.Seq, env.App.Name)
+	}
+}
+
+// Offer never blocks: a flood of diffs is published or dropped, each counted, and the gaps the
+// envelopes report never exceed the drops.
+func TestSnapPublisherDropsInsteadOfBlocking(t *testing.T) {
+	s := startServer(t)
+	subj := bus.NewSubjects("", "h")
+	sub := subscribe(t, s.Conn(), subj.Snap("Ledger"))
+	pub := bus.NewSnapPublisher(s.Conn(), subj, "b1", 1, nil)
+	const n = 2000
+	start := time.Now()
+	for range n {
+		pub.Offer(observer.Diff{Kind: observer.DiffEvents, App: observer.AppRef{Name: "Ledger", PID: 601, Generation: 1}})
+	}
+	offering := time.Since(start)
+	pub.Close()
+	st := pub.Stats()
+	if st.Published+st.Dropped != n {
+		t.Fatalf("published %d + dropped %d, want %d", st.Published, st.Dropped, n)
+	}
+	var gaps uint64
+	for seq := uint64(1); seq <= st.Published; seq++ {
+		env := receive(t, sub)
+		if env.Seq != seq {
+			t.Fatalf("seq %d, want %d", env.Seq, seq)
+		}
+		gaps += env.Gap
+	}
+	if gaps > st.Dropped {
+		t.Errorf("envelopes report %d lost, but %d were dropped", gaps, st.Dropped)
+	}
+	t.Logf("%d diffs offered in %v: %d published, %d dropped", n, offering, st.Published, st.Dropped)
+}
+
+// End to end: the poller over the 4,000-element window publishes through the snapshot
+// publisher, and a NATS subscriber on ax.<host>.snap.<app> receives the reset, then a diff
+// naming the one element changed.
+func TestSnapDiffsReachASubscriber(t *testing.T) {
+	s := startServer(t)
+	path, err := sim.FixturePath("large")
+	if err != nil {
+		t.Fatal(err)
+	}
+	desk, err := sim.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = desk.Close() }()
+	subj := bus.NewSubjects("", "desk")
+	sub := subscribe(t, s.Conn(), "ax.desk.snap.ledger")
+	pub := bus.NewSnapPublisher(s.Conn(), subj, "b1", 0, nil)
+	defer pub.Close()
+	poller := observer.NewPoller(observer.New(desk), pub.Offer, observer.PollInterval(20*time.Millisecond))
+	if err := poller.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer poller.Stop()
+
+	reset := receive(t, sub)
+	if reset.Kind != observer.DiffReset || len(reset.Added) != 4000 || reset.Seq != 1 || reset.Host != "desk" {
+		t.Fatalf("first diff %s seq %d with %d added", reset.Kind, reset.Seq, len(reset.Added))
+	}
+	if err := desk.SetTitle(601, "filter", "Filter…"); err != nil {
+		t.Fatal(err)
+	}
+	env := receive(t, sub) // found through its event, or by a resync if one came first
+	if len(env.Changed) != 1 || env.Changed[0].Name != "Filter…" || env.Seq != 2 {
+		t.Fatalf("diff %s seq %d changed %+v", env.Kind, env.Seq, env.Changed)
+	}
+	if fc := env.Changed[0].Changes["name"]; fc.Old != "Filter" || fc.New != "Filter…" {
+		t.Errorf("name change %v -> %v", fc.Old, fc.New)
+	}
+}

@@ -1,0 +1,255 @@
+package observer
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// appPoller polls one app instance on its own goroutine, so that a hung app delays only itself.
+type appPoller struct {
+	p      *Poller
+	app    App
+	marks  *marks
+	tick   chan struct{} // one pending tick at most: a slow cycle skips ticks, never queues them
+	ctx    context.Context
+	cancel context.CancelFunc // ends the goroutine: the app is gone or the poller stops
+	done   chan struct{}
+	// owesReset makes the next cycle publish a reset: a diff was lost, or a consumer asked.
+	owesReset atomic.Bool
+
+	cycleMu   sync.Mutex // one cycle at a time, whether a tick or PollNow runs it
+	tree      *polledTree
+	sinceFull int // cycles since the last full read
+	ended     bool
+
+	statsMu sync.Mutex
+	stats   AppPollStats
+}
+
+// AppPollStats describes the polling of one app.
+type AppPollStats struct {
+	App AppRef `json:"app"`
+	// Window is the polled window; nil while the app has none to poll.
+	Window *WindowRef `json:"window,omitempty"`
+	// Elements counts the elements held for the window.
+	Elements int `json:"elements"`
+	// Cycles counts the cycles that found a window; FullReads those that read it whole.
+	Cycles    uint64 `json:"cycles"`
+	FullReads uint64 `json:"full_reads"`
+	// Reads counts the elements read by all cycles.
+	Reads     uint64 `json:"reads"`
+	Published uint64 `json:"published"`
+	// Pending counts the elements events marked for the next cycle.
+	Pending int `json:"pending"`
+}
+
+func newAppPoller(p *Poller, app App) *appPoller {
+	ap := &appPoller{
+		p: p, app: app, marks: newMarks(4 * p.cfg.budget.MaxElements),
+		tick: make(chan struct{}, 1), done: make(chan struct{}),
+		stats: AppPollStats{App: app.Ref()},
+	}
+	ap.ctx, ap.cancel = context.WithCancel(p.ctx)
+	return ap
+}
+
+func (ap *appPoller) run() {
+	defer close(ap.done)
+	for {
+		select {
+		case <-ap.ctx.Done():
+			return
+		case <-ap.tick:
+		}
+		ap.cycle(ap.ctx)
+	}
+}
+
+// nudge asks for a cycle without waiting for it.
+func (ap *appPoller) nudge() {
+	select {
+	case ap.tick <- struct{}{}:
+	default:
+	}
+}
+
+// cycle polls the app once: it finds the window to poll, reads what changed and publishes it.
+func (ap *appPoller) cycle(ctx context.Context) {
+	ap.cycleMu.Lock()
+	defer ap.cycleMu.Unlock()
+	if ap.ended {
+		return
+	}
+	if ap.marks.ended() {
+		ap.end()
+		return
+	}
+	wins, err := ap.p.o.backend.Windows(ctx, ap.app.PID)
+	if err != nil {
+		if code := CodeOf(err); code == CodeAppGone || code == CodeAppNotFound {
+			ap.end()
+		}
+		return // a busy app is asked again at the next tick
+	}
+	win, ok := ap.pick(wins)
+	if !ok {
+		if ap.tree != nil {
+			ap.publish(ap.goneDiff())
+			ap.tree = nil
+			ap.record(0, false)
+		}
+		return
+	}
+	d, kind := ap.step(ctx, win)
+	ap.record(d.reads, kind == DiffReset || kind == DiffResync)
+	if ap.tree != nil && ap.owesReset.Swap(false) && kind != DiffReset {
+		d, kind = &delta{added: ap.tree.all(), reads: d.reads}, DiffReset // from memory: no reads
+	}
+	switch {
+	case kind == "":
+		return
+	case kind != DiffReset && d.empty():
+		return // nothing changed: nothing is published
+	}
+	ap.publish(ap.diff(kind, d))
+}
+
+// pick chooses the window to poll: the focused one, else the one polled so far while it stays
+// open (focus left the app), else none.
+func (ap *appPoller) pick(wins []Window) (Window, bool) {
+	for _, w := range wins {
+		if w.Focused {
+			return w, true
+		}
+	}
+	if ap.tree != nil {
+		for _, w := range wins {
+			if w.Ref == ap.tree.root {
+				return w, true
+			}
+		}
+	}
+	return Window{}, false
+}
+
+// step reads what this cycle must read and returns the changes and how to publish them; an
+// empty kind publishes nothing (a full read that failed, kept for the next cycle).
+func (ap *appPoller) step(ctx context.Context, win Window) (*delta, DiffKind) {
+	m := ap.marks.take() // a full read covers whatever was marked
+	resync := ap.p.cfg.resync
+	switch {
+	case ap.tree == nil || win.Ref != ap.tree.root:
+		return ap.reset(ctx, win)
+	case m.overflow || (resync > 0 && ap.sinceFull+1 >= resync):
+		return ap.resync(ctx, win)
+	}
+	ap.sinceFull++
+	ap.tree.window = win
+	d, retry := applyMarks(ctx, ap.p.o.backend, ap.tree, m)
+	ap.marks.again(retry)
+	return d, DiffEvents
+}
+
+// reset reads a window not polled before (the app's first, or a window switch) whole.
+func (ap *appPoller) reset(ctx context.Context, win Window) (*delta, DiffKind) {
+	w := ap.walk(ctx, win)
+	if len(w.Nodes) == 0 {
+		return &delta{reads: w.Reads}, "" // the app did not answer: the next cycle tries again
+	}
+	ap.tree, ap.sinceFull = treeFromWalk(win, &w, ap.p.cfg.budget), 0
+	return &delta{added: ap.tree.all(), reads: w.Reads, truncation: w.Truncation}, DiffReset
+}
+
+// resync reads the window whole and compares it with what events kept up to date, to find
+// what notifications missed. A read cut by its deadline is thrown away, not compared: every
+// element it did not reach would look removed.
+func (ap *appPoller) resync(ctx context.Context, win Window) (*delta, DiffKind) {
+	w := ap.walk(ctx, win)
+	if len(w.Nodes) == 0 || slices.Contains(w.Truncation, TruncatedDeadline) {
+		return &delta{reads: w.Reads}, "" // still due: the next cycle reads again
+	}
+	next := treeFromWalk(win, &w, ap.p.cfg.budget)
+	d := &delta{reads: w.Reads, truncation: w.Truncation}
+	diffTrees(ap.tree, next, d)
+	ap.tree, ap.sinceFull = next, 0
+	return d, DiffResync
+}
+
+// walk reads a window whole with the wide budget, off-screen content included, in small calls
+// (see readsPerCall).
+func (ap *appPoller) walk(ctx context.Context, win Window) WalkResult {
+	return Walk(ctx, gentle{ap.p.o.backend}, win.Ref, WalkOptions{Budget: ap.p.cfg.budget})
+}
+
+// gentle reads in calls of at most readsPerCall elements.
+type gentle struct{ r Reader }
+
+func (g gentle) Read(ctx context.Context, refs []NodeRef) []Node {
+	out := make([]Node, 0, len(refs))
+	for start := 0; start < len(refs); start += readsPerCall {
+		out = append(out, g.r.Read(ctx, refs[start:min(start+readsPerCall, len(refs))])...)
+	}
+	return out
+}
+
+func (ap *appPoller) diff(kind DiffKind, d *delta) Diff {
+	return Diff{
+		Kind: kind, App: ap.app.Ref(), Window: ap.tree.window.RefOf(), Time: ap.p.o.now(),
+		Elements: len(ap.tree.elems), Truncation: d.truncation,
+		Added: d.added, Removed: d.removed, Changed: d.changed, Reads: d.reads,
+	}
+}
+
+func (ap *appPoller) goneDiff() Diff {
+	return Diff{Kind: DiffGone, App: ap.app.Ref(), Window: ap.tree.window.RefOf(), Time: ap.p.o.now()}
+}
+
+// publish hands d to the sink. A diff the sink could not take leaves consumers a diff behind,
+// so the next cycle publishes a reset.
+func (ap *appPoller) publish(d Diff) {
+	if !ap.p.sink(d) {
+		ap.owesReset.Store(true)
+		return
+	}
+	ap.statsMu.Lock()
+	ap.stats.Published++
+	ap.statsMu.Unlock()
+}
+
+// end stops polling an app that exited, telling consumers to forget its window.
+func (ap *appPoller) end() {
+	ap.ended = true
+	if ap.tree != nil {
+		ap.publish(ap.goneDiff())
+		ap.tree = nil
+	}
+	ap.record(0, false)
+	ap.cancel()
+}
+
+// record updates the stats after a cycle.
+func (ap *appPoller) record(reads int, full bool) {
+	ap.statsMu.Lock()
+	defer ap.statsMu.Unlock()
+	s := &ap.stats
+	s.Window, s.Elements = nil, 0
+	if ap.tree != nil {
+		w := ap.tree.window.RefOf()
+		s.Window, s.Elements = &w, len(ap.tree.elems)
+		s.Cycles++
+	}
+	s.Reads += uint64(reads)
+	if full {
+		s.FullReads++
+	}
+}
+
+func (ap *appPoller) snapshotStats() AppPollStats {
+	ap.statsMu.Lock()
+	s := ap.stats
+	ap.statsMu.Unlock()
+	s.Pending = ap.marks.pending()
+	return s
+}

@@ -1,0 +1,143 @@
+package observer
+
+import (
+	"context"
+	"slices"
+	"testing"
+)
+
+// memTree is a tree whose child lists a test edits directly, the way an AT-SPI app changes and
+// then posts children-changed on the parent (the simulated desktop posts AXCreated on the new
+// element instead, as macOS does). Refs listed in failing read as TRANSIENT.
+type memTree struct {
+	nodes   map[NodeRef]*Node
+	failing map[NodeRef]bool
+	reads   int
+}
+
+func newMemTree() *memTree {
+	m := &memTree{nodes: map[NodeRef]*Node{}, failing: map[NodeRef]bool{}}
+	m.add("", "win")
+	return m
+}
+
+func (m *memTree) Read(_ context.Context, refs []NodeRef) []Node {
+	m.reads += len(refs)
+	out := make([]Node, len(refs))
+	for i, r := range refs {
+		n, ok := m.nodes[r]
+		switch {
+		case m.failing[r]:
+			out[i] = Node{Ref: r, Err: Errorf(CodeTransient, "-", "busy")}
+		case !ok:
+			out[i] = Node{Ref: r, Err: Errorf(CodeElementNotFound, "-", "gone")}
+		default:
+			out[i] = *n
+			out[i].Children = slices.Clone(n.Children)
+		}
+	}
+	return out
+}
+
+// add creates ref as the last child of parent.
+func (m *memTree) add(parent, ref NodeRef) {
+	m.nodes[ref] = &Node{Ref: ref, Role: RoleGroup, Name: string(ref)}
+	if parent != "" {
+		m.nodes[parent].Children = append(m.nodes[parent].Children, ref)
+	}
+}
+
+// unlink takes ref out of parent's child list, leaving the element itself readable.
+func (m *memTree) unlink(parent, ref NodeRef) {
+	p := m.nodes[parent]
+	p.Children = slices.DeleteFunc(p.Children, func(c NodeRef) bool { return c == ref })
+}
+
+// polledTreeOf reads m whole, as a reset does, and counts only the reads after it.
+func polledTreeOf(m *memTree) *polledTree {
+	w := Walk(context.Background(), m, "win", WalkOptions{Budget: WideBudget()})
+	m.reads = 0
+	return treeFromWalk(Window{ID: "win", Ref: "win"}, &w, WideBudget())
+}
+
+// sampleTree: win holds a (with a.0) and b (with b.0, which holds b.0.0).
+func sampleTree() *memTree {
+	m := newMemTree()
+	for _, e := range [][2]NodeRef{{"win", "a"}, {"a", "a.0"}, {"win", "b"}, {"b", "b.0"}, {"b.0", "b.0.0"}} {
+		m.add(e[0], e[1])
+	}
+	return m
+}
+
+func markedSelf(refs ...NodeRef) markSet {
+	s := markSet{refs: map[NodeRef]markKind{}}
+	for _, r := range refs {
+		s.refs[r] = markSelf
+	}
+	return s
+}
+
+func namesOf(elems []DiffElement) []string {
+	out := make([]string, len(elems))
+	for i, e := range elems {
+		out[i] = e.Name
+	}
+	return out
+}
+
+// children-changed on a parent: the new child is read with its subtree, one read per level.
+func TestApplyMarksAddsTheSubtreeOfANewChild(t *testing.T) {
+	m := sampleTree()
+	tree := polledTreeOf(m)
+	m.add("a", "a.1")
+	m.add("a.1", "a.1.0")
+	d, retry := applyMarks(context.Background(), m, tree, markedSelf("a"))
+	if got := namesOf(d.added); !slices.Equal(got, []string{"a.1", "a.1.0"}) || len(d.removed)+len(d.changed)+len(retry) != 0 {
+		t.Fatalf("added %v, removed %d, changed %d", got, len(d.removed), len(d.changed))
+	}
+	if d.added[0].Parent != ElementKey("a") || d.added[1].Parent != ElementKey("a.1") || tree.elems["a.1.0"].depth != 3 {
+		t.Errorf("added %+v", d.added)
+	}
+	if m.reads != 3 {
+		t.Errorf("read %d elements, want a, a.1 and a.1.0", m.reads)
+	}
+}
+
+// A child that left its parent's list is removed with its subtree; one that moved under
+// another re-read parent is a change of parent, not a removal and an addition.
+func TestApplyMarksRemovesAndMoves(t *testing.T) {
+	m := sampleTree()
+	tree := polledTreeOf(m)
+	m.unlink("b", "b.0")
+	m.add("a", "b.0") // b.0 and its subtree move under a
+	m.unlink("a", "a.0")
+	delete(m.nodes, "a.0")
+	d, _ := applyMarks(context.Background(), m, tree, markedSelf("a", "b"))
+	if got := namesOf(d.removed); !slices.Equal(got, []string{"a.0"}) || len(d.added) != 0 {
+		t.Fatalf("removed %v, added %v; want a.0 removed alone", got, namesOf(d.added))
+	}
+	if len(d.changed) != 1 || d.changed[0].Name != "b.0" {
+		t.Fatalf("changed %+v, want b.0 moved", d.changed)
+	}
+	if fc := d.changed[0].Changes["parent"]; fc.Old != ElementKey("b") || fc.New != ElementKey("a") {
+		t.Errorf("parent %v -> %v", fc.Old, fc.New)
+	}
+	if got := namesOf(tree.all()); !slices.Equal(got, []string{"win", "a", "b.0", "b.0.0", "b"}) {
+		t.Errorf("tree now %v", got)
+	}
+}
+
+// An element that cannot be read for now is tried again next cycle; one gone is removed.
+func TestApplyMarksRetriesTransientFailures(t *testing.T) {
+	m := sampleTree()
+	tree := polledTreeOf(m)
+	m.failing["a"] = true
+	delete(m.nodes, "b.0.0")
+	d, retry := applyMarks(context.Background(), m, tree, markedSelf("a", "b.0.0"))
+	if !slices.Equal(retry, []NodeRef{"a"}) || tree.elems["a"] == nil {
+		t.Errorf("retry %v; want a kept and tried again", retry)
+	}
+	if got := namesOf(d.removed); !slices.Equal(got, []string{"b.0.0"}) || slices.Contains(tree.elems["b.0"].children, "b.0.0") {
+		t.Errorf("removed %v", got)
+	}
+}

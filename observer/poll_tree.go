@@ -1,0 +1,185 @@
+package observer
+
+import (
+	"cmp"
+	"slices"
+)
+
+// polledTree is the poller's copy of one window: every element it read, by handle, with the
+// child lists a re-read compares against.
+type polledTree struct {
+	window Window
+	root   NodeRef
+	budget Budget
+	elems  map[NodeRef]*polledElem
+	// focused is the element last read with the focused state: when focus moves, it is re-read
+	// too, since the notification names only the element that gained focus.
+	focused NodeRef
+	// strangers are elements events named that could not be placed in this window (another
+	// window's, or placed nowhere by their bounds): they are not looked for again until the
+	// next full read, so a busy element elsewhere costs one read, not one per cycle.
+	strangers map[NodeRef]bool
+}
+
+type polledElem struct {
+	DiffElement
+	parent NodeRef
+	depth  int
+	// children are the element's children within the budget, in order.
+	children []NodeRef
+}
+
+// treeFromWalk builds the copy of a window from a full walk of it.
+func treeFromWalk(win Window, w *WalkResult, b Budget) *polledTree {
+	t := &polledTree{
+		window: win, root: win.Ref, budget: b,
+		elems: make(map[NodeRef]*polledElem, len(w.Nodes)), strangers: map[NodeRef]bool{},
+	}
+	for i := range w.Nodes {
+		n := &w.Nodes[i]
+		var parent NodeRef
+		if n.Parent >= 0 {
+			parent = w.Nodes[n.Parent].Ref
+		}
+		t.put(&n.Node, parent, n.Depth)
+	}
+	return t
+}
+
+// put records n under parent and returns its entry.
+func (t *polledTree) put(n *Node, parent NodeRef, depth int) *polledElem {
+	var parentKey string
+	if p := t.elems[parent]; p != nil {
+		parentKey = p.Key
+	}
+	e := &polledElem{DiffElement: summarize(n, parentKey), parent: parent, depth: depth, children: t.childrenOf(n, depth)}
+	t.elems[n.Ref] = e
+	t.noteFocus(n.Ref, e.States)
+	return e
+}
+
+// childrenOf is the part of n's child list the budget lets a walk follow, as Walk cuts it.
+func (t *polledTree) childrenOf(n *Node, depth int) []NodeRef {
+	if t.budget.MaxDepth > 0 && depth+1 > t.budget.MaxDepth {
+		return nil
+	}
+	kids := n.Children
+	if t.budget.MaxChildren > 0 && len(kids) > t.budget.MaxChildren {
+		kids = kids[:t.budget.MaxChildren]
+	}
+	return slices.Clone(kids)
+}
+
+func (t *polledTree) noteFocus(ref NodeRef, s States) {
+	switch {
+	case s.Has(StateFocused):
+		t.focused = ref
+	case t.focused == ref:
+		t.focused = ""
+	}
+}
+
+// each calls fn for ref and the elements under it, in pre-order.
+func (t *polledTree) each(ref NodeRef, fn func(NodeRef, *polledElem)) {
+	e := t.elems[ref]
+	if e == nil {
+		return
+	}
+	fn(ref, e)
+	for _, c := range e.children {
+		if ce := t.elems[c]; ce != nil && ce.parent == ref { // a stale list never visits a moved child
+			t.each(c, fn)
+		}
+	}
+}
+
+// all lists the whole window in pre-order.
+func (t *polledTree) all() []DiffElement {
+	out := make([]DiffElement, 0, len(t.elems))
+	t.each(t.root, func(_ NodeRef, e *polledElem) { out = append(out, e.DiffElement) })
+	return out
+}
+
+// removeSubtree forgets ref and everything under it and returns what was removed, in
+// pre-order. The parent's child list is left as it is: the caller knows whether it is fresh.
+func (t *polledTree) removeSubtree(ref NodeRef) []DiffElement {
+	var out []DiffElement
+	var refs []NodeRef
+	t.each(ref, func(r NodeRef, e *polledElem) {
+		out = append(out, e.DiffElement)
+		refs = append(refs, r)
+	})
+	for _, r := range refs {
+		delete(t.elems, r)
+		if t.focused == r {
+			t.focused = ""
+		}
+	}
+	return out
+}
+
+// unlink removes child from parent's child list, so that a later re-read of the parent sees
+// it as new again if it is still there.
+func (t *polledTree) unlink(parent, child NodeRef) {
+	if p := t.elems[parent]; p != nil {
+		p.children = slices.DeleteFunc(p.children, func(c NodeRef) bool { return c == child })
+	}
+}
+
+// reparent moves a known element under a new parent and fixes the depths of its subtree.
+func (t *polledTree) reparent(ref, parent NodeRef) (before DiffElement, after DiffElement) {
+	e, p := t.elems[ref], t.elems[parent]
+	before = e.DiffElement
+	e.parent, e.Parent = parent, p.Key
+	shift := p.depth + 1 - e.depth
+	t.each(ref, func(_ NodeRef, d *polledElem) { d.depth += shift })
+	return before, e.DiffElement
+}
+
+// containers lists up to limit elements whose bounds contain r, smallest first: where an
+// element that appeared without naming its parent most likely lives.
+func (t *polledTree) containers(r Rect, limit int, skip func(NodeRef) bool) []NodeRef {
+	type cand struct {
+		ref  NodeRef
+		area float64
+	}
+	var found []cand
+	for ref, e := range t.elems {
+		if b := e.Bounds; b != nil && contains(*b, r) && !skip(ref) {
+			found = append(found, cand{ref, b.W * b.H})
+		}
+	}
+	slices.SortFunc(found, func(a, b cand) int {
+		return cmp.Or(cmp.Compare(a.area, b.area), cmp.Compare(a.ref, b.ref))
+	})
+	out := make([]NodeRef, 0, min(limit, len(found)))
+	for _, c := range found[:min(limit, len(found))] {
+		out = append(out, c.ref)
+	}
+	return out
+}
+
+func contains(outer, inner Rect) bool {
+	return outer.X <= inner.X && outer.Y <= inner.Y &&
+		inner.X+inner.W <= outer.X+outer.W && inner.Y+inner.H <= outer.Y+outer.H
+}
+
+// diffTrees compares two full reads of a window: elements of next missing from prev are added,
+// those of prev missing from next removed, those in both with another summary changed.
+func diffTrees(prev, next *polledTree, d *delta) {
+	next.each(next.root, func(ref NodeRef, e *polledElem) {
+		old := prev.elems[ref]
+		if old == nil {
+			d.added = append(d.added, e.DiffElement)
+			return
+		}
+		if ch := e.changesFrom(&old.DiffElement); ch != nil {
+			d.change(ref, e.DiffElement, ch)
+		}
+	})
+	prev.each(prev.root, func(ref NodeRef, e *polledElem) {
+		if next.elems[ref] == nil {
+			d.removed = append(d.removed, e.DiffElement)
+		}
+	})
+}

@@ -1,0 +1,193 @@
+package observer
+
+import (
+	"context"
+	"fmt"
+)
+
+// ReadRequest asks for the text of a window, or of one element's subtree.
+type ReadRequest struct {
+	App AppQuery
+	// Window is a window id or title; empty means the focused window, else the first (as Inspect).
+	Window string
+	// Scope, when set, reads only the subtree of an element of an earlier snapshot, found again in
+	// its window as a scoped inspection finds it; App and Window are then taken from it.
+	Scope *Scope
+	// Limit is the most bytes of text to return: 0 means MaxReadBytes, more is capped to it.
+	Limit int
+}
+
+// ReadResult is the text of a window or subtree (see AssembleText for how it is laid out).
+type ReadResult struct {
+	App    AppRef    `json:"app"`
+	Window WindowRef `json:"window"`
+	Text   string    `json:"text"`
+	Lines  int       `json:"lines"`
+	Bytes  int       `json:"bytes"`
+	// Truncated is set when the text is not all of it: Truncation says why, text_limit for the
+	// byte limit and the walk's own cuts (truncated_depth|count|children|deadline, incomplete_read).
+	Truncated  bool         `json:"truncated"`
+	Truncation []Truncation `json:"truncation,omitempty"`
+	// Omitted counts the text pieces the limit left out, wholly or in part.
+	Omitted int `json:"omitted,omitempty"`
+	// Elements counts the elements walked.
+	Elements int `json:"elements"`
+	// Hint is set when the text is empty: where else its text may be found.
+	Hint string `json:"hint,omitempty"`
+}
+
+// pixelsAdvice points at pixels when the accessibility tree has no text to give.
+const pixelsAdvice = "If the window draws its own content (a canvas, a game, a remote desktop), its text is not in " +
+	"the accessibility tree: read it from pixels (a screenshot with OCR) instead."
+
+// Read returns the text of a window, or of a scope's subtree, in reading order. It walks
+// with the wide budget and no visible clip, so content scrolled out of view is read when the app
+// exposes it, and it reads labels' text too (TextReader) where a backend's plain read leaves it
+// out. It stores no snapshot, sends no input, focuses and activates nothing: a read changes
+// nothing on the desktop. It answers within the wide budget's deadline, with what it read by
+// then.
+//
+// An unknown app is APP_NOT_FOUND; an app that does not answer is APP_NOT_RESPONDING; a window
+// without text gives an empty text with a Hint, not an error; a walk that read nothing is an
+// error whose suggestion points at pixels.
+func (o *Observer) Read(ctx context.Context, req ReadRequest) (*ReadResult, error) {
+	if req.Limit < 0 {
+		return nil, Errorf(CodeBadRequest, fmt.Sprintf("Give limit in bytes, at most %d, or leave it out.", MaxReadBytes),
+			"limit %d is negative", req.Limit)
+	}
+	limit := min(req.Limit, MaxReadBytes)
+	if limit == 0 {
+		limit = MaxReadBytes
+	}
+	budget := WideBudget()
+	readCtx, cancel := context.WithTimeout(ctx, budget.Deadline)
+	defer cancel()
+
+	app, win, err := o.readTarget(readCtx, req)
+	if err != nil {
+		return nil, notAnswering(ctx, err)
+	}
+	r := &firstErrorReader{Reader: textReading(o.backend)}
+	walk := Walk(readCtx, r, win.Ref, WalkOptions{Budget: budget})
+	if len(walk.Nodes) == 0 {
+		return nil, readFailed(ctx, app, win, req.Scope != nil, r.err)
+	}
+	root := 0
+	if req.Scope != nil {
+		was, _ := o.store.Get(req.Scope.Snapshot) // readTarget found it
+		old, _ := was.Element(req.Scope.Element)
+		if root, err = refind(was, old, &walk, *req.Scope); err != nil {
+			return nil, err
+		}
+	}
+
+	text, lines, cut, omitted := AssembleText(walk, root, limit)
+	res := &ReadResult{
+		App: app.Ref(), Window: win.RefOf(), Text: text, Lines: lines, Bytes: len(text),
+		Truncation: walk.Truncation, Omitted: omitted, Elements: len(walk.Nodes),
+	}
+	if cut {
+		res.Truncation = append(res.Truncation, TextLimit)
+	}
+	res.Truncated = len(res.Truncation) > 0
+	if text == "" {
+		res.Hint = "The accessibility tree holds no text here. " + pixelsAdvice
+	}
+	return res, nil
+}
+
+// readTarget is the app and window a read walks: those of its scope's snapshot, or those it names.
+func (o *Observer) readTarget(ctx context.Context, req ReadRequest) (App, Window, error) {
+	if req.Scope != nil {
+		was, err := o.store.Get(req.Scope.Snapshot)
+		if err != nil {
+			return App{}, Window{}, err
+		}
+		if _, err := was.Element(req.Scope.Element); err != nil {
+			return App{}, Window{}, err
+		}
+		return o.sameWindow(ctx, was)
+	}
+	app, wins, err := o.Windows(ctx, req.App)
+	if err != nil {
+		return App{}, Window{}, err
+	}
+	win, err := pickWindow(app, wins, req.Window)
+	return app, win, err
+}
+
+// textReading is the reader of a read: ReadWithText where the backend has it, so that labels'
+// text is read too.
+func textReading(b Backend) Reader {
+	if tr, ok := b.(TextReader); ok {
+		return withLabelText{tr}
+	}
+	return b
+}
+
+type withLabelText struct{ TextReader }
+
+func (t withLabelText) Read(ctx context.Context, refs []NodeRef) []Node {
+	return t.ReadWithText(ctx, refs)
+}
+
+// firstErrorReader keeps the first element error of a walk: when nothing could be read, it is
+// the root's, and says why.
+type firstErrorReader struct {
+	Reader
+	err error
+}
+
+func (r *firstErrorReader) Read(ctx context.Context, refs []NodeRef) []Node {
+	nodes := r.Reader.Read(ctx, refs)
+	for i := range nodes {
+		if r.err == nil && nodes[i].Err != nil {
+			r.err = nodes[i].Err
+		}
+	}
+	return nodes
+}
+
+// notAnswering turns running out of the read's own time into APP_NOT_RESPONDING: the app did not
+// answer within the budget. When the caller's ctx ended first, the error stays TIMEOUT.
+func notAnswering(caller context.Context, err error) *Error {
+	e := AsError(err)
+	if e.Code == CodeTimeout && caller.Err() == nil {
+		return Errorf(CodeAppNotResponding, "The app is not answering; check that it is alive (axbus apps) and retry.",
+			"the app did not answer within %s", WideBudget().Deadline).Wrap(err)
+	}
+	return e
+}
+
+// readFailed is the error of a walk that read nothing, from the error of its root (nil when the
+// time ran out before the first answer).
+func readFailed(caller context.Context, app App, win Window, scoped bool, cause error) *Error {
+	what := fmt.Sprintf("window %q of %s", win.Title, app.Name)
+	if scoped {
+		what = "the element to read in " + what
+	}
+	var e *Error
+	switch code := CodeOf(cause); {
+	case cause == nil || code == CodeTimeout || code == CodeAppNotResponding:
+		if caller.Err() != nil {
+			e = Errorf(CodeTimeout, "Retry with a longer timeout.", "the request ended before %s could be read", what)
+		} else {
+			e = Errorf(CodeAppNotResponding, "Check that the app is alive (axbus apps) and retry. "+pixelsAdvice,
+				"%s did not answer: could not read %s", app.Name, what)
+		}
+	case code == CodeAppGone:
+		e = Errorf(CodeAppGone, "Find the app again with axbus apps, then read anew.", "%s exited while %s was read", app.Name, what)
+	case code == CodeElementNotFound && scoped:
+		e = Errorf(CodeElementNotFound, "The element is gone: inspect again and read a scope of the new snapshot.",
+			"could not read %s: it is gone", what)
+	case code == CodeElementNotFound:
+		e = Errorf(CodeWindowNotFound, "The window closed: list the windows again (axbus windows).",
+			"could not read %s: it is gone", what)
+	default:
+		e = Errorf(code, "Retry shortly. "+pixelsAdvice, "could not read %s: %s", what, AsError(cause).Message)
+	}
+	if cause != nil {
+		e.Wrap(cause)
+	}
+	return e.With("pid", app.PID).With("window", win.ID)
+}

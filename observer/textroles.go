@@ -1,0 +1,64 @@
+package observer
+
+// The role tables of text assembly (text.go): which elements give which text, and which lay out
+// lines of their own.
+
+func roleSet(roles ...Role) map[Role]bool {
+	m := make(map[Role]bool, len(roles))
+	for _, r := range roles {
+		m[r] = true
+	}
+	return m
+}
+
+// valueTextRoles hold what the user typed or set: their text is their value (a read-only text
+// view's, its text), never their name, which is a label beside or inside them. Their children are
+// not read: an open combo box's options are not its text, and a web text area repeats its value
+// in static texts.
+var valueTextRoles = roleSet(RoleTextField, RoleTextArea, RoleSearchField, RoleComboBox, RoleSpinButton, RoleSlider)
+
+// namedByTextRoles are static texts and labels: their name is their text (AT-SPI labels, whose
+// text a plain read leaves out, carry it only there).
+var namedByTextRoles = roleSet(RoleText, RoleLabel)
+
+// layoutRoles lay other elements out. Their names (a window's title, a scroll area's or a table's
+// accessible description, a web page's title) are not text on screen, so they are never read,
+// even when nothing inside gives text.
+var layoutRoles = roleSet(
+	RoleApplication, RoleWindow, RoleDialog, RoleSheet, RoleScrollArea, RoleWebArea, RoleSplitGroup,
+	RoleSeparator, RoleFiller, RoleGroup, RolePanel, RoleToolbar, RoleMenuBar, RoleMenu, RoleTabList,
+	RoleStatusBar, RoleTable, RoleList, RoleOutline, RoleTree, RoleRow,
+)
+
+// unreadRoles are skipped with their subtrees: a scroll bar's parts say nothing, and an AX
+// table's columns hold the cells its rows hold already.
+var unreadRoles = roleSet(RoleScrollBar, RoleColumn)
+
+// inlineRoles sit inside a line of their container: static text, links and controls side by side
+// join on one line. Every other role is a container whose children make lines of their own.
+var inlineRoles = roleSet(
+	RoleText, RoleLabel, RoleLink, RoleImage, RoleButton, RoleToggleButton, RoleCheckbox, RoleRadio,
+	RoleSwitch, RoleMenuButton, RolePopUpButton, RoleMenuItem, RoleTab, RoleTextField, RoleTextArea,
+	RolePassword, RoleSearchField, RoleComboBox, RoleSlider, RoleSpinButton, RoleProgress,
+	RoleCell, RoleColumnHeader,
+)
+
+// cellRoles are table cells by role. A child of a row is a cell too, whatever its role.
+var cellRoles = roleSet(RoleCell, RoleColumnHeader)
+
+// rowHolderRoles hold rows: outside web content, each child of one that is not a cell is a row
+// (a native list's items, an AX table's header group), so several texts side by side in it are
+// its cells.
+var rowHolderRoles = roleSet(RoleTable, RoleOutline, RoleTree, RoleList)
+
+// isTextRow reports whether an element is a row whose children are cells. In web content only
+// real rows count: a web list item holds inline runs, not cells.
+func isTextRow(role, parent Role, inWeb bool) bool {
+	if role == RoleRow {
+		return true
+	}
+	if inWeb || cellRoles[role] {
+		return false
+	}
+	return role == RoleListItem || role == RoleTreeItem || rowHolderRoles[parent]
+}
