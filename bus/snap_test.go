@@ -3,6 +3,7 @@ package bus_test
 import (
 	"context"
 	"encoding/json"
+	"github.com/axbus/axbus/fixtures"
 	"testing"
 	"time"
 
@@ -131,11 +132,12 @@ func TestSnapPublisherDropsInsteadOfBlocking(t *testing.T) {
 // naming the one element changed.
 func TestSnapDiffsReachASubscriber(t *testing.T) {
 	s := startServer(t)
-	path, err := sim.FixturePath("large")
+	data, _ := fixtures.Desktop("large")
+	spec, err := sim.Parse("large.json", data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	desk, err := sim.Load(path)
+	desk, err := sim.New(spec)
 	if err != nil {
 		t.Fatal(err)
 	}

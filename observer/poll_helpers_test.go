@@ -40,15 +40,7 @@ func startPoller(t testing.TB, fixture string, opts ...observer.PollOption) *pol
 	t.Helper()
 	ignore := goleak.IgnoreCurrent()
 	t.Cleanup(func() { goleak.VerifyNone(t, ignore) }) // registered first: runs last
-	path, err := sim.FixturePath(fixture)
-	if err != nil {
-		t.Fatal(err)
-	}
-	desk, err := sim.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = desk.Close() })
+	desk := fixtureDesktop(t, fixture)
 	r := &pollRig{desk: desk, backend: &countingBackend{Backend: desk}, diffs: make(chan observer.Diff, 64)}
 	r.accept.Store(true)
 	sink := func(d observer.Diff) bool {

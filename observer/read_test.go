@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
+	"github.com/axbus/axbus/fixtures"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -26,16 +26,7 @@ const (
 // desktop starts a fixture desktop on a fake clock (its scripts stay still) that the test closes.
 func desktop(t *testing.T, name string) *sim.Desktop {
 	t.Helper()
-	path, err := sim.FixturePath(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := sim.Load(path, sim.WithClock(sim.NewFakeClock(time.Date(2025, 3, 14, 9, 26, 53, 0, time.UTC))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = d.Close() })
-	return d
+	return fixtureDesktop(t, name, sim.WithClock(sim.NewFakeClock(time.Date(2025, 3, 14, 9, 26, 53, 0, time.UTC))))
 }
 
 // watchful is a backend that counts every call that could change the desktop: a read must make
@@ -105,13 +96,9 @@ func read(t *testing.T, o *observer.Observer, req observer.ReadRequest) *observe
 // secureValues returns the values of the secure text fields of a fixture file.
 func secureValues(t *testing.T, name string) []string {
 	t.Helper()
-	path, err := sim.FixturePath(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
+	raw, ok := fixtures.Desktop(name)
+	if !ok {
+		t.Fatalf("no fixture desktop %q", name)
 	}
 	var tree any
 	if err := json.Unmarshal(raw, &tree); err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/axbus/axbus/fixtures"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
@@ -14,16 +13,7 @@ const notes = 501
 // demo is the simulated demo desktop under an observer.
 func demo(t *testing.T) (*observer.Observer, *sim.Desktop) {
 	t.Helper()
-	data, _ := fixtures.Desktop("demo")
-	spec, err := sim.Parse("demo", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := sim.New(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = d.Close() })
+	d := fixtureDesktop(t, "demo")
 	return observer.New(d), d
 }
 

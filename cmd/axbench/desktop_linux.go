@@ -205,24 +205,49 @@ func benchATSPIEvents() ([]row, error) {
 	return rows, nil
 }
 
+// desktopDaemon is a daemon on the AT-SPI backend of a private headless desktop running one
+// fixture app, and a client of it over TCP.
+type desktopDaemon struct {
+	*daemon.Daemon
+	app    *headless.App
+	nc     *nats.Conn
+	client *bus.Client
+}
+
+func startDesktopDaemon(kind string) (*desktopDaemon, func(), error) {
+	s, app, stopDesktop, err := desktop(kind)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, dir, closeDaemon, err := startDaemonWith(daemon.Config{Backend: "atspi", SessionBus: s.SessionBus, A11yBus: s.A11yBus, Display: s.Display})
+	if err != nil {
+		stopDesktop()
+		return nil, nil, err
+	}
+	stop := func() { closeDaemon(); stopDesktop() }
+	nc, _, err := embedded.Connect(dir)
+	if err != nil {
+		stop()
+		return nil, nil, err
+	}
+	client, err := bus.NewClient(context.Background(), nc)
+	if err != nil {
+		nc.Close()
+		stop()
+		return nil, nil, err
+	}
+	return &desktopDaemon{Daemon: d, app: app, nc: nc, client: client}, func() { nc.Close(); stop() }, nil
+}
+
 func eventLatencies(kind string, n int) ([]time.Duration, error) {
-	s, app, stop, err := desktop(kind)
+	dd, stop, err := startDesktopDaemon(kind)
 	if err != nil {
 		return nil, err
 	}
 	defer stop()
-	d, dir, closeDaemon, err := startDaemonWith(daemon.Config{Backend: "atspi", SessionBus: s.SessionBus, A11yBus: s.A11yBus, Display: s.Display})
-	if err != nil {
-		return nil, err
-	}
-	defer closeDaemon()
-	nc, _, err := embedded.Connect(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer nc.Close()
+	app := dd.app
 	arrived := make(chan time.Time, 1024)
-	_, err = nc.Subscribe(d.Subjects.AllEvents(), func(m *nats.Msg) {
+	_, err = dd.nc.Subscribe(dd.Subjects.AllEvents(), func(m *nats.Msg) {
 		var env bus.Envelope
 		if json.Unmarshal(m.Data, &env) == nil && env.Type == observer.EventStateChanged && env.Detail["state"] == "checked" {
 			arrived <- time.Now()
@@ -231,7 +256,7 @@ func eventLatencies(kind string, n int) ([]time.Duration, error) {
 	if err != nil {
 		return nil, err
 	}
-	_ = nc.Flush()
+	_ = dd.nc.Flush()
 	var lat []time.Duration
 	ctx := context.Background()
 	for range n {

@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/bus"
-	"github.com/axbus/axbus/embedded"
-	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 )
@@ -19,25 +17,12 @@ func init() {
 // benchATSPIInspect: unscoped inspections of the GTK3 fixture window through the daemon, as an
 // agent makes them (request over TCP, reply with the listing), after a first warm-up.
 func benchATSPIInspect() ([]row, error) {
-	s, app, stop, err := desktop(headless.KindGTK3)
+	dd, stop, err := startDesktopDaemon(headless.KindGTK3)
 	if err != nil {
 		return nil, err
 	}
 	defer stop()
-	_, dir, closeDaemon, err := startDaemonWith(daemon.Config{Backend: "atspi", SessionBus: s.SessionBus, A11yBus: s.A11yBus, Display: s.Display})
-	if err != nil {
-		return nil, err
-	}
-	defer closeDaemon()
-	nc, _, err := embedded.Connect(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer nc.Close()
-	client, err := bus.NewClient(context.Background(), nc)
-	if err != nil {
-		return nil, err
-	}
+	app, client := dd.app, dd.client
 	req := bus.InspectRequest{AppTarget: bus.AppTarget{PID: app.PID}}
 	var ds []time.Duration
 	var last *observer.Inspection

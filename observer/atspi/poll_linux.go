@@ -88,15 +88,7 @@ func (wk *appWorker) recheck(ctx context.Context) {
 		return
 	}
 	at := time.Now()
-	cur := make(map[observer.NodeRef]cacheItem, len(items))
-	var valued []observer.NodeRef
-	for _, it := range items {
-		ref := MakeRef(it.Self.Bus, string(it.Self.Path))
-		cur[ref] = it
-		if !IsSecureRole(it.Role) && parseIfaces(it.Ifaces).has(ifValue) {
-			valued = append(valued, ref)
-		}
-	}
+	cur, valued := indexItems(items)
 	values := b.readValues(ctx, valued)
 	prev := wk.poll
 	wk.poll = &pollState{items: cur, values: values}
@@ -261,6 +253,21 @@ func (b *Backend) readValues(ctx context.Context, refs []observer.NodeRef) map[o
 	return out
 }
 
+// indexItems maps cache items by element, and lists the elements with a value to re-read (never
+// a secure one's).
+func indexItems(items []cacheItem) (map[observer.NodeRef]cacheItem, []observer.NodeRef) {
+	cur := make(map[observer.NodeRef]cacheItem, len(items))
+	var valued []observer.NodeRef
+	for _, it := range items {
+		ref := MakeRef(it.Self.Bus, string(it.Self.Path))
+		cur[ref] = it
+		if !IsSecureRole(it.Role) && parseIfaces(it.Ifaces).has(ifValue) {
+			valued = append(valued, ref)
+		}
+	}
+	return cur, valued
+}
+
 // prime makes a GTK4 app emit events and takes the re-read baseline: GTK4 reports changes only of
 // elements a client has seen, so every window of the app is walked once (pipelined) first.
 func (wk *appWorker) prime(ctx context.Context, app *appInfo) {
@@ -272,15 +279,7 @@ func (wk *appWorker) prime(ctx context.Context, app *appInfo) {
 	if err != nil {
 		return
 	}
-	cur := make(map[observer.NodeRef]cacheItem, len(items))
-	var valued []observer.NodeRef
-	for _, it := range items {
-		ref := MakeRef(it.Self.Bus, string(it.Self.Path))
-		cur[ref] = it
-		if !IsSecureRole(it.Role) && parseIfaces(it.Ifaces).has(ifValue) {
-			valued = append(valued, ref)
-		}
-	}
+	cur, valued := indexItems(items)
 	wk.poll = &pollState{items: cur, values: wk.w.b.readValues(ctx, valued)}
 	_ = app
 }

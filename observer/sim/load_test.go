@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"github.com/axbus/axbus/fixtures"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,24 +12,15 @@ import (
 )
 
 func TestFixturesLoad(t *testing.T) {
-	for _, name := range []string{"demo", "large"} {
-		path, err := FixturePath(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := ReadSpec(path); err != nil {
+	names := fixtures.Desktops()
+	if len(names) < 4 {
+		t.Fatalf("fixture desktops: %v", names)
+	}
+	for _, name := range names {
+		data, _ := fixtures.Desktop(name)
+		if _, err := Parse(name+".json", data); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
-	}
-}
-
-func TestFixturePathAcceptsExtensionAndReportsMissing(t *testing.T) {
-	if _, err := FixturePath("demo.json"); err != nil {
-		t.Fatal(err)
-	}
-	_, err := FixturePath("no-such-desktop")
-	if err == nil || !strings.Contains(err.Error(), "no-such-desktop.json") {
-		t.Fatalf("err = %v", err)
 	}
 }
 
@@ -172,17 +164,8 @@ func TestParseValues(t *testing.T) {
 
 // FuzzLoad: no input makes the loader or a desktop built from it panic.
 func FuzzLoad(f *testing.F) {
-	for _, name := range []string{"demo"} {
-		path, err := FixturePath(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	demo, _ := fixtures.Desktop("demo")
+	f.Add(demo)
 	f.Add([]byte(oneWindow(`{"id": "r-%d", "role": "AXRow", "repeat": {"count": 3, "first": 0, "dy": 5}, "frame": [0, 0, 1, 1]}`)))
 	f.Add([]byte(behaviour(`"faults": [{"kind": "die", "after_ms": 1}], "scripts": [{"name": "s", "loop_ms": 5, "steps": [{"do": [{"set": "f", "value": "{time}"}]}]}]`)))
 	f.Add([]byte(`{"apps": [{"name": "", "pid": -1}]}`))
