@@ -33,6 +33,8 @@ test: deps tools
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRequest$$' -fuzztime $(FUZZTIME) ./bus/
 	$(GO) test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime $(FUZZTIME) ./schemas/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseCompact$$' -fuzztime $(FUZZTIME) ./waiters/
+	$(GO) test -run '^$$' -fuzz '^FuzzConditionJSON$$' -fuzztime $(FUZZTIME) ./waiters/
 
 ## bench: the benchmark table (medians and ratios measured side by side in one run).
 bench: deps build

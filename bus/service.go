@@ -127,6 +127,7 @@ func (s *Service) Stop() error {
 func (s *Service) wrap(ep Endpoint) micro.Handler {
 	return micro.HandlerFunc(func(req micro.Request) {
 		reply, data := req.Reply(), req.Data()
+		interim := req.Headers().Get(HeaderInterim) != ""
 		select {
 		case s.limit <- struct{}{}:
 		default:
@@ -139,10 +140,39 @@ func (s *Service) wrap(ep Endpoint) micro.Handler {
 			defer func() { <-s.limit; s.wg.Done() }()
 			ctx, cancel := context.WithTimeout(s.ctx, ep.Timeout)
 			defer cancel()
+			if interim {
+				ctx = context.WithValue(ctx, interimKey{}, func(v any) { s.interim(reply, v) })
+			}
 			result, err := ep.Handle(ctx, data)
 			s.respond(reply, ep.Name, result, err)
 		}()
 	})
+}
+
+// interimKey keys the function that sends an interim reply, in a handler's context.
+type interimKey struct{}
+
+// HeaderInterim asks an endpoint for interim replies before the final one (a wait says "armed"
+// once it listens); the interim replies carry it too.
+const HeaderInterim = "Axbus-Interim"
+
+// SendInterim sends v as an interim reply when the requester asked for one; it does nothing
+// otherwise. Handlers call it.
+func SendInterim(ctx context.Context, v any) {
+	if send, ok := ctx.Value(interimKey{}).(func(any)); ok {
+		send(v)
+	}
+}
+
+func (s *Service) interim(subject string, v any) {
+	data, err := json.Marshal(v)
+	if err != nil || subject == "" {
+		return
+	}
+	msg := &nats.Msg{Subject: subject, Data: data, Header: nats.Header{HeaderInterim: []string{"armed"}}}
+	if err := s.nc.PublishMsg(msg); err != nil {
+		s.log.Warn("interim reply not sent", "err", err)
+	}
 }
 
 // respond publishes the reply: the result as JSON, or the error envelope with micro's error

@@ -73,6 +73,8 @@ type DiffElement struct {
 	States States `json:"states,omitempty"`
 	// Bounds are in global screen coordinates, so moving a window changes every element's.
 	Bounds *Rect `json:"bounds,omitempty"`
+	// ref is the element's handle, for in-process users of a cycle's changes (waits).
+	ref NodeRef
 }
 
 // ChangedElement is an element whose summary changed: its new summary and what changed.
@@ -102,7 +104,7 @@ func ElementKey(ref NodeRef) string {
 func summarize(n *Node, parentKey string) DiffElement {
 	e := DiffElement{
 		Key: ElementKey(n.Ref), Parent: parentKey, Role: n.Role, PlatformRole: n.PlatformRole,
-		Name: n.Name, States: n.States, Bounds: n.Bounds,
+		Name: n.Name, States: n.States, Bounds: n.Bounds, ref: n.Ref,
 	}
 	if e.Name == "" {
 		e.Name = n.Label

@@ -64,7 +64,7 @@ func (o *Observer) Inspect(ctx context.Context, req InspectRequest) (*Inspection
 	if err != nil {
 		return nil, err
 	}
-	win, err := pickWindow(app, wins, req.Window)
+	win, err := PickWindow(app, wins, req.Window)
 	if err != nil {
 		return nil, err
 	}

@@ -32,6 +32,9 @@ type Node struct {
 	Secure     bool
 	Children   []NodeRef
 	ChildCount int
+	// Parent is the element's parent when the platform says (AT-SPI Parent, AXParent): an element
+	// announced on its own (AXCreated) is placed under it.
+	Parent NodeRef
 	// Err is set when the element could not be read (gone, app busy); the other fields are then empty.
 	Err error
 }

@@ -166,8 +166,9 @@ func (o *Observer) Windows(ctx context.Context, q AppQuery) (App, []Window, erro
 	return app, wins, nil
 }
 
-// pickWindow chooses the window named by id or title, or else the focused one, or else the first.
-func pickWindow(app App, wins []Window, want string) (Window, error) {
+// PickWindow chooses the window named by id or title (exact, else a unique substring), or else
+// the focused one, or else the first.
+func PickWindow(app App, wins []Window, want string) (Window, error) {
 	if len(wins) == 0 {
 		return Window{}, Errorf(CodeWindowNotFound, "The app has no window yet: wait for one (axbus wait 'window:title~...') and inspect again.",
 			"%s (pid %d) has no window", app.Name, app.PID).With("pid", app.PID)

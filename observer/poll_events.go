@@ -181,6 +181,7 @@ func (c *eventCycle) refresh(ref NodeRef, n *Node) {
 		}
 		return
 	}
+	e.node = bare(n)
 	next := summarize(n, e.Parent)
 	if ch := next.changesFrom(&e.DiffElement); ch != nil {
 		e.DiffElement = next
@@ -213,17 +214,20 @@ func refSet(refs []NodeRef) map[NodeRef]bool {
 	return s
 }
 
-// place looks for the parents of elements that appeared without naming one: it re-reads the
-// smallest known elements whose bounds contain them, whose fresh child lists then show them.
-// An element without bounds, or found in none of them, waits for the resync.
+// place looks for the parents of elements that appeared on their own: it re-reads the parent
+// the platform names, or else the smallest known elements whose bounds contain them, whose fresh
+// child lists then show them. An element placed by neither waits for the resync.
 func (c *eventCycle) place(ctx context.Context, unknown []NodeRef) {
 	var cands []NodeRef
 	for _, ref := range unknown {
 		n, ok := c.fresh[ref]
-		if !ok || n.Bounds == nil || c.appears(ref) {
-			continue
+		switch {
+		case !ok || c.appears(ref):
+		case n.Parent != "" && c.t.elems[n.Parent] != nil: // the platform names the parent
+			cands = append(cands, n.Parent)
+		case n.Bounds != nil:
+			cands = append(cands, c.t.containers(*n.Bounds, placeLimit, func(r NodeRef) bool { return c.done[r] })...)
 		}
-		cands = append(cands, c.t.containers(*n.Bounds, placeLimit, func(r NodeRef) bool { return c.done[r] })...)
 	}
 	refs := c.unread(cands)
 	for i, n := range c.read(ctx, refs) {

@@ -23,6 +23,9 @@ type polledTree struct {
 
 type polledElem struct {
 	DiffElement
+	// node is the element as last read, whole (without its children's handles, which children
+	// holds): what a wait matches against and a snapshot is built from.
+	node   Node
 	parent NodeRef
 	depth  int
 	// children are the element's children within the budget, in order.
@@ -52,7 +55,7 @@ func (t *polledTree) put(n *Node, parent NodeRef, depth int) *polledElem {
 	if p := t.elems[parent]; p != nil {
 		parentKey = p.Key
 	}
-	e := &polledElem{DiffElement: summarize(n, parentKey), parent: parent, depth: depth, children: t.childrenOf(n, depth)}
+	e := &polledElem{DiffElement: summarize(n, parentKey), node: bare(n), parent: parent, depth: depth, children: t.childrenOf(n, depth)}
 	t.elems[n.Ref] = e
 	t.noteFocus(n.Ref, e.States)
 	return e
@@ -68,6 +71,13 @@ func (t *polledTree) childrenOf(n *Node, depth int) []NodeRef {
 		kids = kids[:t.budget.MaxChildren]
 	}
 	return slices.Clone(kids)
+}
+
+// bare is n without its children's handles.
+func bare(n *Node) Node {
+	c := *n
+	c.Children = nil
+	return c
 }
 
 func (t *polledTree) noteFocus(ref NodeRef, s States) {

@@ -112,7 +112,7 @@ func (o *Observer) readTarget(ctx context.Context, req ReadRequest) (App, Window
 	if err != nil {
 		return App{}, Window{}, err
 	}
-	win, err := pickWindow(app, wins, req.Window)
+	win, err := PickWindow(app, wins, req.Window)
 	return app, win, err
 }
 

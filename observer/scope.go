@@ -27,7 +27,7 @@ func ParseScope(s string) (Scope, error) {
 // ScopeInfo tells, in a reply, which element of which earlier snapshot the listing was scoped to
 // and which element of the new snapshot it was found again as.
 type ScopeInfo struct {
-	From    string `json:"from"`
+	From    string `json:"from,omitempty"` // absent when no earlier snapshot was named (a wait's listing root)
 	Element string `json:"element"`
 }
 

@@ -36,8 +36,8 @@ func ElementID(i int) string { return "elem_" + strconv.Itoa(i) }
 // ParseElementID returns the index of an "elem_N" id.
 func ParseElementID(id string) (int, bool) {
 	n, ok := strings.CutPrefix(id, "elem_")
-	if !ok || n == "" || (len(n) > 1 && n[0] == '0') {
-		return 0, false
+	if !ok || n == "" || (len(n) > 1 && n[0] == '0') || strings.Trim(n, "0123456789") != "" {
+		return 0, false // digits only: Atoi would take a sign
 	}
 	i, err := strconv.Atoi(n)
 	return i, err == nil && i >= 0

@@ -33,6 +33,7 @@ func main() {
 		{"events", benchEvents},
 		{"idle", benchIdleRSS},
 		{"poll", benchPoll},
+		{"wait", benchSimWaits},
 	}
 	suites = append(suites, platformSuites...)
 	fmt.Printf("# axbus benchmarks (%s)\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))

@@ -40,6 +40,28 @@ func parse(fs *flag.FlagSet, args []string, max int) error {
 	return nil
 }
 
+// parseInterleaved parses flags that may come before or after the positional arguments
+// (axbus wait 'text:"Saved"' --app notes), refusing more than max positional arguments.
+func parseInterleaved(fs *flag.FlagSet, args []string, max int) error {
+	var positional []string
+	for {
+		if err := parse(fs, args, len(args)); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(positional) > max {
+		fmt.Fprintf(fs.Output(), "axbus %s: unexpected argument %q\n", fs.Name(), positional[max])
+		fs.Usage()
+		return errUsage
+	}
+	return fs.Parse(positional) // so that fs.Arg and fs.NArg see them
+}
+
 // appFlags are --app and --pid.
 type appFlags struct {
 	target bus.AppTarget

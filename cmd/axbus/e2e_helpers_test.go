@@ -136,3 +136,12 @@ func oneLine(t *testing.T, s string) string {
 	}
 	return s
 }
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

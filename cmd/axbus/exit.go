@@ -56,6 +56,14 @@ func exitCode(c observer.Code) int {
 // errUsage marks bad flags or arguments; the flag package has printed the details.
 var errUsage = errors.New("usage")
 
+// quietError is an outcome the command printed already (as JSON on stdout): only its exit
+// status and one line on stderr remain.
+type quietError struct{ e *observer.Error }
+
+func (q quietError) Error() string { return q.e.Error() }
+
+func quiet(e *observer.Error) error { return quietError{e} }
+
 // report prints err as one line on stderr (and as the JSON error envelope on stdout when stdout
 // is not a terminal, for programs) and returns the exit status.
 func report(err error, stdout, stderr io.Writer) int {
@@ -85,6 +93,11 @@ func report(err error, stdout, stderr io.Writer) int {
 			return exitUnavailable
 		}
 		return exitInternal
+	}
+	var q quietError
+	if errors.As(err, &q) {
+		fmt.Fprintf(stderr, "axbus: %s: %s (%s)\n", q.e.Code, q.e.Message, q.e.Suggestion)
+		return exitCode(q.e.Code)
 	}
 	e := observer.AsError(err)
 	fmt.Fprintf(stderr, "axbus: %s: %s (%s)\n", e.Code, e.Message, e.Suggestion)

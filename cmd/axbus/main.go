@@ -26,6 +26,7 @@ func commands() []command {
 		{"windows", "list an app's windows", runWindows},
 		{"inspect", "inspect a window into a snapshot", runInspect},
 		{"read", "read a window's text", runRead},
+		{"wait", "wait for a condition: wait CONDITION [--app NAME] [--timeout 5s]", runWait},
 		{"tail", "follow events: tail [APP[.TYPE]]", runTail},
 		{"status", "the daemon's health", runStatus},
 		{"schema", "print a JSON Schema: schema [NAME]", runSchema},

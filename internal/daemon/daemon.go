@@ -12,6 +12,7 @@ import (
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/waiters"
 )
 
 // Config is what `axbus serve` is told.
@@ -46,6 +47,7 @@ type Daemon struct {
 	Observer *observer.Observer
 	Pub      *bus.Publisher
 	Poller   *observer.Poller // nil when polling is off
+	Waits    *waiters.Engine
 	Snap     *bus.SnapPublisher
 	Service  *bus.Service
 	Subjects bus.Subjects
@@ -102,8 +104,13 @@ func Start(cfg Config) (_ *Daemon, err error) {
 			return d, err
 		}
 	}
+	d.Waits = waiters.New(d.Observer)
+	if err = d.Waits.Start(); err != nil {
+		return d, err
+	}
 	d.Service, err = bus.NewService(d.Server.Conn(), d.Observer, d.Subjects,
-		bus.WithPublisher(d.Pub), bus.WithSnapPublisher(d.Snap), bus.WithStream(d.Subjects.StreamName()), bus.WithLogger(cfg.Log.With("part", "service")))
+		bus.WithPublisher(d.Pub), bus.WithSnapPublisher(d.Snap), bus.WithStream(d.Subjects.StreamName()),
+		bus.WithLogger(cfg.Log.With("part", "service")), bus.WithEndpoints(d.Waits.Endpoint()))
 	if err != nil {
 		return d, err
 	}
@@ -139,6 +146,9 @@ func (d *Daemon) Close(ctx context.Context) error {
 		errs = append(errs, d.Service.Stop())
 		close(d.stop)
 		<-d.swept
+	}
+	if d.Waits != nil {
+		d.Waits.Stop()
 	}
 	if d.Poller != nil {
 		d.Poller.Stop() // before the snap publisher closes: it offers to it

@@ -492,6 +492,7 @@ func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
 		n.Description = propString(it.props, "Description")
 		n.Secure = it.secure
 		n.ChildCount = propInt(it.props, "ChildCount")
+		n.Parent = variantRef(it.props["Parent"])
 		if it.cExt != nil && it.cExt.Err == nil {
 			var e extents
 			if it.cExt.Store(&e) == nil {

@@ -94,5 +94,9 @@ func (a *app) read(n *node) observer.Node {
 	for i, c := range n.children {
 		attrs.Children[i] = a.ref(c)
 	}
-	return attrs.Node(a.ref(n))
+	node := attrs.Node(a.ref(n))
+	if n.parent != nil {
+		node.Parent = a.ref(n.parent)
+	}
+	return node
 }

@@ -1,0 +1,131 @@
+package bus
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/axbus/axbus/observer"
+	"github.com/nats-io/nats.go"
+)
+
+// WaitRequest asks to wait for a condition (package waiters has the engine and the language).
+type WaitRequest struct {
+	// Condition is the canonical JSON form; Expr the compact form ("text:\"Saved\""). One of them.
+	Condition json.RawMessage `json:"condition,omitempty"`
+	Expr      string          `json:"expr,omitempty"`
+	AppTarget
+	Window    string `json:"window,omitempty"`
+	Scope     string `json:"scope,omitempty"`
+	Snapshot  string `json:"snapshot,omitempty"`
+	TimeoutMS int    `json:"timeout_ms,omitempty"`
+	RecheckMS int    `json:"recheck_ms,omitempty"`
+}
+
+// WaitOutcome is how a wait ended.
+type WaitOutcome string
+
+// The outcomes of a wait.
+const (
+	WaitMet     WaitOutcome = "met"
+	WaitTimeout WaitOutcome = "timeout"
+	WaitAppGone WaitOutcome = "app_gone"
+	WaitError   WaitOutcome = "error"
+)
+
+// WaitResult is how a wait ended and, when met, the evidence.
+type WaitResult struct {
+	Outcome   WaitOutcome `json:"outcome"`
+	Condition string      `json:"condition"`
+	ElapsedMS float64     `json:"elapsed_ms"`
+	// Trigger says what made the condition hold: the first evaluation, an event, a re-read.
+	Trigger *WaitTrigger `json:"trigger,omitempty"`
+	// Match is the element that made the condition hold, as the snapshot lists it.
+	Match *observer.Element `json:"match,omitempty"`
+	// Window is the window that made a window condition hold, or the window of the match.
+	Window *observer.WindowRef `json:"window,omitempty"`
+	App    *observer.AppRef    `json:"app,omitempty"`
+	// Snapshot holds the match; its ids are actionable. A match past the unscoped budget is
+	// listed from its listing root, which Snapshot.Scope names.
+	Snapshot *observer.Inspection `json:"snapshot,omitempty"`
+	Error    *observer.Error      `json:"error,omitempty"`
+}
+
+// WaitTrigger is what made a condition hold.
+type WaitTrigger struct {
+	// Kind is "initial" (it held when the wait began), "event" or "recheck".
+	Kind  string             `json:"kind"`
+	Event observer.EventType `json:"event,omitempty"`
+	Raw   string             `json:"raw,omitempty"`
+}
+
+// Armed is the interim reply a wait sends once it listens, to a requester that asked for it
+// with the HeaderInterim header.
+type Armed struct {
+	Armed bool `json:"armed"`
+}
+
+// Wait waits for a condition and returns how the wait ended. A wait that did not meet its
+// condition is not an error: Outcome says so.
+func (c *Client) Wait(ctx context.Context, req WaitRequest) (*WaitResult, error) {
+	return c.WaitAfter(ctx, req, nil)
+}
+
+// WaitAfter arms a wait, runs act once the daemon says the wait listens (so nothing act causes
+// is missed), then waits for the outcome: subscribe, act, wait.
+func (c *Client) WaitAfter(ctx context.Context, req WaitRequest, act func(context.Context) error) (*WaitResult, error) {
+	data, err := json.Marshal(req)
+	if err != nil {
+		return nil, observer.Errorf(observer.CodeBadRequest, "Pass a JSON-encodable request.", "%v", err)
+	}
+	timeout := time.Duration(req.TimeoutMS) * time.Millisecond
+	if timeout <= 0 {
+		timeout = 5 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout+10*time.Second) // the daemon answers at the deadline
+	defer cancel()
+	inbox := c.nc.NewRespInbox()
+	replies := make(chan *nats.Msg, 4) // an armed note and the outcome: a small channel, not SubscribeSync's 64k
+	sub, err := c.nc.ChanSubscribe(inbox, replies)
+	if err != nil {
+		return nil, unavailable(inbox, err)
+	}
+	defer func() { _ = sub.Unsubscribe() }()
+	subject := c.subj.Endpoint("wait")
+	msg := &nats.Msg{Subject: subject, Reply: inbox, Data: data, Header: nats.Header{}}
+	if act != nil {
+		msg.Header.Set(HeaderInterim, "armed")
+	}
+	if err := c.nc.PublishMsg(msg); err != nil {
+		return nil, unavailable(subject, err)
+	}
+	for {
+		var reply *nats.Msg
+		select {
+		case reply = <-replies:
+		case <-ctx.Done():
+			return nil, unavailable(subject, ctx.Err())
+		}
+		if len(reply.Data) == 0 && reply.Header.Get("Status") == "503" {
+			return nil, unavailable(subject, nats.ErrNoResponders)
+		}
+		if e := decodeError(reply); e != nil {
+			return nil, e
+		}
+		if reply.Header.Get(HeaderInterim) == "armed" {
+			if act != nil {
+				if err := act(ctx); err != nil {
+					return nil, err
+				}
+				act = nil
+			}
+			continue
+		}
+		var r WaitResult
+		if err := json.Unmarshal(reply.Data, &r); err != nil {
+			return nil, observer.Errorf(observer.CodeInternal, "The daemon and this client disagree on the API; use the same axbus version.",
+				"wait reply not understood: %v", err)
+		}
+		return &r, nil
+	}
+}

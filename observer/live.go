@@ -1,0 +1,292 @@
+package observer
+
+import (
+	"context"
+	"slices"
+	"sync"
+)
+
+// LiveWindow is a window's tree kept up to date by notifications: read whole once, then only
+// what events name is read again (the poller's cycle), and whole again on demand for what no
+// notification announced. Waits evaluate their conditions against it and build their reply's
+// snapshot from it, so that a wait resolves without walking the window again.
+type LiveWindow struct {
+	o     *Observer
+	app   App
+	marks *marks
+
+	mu   sync.Mutex // guards tree
+	tree *polledTree
+}
+
+// LiveChanges is what a refresh found: the elements added, removed and changed.
+type LiveChanges struct {
+	Added, Removed, Changed []NodeRef
+	Reads                   int
+}
+
+// Empty reports whether nothing changed.
+func (c LiveChanges) Empty() bool { return len(c.Added)+len(c.Removed)+len(c.Changed) == 0 }
+
+// NewLiveWindow returns the live copy of win of app, empty until Load. Notes taken before Load
+// are kept: a change made while the window is read is read again by the next Refresh.
+func (o *Observer) NewLiveWindow(app App, win Window) *LiveWindow {
+	return &LiveWindow{o: o, app: app, marks: newMarks(maxMarks), tree: &polledTree{window: win, root: win.Ref,
+		budget: WideBudget(), elems: map[NodeRef]*polledElem{}, strangers: map[NodeRef]bool{}}}
+}
+
+// Load reads the window whole, with the wide budget.
+func (lw *LiveWindow) Load(ctx context.Context) error {
+	win := lw.Window()
+	walk := Walk(ctx, lw.o.backend, win.Ref, WalkOptions{Budget: WideBudget()})
+	if len(walk.Nodes) == 0 {
+		return Errorf(CodeAppNotResponding, "Check that the app is alive (axbus apps) and retry.",
+			"could not read window %q of %s", win.Title, lw.app.Name).With("pid", lw.app.PID)
+	}
+	lw.mu.Lock()
+	lw.tree = treeFromWalk(win, &walk, WideBudget())
+	lw.mu.Unlock()
+	return nil
+}
+
+// OpenLiveWindow returns the live copy of win of app, read whole.
+func (o *Observer) OpenLiveWindow(ctx context.Context, app App, win Window) (*LiveWindow, error) {
+	lw := o.NewLiveWindow(app, win)
+	return lw, lw.Load(ctx)
+}
+
+// maxMarks bounds what events may mark between two refreshes; past it a refresh reads whole.
+const maxMarks = 16000
+
+// Loaded reports whether the window was read.
+func (lw *LiveWindow) Loaded() bool {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	return len(lw.tree.elems) > 0
+}
+
+// Window is the window the tree is of.
+func (lw *LiveWindow) Window() Window {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	return lw.tree.window
+}
+
+// App is the app the window belongs to.
+func (lw *LiveWindow) App() App { return lw.app }
+
+// Note records an event of the app: the next Refresh reads what it names. It never blocks.
+func (lw *LiveWindow) Note(e Event) { lw.marks.note(e) }
+
+// Pending reports whether events were noted since the last refresh.
+func (lw *LiveWindow) Pending() bool { return lw.marks.pending() > 0 }
+
+// Refresh re-reads what events named since the last refresh and returns what changed.
+func (lw *LiveWindow) Refresh(ctx context.Context) LiveChanges {
+	m := lw.marks.take()
+	if m.overflow {
+		return lw.Resync(ctx)
+	}
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	d, retry := applyMarks(ctx, lw.o.backend, lw.tree, m)
+	lw.marks.again(retry)
+	return changesOf(d)
+}
+
+// Resync reads the window whole again and returns what changed, notified or not. A read cut
+// short by its deadline changes nothing: every element it did not reach would look removed.
+func (lw *LiveWindow) Resync(ctx context.Context) LiveChanges {
+	lw.mu.Lock()
+	win := lw.tree.window
+	lw.mu.Unlock()
+	walk := Walk(ctx, gentle{lw.o.backend}, win.Ref, WalkOptions{Budget: WideBudget()})
+	if len(walk.Nodes) == 0 || slices.Contains(walk.Truncation, TruncatedDeadline) {
+		return LiveChanges{Reads: walk.Reads}
+	}
+	next := treeFromWalk(win, &walk, WideBudget())
+	d := &delta{reads: walk.Reads}
+	lw.mu.Lock()
+	diffTrees(lw.tree, next, d)
+	lw.tree = next
+	lw.mu.Unlock()
+	return changesOf(d)
+}
+
+func changesOf(d *delta) LiveChanges {
+	c := LiveChanges{Reads: d.reads}
+	for _, e := range d.added {
+		c.Added = append(c.Added, e.ref)
+	}
+	for _, e := range d.removed {
+		c.Removed = append(c.Removed, e.ref)
+	}
+	for _, e := range d.changed {
+		c.Changed = append(c.Changed, e.ref)
+	}
+	return c
+}
+
+// Node returns the element ref as last read, when the window holds it.
+func (lw *LiveWindow) Node(ref NodeRef) (Node, bool) {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if e := lw.tree.elems[ref]; e != nil {
+		return e.node, true
+	}
+	return Node{}, false
+}
+
+// Each calls fn for every element, in pre-order, until fn returns false.
+func (lw *LiveWindow) Each(fn func(*Node) bool) {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	stop := false
+	lw.tree.each(lw.tree.root, func(_ NodeRef, e *polledElem) {
+		if !stop && !fn(&e.node) {
+			stop = true
+		}
+	})
+}
+
+// EachUnder calls fn for ref and every element under it, in pre-order, until fn returns false.
+func (lw *LiveWindow) EachUnder(ref NodeRef, fn func(*Node) bool) {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	stop := false
+	lw.tree.each(ref, func(_ NodeRef, e *polledElem) {
+		if !stop && !fn(&e.node) {
+			stop = true
+		}
+	})
+}
+
+// Focused returns the focused element, when the window holds it.
+func (lw *LiveWindow) Focused() (Node, bool) {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	if e := lw.tree.elems[lw.tree.focused]; e != nil {
+		return e.node, true
+	}
+	return Node{}, false
+}
+
+// ListingRootLimit is the most elements a wait's scoped listing holds: the listing root is the
+// match's outermost ancestor whose subtree holds at most this many.
+const ListingRootLimit = 200
+
+// Snapshot stores, from the tree and without reading the window again, a snapshot that holds
+// match, and returns its listing and match as listed (nil for no match): the unscoped listing
+// (visible clip, unscoped budget) when it lists match; else the subtree of match's listing root
+// (its outermost ancestor whose subtree holds at most ListingRootLimit elements), walked with the
+// wide budget, which the listing's Scope names. Depths stay those of the whole window.
+func (lw *LiveWindow) Snapshot(ctx context.Context, match NodeRef) (*Inspection, *Element, error) {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	t := lw.tree
+	model := modelReader{t}
+	budget := UnscopedBudget()
+	root, depth := t.root, 0
+	walk := Walk(ctx, model, root, WalkOptions{Budget: budget, VisibleOnly: true, Keep: t.pathTo(t.focused)})
+	if match != "" && !slices.ContainsFunc(walk.Nodes, func(w Walked) bool { return w.Ref == match }) {
+		if t.elems[match] == nil {
+			return nil, nil, Errorf(CodeElementNotFound, "The element went away before the reply; wait again.",
+				"the matched element is no longer in window %q", t.window.Title)
+		}
+		budget = WideBudget()
+		root = t.listingRoot(match)
+		depth = t.elems[root].depth
+		walk = Walk(ctx, model, root, WalkOptions{Budget: budget})
+		for i := range walk.Nodes {
+			walk.Nodes[i].Depth += depth
+		}
+	}
+	snap := lw.o.newSnapshot(lw.app, t.window, budget, walk)
+	lw.o.store.Put(snap)
+	out := snap.Listing(snap.Subtree(0))
+	if root != t.root {
+		out.Scope = &ScopeInfo{Element: ElementID(0)}
+	}
+	i := slices.IndexFunc(snap.Walk.Nodes, func(w Walked) bool { return w.Ref == match })
+	if i < 0 {
+		return out, nil, nil
+	}
+	el := snap.Walk.Nodes[i].element()
+	return out, &el, nil
+}
+
+// listingRoot is the outermost ancestor of ref whose subtree holds at most ListingRootLimit
+// elements (ref itself when its own subtree is bigger).
+func (t *polledTree) listingRoot(ref NodeRef) NodeRef {
+	root := ref
+	for e := t.elems[ref]; e != nil && root != t.root; e = t.elems[root] {
+		if t.size(e.parent, ListingRootLimit+1) > ListingRootLimit {
+			break
+		}
+		root = e.parent
+	}
+	return root
+}
+
+// size counts the elements of ref's subtree, stopping at limit.
+func (t *polledTree) size(ref NodeRef, limit int) int {
+	e := t.elems[ref]
+	if e == nil {
+		return 0
+	}
+	n := 1
+	for _, c := range e.children {
+		if n >= limit {
+			break
+		}
+		if ce := t.elems[c]; ce != nil && ce.parent == ref {
+			n += t.size(c, limit-n)
+		}
+	}
+	return min(n, limit)
+}
+
+// pathTo is the handles from the root down to ref, or nil when the tree does not hold it.
+func (t *polledTree) pathTo(ref NodeRef) []NodeRef {
+	var path []NodeRef
+	for e := t.elems[ref]; e != nil; e = t.elems[e.parent] {
+		path = append(path, ref)
+		if ref == t.root {
+			slices.Reverse(path)
+			return path
+		}
+		ref = e.parent
+	}
+	return nil
+}
+
+// modelReader reads a tree's copy instead of the app: it lets Walk compute a listing from what
+// is known, with no call to the app.
+type modelReader struct{ t *polledTree }
+
+func (m modelReader) Read(_ context.Context, refs []NodeRef) []Node {
+	out := make([]Node, len(refs))
+	for i, r := range refs {
+		e := m.t.elems[r]
+		if e == nil {
+			out[i] = Node{Ref: r, Err: Errorf(CodeElementNotFound, "Inspect again.", "element not in the window's copy")}
+			continue
+		}
+		out[i] = e.node
+		out[i].Children = e.children
+	}
+	return out
+}
+
+// ReadBounds lets the visible-clip walk scan a long list of the copy as it scans the app's.
+func (m modelReader) ReadBounds(_ context.Context, refs []NodeRef) []Bounds {
+	out := make([]Bounds, len(refs))
+	for i, r := range refs {
+		if e := m.t.elems[r]; e != nil {
+			out[i] = Bounds{Rect: e.node.Bounds, Offscreen: e.node.Offscreen}
+		} else {
+			out[i].Err = Errorf(CodeElementNotFound, "Inspect again.", "element not in the window's copy")
+		}
+	}
+	return out
+}

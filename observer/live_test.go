@@ -1,0 +1,114 @@
+package observer_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/sim"
+)
+
+// openLive opens the live tree of Notes' main window and feeds it the desktop's events.
+func openLive(t *testing.T) (*observer.LiveWindow, *sim.Desktop, func() observer.LiveChanges) {
+	t.Helper()
+	o, desk := demo(t)
+	ctx := context.Background()
+	app, wins, err := o.Windows(ctx, observer.AppQuery{PID: notes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lw, err := o.OpenLiveWindow(ctx, app, wins[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := o.Subscribe(func(e observer.Event) {
+		if e.App.PID == notes {
+			lw.Note(e)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { o.Unsubscribe(tok) })
+	// refresh until the tree saw a change, as a wait does on each event
+	refresh := func() observer.LiveChanges {
+		t.Helper()
+		deadline := time.Now().Add(2 * time.Second)
+		for time.Now().Before(deadline) {
+			if c := lw.Refresh(ctx); !c.Empty() {
+				return c
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		t.Fatal("no change seen")
+		return observer.LiveChanges{}
+	}
+	return lw, desk, refresh
+}
+
+func TestLiveWindowFollowsEventsWithFewReads(t *testing.T) {
+	lw, desk, refresh := openLive(t)
+	if err := desk.Perform(context.Background(), desk.Ref(notes, "save"), "AXPress"); err != nil {
+		t.Fatal(err)
+	}
+	c := refresh() // 200 ms later "Saved" is added to the toolbar
+	var saved bool
+	for _, ref := range c.Added {
+		if n, ok := lw.Node(ref); ok && (n.Name == "Saved" || n.Value == "Saved") {
+			saved = true
+		}
+	}
+	if !saved || c.Reads > 10 {
+		t.Fatalf("added %v with %d reads: want the Saved label, read cheaply", c.Added, c.Reads)
+	}
+	if err := desk.SetTitle(notes, "save", "Store"); err != nil {
+		t.Fatal(err)
+	}
+	c = refresh()
+	if len(c.Changed) != 1 || c.Reads > 2 {
+		t.Fatalf("a renamed button: %+v", c)
+	}
+	if n, _ := lw.Node(c.Changed[0]); n.Name != "Store" {
+		t.Fatalf("the tree holds %+v", n)
+	}
+}
+
+func TestLiveWindowSnapshotHoldsTheMatch(t *testing.T) {
+	lw, _, _ := openLive(t)
+	var row350, save observer.NodeRef
+	lw.Each(func(n *observer.Node) bool {
+		switch {
+		case n.Name == "Row 350" || n.Value == "Row 350":
+			row350 = n.Ref
+		case n.Role == observer.RoleButton && n.Name == "Save":
+			save = n.Ref
+		}
+		return true
+	})
+	if row350 == "" || save == "" {
+		t.Fatal("row 350 or Save is not in the live tree: it holds the whole window")
+	}
+	ctx := context.Background()
+	visible, el, err := lw.Snapshot(ctx, save)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el == nil || el.Name != "Save" || visible.Scope != nil || visible.Budget.MaxElements != 200 || !slices.ContainsFunc(visible.Elements, func(e observer.Element) bool { return e.Name == "Save" }) {
+		t.Fatalf("a visible match: scope %+v, budget %+v", visible.Scope, visible.Budget)
+	}
+	far, _, err := lw.Snapshot(ctx, row350)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if far.Scope == nil || len(far.Elements) > observer.ListingRootLimit || far.Elements[0].ID != far.Scope.Element {
+		t.Fatalf("a match past the budget: scope %+v, %d elements", far.Scope, len(far.Elements))
+	}
+	found := slices.ContainsFunc(far.Elements, func(e observer.Element) bool {
+		return e.Text == "Row 350" || e.Name == "Row 350" || (e.Value != nil && *e.Value == "Row 350")
+	})
+	if !found {
+		t.Fatal("the listing root's subtree lacks row 350")
+	}
+}

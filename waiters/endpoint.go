@@ -1,0 +1,75 @@
+package waiters
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/observer"
+)
+
+// Endpoint is the service's wait endpoint. A wait's reply comes when it ends; a requester that
+// asks for interim replies (bus.HeaderInterim) hears first that the wait listens.
+func (e *Engine) Endpoint() bus.Endpoint {
+	return bus.Endpoint{
+		Name:        "wait",
+		Description: "Wait for a condition, by subscription: the reply comes the moment it holds, with a snapshot that holds the match.",
+		Timeout:     MaxTimeout + 30*time.Second,
+		Handle: bus.Handler("wait", func(ctx context.Context, r bus.WaitRequest) (any, error) {
+			req, err := FromWire(r)
+			if err != nil {
+				return nil, err
+			}
+			return e.Wait(ctx, req, func() { bus.SendInterim(ctx, bus.Armed{Armed: true}) })
+		}),
+	}
+}
+
+// FromWire turns a wait request off the wire into a Request: the condition parsed (compact) or
+// decoded (canonical JSON) and checked, the scope parsed, the durations in milliseconds read.
+func FromWire(r bus.WaitRequest) (Request, error) {
+	cond, err := ConditionFromWire(r.Condition, r.Expr)
+	if err != nil {
+		return Request{}, err
+	}
+	req := Request{Condition: cond, App: r.Query(), Window: r.Window, Snapshot: r.Snapshot,
+		Timeout: time.Duration(r.TimeoutMS) * time.Millisecond, Recheck: time.Duration(r.RecheckMS) * time.Millisecond}
+	if r.Scope != "" {
+		scope, err := observer.ParseScope(r.Scope)
+		if err != nil {
+			return Request{}, err
+		}
+		req.Scope = &scope
+	}
+	return req, nil
+}
+
+// ConditionFromWire reads a condition given in either form; exactly one must be given.
+func ConditionFromWire(canonical json.RawMessage, compact string) (*Condition, error) {
+	hasJSON := len(bytes.TrimSpace(canonical)) > 0 && !bytes.Equal(bytes.TrimSpace(canonical), []byte("null"))
+	switch {
+	case hasJSON && compact != "":
+		return nil, observer.Errorf(observer.CodeBadRequest, "Give either condition (JSON) or expr (compact form), not both.", "two conditions given")
+	case compact != "":
+		return ParseCompact(compact)
+	case hasJSON:
+		var c Condition
+		dec := json.NewDecoder(bytes.NewReader(canonical))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&c); err != nil {
+			var e *observer.Error
+			if errors.As(err, &e) {
+				return nil, e // the condition's own error, with its path and an example
+			}
+			return nil, observer.Errorf(observer.CodeBadRequest, "See the condition's schema: axbus schema condition", "condition: %v", err)
+		}
+		if err := c.Validate(); err != nil {
+			return nil, err
+		}
+		return &c, nil
+	}
+	return nil, observer.Errorf(observer.CodeBadRequest, `Give a condition, e.g. expr: text:"Saved".`, "no condition")
+}

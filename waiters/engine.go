@@ -1,0 +1,132 @@
+package waiters
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/axbus/axbus/observer"
+)
+
+// Defaults and bounds of a wait.
+const (
+	DefaultTimeout = 5 * time.Second
+	MaxTimeout     = 5 * time.Minute
+	DefaultRecheck = time.Second
+	MinRecheck     = 100 * time.Millisecond
+)
+
+// Engine resolves waits by subscription. It subscribes to the observer's events once; each app
+// that waits are about gets one watcher, shared by all its waits: one copy of its windows kept
+// up to date by events (observer.LiveWindow), one re-read per event for all of them, and a slow
+// re-read for what no notification announced. The last wait of an app to end removes its
+// watcher.
+type Engine struct {
+	o *observer.Observer
+
+	mu      sync.Mutex
+	apps    map[int]*appWatch // by pid
+	desktop map[*wait]bool    // waits with no app: every watcher evaluates them
+	token   observer.Token
+	started bool
+	ctx     context.Context
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+}
+
+// New returns an engine over o. Start it before waiting.
+func New(o *observer.Observer) *Engine {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Engine{o: o, apps: map[int]*appWatch{}, desktop: map[*wait]bool{}, ctx: ctx, cancel: cancel}
+}
+
+// Start subscribes to the observer's events.
+func (e *Engine) Start() error {
+	tok, err := e.o.Subscribe(e.route)
+	if err != nil {
+		return err
+	}
+	e.mu.Lock()
+	e.token, e.started = tok, true
+	e.mu.Unlock()
+	return nil
+}
+
+// Stop ends every wait (with an error outcome) and the watchers.
+func (e *Engine) Stop() {
+	e.mu.Lock()
+	started := e.started
+	e.started = false
+	e.mu.Unlock()
+	if started {
+		e.o.Unsubscribe(e.token)
+	}
+	e.cancel()
+	e.wg.Wait()
+}
+
+// route hands an event to its app's watcher; an event of an app nobody waits on starts a
+// watcher only when a desktop-wide wait may be about it. It never blocks.
+func (e *Engine) route(ev observer.Event) {
+	if ev.App.PID <= 0 {
+		return
+	}
+	e.mu.Lock()
+	aw := e.apps[ev.App.PID]
+	if aw == nil && len(e.desktop) > 0 && e.started {
+		aw = e.watchLocked(ev.App.PID)
+	}
+	e.mu.Unlock()
+	if aw != nil {
+		aw.push(ev)
+	}
+}
+
+// watchLocked returns the watcher of pid, starting it; e.mu is held.
+func (e *Engine) watchLocked(pid int) *appWatch {
+	if aw := e.apps[pid]; aw != nil {
+		return aw
+	}
+	aw := newAppWatch(e, pid)
+	for w := range e.desktop { // a new watcher evaluates the desktop-wide waits too
+		aw.add(w)
+	}
+	e.apps[pid] = aw
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		aw.run(e.ctx)
+	}()
+	return aw
+}
+
+// watchDesktopLocked starts watchers for the running apps, so that a desktop-wide wait is
+// evaluated at once against what the desktop shows now. The apps are listed off the lock.
+func (e *Engine) watchDesktopLocked() {
+	e.wg.Add(1)
+	go func() {
+		defer e.wg.Done()
+		apps, err := e.o.Apps(e.ctx)
+		if err != nil {
+			return
+		}
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if len(e.desktop) == 0 || !e.started {
+			return
+		}
+		for _, a := range apps {
+			e.watchLocked(a.PID)
+		}
+	}()
+}
+
+// release drops a watcher that has no wait left.
+func (e *Engine) release(aw *appWatch) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.apps[aw.pid] == aw && aw.idle() && len(e.desktop) == 0 {
+		delete(e.apps, aw.pid)
+		aw.stop()
+	}
+}

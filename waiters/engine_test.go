@@ -1,0 +1,251 @@
+package waiters
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/axbus/axbus/fixtures"
+	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/sim"
+	"go.uber.org/goleak"
+)
+
+const notes = 501
+
+// rig is an engine on the simulated demo desktop.
+type rig struct {
+	o    *observer.Observer
+	desk *sim.Desktop
+	e    *Engine
+}
+
+func newRig(t testing.TB) *rig {
+	t.Helper()
+	ignore := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
+	data, _ := fixtures.Desktop("demo")
+	spec, err := sim.Parse("demo.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	desk, err := sim.New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = desk.Close() })
+	o := observer.New(desk)
+	e := New(o)
+	if err := e.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(e.Stop)
+	return &rig{o: o, desk: desk, e: e}
+}
+
+func (r *rig) wait(t testing.TB, expr string, app observer.AppQuery, timeout time.Duration, act func()) *Result {
+	t.Helper()
+	cond, err := ParseCompact(expr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.e.Wait(context.Background(), Request{Condition: cond, App: app, Timeout: timeout}, act)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func (r *rig) press(t testing.TB, id string) {
+	t.Helper()
+	if err := r.desk.Perform(context.Background(), r.desk.Ref(notes, id), "AXPress"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func listsMatch(res *Result) bool {
+	if res.Snapshot == nil || res.Match == nil {
+		return false
+	}
+	for _, e := range res.Snapshot.Elements {
+		if e.ID == res.Match.ID && e.Name == res.Match.Name {
+			return true
+		}
+	}
+	return false
+}
+
+var notesApp = observer.AppQuery{PID: notes}
+
+func TestWaitTextAppearsAfterADelayedPress(t *testing.T) {
+	r := newRig(t)
+	res := r.wait(t, `text:"Saved"`, notesApp, 5*time.Second, func() { r.press(t, "save") })
+	if res.Outcome != Met || res.Trigger == nil || res.Trigger.Kind != "event" || !listsMatch(res) {
+		t.Fatalf("result %+v", res)
+	}
+	if res.ElapsedMS < 150 || res.ElapsedMS > 1500 {
+		t.Fatalf("met after %.0f ms; the label appears 200 ms after the press", res.ElapsedMS)
+	}
+	if _, err := r.o.Store().Get(res.Snapshot.SnapshotID); err != nil {
+		t.Fatal("the reply's snapshot is not stored: its ids would not be actionable")
+	}
+}
+
+func TestWaitMetAtOnceWhenItHolds(t *testing.T) {
+	r := newRig(t)
+	res := r.wait(t, `element:role=button,name="Save"`, notesApp, 5*time.Second, nil)
+	if res.Outcome != Met || res.Trigger.Kind != "initial" || !listsMatch(res) {
+		t.Fatalf("result %+v", res)
+	}
+}
+
+func TestWaitDialogAndElementGone(t *testing.T) {
+	r := newRig(t)
+	res := r.wait(t, `dialog`, notesApp, 5*time.Second, func() { r.press(t, "save") })
+	if res.Outcome != Met || res.Window == nil || res.Snapshot == nil {
+		t.Fatalf("dialog: %+v", res)
+	}
+	res = r.wait(t, `element:role=button,name="OK" gone`, notesApp, 5*time.Second, func() { r.press(t, "save-sheet-ok") })
+	if res.Outcome != Met || res.Match != nil {
+		t.Fatalf("gone: %+v", res)
+	}
+}
+
+func TestWaitMatchPastTheBudgetIsListedFromItsListingRoot(t *testing.T) {
+	r := newRig(t)
+	res := r.wait(t, `text:"Row 350"`, notesApp, 5*time.Second, nil)
+	if res.Outcome != Met || res.Snapshot == nil || res.Snapshot.Scope == nil || !listsMatch(res) {
+		t.Fatalf("result %+v", res)
+	}
+	if n := len(res.Snapshot.Elements); n > observer.ListingRootLimit {
+		t.Fatalf("the listing root lists %d elements", n)
+	}
+	if res.Snapshot.Elements[0].ID != res.Snapshot.Scope.Element {
+		t.Fatal("the listing does not start at the scope it names")
+	}
+}
+
+func TestWaitAppGoneAndTimeout(t *testing.T) {
+	r := newRig(t)
+	var killed time.Time
+	res := r.wait(t, `text:"never there"`, notesApp, 5*time.Second, func() {
+		go func() {
+			time.Sleep(100 * time.Millisecond)
+			killed = time.Now()
+			_ = r.desk.Kill(notes)
+		}()
+	})
+	if res.Outcome != AppGone || time.Since(killed) > 200*time.Millisecond {
+		t.Fatalf("killed app: %+v after %v", res, time.Since(killed))
+	}
+	start := time.Now()
+	res = r.wait(t, `text:"never there"`, observer.AppQuery{PID: 502}, 300*time.Millisecond, nil)
+	if late := time.Since(start) - 300*time.Millisecond; res.Outcome != Timeout || late < 0 || late > 50*time.Millisecond {
+		t.Fatalf("timeout: %+v, %v past the deadline", res, late)
+	}
+}
+
+func TestWaitForAWindowOfAnAppNotRunningYet(t *testing.T) {
+	r := newRig(t)
+	spec, _ := r.desk.AppSpec("Mail")
+	res := r.wait(t, `window:title~"Inbox"`, observer.AppQuery{}, 5*time.Second, func() {
+		_ = r.desk.Kill(502)
+		go func() {
+			time.Sleep(50 * time.Millisecond)
+			spec.PID = 777
+			if _, err := r.desk.Launch(spec); err != nil {
+				t.Error(err)
+			}
+		}()
+	})
+	if res.Outcome != Met || res.App == nil || res.App.PID != 777 || res.Window == nil {
+		t.Fatalf("result %+v", res)
+	}
+}
+
+func TestBadConditionsAreRefused(t *testing.T) {
+	r := newRig(t)
+	for _, c := range []struct{ expr, want string }{
+		{`colour:"red"`, "column 1"},
+		{`text:/(/`, "regex"},
+		{`element:`, "column 9"},
+	} {
+		_, err := ParseCompact(c.expr)
+		if observer.CodeOf(err) != observer.CodeBadRequest || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v", c.expr, err)
+		}
+	}
+	cond, _ := ParseCompact(`text:"x"`)
+	for _, req := range []Request{
+		{Condition: cond, App: notesApp, Timeout: 10 * time.Minute},
+		{Condition: cond, App: notesApp, Timeout: -time.Second},
+		{Condition: cond, App: observer.AppQuery{Name: "NoSuchApp"}},
+		{Condition: cond, Window: "Main"},
+	} {
+		if _, err := r.e.Wait(context.Background(), req, nil); err == nil || observer.AsError(err).Suggestion == "" {
+			t.Errorf("%+v: %v", req, err)
+		}
+	}
+}
+
+// TestThousandWaitsResolve: 1,000 waits at once on one app, each for its own label, all met
+// by the label they wait for.
+func TestThousandWaitsResolve(t *testing.T) {
+	r := newRig(t)
+	n := 1000
+	if testing.Short() {
+		n = 300
+	}
+	var wg sync.WaitGroup
+	armed := make(chan struct{}, n)
+	results := make([]*Result, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cond, _ := ParseCompact(fmt.Sprintf(`text="label %d"`, i)) // exact: "label 1" is in "label 10"
+			res, err := r.e.Wait(context.Background(), Request{Condition: cond, App: notesApp, Timeout: 20 * time.Second},
+				func() { armed <- struct{}{} })
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			results[i] = res
+		}()
+	}
+	for range n {
+		<-armed
+	}
+	for g := range (n + 99) / 100 { // groups of 100: no element has more children than a walk takes
+		if err := r.desk.AddNode(notes, "main", sim.NodeSpec{ID: fmt.Sprint("g", g), Role: "AXGroup", Frame: []float64{300, 84, 60, 20}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range n {
+		if err := r.desk.AddNode(notes, fmt.Sprint("g", i/100), sim.NodeSpec{ID: fmt.Sprint("l", i), Role: "AXStaticText",
+			Value: textOf(fmt.Sprintf("label %d", i)), Frame: []float64{300, 84, 60, 20}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wg.Wait()
+	for i, res := range results {
+		if res == nil || res.Outcome != Met || res.Match == nil || !strings.Contains(res.Match.Name+res.Match.Text+valueOf(res.Match), fmt.Sprintf("label %d", i)) {
+			t.Fatalf("wait %d: %+v", i, res)
+		}
+	}
+}
+
+func textOf(s string) *sim.Text {
+	t := sim.Text(s)
+	return &t
+}
+
+func valueOf(e *observer.Element) string {
+	if e.Value == nil {
+		return ""
+	}
+	return *e.Value
+}

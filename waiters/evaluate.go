@@ -1,0 +1,180 @@
+package waiters
+
+import (
+	"context"
+
+	"github.com/axbus/axbus/observer"
+)
+
+// evaluate checks w against the app as the watcher knows it (only the elements in only, when
+// given) and, when the condition holds, confirms it against the app itself before answering: a
+// stale copy never resolves a wait.
+func (aw *appWatch) evaluate(ctx context.Context, w *wait, trigger *Trigger, only map[observer.NodeRef]bool) {
+	v := aw.viewFor(ctx, w)
+	v.only = only
+	aw.check(ctx, w, trigger, v)
+}
+
+// check is evaluate on a view made already.
+func (aw *appWatch) check(ctx context.Context, w *wait, trigger *Trigger, v *view) {
+	ok, match, win := w.cond.Holds(v)
+	if !ok {
+		return
+	}
+	if match != nil { // confirm: read the element again; it must still make the condition hold
+		fresh := aw.e.o.Backend().Read(ctx, []observer.NodeRef{match.Ref})
+		if fresh[0].Err != nil {
+			return // it went away meanwhile: the next event or re-read decides
+		}
+		v.override = map[observer.NodeRef]*observer.Node{match.Ref: &fresh[0]}
+		if ok, match, win = w.cond.Holds(v); !ok {
+			return
+		}
+	}
+	r := &Result{Outcome: Met, Trigger: trigger, App: refOf(aw.app)}
+	switch {
+	case match != nil:
+		lw := v.owner(match.Ref)
+		if lw == nil {
+			return
+		}
+		insp, el, err := lw.Snapshot(ctx, match.Ref)
+		if err != nil {
+			return
+		}
+		r.Snapshot, r.Match = insp, el
+		wr := lw.Window().RefOf()
+		r.Window = &wr
+	case win != nil:
+		wr := win.RefOf()
+		r.Window = &wr
+		if insp, err := aw.e.o.Inspect(ctx, observer.InspectRequest{App: observer.AppQuery{PID: aw.pid}, Window: win.ID}); err == nil {
+			r.Snapshot = insp
+		}
+	default: // it holds of no element (something gone): the reply shows the window as it is now
+		if len(v.lives) > 0 {
+			if insp, _, err := v.lives[0].Snapshot(ctx, ""); err == nil {
+				r.Snapshot = insp
+				wr := v.lives[0].Window().RefOf()
+				r.Window = &wr
+			}
+		}
+	}
+	w.finish(r)
+}
+
+// viewFor is what w sees of the app: every window for window and dialog conditions (a dialog
+// opens in a new window), and the elements of its window (or of all the app's windows), or of
+// its scope.
+func (aw *appWatch) viewFor(ctx context.Context, w *wait) *view {
+	v := &view{targets: w.targets, scope: w.scope, windows: aw.windows}
+	if !w.cond.NeedsElements() {
+		return v
+	}
+	wins := aw.windows
+	if w.req.Window != "" {
+		win, err := observer.PickWindow(aw.app, aw.windows, w.req.Window)
+		if err != nil {
+			return v // not (or no longer) there: no element of it holds
+		}
+		wins = []observer.Window{win}
+	}
+	for _, win := range wins {
+		if lw := aw.liveFor(ctx, win); lw != nil {
+			v.lives = append(v.lives, lw)
+		}
+	}
+	return v
+}
+
+// view is the watcher's copy of an app as one wait sees it.
+type view struct {
+	windows  []observer.Window
+	lives    []*observer.LiveWindow
+	targets  map[string]observer.NodeRef
+	scope    observer.NodeRef
+	override map[observer.NodeRef]*observer.Node // fresh reads that replace the copy
+	only     map[observer.NodeRef]bool           // when set, the only elements to look at
+}
+
+func (v *view) node(n *observer.Node) *observer.Node {
+	if o := v.override[n.Ref]; o != nil {
+		return o
+	}
+	return n
+}
+
+// Elements calls fn for every element of the view's windows (or scope), until it returns false;
+// with only set, for those elements alone (looked up, not searched for).
+func (v *view) Elements(fn func(*observer.Node) bool) {
+	if v.only != nil && v.scope == "" {
+		for ref := range v.only {
+			for _, lw := range v.lives {
+				if n, ok := lw.Node(ref); ok {
+					if !fn(v.node(&n)) {
+						return
+					}
+					break
+				}
+			}
+		}
+		return
+	}
+	for _, lw := range v.lives {
+		goOn := true
+		each := lw.Each
+		if v.scope != "" {
+			each = func(f func(*observer.Node) bool) { lw.EachUnder(v.scope, f) }
+		}
+		each(func(n *observer.Node) bool {
+			if v.only != nil && !v.only[n.Ref] {
+				return true
+			}
+			goOn = fn(v.node(n))
+			return goOn
+		})
+		if !goOn {
+			return
+		}
+	}
+}
+
+// Windows lists the view's windows.
+func (v *view) Windows() []observer.Window { return v.windows }
+
+// Focused is the focused element, when a window of the view holds it.
+func (v *view) Focused() *observer.Node {
+	for _, lw := range v.lives {
+		if n, ok := lw.Focused(); ok {
+			return v.node(&n)
+		}
+	}
+	return nil
+}
+
+// Element is the element a condition names by id (elem_12 of the request's snapshot), as it is now.
+func (v *view) Element(id string) *observer.Node {
+	ref, ok := v.targets[id]
+	if !ok {
+		return nil
+	}
+	if o := v.override[ref]; o != nil {
+		return o
+	}
+	for _, lw := range v.lives {
+		if n, ok := lw.Node(ref); ok {
+			return &n
+		}
+	}
+	return nil
+}
+
+// owner is the live window that holds ref.
+func (v *view) owner(ref observer.NodeRef) *observer.LiveWindow {
+	for _, lw := range v.lives {
+		if _, ok := lw.Node(ref); ok {
+			return lw
+		}
+	}
+	return nil
+}

@@ -1,0 +1,102 @@
+package waiters
+
+import (
+	"cmp"
+	"strings"
+
+	"github.com/axbus/axbus/observer"
+)
+
+// MatchesElement reports whether n passes the element test of the leaf c: its element fields,
+// the text of a text condition, the value of a value condition, the state of a state
+// condition. Which elements to test (the Target, the focused one, every one) and what Gone
+// makes of the answer are for Holds; the engine uses this to re-check one element it read
+// again. A secure element never passes a text or value test. Window conditions and all/any
+// pass no element.
+func (c *Condition) MatchesElement(n *observer.Node) bool {
+	switch c.Kind {
+	case KindText, KindElement, KindFocused, KindValue:
+		return c.fieldsMatch(n) // text and value are element fields too
+	case KindState:
+		return c.fieldsMatch(n) && n.States.Has(c.states().state) != c.Off
+	}
+	return false
+}
+
+// fieldsMatch reports whether n matches every element field c gives.
+func (c *Condition) fieldsMatch(n *observer.Node) bool {
+	st := c.states()
+	return (c.Role == "" || hasRole(n, c.Role)) &&
+		fieldMatches(c.Name, cmp.Or(n.Name, n.Label)) && // a name read from a label is the name people see
+		fieldMatches(c.Label, n.Label) &&
+		fieldMatches(c.Description, n.Description) &&
+		fieldMatches(c.Identifier, n.Identifier) &&
+		(c.Value == nil || hasValue(n, c.Value)) &&
+		(c.Text == nil || shows(n, c.Text)) &&
+		n.States.Has(st.want) && n.States&st.unwanted == 0
+}
+
+func fieldMatches(m *StringMatch, s string) bool { return m == nil || m.matches(s) }
+
+// hasRole reports whether role names n's role: the normalised one, the platform's, or the
+// platform's subrole (AX), ignoring case.
+func hasRole(n *observer.Node, role string) bool {
+	return strings.EqualFold(string(n.Role), role) || strings.EqualFold(n.PlatformRole, role) ||
+		(n.Subrole != "" && strings.EqualFold(n.Subrole, role))
+}
+
+// isSecure reports whether n is a password field, by the backend's word or by its role.
+func isSecure(n *observer.Node) bool { return n.Secure || n.Role == observer.RolePassword }
+
+// hasValue reports whether n has a value matching m. A secure field has none to match.
+func hasValue(n *observer.Node, m *StringMatch) bool {
+	return n.HasValue && !isSecure(n) && m.matches(n.Value)
+}
+
+// entryRoles are the fields one types or picks a value into, whose value is what they show.
+var entryRoles = map[observer.Role]bool{
+	observer.RoleTextField: true, observer.RoleTextArea: true, observer.RoleSearchField: true,
+	observer.RoleComboBox: true, observer.RoleSpinButton: true,
+}
+
+// shows reports whether n shows text matching m: its own text (Text, else Name, else Label) or,
+// for a field one types into, its value. A secure field shows nothing.
+func shows(n *observer.Node, m *StringMatch) bool {
+	if isSecure(n) {
+		return false
+	}
+	if m.matches(cmp.Or(n.Text, n.Name, n.Label)) {
+		return true
+	}
+	entry := entryRoles[n.Role] || n.States.Has(observer.StateEditable)
+	return entry && n.HasValue && m.matches(n.Value)
+}
+
+// compiledStates are a leaf's state names as sets.
+type compiledStates struct {
+	want, unwanted observer.States // States, NotStates
+	state          observer.States // State
+}
+
+// states returns c's state sets: as Validate compiled them, or compiled now for a condition
+// that was not validated.
+func (c *Condition) states() compiledStates {
+	if c.compiled != nil {
+		return *c.compiled
+	}
+	return compileStates(c)
+}
+
+// compileStates resolves c's state names; Validate has refused unknown ones.
+func compileStates(c *Condition) compiledStates {
+	return compiledStates{want: stateSet(c.States), unwanted: stateSet(c.NotStates), state: stateSet([]string{c.State})}
+}
+
+func stateSet(names []string) observer.States {
+	var s observer.States
+	for _, name := range names {
+		st, _ := observer.ParseState(name)
+		s |= st
+	}
+	return s
+}

@@ -1,0 +1,259 @@
+package waiters
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/observer"
+)
+
+// Request is one wait: a condition, what it is about, and how long to wait.
+type Request struct {
+	Condition *Condition
+	// App names the app; none means the whole desktop (a window of an app that is not running
+	// yet, say).
+	App observer.AppQuery
+	// Window narrows the wait to one window of the app (id or title).
+	Window string
+	// Scope narrows element conditions to one element's subtree.
+	Scope *observer.Scope
+	// Snapshot resolves the condition's element ids (elem_12); a scope's snapshot does too.
+	Snapshot string
+	// Timeout ends the wait; 0 means DefaultTimeout, more than MaxTimeout is refused.
+	Timeout time.Duration
+	// Recheck is how often the wait's app is re-read whole for changes no notification
+	// announced; 0 means DefaultRecheck.
+	Recheck time.Duration
+}
+
+// Result is how a wait ended; Trigger what made its condition hold (the wire types of bus).
+type (
+	Result  = bus.WaitResult
+	Trigger = bus.WaitTrigger
+)
+
+// The outcomes of a wait.
+const (
+	Met     = bus.WaitMet
+	Timeout = bus.WaitTimeout
+	AppGone = bus.WaitAppGone
+	Failed  = bus.WaitError
+)
+
+// wait is one wait in progress.
+type wait struct {
+	req     Request
+	cond    *Condition
+	app     observer.App // zero for a desktop wait
+	start   time.Time
+	targets map[string]observer.NodeRef // elem_N of the condition -> handle
+	scope   observer.NodeRef
+	once    sync.Once
+	done    chan *Result
+	// ready is closed once a watcher has evaluated the wait: its windows are watched.
+	ready     chan struct{}
+	readyOnce sync.Once
+}
+
+// listening marks the wait as watched.
+func (w *wait) listening() { w.readyOnce.Do(func() { close(w.ready) }) }
+
+// finish delivers the wait's result once.
+func (w *wait) finish(r *Result) {
+	w.once.Do(func() {
+		r.Condition = w.cond.String()
+		r.ElapsedMS = float64(time.Since(w.start).Microseconds()) / 1000
+		w.done <- r
+	})
+}
+
+// Wait blocks until the condition holds, the timeout passes, the app goes, or ctx ends. armed,
+// when not nil, is called once the wait listens: whatever happens after it is seen.
+func (e *Engine) Wait(ctx context.Context, req Request, armed func()) (*Result, error) {
+	w, err := e.prepare(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	timer := time.NewTimer(w.req.Timeout)
+	defer timer.Stop()
+	e.register(w)
+	defer e.unregister(w)
+	if w.app.PID == 0 {
+		w.listening() // desktop-wide: every app's events reach it from now on
+	}
+	select { // armed only once the wait's windows are watched: nothing the caller does is missed
+	case <-w.ready:
+		if armed != nil {
+			armed()
+		}
+	case r := <-w.done:
+		return r, nil
+	case <-timer.C:
+		w.finish(&Result{Outcome: Timeout})
+		return <-w.done, nil
+	}
+	select {
+	case r := <-w.done:
+		return r, nil
+	case <-timer.C:
+		w.finish(&Result{Outcome: Timeout})
+	case <-ctx.Done():
+		w.finish(&Result{Outcome: Failed, Error: observer.AsError(ctx.Err())})
+	case <-e.ctx.Done():
+		w.finish(&Result{Outcome: Failed, Error: observer.Errorf(observer.CodeUnavailable, "Retry once the daemon is back.", "the daemon is stopping")})
+	}
+	return <-w.done, nil
+}
+
+// prepare checks a request and resolves what it names.
+func (e *Engine) prepare(ctx context.Context, req Request) (*wait, error) {
+	if req.Condition == nil {
+		return nil, observer.Errorf(observer.CodeBadRequest, `Give a condition, e.g. text:"Saved".`, "no condition")
+	}
+	if err := req.Condition.Validate(); err != nil {
+		return nil, err
+	}
+	switch {
+	case req.Timeout == 0:
+		req.Timeout = DefaultTimeout
+	case req.Timeout < 0 || req.Timeout > MaxTimeout:
+		return nil, observer.Errorf(observer.CodeBadRequest, "Give a timeout between 1 ms and 5 minutes.",
+			"timeout %v is out of range", req.Timeout).With("max_ms", MaxTimeout.Milliseconds())
+	}
+	switch {
+	case req.Recheck == 0:
+		req.Recheck = DefaultRecheck
+	case req.Recheck < MinRecheck:
+		return nil, observer.Errorf(observer.CodeBadRequest, "Give a recheck period of at least 100 ms.",
+			"recheck %v is too short", req.Recheck)
+	}
+	w := &wait{req: req, cond: req.Condition, start: time.Now(), done: make(chan *Result, 1), ready: make(chan struct{}),
+		targets: map[string]observer.NodeRef{}}
+	if err := e.resolveTargets(w); err != nil {
+		return nil, err
+	}
+	if req.App.PID > 0 || req.App.Name != "" {
+		app, err := e.o.FindApp(ctx, req.App)
+		if err != nil {
+			return nil, err
+		}
+		w.app = app
+		if err := e.nameTheWindow(ctx, w); err != nil {
+			return nil, err
+		}
+	} else if req.Window != "" || len(w.targets) > 0 || req.Scope != nil {
+		return nil, observer.Errorf(observer.CodeBadRequest, "Name the app (app or pid) the window, scope or element ids belong to.",
+			"a window, scope or element ids need an app")
+	}
+	for _, l := range w.cond.Leaves() {
+		if l.Kind == KindWindowGone && l.Title == nil {
+			return nil, observer.Errorf(observer.CodeBadRequest, `Name the window: window_gone:title="Report", or wait on an app's window (app and window).`,
+				"window_gone needs a window: a title, or the wait's window")
+		}
+	}
+	return w, nil
+}
+
+// nameTheWindow gives window_gone leaves without a title the title of the wait's window: the
+// window the wait is about is the one that must go.
+func (e *Engine) nameTheWindow(ctx context.Context, w *wait) error {
+	if w.req.Window == "" {
+		return nil
+	}
+	for _, l := range w.cond.Leaves() {
+		if l.Kind != KindWindowGone || l.Title != nil {
+			continue
+		}
+		_, wins, err := e.o.Windows(ctx, observer.AppQuery{PID: w.app.PID})
+		if err != nil {
+			return err
+		}
+		win, err := observer.PickWindow(w.app, wins, w.req.Window)
+		if err != nil {
+			return err
+		}
+		l.Title = Exact(win.Title)
+		if err := l.Validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// resolveTargets turns the condition's element ids and the scope into handles, from the
+// request's snapshot (or the scope's).
+func (e *Engine) resolveTargets(w *wait) error {
+	ids := w.cond.Targets()
+	snapID := w.req.Snapshot
+	if w.req.Scope != nil {
+		if snapID == "" {
+			snapID = w.req.Scope.Snapshot
+		}
+	}
+	if len(ids) == 0 && w.req.Scope == nil {
+		return nil
+	}
+	if snapID == "" {
+		return observer.Errorf(observer.CodeBadRequest, "Give the snapshot (snapshot) the element ids come from.",
+			"element ids %v need a snapshot", ids)
+	}
+	snap, err := e.o.Store().Get(snapID)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		el, err := snap.Element(id)
+		if err != nil {
+			return err
+		}
+		w.targets[id] = el.Ref
+	}
+	if w.req.Scope != nil {
+		scopeSnap, err := e.o.Store().Get(w.req.Scope.Snapshot)
+		if err != nil {
+			return err
+		}
+		el, err := scopeSnap.Element(w.req.Scope.Element)
+		if err != nil {
+			return err
+		}
+		w.scope = el.Ref
+	}
+	if w.req.App.PID == 0 && w.req.App.Name == "" {
+		w.req.App.PID = snap.App.PID // the snapshot names the app
+	}
+	return nil
+}
+
+// register hands the wait to its app's watcher (or to every watcher, for a desktop wait).
+func (e *Engine) register(w *wait) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if w.app.PID == 0 {
+		e.desktop[w] = true
+		for _, aw := range e.apps {
+			aw.add(w)
+		}
+		e.watchDesktopLocked()
+		return
+	}
+	e.watchLocked(w.app.PID).add(w)
+}
+
+// unregister forgets a finished wait; a watcher left without waits stops.
+func (e *Engine) unregister(w *wait) {
+	e.mu.Lock()
+	delete(e.desktop, w)
+	var idle []*appWatch
+	for _, aw := range e.apps {
+		if aw.remove(w) {
+			idle = append(idle, aw)
+		}
+	}
+	e.mu.Unlock()
+	for _, aw := range idle {
+		e.release(aw)
+	}
+}

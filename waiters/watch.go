@@ -1,0 +1,334 @@
+package waiters
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/axbus/axbus/observer"
+)
+
+// appWatch watches one app for the waits about it (and the desktop-wide ones). Its goroutine
+// owns the app's live windows; the event hub only queues events for it.
+type appWatch struct {
+	e   *Engine
+	pid int
+
+	mu     sync.Mutex
+	waits  map[*wait]bool
+	events []observer.Event
+	added  []*wait
+	kick   chan struct{}
+	quit   chan struct{}
+	closed bool
+
+	// owned by run
+	app     observer.App
+	windows []observer.Window
+	live    map[observer.NodeRef]*observer.LiveWindow // by window handle
+	gone    bool
+}
+
+func newAppWatch(e *Engine, pid int) *appWatch {
+	return &appWatch{e: e, pid: pid, waits: map[*wait]bool{}, kick: make(chan struct{}, 1), quit: make(chan struct{}),
+		live: map[observer.NodeRef]*observer.LiveWindow{}}
+}
+
+func (aw *appWatch) nudge() {
+	select {
+	case aw.kick <- struct{}{}:
+	default:
+	}
+}
+
+// push queues an event; it never blocks.
+func (aw *appWatch) push(ev observer.Event) {
+	aw.mu.Lock()
+	if len(aw.events) < maxQueued {
+		aw.events = append(aw.events, ev)
+	}
+	aw.mu.Unlock()
+	for _, lw := range aw.liveSnapshot() {
+		lw.Note(ev) // marks: what the next refresh reads
+	}
+	aw.nudge()
+}
+
+// maxQueued bounds the events queued between two rounds; the marks keep what they name anyway.
+const maxQueued = 4096
+
+// liveSnapshot lists the live windows for push, which runs on the hub's goroutine.
+func (aw *appWatch) liveSnapshot() []*observer.LiveWindow {
+	aw.mu.Lock()
+	defer aw.mu.Unlock()
+	out := make([]*observer.LiveWindow, 0, len(aw.live))
+	for _, lw := range aw.live {
+		out = append(out, lw)
+	}
+	return out
+}
+
+func (aw *appWatch) add(w *wait) {
+	aw.mu.Lock()
+	aw.waits[w] = true
+	aw.added = append(aw.added, w)
+	aw.mu.Unlock()
+	aw.nudge()
+}
+
+// remove forgets w and reports whether the watcher has no wait of its own left.
+func (aw *appWatch) remove(w *wait) bool {
+	aw.mu.Lock()
+	defer aw.mu.Unlock()
+	delete(aw.waits, w)
+	return len(aw.waits) == 0
+}
+
+func (aw *appWatch) idle() bool {
+	aw.mu.Lock()
+	defer aw.mu.Unlock()
+	return len(aw.waits) == 0
+}
+
+func (aw *appWatch) stop() {
+	aw.mu.Lock()
+	defer aw.mu.Unlock()
+	if !aw.closed {
+		aw.closed = true
+		close(aw.quit)
+	}
+}
+
+// run is the watcher's loop: new waits are evaluated at once, events as they come, and
+// everything again every recheck period.
+func (aw *appWatch) run(ctx context.Context) {
+	recheck := time.NewTicker(aw.recheckPeriod())
+	defer recheck.Stop()
+	aw.refreshWindows(ctx)
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-aw.quit:
+			return
+		case <-aw.kick:
+			aw.round(ctx)
+		case <-recheck.C:
+			aw.resync(ctx)
+			recheck.Reset(aw.recheckPeriod())
+		}
+	}
+}
+
+// recheckPeriod is the shortest recheck its waits ask for.
+func (aw *appWatch) recheckPeriod() time.Duration {
+	aw.mu.Lock()
+	defer aw.mu.Unlock()
+	p := DefaultRecheck
+	for w := range aw.waits {
+		p = min(p, w.req.Recheck)
+	}
+	return p
+}
+
+// take returns the queued events and the waits added since the last round.
+func (aw *appWatch) take() ([]observer.Event, []*wait) {
+	aw.mu.Lock()
+	defer aw.mu.Unlock()
+	evs, added := aw.events, aw.added
+	aw.events, aw.added = nil, nil
+	return evs, added
+}
+
+// waitList lists the waits to evaluate: the app's own and the desktop-wide ones.
+func (aw *appWatch) waitList() []*wait {
+	aw.mu.Lock()
+	out := make([]*wait, 0, len(aw.waits))
+	for w := range aw.waits {
+		out = append(out, w)
+	}
+	aw.mu.Unlock()
+	return out
+}
+
+// round handles what came since the last one: events re-read what they name, then every wait
+// is evaluated; waits added meanwhile are evaluated as they begin.
+func (aw *appWatch) round(ctx context.Context) {
+	evs, added := aw.take()
+	trigger := &Trigger{Kind: "initial"}
+	if len(evs) > 0 {
+		last := evs[len(evs)-1]
+		trigger = &Trigger{Kind: "event", Event: last.Type, Raw: last.Raw}
+	}
+	for _, ev := range evs {
+		if ev.Type == observer.EventAppTerminated {
+			aw.gone = true
+		}
+	}
+	if aw.gone {
+		aw.ended()
+		return
+	}
+	winsChanged := windowsChanged(evs)
+	if winsChanged {
+		aw.refreshWindows(ctx)
+	}
+	touched := aw.refreshLive(ctx)
+	var shared *view // what every wait of the whole app sees, made once for all of them
+	for _, w := range aw.waitList() {
+		switch {
+		case slices.Contains(added, w):
+			aw.evaluate(ctx, w, &Trigger{Kind: "initial"}, nil)
+			w.listening() // its windows are watched now: what happens next is seen
+		case winsChanged:
+			aw.evaluate(ctx, w, trigger, nil)
+		case len(touched) > 0 && appearsOnly(w.cond) && w.req.Window == "" && w.scope == "" && w.cond.NeedsElements():
+			// It held of nothing before: only what was added or changed can make it hold now.
+			if shared == nil {
+				shared = aw.viewFor(ctx, &wait{req: Request{}, cond: w.cond})
+			}
+			v := *shared
+			v.only, v.targets = touched, w.targets
+			aw.check(ctx, w, trigger, &v)
+		case len(touched) > 0:
+			aw.evaluate(ctx, w, trigger, nil)
+		}
+	}
+}
+
+// appearsOnly reports whether c holds as soon as one element matches (text or element
+// conditions, not gone, alone or in an any): then only the elements a change touched need
+// looking at, which keeps a thousand waits on one app cheap.
+func appearsOnly(c *Condition) bool {
+	switch c.Kind {
+	case KindText, KindElement:
+		return !c.Gone && c.Target == ""
+	case KindAny:
+		for _, t := range c.Of {
+			if !appearsOnly(t) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// resync re-reads the app whole, for what no notification announced, and evaluates every wait.
+func (aw *appWatch) resync(ctx context.Context) {
+	if aw.gone {
+		return
+	}
+	aw.refreshWindows(ctx)
+	for _, lw := range aw.liveSnapshot() {
+		lw.Resync(ctx)
+	}
+	for _, w := range aw.waitList() {
+		aw.evaluate(ctx, w, &Trigger{Kind: "recheck"}, nil)
+	}
+}
+
+// ended finishes the waits of an app that exited: those whose condition holds of an app with no
+// window (a window gone, an element gone) are met, the others end with app_gone.
+func (aw *appWatch) ended() {
+	aw.windows = nil
+	aw.mu.Lock()
+	aw.live = map[observer.NodeRef]*observer.LiveWindow{}
+	aw.mu.Unlock()
+	for _, w := range aw.waitList() {
+		if w.app.PID != aw.pid {
+			continue // a desktop wait: other apps may still meet it
+		}
+		if ok, _, _ := w.cond.Holds(&view{}); ok {
+			w.finish(&Result{Outcome: Met, Trigger: &Trigger{Kind: "event", Event: observer.EventAppTerminated}, App: refOf(w.app)})
+			continue
+		}
+		w.finish(&Result{Outcome: AppGone, App: refOf(w.app), Error: observer.Errorf(observer.CodeAppGone,
+			"The app exited before the condition held; start it again and wait again.",
+			"%s (pid %d) exited", w.app.Name, w.app.PID)})
+	}
+}
+
+func refOf(a observer.App) *observer.AppRef {
+	r := a.Ref()
+	return &r
+}
+
+// windowsChanged reports whether events may have changed the app's window list.
+func windowsChanged(evs []observer.Event) bool {
+	for _, ev := range evs {
+		switch ev.Type {
+		case observer.EventWindowCreated, observer.EventWindowClosed, observer.EventDialogOpened,
+			observer.EventAppLaunched, observer.EventAppActivated, observer.EventTitleChanged:
+			return true
+		case observer.EventChildrenChanged, observer.EventElementDestroyed:
+			if ev.Element != nil && ev.Element.Role.IsWindowLike() || ev.Element != nil && ev.Element.Role == observer.RoleApplication {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// refreshWindows lists the app's windows again; live windows of windows that closed are dropped.
+func (aw *appWatch) refreshWindows(ctx context.Context) {
+	app, wins, err := aw.e.o.Windows(ctx, observer.AppQuery{PID: aw.pid})
+	if err != nil {
+		if c := observer.CodeOf(err); c == observer.CodeAppNotFound || c == observer.CodeAppGone {
+			aw.gone = true
+			aw.ended()
+		}
+		return
+	}
+	aw.app, aw.windows = app, wins
+	aw.mu.Lock()
+	for ref := range aw.live {
+		if !slices.ContainsFunc(wins, func(w observer.Window) bool { return w.Ref == ref }) {
+			delete(aw.live, ref)
+		}
+	}
+	aw.mu.Unlock()
+}
+
+// refreshLive re-reads what events marked in the live windows and returns the elements added
+// or changed, and whether anything was removed (as an empty entry).
+func (aw *appWatch) refreshLive(ctx context.Context) map[observer.NodeRef]bool {
+	touched := map[observer.NodeRef]bool{}
+	for _, lw := range aw.liveSnapshot() {
+		if !lw.Pending() {
+			continue
+		}
+		c := lw.Refresh(ctx)
+		for _, ref := range append(c.Added, c.Changed...) {
+			touched[ref] = true
+		}
+		if len(c.Removed) > 0 {
+			touched[""] = true // something went: conditions must look again, but no element to check
+		}
+	}
+	return touched
+}
+
+// liveFor returns the live copy of win, reading it whole the first time. The copy takes the
+// app's events before it is read, so that a change made while it is read is not lost.
+func (aw *appWatch) liveFor(ctx context.Context, win observer.Window) *observer.LiveWindow {
+	aw.mu.Lock()
+	lw := aw.live[win.Ref]
+	if lw == nil {
+		lw = aw.e.o.NewLiveWindow(aw.app, win)
+		aw.live[win.Ref] = lw
+	}
+	aw.mu.Unlock()
+	if lw.Loaded() {
+		return lw
+	}
+	if err := lw.Load(ctx); err != nil {
+		aw.mu.Lock()
+		delete(aw.live, win.Ref)
+		aw.mu.Unlock()
+		return nil
+	}
+	lw.Refresh(ctx) // what changed while it was read
+	return lw
+}
