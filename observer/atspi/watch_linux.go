@@ -322,14 +322,17 @@ func (w *watchState) start() {
 		wk.run()
 	}
 	b.registerEvents(ctx, registeredEvents)
-	// Apps learn of registrations through a registry signal; a round trip to each app, sent after
-	// the registration returned, ends after the app has read that signal (one connection's
-	// messages are handled in order), so nothing is missed from the moment Watch returns.
-	b.phase(ctx, false, func(c *caller) {
-		for _, a := range apps {
-			c.call(a.bus, rootPath, ifaceAccessible+".GetRole")
-		}
-	})
+	// Apps learn of registrations through a registry signal; a round trip to each app over the
+	// bus, sent after the registration returned, ends after the app has read that signal (the
+	// bus hands one app its messages in order), so nothing is missed from the moment Watch
+	// returns. Not over the peer connection: that socket has no order with the bus's.
+	var calls []*dbus.Call
+	for _, a := range apps {
+		calls = append(calls, b.conn.Object(a.bus, rootPath).GoWithContext(ctx, ifaceAccessible+".GetRole", 0, nil))
+	}
+	for _, c := range calls {
+		<-c.Done
+	}
 	w.wg.Add(1)
 	go w.poller()
 }
