@@ -19,8 +19,13 @@ func (aw *appWatch) evaluate(ctx context.Context, w *wait, trigger *Trigger, onl
 func (aw *appWatch) check(ctx context.Context, w *wait, trigger *Trigger, v *view) {
 	ok, match, win := w.cond.Holds(v)
 	if !ok {
+		if v.only == nil {
+			delete(aw.unconfirmed, w)
+		}
 		return
 	}
+	// Until it is answered, the next recheck looks at it whole again.
+	aw.unconfirmed[w] = true
 	if match != nil { // confirm: read the element again; it must still make the condition hold
 		fresh := aw.e.o.Backend().Read(ctx, []observer.NodeRef{match.Ref})
 		if fresh[0].Err != nil {
@@ -60,6 +65,7 @@ func (aw *appWatch) check(ctx context.Context, w *wait, trigger *Trigger, v *vie
 			}
 		}
 	}
+	delete(aw.unconfirmed, w)
 	w.finish(r)
 }
 

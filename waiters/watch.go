@@ -28,11 +28,14 @@ type appWatch struct {
 	windows []observer.Window
 	live    map[observer.NodeRef]*observer.LiveWindow // by window handle
 	gone    bool
+	// unconfirmed are the waits whose condition held of the copy but not of the app when read
+	// again: the next recheck looks at them whole, whatever changed.
+	unconfirmed map[*wait]bool
 }
 
 func newAppWatch(e *Engine, pid int) *appWatch {
 	return &appWatch{e: e, pid: pid, waits: map[*wait]bool{}, kick: make(chan struct{}, 1), quit: make(chan struct{}),
-		live: map[observer.NodeRef]*observer.LiveWindow{}}
+		live: map[observer.NodeRef]*observer.LiveWindow{}, unconfirmed: map[*wait]bool{}}
 }
 
 func (aw *appWatch) nudge() {
@@ -174,14 +177,26 @@ func (aw *appWatch) round(ctx context.Context) {
 	if winsChanged {
 		aw.refreshWindows(ctx)
 	}
-	touched := aw.refreshLive(ctx)
+	aw.evaluateWaits(ctx, trigger, aw.refreshLive(ctx), added, winsChanged)
+}
+
+// evaluateWaits evaluates the waits after a change of the copy: added waits from scratch, every
+// wait when the windows changed, else those a touched element may concern; a wait that held but
+// was not confirmed is looked at whole again.
+func (aw *appWatch) evaluateWaits(ctx context.Context, trigger *Trigger, touched map[observer.NodeRef]bool, added []*wait, winsChanged bool) {
 	var shared *view // what every wait of the whole app sees, made once for all of them
-	for _, w := range aw.waitList() {
+	waits := aw.waitList()
+	for w := range aw.unconfirmed {
+		if !slices.Contains(waits, w) {
+			delete(aw.unconfirmed, w) // it ended otherwise (timed out, cancelled)
+		}
+	}
+	for _, w := range waits {
 		switch {
 		case slices.Contains(added, w):
 			aw.evaluate(ctx, w, &Trigger{Kind: "initial"}, nil)
 			w.listening() // its windows are watched now: what happens next is seen
-		case winsChanged:
+		case winsChanged || aw.unconfirmed[w]:
 			aw.evaluate(ctx, w, trigger, nil)
 		case len(touched) > 0 && appearsOnly(w.cond) && w.req.Window == "" && w.scope == "" && w.cond.NeedsElements():
 			// It held of nothing before: only what was added or changed can make it hold now.
@@ -220,13 +235,28 @@ func (aw *appWatch) resync(ctx context.Context) {
 	if aw.gone {
 		return
 	}
+	before := aw.windows
 	aw.refreshWindows(ctx)
+	touched := map[observer.NodeRef]bool{}
 	for _, lw := range aw.liveSnapshot() {
-		lw.Resync(ctx)
+		c := lw.Resync(ctx)
+		for _, ref := range append(c.Added, c.Changed...) {
+			touched[ref] = true
+		}
+		if len(c.Removed) > 0 {
+			touched[""] = true
+		}
 	}
-	for _, w := range aw.waitList() {
-		aw.evaluate(ctx, w, &Trigger{Kind: "recheck"}, nil)
-	}
+	// Every wait was evaluated on the copy as it was: only what the re-read changed can change
+	// an outcome, which keeps a thousand waits' recheck as cheap as one's.
+	aw.evaluateWaits(ctx, &Trigger{Kind: "recheck"}, touched, nil, !sameWindows(before, aw.windows))
+}
+
+// sameWindows reports whether two window lists are alike for conditions.
+func sameWindows(a, b []observer.Window) bool {
+	return slices.EqualFunc(a, b, func(x, y observer.Window) bool {
+		return x.ID == y.ID && x.Title == y.Title && x.Role == y.Role && x.Focused == y.Focused && x.Modal == y.Modal
+	})
 }
 
 // ended finishes the waits of an app that exited: those whose condition holds of an app with no
