@@ -35,6 +35,12 @@ const (
 	CodeInternal         Code = "INTERNAL"
 )
 
+// Codes lists every error code.
+var Codes = []Code{CodeBadRequest, CodePayloadTooLarge, CodeAppNotFound, CodeAppAmbiguous, CodeWindowNotFound,
+	CodeElementNotFound, CodeSnapshotExpired, CodeStaleRef, CodeAmbiguousTarget, CodeScopeMoved, CodeScopeChanged,
+	CodeScopeAmbiguous, CodeScopeGeneration, CodeAppGone, CodeAppNotResponding, CodeTimeout, CodeActionFailed,
+	CodeNotSupported, CodePermissionDenied, CodeTransient, CodeUnavailable, CodeInternal}
+
 // Error is an error of the public API: a stable code, a message, a suggestion the caller can act
 // on, and details. Every error that leaves the daemon is one of these.
 type Error struct {

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/fixtures"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 	"go.uber.org/goleak"
@@ -27,12 +26,7 @@ func newRig(t testing.TB) *rig {
 	t.Helper()
 	ignore := goleak.IgnoreCurrent()
 	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
-	data, _ := fixtures.Desktop("demo")
-	spec, err := sim.Parse("demo.json", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	desk, err := sim.New(spec)
+	desk, err := sim.Fixture("demo")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ type command struct {
 }
 
 func commands() []command {
-	return []command{
+	return append([]command{
 		{"serve", "run the daemon of this desktop session", runServe},
 		{"apps", "list the running apps", runApps},
 		{"windows", "list an app's windows", runWindows},
@@ -31,7 +31,8 @@ func commands() []command {
 		{"status", "the daemon's health", runStatus},
 		{"schema", "print a JSON Schema: schema [NAME]", runSchema},
 		{"fixture", "change the headless desktop's fixture app: fixture CMD [KEY=VALUE...]", runFixture},
-	}
+		{"doctor", "check this desktop's accessibility and print a report to paste into an issue", runDoctor},
+	}, actionCommands()...)
 }
 
 func main() {

@@ -1,12 +1,10 @@
 package daemon
 
 import (
-	"fmt"
 	"os"
 	"slices"
 	"strings"
 
-	"github.com/axbus/axbus/fixtures"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
@@ -55,17 +53,8 @@ func openSim(cfg Config) (observer.Backend, error) {
 	if desktop == "" {
 		desktop = "demo"
 	}
-	if data, ok := fixtures.Desktop(desktop); ok {
-		spec, err := sim.Parse(desktop, data)
-		if err != nil {
-			return nil, err
-		}
-		return backendOrNil(sim.New(spec))
-	}
-	if _, err := os.Stat(desktop); err != nil {
-		return nil, observer.Errorf(observer.CodeBadRequest,
-			fmt.Sprintf("Name a fixture (%s) or a desktop JSON file.", strings.Join(fixtures.Desktops(), ", ")),
-			"no simulated desktop %q", desktop)
+	if _, err := os.Stat(desktop); err != nil { // not a file: a fixture's name
+		return backendOrNil(sim.Fixture(desktop))
 	}
 	return backendOrNil(sim.Load(desktop))
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/commands"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/waiters"
@@ -48,11 +49,15 @@ type Daemon struct {
 	Pub      *bus.Publisher
 	Poller   *observer.Poller // nil when polling is off
 	Waits    *waiters.Engine
+	Commands *commands.Engine
+	// Ledger is the web-accessibility ledger; nil when the backend has no such switch.
+	Ledger   *observer.Ledger
 	Snap     *bus.SnapPublisher
 	Service  *bus.Service
 	Subjects bus.Subjects
 	// Desktop is the private headless desktop when the daemon started one, with its fixture app.
 	Desktop *Headless
+	log     *slog.Logger
 	token   observer.Token
 	stop    chan struct{}
 	swept   chan struct{}
@@ -67,7 +72,7 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	if cfg.Listen == "" {
 		cfg.Listen = embedded.DefaultListen
 	}
-	d := &Daemon{Subjects: bus.NewSubjects(cfg.Prefix, cfg.Host), stop: make(chan struct{}), swept: make(chan struct{})}
+	d := &Daemon{Subjects: bus.NewSubjects(cfg.Prefix, cfg.Host), log: cfg.Log, stop: make(chan struct{}), swept: make(chan struct{})}
 	d.Server, err = embedded.Start(
 		embedded.WithStateDir(cfg.StateDir),
 		embedded.WithListen(cfg.Listen),
@@ -82,7 +87,7 @@ func Start(cfg Config) (_ *Daemon, err error) {
 			_ = d.Close(context.Background())
 		}
 	}()
-	if d.Desktop, err = startHeadless(&cfg, d.Server.StateDir()); err != nil {
+	if d.Desktop, err = StartHeadless(&cfg, d.Server.StateDir()); err != nil {
 		return d, err
 	}
 	if d.Backend, err = OpenBackend(cfg); err != nil {
@@ -108,9 +113,14 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	if err = d.Waits.Start(); err != nil {
 		return d, err
 	}
+	d.Commands = commands.New(d.Observer, d.Waits)
+	if wa, ok := d.Backend.(observer.WebAccessibility); ok {
+		d.Ledger = observer.NewLedger(wa)
+	}
 	d.Service, err = bus.NewService(d.Server.Conn(), d.Observer, d.Subjects,
 		bus.WithPublisher(d.Pub), bus.WithSnapPublisher(d.Snap), bus.WithStream(d.Subjects.StreamName()),
-		bus.WithLogger(cfg.Log.With("part", "service")), bus.WithEndpoints(d.Waits.Endpoint()))
+		bus.WithLogger(cfg.Log.With("part", "service")), bus.WithEndpoints(d.Waits.Endpoint()),
+		bus.WithEndpoints(d.Commands.Endpoints()...), bus.WithEndpoints(bus.WebAccessibilityEndpoint(d.Observer, d.Ledger)))
 	if err != nil {
 		return d, err
 	}
@@ -123,7 +133,8 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	return d, nil
 }
 
-// sweep frees expired snapshots now and then; lookups expire them lazily anyway.
+// sweep frees expired snapshots now and then (lookups expire them lazily anyway) and ends the
+// web-accessibility claims left unused.
 func (d *Daemon) sweep() {
 	defer close(d.swept)
 	t := time.NewTicker(time.Minute)
@@ -132,6 +143,13 @@ func (d *Daemon) sweep() {
 		select {
 		case <-t.C:
 			d.Observer.Store().Sweep()
+			if d.Ledger != nil {
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				if err := d.Ledger.Sweep(ctx); err != nil {
+					d.log.Warn("web accessibility not restored", "err", err)
+				}
+				cancel()
+			}
 		case <-d.stop:
 			return
 		}

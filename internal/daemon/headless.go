@@ -24,10 +24,11 @@ func hasDesktop() bool {
 	return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != "" || os.Getenv("DBUS_SESSION_BUS_ADDRESS") != ""
 }
 
-// startHeadless brings up the private desktop when cfg asks for it, in <state dir>/headless so
+// StartHeadless brings up the private desktop when cfg asks for it, in <state dir>/headless so
 // that other terminals find the fixture app's control socket, and points cfg's backend at it.
-// The daemon holds the state dir lock by now, so the dir is its own.
-func startHeadless(cfg *Config, stateDir string) (*Headless, error) {
+// It returns nil when cfg.Headless does not ask for one. The caller owns stateDir (the daemon
+// holds its lock).
+func StartHeadless(cfg *Config, stateDir string) (*Headless, error) {
 	switch cfg.Headless {
 	case "", "never":
 		return nil, nil

@@ -121,11 +121,18 @@ func (b *Backend) target(ref observer.NodeRef) (bus, path string, err error) {
 }
 
 // The attributes SetAttribute knows.
-var settableAttrs = []string{"text", "value", "focus", "selected"}
+var settableAttrs = []string{"text", "value", "focus", "selected", "scroll_to"}
+
+// scrollTypes are AtspiScrollType (at-spi2-core 2.46): where Component.ScrollTo puts the element.
+var scrollTypes = map[string]uint32{
+	"top_left": 0, "bottom_right": 1, "top_edge": 2, "bottom_edge": 3, "left_edge": 4, "right_edge": 5, "anywhere": 6,
+}
 
 // SetAttribute sets an attribute of the element: "text" (EditableText.SetTextContents; allowed on
 // password fields, whose text is never logged), "value" (Value.CurrentValue), "focus"
-// (Component.GrabFocus) or "selected" (the parent's Selection.SelectChild / DeselectChild).
+// (Component.GrabFocus), "selected" (the parent's Selection.SelectChild / DeselectChild) or
+// "scroll_to" (Component.ScrollTo: true scrolls the element into view anywhere, a scroll type
+// name such as "top_edge" puts it there).
 func (b *Backend) SetAttribute(ctx context.Context, ref observer.NodeRef, attr string, value any) error {
 	bus, path, err := b.target(ref)
 	if err != nil {
@@ -178,6 +185,31 @@ func (b *Backend) SetAttribute(ctx context.Context, ref observer.NodeRef, attr s
 			on = v
 		}
 		return b.selectInParent(cctx, ctx, bus, path, on)
+	case "scroll_to":
+		where := scrollTypes["anywhere"]
+		switch v := value.(type) {
+		case bool:
+			if !v {
+				return badValue(attr, "true or a scroll type (anywhere, top_edge, ...)", value)
+			}
+		case string:
+			t, ok := scrollTypes[strings.ToLower(v)]
+			if !ok {
+				return badValue(attr, "true or a scroll type (anywhere, top_edge, ...)", value)
+			}
+			where = t
+		default:
+			return badValue(attr, "true or a scroll type (anywhere, top_edge, ...)", value)
+		}
+		var done bool
+		if err := obj.CallWithContext(cctx, ifaceComponent+".ScrollTo", 0, where).Store(&done); err != nil {
+			return b.notSupportedAs(b.callError(ctx, bus, path, ifaceComponent+".ScrollTo", err), attr)
+		}
+		if !done {
+			return observer.Errorf(observer.CodeNotSupported, "Scroll the element's container instead (physical input).",
+				"%s cannot scroll the element into view", b.appLabel(bus))
+		}
+		return nil
 	}
 	return observer.Errorf(observer.CodeNotSupported, "Set one of: "+strings.Join(settableAttrs, ", ")+".",
 		"unknown attribute %q", attr).With("settable", settableAttrs)

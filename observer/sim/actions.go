@@ -26,8 +26,10 @@ func (d *Desktop) Perform(ctx context.Context, ref observer.NodeRef, action stri
 }
 
 // SetAttribute sets an AX attribute: AXValue (text, or a number for a slider, kept within its
-// range), AXFocused, AXSelected, AXExpanded or AXDisclosing (booleans). An attribute the element
-// cannot set is NOT_SUPPORTED.
+// range), AXFocused, AXSelected, AXExpanded or AXDisclosing (booleans), or a table's or outline's
+// AXSelectedRows (a list's AXSelectedChildren): the handles of the children to select, as
+// []observer.NodeRef or one observer.NodeRef. An attribute the element cannot set is
+// NOT_SUPPORTED.
 func (d *Desktop) SetAttribute(ctx context.Context, ref observer.NodeRef, attr string, value any) error {
 	a, n, err := d.enter(ctx, ref, attr)
 	if err != nil {
@@ -37,7 +39,7 @@ func (d *Desktop) SetAttribute(ctx context.Context, ref observer.NodeRef, attr s
 	if !n.canSet(attr) {
 		return errNotSettable(a, n, attr)
 	}
-	set, err := setter(n, attr, value)
+	set, err := setter(a, n, attr, value)
 	if err != nil {
 		return err
 	}
@@ -98,6 +100,10 @@ func (d *Desktop) act(a *app, n *node, action string) {
 		d.scrollToVisible(a, n)
 	case "AXRaise":
 		d.raise(a, n)
+	case "AXExpand", "AXCollapse":
+		if n.expanded != nil {
+			d.setExpanded(a, n, action == "AXExpand")
+		}
 	}
 }
 
@@ -124,8 +130,15 @@ func (d *Desktop) press(a *app, n *node) {
 }
 
 // setter checks value for attr and returns the change that sets it.
-func setter(n *node, attr string, value any) (func(*Desktop, *app), error) {
-	if attr == "AXValue" {
+func setter(a *app, n *node, attr string, value any) (func(*Desktop, *app), error) {
+	switch attr {
+	case "AXSelectedRows", "AXSelectedChildren":
+		children, ok := selectedChildren(a, n, attr, value)
+		if !ok {
+			return nil, errBadValue(n, attr, value)
+		}
+		return func(d *Desktop, a *app) { d.selectOnly(a, n, children) }, nil
+	case "AXValue":
 		v, ok := valueText(n, value)
 		if !ok {
 			return nil, errBadValue(n, attr, value)
@@ -176,4 +189,31 @@ func valueText(n *node, value any) (string, bool) {
 		return "", false
 	}
 	return formatNumber(clamp(f, valueOr(n.min, 0), valueOr(n.max, 100))), true
+}
+
+// selectedChildren resolves the handles an AXSelectedRows or AXSelectedChildren value names:
+// children of n in a's running instance, rows for AXSelectedRows.
+func selectedChildren(a *app, n *node, attr string, value any) ([]*node, bool) {
+	var refs []observer.NodeRef
+	switch v := value.(type) {
+	case []observer.NodeRef:
+		refs = v
+	case observer.NodeRef:
+		refs = []observer.NodeRef{v}
+	default:
+		return nil, false
+	}
+	out := make([]*node, 0, len(refs))
+	for _, r := range refs {
+		pid, launch, id, err := parseRef(r)
+		if err != nil || pid != a.pid || launch != a.launch {
+			return nil, false
+		}
+		c := a.byID[id]
+		if c == nil || c.parent != n || (attr == "AXSelectedRows" && c.role != "AXRow") {
+			return nil, false
+		}
+		out = append(out, c)
+	}
+	return out, true
 }

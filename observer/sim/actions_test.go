@@ -276,3 +276,39 @@ func TestComposeOpensAndClosesWindow(t *testing.T) {
 		t.Fatalf("windows = %+v", wins)
 	}
 }
+
+// A table selects rows through AXSelectedRows: the handles of its rows, nothing else.
+func TestSetSelectedRows(t *testing.T) {
+	d, _ := fakeDemo(t)
+	ctx := context.Background()
+	rows := d.Ref(notesPID, "rows")
+	selected := func(id string) bool { return peek(t, d, notesPID, id).States.Has(observer.StateSelected) }
+	if err := d.SetAttribute(ctx, rows, "AXSelectedRows", []observer.NodeRef{d.Ref(notesPID, "row-4")}); err != nil {
+		t.Fatal(err)
+	}
+	if !selected("row-4") {
+		t.Fatal("row 4 not selected")
+	}
+	if err := d.SetAttribute(ctx, rows, "AXSelectedRows", d.Ref(notesPID, "row-5")); err != nil {
+		t.Fatal(err)
+	}
+	if !selected("row-5") || selected("row-4") {
+		t.Fatalf("row 5 %v, row 4 %v: want row 5 alone", selected("row-5"), selected("row-4"))
+	}
+	for _, bad := range []any{
+		[]observer.NodeRef{d.Ref(notesPID, "title")},    // not a row of the table
+		[]observer.NodeRef{d.Ref(mailPID, "message-1")}, // another app's row
+		"row-4",
+		[]observer.NodeRef{"junk"},
+	} {
+		if err := d.SetAttribute(ctx, rows, "AXSelectedRows", bad); observer.CodeOf(err) != observer.CodeBadRequest {
+			t.Errorf("AXSelectedRows = %v: %v", bad, err)
+		}
+	}
+	if err := d.SetAttribute(ctx, rows, "AXSelectedRows", []observer.NodeRef{}); err != nil || selected("row-5") {
+		t.Fatalf("an empty selection: %v, row 5 selected %v", err, selected("row-5"))
+	}
+	if err := d.SetAttribute(ctx, d.Ref(notesPID, "title"), "AXSelectedRows", []observer.NodeRef{}); observer.CodeOf(err) != observer.CodeNotSupported {
+		t.Fatalf("AXSelectedRows on a text field: %v", err)
+	}
+}

@@ -16,16 +16,20 @@ type app struct {
 	windows []*node // top-level windows, bottom to top
 	byID    map[string]*node
 	focus   *node
+	// allSelected is the focused text element while all its text is selected (cmd+a).
+	allSelected *node
 	// focusedWindow is the key window: a top-level window, never a sheet.
 	focusedWindow *node
 	faults        []*Fault
 	// hang is non-nil while the app does not answer; closing it lets blocked calls through.
 	hang      chan struct{}
 	reactions map[string][]Reaction // by element id
+	// webAX is the app's web accessibility switch (AXManualAccessibility on the app element).
+	webAX bool
 }
 
 func newApp(spec AppSpec, launch int) *app {
-	a := &app{spec: spec, pid: spec.PID, launch: launch, byID: map[string]*node{}, reactions: map[string][]Reaction{}}
+	a := &app{spec: spec, pid: spec.PID, launch: launch, byID: map[string]*node{}, reactions: map[string][]Reaction{}, webAX: spec.WebAccessibility}
 	for _, s := range expandRepeats(spec.Windows) {
 		a.windows = append(a.windows, a.build(s, nil, func(n *node) {
 			if a.focus == nil {

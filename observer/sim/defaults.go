@@ -15,7 +15,20 @@ var (
 )
 
 // settableAttributes are the attributes the simulator knows how to set.
-var settableAttributes = []string{"AXValue", "AXFocused", "AXSelected", "AXExpanded", "AXDisclosing"}
+var settableAttributes = []string{"AXValue", "AXFocused", "AXSelected", "AXExpanded", "AXDisclosing",
+	"AXSelectedRows", "AXSelectedChildren"}
+
+// selectionAttribute is the attribute through which a container selects its children: the
+// rows of a table or outline, the children of a list; "" for other roles.
+func selectionAttribute(role string) string {
+	switch role {
+	case "AXTable", "AXOutline":
+		return "AXSelectedRows"
+	case "AXList":
+		return "AXSelectedChildren"
+	}
+	return ""
+}
 
 func defaultActions(role string, inScrollArea bool) []string {
 	var out []string
@@ -47,6 +60,9 @@ func defaultSettable(role string, expandable bool) []string {
 	}
 	if role == "AXRow" {
 		out = append(out, "AXSelected")
+	}
+	if attr := selectionAttribute(role); attr != "" {
+		out = append(out, attr)
 	}
 	if expandable {
 		out = append(out, expandAttribute(role))

@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/axbus/axbus/observer"
 )
@@ -11,7 +12,8 @@ import (
 // deepest visible element at the point in the topmost window there, presses the nearest
 // pressable element from it upwards (or selects the nearest selectable one) and focuses the
 // nearest focusable one; typing appends to the focused text element's value; keys are only
-// recorded. Physical input bypasses AX, so AX faults do not apply, but an exited app is gone.
+// recorded, except that cmd+a selects all of the focused text element's text (typing then replaces
+// it, backspace or delete clears it) and any other key ends that selection. Physical input bypasses AX, so AX faults do not apply, but an exited app is gone.
 func (d *Desktop) Input(ctx context.Context, in observer.Input) error {
 	if err := ctxErr(ctx); err != nil {
 		return err
@@ -32,9 +34,14 @@ func (d *Desktop) Input(ctx context.Context, in observer.Input) error {
 		}
 	case observer.InputType:
 		if f := a.focus; f != nil && isTextEntry(f.role) && f.canSet("AXValue") && f.enabled {
-			d.setValue(a, f, f.value+in.Text)
+			v := f.value + in.Text
+			if a.allSelected == f {
+				v = in.Text // typing replaces the selected text
+			}
+			d.setValue(a, f, v)
 		}
 	case observer.InputKey:
+		d.keys(a, in.Keys)
 	default:
 		return observer.Errorf(observer.CodeBadRequest, "Use click, type or key.", "unknown input kind %q", in.Kind)
 	}
@@ -50,6 +57,7 @@ func (d *Desktop) Inputs() []observer.Input {
 }
 
 func (d *Desktop) click(a *app, n *node) {
+	a.allSelected = nil // a click places the caret
 	if p := n.ancestorOrSelf(func(c *node) bool { return c.canDo("AXPress") }); p != nil && p.enabled {
 		d.act(a, p, "AXPress")
 		d.react(a, p, Trigger{Action: "AXPress"})
@@ -91,4 +99,20 @@ func hit(n *node, x, y float64) *node {
 
 func contains(r observer.Rect, x, y float64) bool {
 	return x >= r.X && x < r.X+r.W && y >= r.Y && y < r.Y+r.H
+}
+
+// keys applies a key sequence ("cmd+a BackSpace"): only select-all and deleting what it selected
+// change anything.
+func (d *Desktop) keys(a *app, keys string) {
+	for _, k := range strings.Fields(strings.ToLower(keys)) {
+		f := a.focus
+		switch {
+		case k == "cmd+a" && f != nil && isTextEntry(f.role):
+			a.allSelected = f
+		case (k == "backspace" || k == "delete") && f != nil && a.allSelected == f && f.canSet("AXValue") && f.enabled:
+			d.setValue(a, f, "")
+		default:
+			a.allSelected = nil
+		}
+	}
 }

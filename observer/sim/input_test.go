@@ -81,3 +81,43 @@ func TestAXCallsLeaveNoInput(t *testing.T) {
 		t.Fatalf("inputs = %+v", in)
 	}
 }
+
+// cmd+a selects all of the focused field's text: typing replaces it, BackSpace clears it, and
+// any other key (or a click) ends the selection, so typing appends again.
+func TestSelectAllThenType(t *testing.T) {
+	d, _ := fakeDemo(t)
+	ctx := context.Background()
+	input := func(in observer.Input) {
+		t.Helper()
+		in.PID = notesPID
+		if err := d.Input(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	title := func() string { return peek(t, d, notesPID, "title").Value }
+	input(observer.Input{Kind: observer.InputKey, Keys: "cmd+a"})
+	input(observer.Input{Kind: observer.InputType, Text: "Groceries"})
+	if title() != "Groceries" {
+		t.Fatalf("after cmd+a and typing title = %q", title())
+	}
+	input(observer.Input{Kind: observer.InputType, Text: "!"})
+	if title() != "Groceries!" {
+		t.Fatalf("typing after the replacement: title = %q", title())
+	}
+	input(observer.Input{Kind: observer.InputKey, Keys: "cmd+a Right"})
+	input(observer.Input{Kind: observer.InputType, Text: "?"})
+	if title() != "Groceries!?" {
+		t.Fatalf("a key after cmd+a kept the selection: title = %q", title())
+	}
+	input(observer.Input{Kind: observer.InputKey, Keys: "cmd+a BackSpace"})
+	if title() != "" {
+		t.Fatalf("cmd+a BackSpace: title = %q", title())
+	}
+	input(observer.Input{Kind: observer.InputType, Text: "a"})
+	input(observer.Input{Kind: observer.InputKey, Keys: "cmd+a"})
+	click(t, d, notesPID, 120, 140) // a click in the field places the caret
+	input(observer.Input{Kind: observer.InputType, Text: "b"})
+	if title() != "ab" {
+		t.Fatalf("a click after cmd+a kept the selection: title = %q", title())
+	}
+}

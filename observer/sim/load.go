@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/axbus/axbus/fixtures"
+	"github.com/axbus/axbus/observer"
 	"io"
 	"os"
 	"path/filepath"
@@ -78,4 +80,19 @@ func position(data []byte, offset int64) string {
 	line := bytes.Count(before, []byte("\n")) + 1
 	col := len(before) - bytes.LastIndexByte(before, '\n')
 	return fmt.Sprintf("%d:%d", line, col)
+}
+
+// Fixture starts the fixture desktop fixtures/desktops/<name>.json ("demo", "large").
+func Fixture(name string, opts ...Option) (*Desktop, error) {
+	data, ok := fixtures.Desktop(name)
+	if !ok {
+		return nil, observer.Errorf(observer.CodeBadRequest,
+			fmt.Sprintf("Name a fixture (%s) or a desktop JSON file.", strings.Join(fixtures.Desktops(), ", ")),
+			"no simulated desktop %q", name)
+	}
+	spec, err := Parse(name+".json", data)
+	if err != nil {
+		return nil, err
+	}
+	return New(spec, opts...)
 }

@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"github.com/axbus/axbus/fixtures"
 	"slices"
 	"sync"
 	"testing"
@@ -25,15 +24,7 @@ var epoch = time.Date(2025, 3, 14, 9, 26, 53, 0, time.UTC)
 // loadFixture starts a fixture desktop that the test closes.
 func loadFixture(t testing.TB, name string, opts ...Option) *Desktop {
 	t.Helper()
-	data, ok := fixtures.Desktop(name)
-	if !ok {
-		t.Fatalf("no fixture desktop %q", name)
-	}
-	spec, err := Parse(name+".json", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := New(spec, opts...)
+	d, err := Fixture(name, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

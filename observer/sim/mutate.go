@@ -10,6 +10,9 @@ import (
 
 func (d *Desktop) setValue(a *app, n *node, v string) {
 	n.value, n.hasValue = v, true
+	if a.allSelected == n {
+		a.allSelected = nil // the caret lands after the new text
+	}
 	d.emit(a, "AXValueChanged", n, nil)
 }
 
@@ -42,6 +45,26 @@ func (d *Desktop) setSelected(a *app, n *node, on bool) {
 	d.emit(a, raw, about, nil)
 }
 
+// selectOnly makes chosen the selection among container's children (AXSelectedRows,
+// AXSelectedChildren), posting one notification about the container when it changed.
+func (d *Desktop) selectOnly(a *app, container *node, chosen []*node) {
+	changed := false
+	for _, c := range container.children {
+		on := slices.Contains(chosen, c)
+		if c.selected != on {
+			c.selected, changed = on, true
+		}
+	}
+	if !changed {
+		return
+	}
+	raw := "AXSelectedChildrenChanged"
+	if selectionAttribute(container.role) == "AXSelectedRows" {
+		raw = "AXSelectedRowsChanged"
+	}
+	d.emit(a, raw, container, nil)
+}
+
 // setExpanded expands or collapses n. Only outline rows have a notification for it.
 func (d *Desktop) setExpanded(a *app, n *node, on bool) {
 	n.expanded = &on
@@ -59,7 +82,7 @@ func (d *Desktop) focus(a *app, n *node) {
 	if a.focus == n {
 		return
 	}
-	a.focus = n
+	a.focus, a.allSelected = n, nil
 	if top := n.top(); top != a.focusedWindow {
 		a.focusedWindow = top
 		d.emit(a, "AXFocusedWindowChanged", top, nil)
@@ -116,7 +139,7 @@ func (d *Desktop) remove(a *app, n *node) {
 	d.emit(a, "AXUIElementDestroyed", n, nil) // first, while n still has its window
 	n.each(func(c *node) { delete(a.byID, c.id) })
 	if a.focus != nil && a.focus.within(n) {
-		a.focus = nil
+		a.focus, a.allSelected = nil, nil
 	}
 	if n.parent != nil {
 		n.parent.children = slices.DeleteFunc(n.parent.children, func(c *node) bool { return c == n })

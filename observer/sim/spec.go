@@ -25,6 +25,8 @@ type AppSpec struct {
 	Reactions []Reaction `json:"reactions,omitempty"`
 	Scripts   []Script   `json:"scripts,omitempty"`
 	Faults    []Fault    `json:"faults,omitempty"`
+	// WebAccessibility says the app's web accessibility (AXManualAccessibility) is on at launch.
+	WebAccessibility bool `json:"web_accessibility,omitempty"`
 }
 
 // NodeSpec is one element and its subtree.

@@ -1,0 +1,106 @@
+package bus
+
+import (
+	"context"
+	"time"
+
+	"github.com/axbus/axbus/observer"
+)
+
+// Actions lists the action endpoints (package commands does them).
+var Actions = []string{"click", "press", "set_value", "type", "focus", "scroll_to", "expand", "collapse",
+	"select", "toggle", "check", "uncheck", "key"}
+
+// ActionRequest asks for one action on an element of a snapshot (Target), or, for key, on an app.
+type ActionRequest struct {
+	// Target is SNAPSHOT:ELEMENT, e.g. s_1a2b3c4d5e6f:elem_12.
+	Target string `json:"target,omitempty"`
+	// AppTarget names the app of a key action (a target's snapshot names it otherwise).
+	AppTarget
+	// Action is press's named action (AXPress, "activate").
+	Action string `json:"action,omitempty"`
+	// Value is set_value's value; Text is type's text; Keys is key's combination ("ctrl+s").
+	Value string `json:"value,omitempty"`
+	Text  string `json:"text,omitempty"`
+	Keys  string `json:"keys,omitempty"`
+	// Policy "physical" allows physical input (pointer, keyboard synthesis); the default,
+	// "headless", never sends any.
+	Policy string `json:"policy,omitempty"`
+	// Expect is checked after the action: a condition in the language of waits. Its missing
+	// app and window come from the target's snapshot. It is subscribed before the action is sent.
+	Expect *WaitRequest `json:"expect,omitempty"`
+}
+
+// Policies of physical input.
+const (
+	PolicyHeadless = "headless"
+	PolicyPhysical = "physical"
+)
+
+// ActionReply is what an action did and the evidence of its effect.
+type ActionReply struct {
+	Action string          `json:"action"`
+	App    observer.AppRef `json:"app"`
+	// Target is the element acted on; Recovered says it was found again, moved, rather than
+	// where the snapshot saw it.
+	Target *ActionTarget `json:"target,omitempty"`
+	// Done says a step reported success; Step names it. A step's own report may lie: Expect is
+	// the proof.
+	Done bool   `json:"done"`
+	Step string `json:"step,omitempty"`
+	// Delivered says whether input reached the app, and Mechanism by which means:
+	// "accessibility" (an accessibility call) or "physical" (synthesised pointer or keys).
+	Delivered bool   `json:"delivered"`
+	Mechanism string `json:"mechanism,omitempty"`
+	// Trace lists every step tried: what, the result, the time.
+	Trace []TraceStep `json:"trace"`
+	// PostState is the element's value and states read after the action, where it makes sense.
+	PostState *PostState `json:"post_state,omitempty"`
+	// Expect is the outcome of the expect condition, with its evidence.
+	Expect *WaitResult `json:"expect,omitempty"`
+}
+
+// ActionTarget is the element an action resolved its target to.
+type ActionTarget struct {
+	Snapshot  string         `json:"snapshot"`
+	Element   string         `json:"element"`
+	Role      observer.Role  `json:"role"`
+	Name      string         `json:"name,omitempty"`
+	Bounds    *observer.Rect `json:"bounds,omitempty"`
+	Recovered bool           `json:"recovered"`
+	// MovedBy is how far (in points or pixels) the element moved since the snapshot.
+	MovedBy float64 `json:"moved_by,omitempty"`
+}
+
+// TraceStep is one step of an action's chain as it was tried.
+type TraceStep struct {
+	Step      string  `json:"step"`
+	Result    string  `json:"result"` // ok, no_effect, skipped, or an error code
+	Message   string  `json:"message,omitempty"`
+	ElapsedMS float64 `json:"elapsed_ms"`
+	Retried   bool    `json:"retried,omitempty"`
+}
+
+// PostState is an element's value and states after an action.
+type PostState struct {
+	Value  *string         `json:"value,omitempty"`
+	States observer.States `json:"states"`
+}
+
+// Act sends an action to its endpoint.
+func (c *Client) Act(ctx context.Context, action string, req ActionRequest) (*ActionReply, error) {
+	if _, ok := ctx.Deadline(); !ok { // a chain has 10 s, then the expect its own time
+		wait := 5 * time.Second
+		if req.Expect != nil && req.Expect.TimeoutMS > 0 {
+			wait = time.Duration(req.Expect.TimeoutMS) * time.Millisecond
+		}
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, 15*time.Second+wait)
+		defer cancel()
+	}
+	var r ActionReply
+	if err := c.Call(ctx, action, req, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}

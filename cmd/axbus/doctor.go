@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/internal/daemon"
+	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/observer"
+)
+
+// runDoctor checks, in this process, what the daemon needs from this desktop: the accessibility
+// backend opens (on macOS: the accessibility grant; on Linux: the AT-SPI bus), apps are listed,
+// the frontmost window is inspected, events arrive. It prints a report to paste into an issue
+// and exits non-zero when a check failed.
+func runDoctor(ctx context.Context, args []string, out io.Writer) error {
+	cfg := daemon.Config{Log: slog.New(slog.DiscardHandler)}
+	var watch time.Duration
+	fs := newFlags("doctor", "[flags]")
+	fs.StringVar(&cfg.Backend, "backend", "auto", "accessibility backend: auto or one of "+strings.Join(daemon.Backends(), ", "))
+	fs.StringVar(&cfg.Headless, "headless", "auto", "check a private headless desktop with the GTK fixture app: never, auto (when there is no desktop session) or always (Linux)")
+	fs.DurationVar(&watch, "watch", 5*time.Second, "how long to watch events")
+	if err := parse(fs, args, 0); err != nil {
+		return err
+	}
+	d := &doctor{out: out}
+	d.line("axbus doctor %s, %s/%s, %s, %s", bus.Version, runtime.GOOS, runtime.GOARCH, runtime.Version(), time.Now().UTC().Format(time.RFC3339))
+
+	dir, err := os.MkdirTemp("", "axbus-doctor-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	desk, err := daemon.StartHeadless(&cfg, dir)
+	if !d.check("headless desktop", err) {
+		return d.verdict()
+	}
+	if desk != nil {
+		defer desk.Close()
+		d.pass("headless desktop", "private Xvfb %s, AT-SPI bus, fixture app %s (pid %d)", desk.Session.Display, headless.AppName(desk.App.Kind), desk.App.PID)
+	} else {
+		d.pass("headless desktop", "not used: serving this desktop session")
+	}
+
+	b, err := daemon.OpenBackend(cfg)
+	if !d.check("accessibility backend", err) {
+		return d.verdict()
+	}
+	defer b.Close()
+	d.pass("accessibility backend", "%s", b.Platform())
+	o := observer.New(b)
+
+	apps, err := o.Apps(ctx)
+	if !d.check("apps", err) {
+		return d.verdict()
+	}
+	var names []string
+	for _, a := range apps {
+		names = append(names, fmt.Sprintf("%s (pid %d)", a.Name, a.PID))
+	}
+	if len(apps) == 0 {
+		d.fail("apps", observer.Errorf(observer.CodeAppNotFound, "Start an app with a window, then run axbus doctor again.", "no app exposes an accessibility tree"))
+		return d.verdict()
+	}
+	d.pass("apps", "%d: %s", len(apps), strings.Join(names, ", "))
+
+	app, win, ok := d.frontmost(ctx, o, apps, desk)
+	if ok {
+		start := time.Now()
+		insp, err := o.Inspect(ctx, observer.InspectRequest{App: observer.AppQuery{PID: app.PID}, Window: win.ID})
+		if d.check("inspect", err) {
+			d.pass("inspect", "%s %q of %s: %d elements listed, %d walked, %d off screen, truncated %v, in %v",
+				win.Role, win.Title, app.Name, len(insp.Elements), insp.Walked, insp.OffscreenOmitted, insp.Truncated, time.Since(start).Round(time.Millisecond))
+		}
+	}
+
+	d.events(ctx, o, watch, desk)
+	return d.verdict()
+}
+
+// doctor prints the report and counts the failures.
+type doctor struct {
+	out    io.Writer
+	failed int
+	first  *observer.Error // the first failure decides the exit status
+}
+
+func (d *doctor) line(format string, args ...any) { fmt.Fprintf(d.out, format+"\n", args...) }
+
+func (d *doctor) pass(what, format string, args ...any) {
+	d.line("ok    %-22s %s", what, fmt.Sprintf(format, args...))
+}
+
+func (d *doctor) fail(what string, err error) {
+	d.failed++
+	e := observer.AsError(err)
+	if d.first == nil {
+		d.first = e
+	}
+	d.line("FAIL  %-22s %s: %s", what, e.Code, e.Message)
+	d.line("      %-22s fix: %s", "", e.Suggestion)
+}
+
+// check reports err as a failure; it returns whether there was none.
+func (d *doctor) check(what string, err error) bool {
+	if err != nil {
+		d.fail(what, err)
+	}
+	return err == nil
+}
+
+func (d *doctor) verdict() error {
+	if d.failed == 0 {
+		d.line("all checks passed")
+		return nil
+	}
+	return quiet(observer.Errorf(d.first.Code, "Fix the failed checks above, then run axbus doctor again.", "%d check(s) failed", d.failed))
+}
+
+// frontmost picks the window to inspect: the fixture's on the headless desktop, else the
+// focused window of the first app that has one, else the first window of any app.
+func (d *doctor) frontmost(ctx context.Context, o *observer.Observer, apps []observer.App, desk *daemon.Headless) (observer.App, observer.Window, bool) {
+	var first *observer.Window
+	var firstApp observer.App
+	for _, a := range apps {
+		if desk != nil && a.PID != desk.App.PID {
+			continue
+		}
+		_, wins, err := o.Windows(ctx, observer.AppQuery{PID: a.PID})
+		if err != nil {
+			continue
+		}
+		for i := range wins {
+			if wins[i].Focused {
+				return a, wins[i], true
+			}
+			if first == nil {
+				first, firstApp = &wins[i], a
+			}
+		}
+	}
+	if first == nil {
+		d.fail("inspect", observer.Errorf(observer.CodeWindowNotFound, "Open a window of an app, then run axbus doctor again.", "no app has a window"))
+		return observer.App{}, observer.Window{}, false
+	}
+	return firstApp, *first, true
+}
+
+// events watches for the given time and counts the events by type. On the headless desktop it
+// toggles the fixture's checkbox once, so that there is something to see.
+func (d *doctor) events(ctx context.Context, o *observer.Observer, watch time.Duration, desk *daemon.Headless) {
+	var mu sync.Mutex
+	counts := map[observer.EventType]int{}
+	token, err := o.Subscribe(func(e observer.Event) {
+		mu.Lock()
+		counts[e.Type]++
+		mu.Unlock()
+	})
+	if !d.check("events", err) {
+		return
+	}
+	defer o.Unsubscribe(token)
+	if desk != nil {
+		if _, err := desk.App.Do(ctx, map[string]any{"cmd": "toggle"}); err != nil {
+			d.fail("events", observer.Errorf(observer.CodeUnavailable, "Restart axbus doctor.", "the fixture app did not take a toggle: %v", err))
+		}
+	}
+	select {
+	case <-time.After(watch):
+	case <-ctx.Done():
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	total, parts := 0, []string{}
+	for _, t := range slices.Sorted(maps.Keys(counts)) {
+		total += counts[t]
+		parts = append(parts, fmt.Sprintf("%s %d", t, counts[t]))
+	}
+	if total == 0 {
+		hint := "Use the desktop (click, type) while axbus doctor watches, or watch longer (--watch 15s)."
+		if desk != nil {
+			hint = "The fixture app changed but no event came: AT-SPI events are not delivered; check at-spi2-core."
+		}
+		d.fail("events", observer.Errorf(observer.CodeTimeout, hint, "no event in %v", watch))
+		return
+	}
+	d.pass("events", "%d in %v: %s", total, watch, strings.Join(parts, ", "))
+}

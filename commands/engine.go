@@ -1,0 +1,191 @@
+package commands
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/waiters"
+)
+
+// Engine does actions: it resolves the target, arms the expect, walks the backend's chain,
+// reads the state after, and waits for the expect. Actions on one app are done one at a time;
+// actions on different apps run in parallel.
+type Engine struct {
+	o     *observer.Observer
+	waits *waiters.Engine
+
+	mu    sync.Mutex
+	locks map[int]*sync.Mutex // by pid
+	// deadline is the chain deadline (tests shorten it).
+	deadline time.Duration
+}
+
+// Option configures an Engine.
+type Option func(*Engine)
+
+// WithChainDeadline replaces the 10 s chain deadline.
+func WithChainDeadline(d time.Duration) Option { return func(e *Engine) { e.deadline = d } }
+
+// New returns an engine that acts through o's backend and checks expects with waits.
+func New(o *observer.Observer, waits *waiters.Engine, opts ...Option) *Engine {
+	e := &Engine{o: o, waits: waits, locks: map[int]*sync.Mutex{}, deadline: ChainDeadline}
+	for _, opt := range opts {
+		opt(e)
+	}
+	return e
+}
+
+// lock serialises the actions on app pid.
+func (e *Engine) lock(pid int) func() {
+	e.mu.Lock()
+	l := e.locks[pid]
+	if l == nil {
+		l = &sync.Mutex{}
+		e.locks[pid] = l
+	}
+	e.mu.Unlock()
+	l.Lock()
+	return l.Unlock
+}
+
+// chains are the backend's chains.
+func (e *Engine) chains() observer.Chains {
+	if p, ok := e.o.Backend().(observer.ChainProvider); ok {
+		return p.Chains()
+	}
+	return nil
+}
+
+// Do does one action.
+func (e *Engine) Do(ctx context.Context, action string, req bus.ActionRequest) (*bus.ActionReply, error) {
+	chain, ok := e.chains()[action]
+	if !ok {
+		return nil, observer.Errorf(observer.CodeNotSupported, "See axbus help for the actions this platform has.",
+			"no %s action on this platform", action)
+	}
+	physical, err := policy(req.Policy)
+	if err != nil {
+		return nil, err
+	}
+	t, err := e.targetOf(ctx, action, req)
+	if err != nil {
+		return nil, err
+	}
+	unlock := e.lock(t.app.PID)
+	defer unlock()
+
+	reply := &bus.ActionReply{Action: action, App: t.app.Ref(), Trace: []bus.TraceStep{}}
+	if t.ref != "" {
+		info := t.info
+		reply.Target = &info
+	}
+	value := req.Value
+	switch action {
+	case "type":
+		value = req.Text
+	case "key":
+		value = req.Keys
+	}
+	r := &run{name: action, b: e.o.Backend(), chain: chain, t: t, action: req.Action, value: value,
+		physical: physical, deadline: e.deadline}
+	if action == "check" || action == "uncheck" {
+		want := action == "check"
+		r.want = &want
+	}
+
+	ex, err := e.armExpect(ctx, req.Expect, t)
+	if err != nil {
+		return nil, err
+	}
+	if ex != nil {
+		r.stop = ex.met
+	}
+	chainErr := r.exec(ctx)
+	reply.Done, reply.Step, reply.Delivered, reply.Mechanism = r.done, r.step, r.delivered, r.mechanism
+	if r.trace != nil {
+		reply.Trace = r.trace
+	}
+	if chainErr != nil {
+		if ex != nil {
+			ex.cancel()
+		}
+		return nil, chainErr
+	}
+	if r.done {
+		reply.PostState = e.postState(ctx, action, t)
+	}
+	if ex != nil {
+		reply.Expect = ex.result()
+		return reply, nil
+	}
+	if !r.done {
+		suggestion := chain.Suggestion
+		if r.skippedPhysical {
+			suggestion = "Only physical input is left to try: retry with policy physical (--policy physical). " + suggestion
+		}
+		return nil, observer.Errorf(observer.CodeActionFailed, suggestion, "no step of the %s chain worked", action).
+			With("trace", r.trace)
+	}
+	return reply, nil
+}
+
+func policy(p string) (bool, error) {
+	switch p {
+	case "", bus.PolicyHeadless:
+		return false, nil
+	case bus.PolicyPhysical:
+		return true, nil
+	}
+	return false, observer.Errorf(observer.CodeBadRequest, `Use policy "headless" (the default) or "physical".`, "unknown policy %q", p)
+}
+
+// targetOf resolves the request's target: an element of a snapshot, or, for key, an app. It has
+// the chain's deadline: an app that does not answer is given up like one that does not act.
+func (e *Engine) targetOf(ctx context.Context, action string, req bus.ActionRequest) (*target, error) {
+	ctx, cancel := context.WithTimeout(ctx, e.deadline)
+	defer cancel()
+	if req.Target == "" {
+		if action != "key" {
+			return nil, observer.Errorf(observer.CodeBadRequest, "Give the element as target: SNAPSHOT:ELEMENT from an inspect.",
+				"%s needs a target", action)
+		}
+		app, err := e.o.FindApp(ctx, req.Query())
+		if err != nil {
+			return nil, err
+		}
+		return &target{app: app}, nil
+	}
+	scope, err := observer.ParseScope(req.Target)
+	if err != nil {
+		return nil, err
+	}
+	return e.resolve(ctx, scope)
+}
+
+// postState reads the element after actions whose effect shows in it; it waits a little for
+// those whose effect comes a moment later.
+func (e *Engine) postState(ctx context.Context, action string, t *target) *bus.PostState {
+	switch action {
+	case "click", "toggle", "check", "uncheck", "type", "press":
+		time.Sleep(50 * time.Millisecond)
+	case "set_value", "expand", "collapse", "select", "focus":
+	default:
+		return nil
+	}
+	if t.ref == "" {
+		return nil
+	}
+	n := e.o.Backend().Read(ctx, []observer.NodeRef{t.ref})[0]
+	if n.Err != nil {
+		return nil // it went away: the action may well have closed it
+	}
+	ps := &bus.PostState{States: n.States}
+	if n.HasValue && !n.Secure {
+		v := n.Value
+		ps.Value = &v
+	}
+	return ps
+}

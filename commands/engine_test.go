@@ -1,0 +1,307 @@
+package commands
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/sim"
+	"github.com/axbus/axbus/waiters"
+	"go.uber.org/goleak"
+)
+
+const notes = 501
+
+// rig is an action engine on the simulated demo desktop (macOS-shaped, macOS chains).
+type rig struct {
+	o    *observer.Observer
+	desk *sim.Desktop
+	e    *Engine
+}
+
+func newRig(t *testing.T, opts ...Option) *rig {
+	t.Helper()
+	ignore := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
+	desk, err := sim.Fixture("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = desk.Close() })
+	o := observer.New(desk)
+	w := waiters.New(o)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	return &rig{o: o, desk: desk, e: New(o, w, opts...)}
+}
+
+// target inspects Notes and returns SNAPSHOT:ELEMENT of the element the sim calls id.
+func (r *rig) target(t *testing.T, id string) string {
+	t.Helper()
+	insp, err := r.o.Inspect(context.Background(), observer.InspectRequest{App: observer.AppQuery{PID: notes}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := r.desk.Ref(notes, id)
+	snap, _ := r.o.Store().Get(insp.SnapshotID)
+	for _, w := range snap.Walk.Nodes {
+		if w.Ref == want {
+			return insp.SnapshotID + ":" + observer.ElementID(w.Index)
+		}
+	}
+	t.Fatalf("%s is not in the inspection", id)
+	return ""
+}
+
+func (r *rig) do(t *testing.T, action string, req bus.ActionRequest) (*bus.ActionReply, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return r.e.Do(ctx, action, req)
+}
+
+func (r *rig) peek(t *testing.T, id string) observer.Node {
+	t.Helper()
+	n, ok := r.desk.Peek(notes, id)
+	if !ok {
+		t.Fatalf("no %s", id)
+	}
+	return n
+}
+
+func expectText(s string, ms int) *bus.WaitRequest {
+	return &bus.WaitRequest{Expr: `text="` + s + `"`, TimeoutMS: ms}
+}
+
+func TestClickWithExpectIsMetWithASnapshot(t *testing.T) {
+	r := newRig(t)
+	reply, err := r.do(t, "click", bus.ActionRequest{Target: r.target(t, "save"), Expect: expectText("Saved", 5000)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reply.Done || reply.Mechanism != "accessibility" || reply.Expect == nil || reply.Expect.Outcome != bus.WaitMet ||
+		reply.Expect.Snapshot == nil || reply.Expect.Match == nil {
+		t.Fatalf("reply %+v expect %+v", reply, reply.Expect)
+	}
+	if len(r.desk.Inputs()) != 0 {
+		t.Fatal("physical input was sent without policy physical")
+	}
+}
+
+func TestToggleExactlyOnceDespiteATransientError(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		fault sim.Fault
+	}{
+		{"a busy app that did nothing", sim.Fault{Kind: sim.FaultTransient, Element: "remember", Action: "AXPress", Count: 1}},
+		{"a busy app that did it anyway", sim.Fault{Kind: sim.FaultLying, Element: "remember", Action: "AXPress", Count: 1, Code: observer.CodeTransient}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newRig(t)
+			if err := r.desk.InjectFault(notes, c.fault); err != nil {
+				t.Fatal(err)
+			}
+			before := r.peek(t, "remember").States.Has(observer.StateChecked)
+			reply, err := r.do(t, "toggle", bus.ActionRequest{Target: r.target(t, "remember")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			after := r.peek(t, "remember").States.Has(observer.StateChecked)
+			if after == before || !reply.Done || !reply.Trace[0].Retried {
+				t.Fatalf("checked %v -> %v, reply %+v", before, after, reply)
+			}
+		})
+	}
+}
+
+func TestALyingActionIsJudgedByItsExpect(t *testing.T) {
+	r := newRig(t)
+	if err := r.desk.InjectFault(notes, sim.Fault{Kind: sim.FaultLying, Element: "save", Action: "AXPress", Code: observer.CodeActionFailed}); err != nil {
+		t.Fatal(err)
+	}
+	reply, err := r.do(t, "click", bus.ActionRequest{Target: r.target(t, "save"), Expect: expectText("Saved", 5000)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reply.Expect.Outcome != bus.WaitMet || reply.Trace[0].Result != string(observer.CodeActionFailed) {
+		t.Fatalf("reply %+v", reply)
+	}
+}
+
+func TestANoOpActionGivesExpectTimeoutWithTheTrace(t *testing.T) {
+	r := newRig(t)
+	if err := r.desk.InjectFault(notes, sim.Fault{Kind: sim.FaultNoop, Element: "save", Action: "AXPress"}); err != nil {
+		t.Fatal(err)
+	}
+	reply, err := r.do(t, "click", bus.ActionRequest{Target: r.target(t, "save"), Expect: expectText("Saved", 500)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reply.Done || reply.Expect.Outcome != bus.WaitTimeout || len(reply.Trace) == 0 || reply.Trace[len(reply.Trace)-1].Result != "ok" {
+		t.Fatalf("reply %+v", reply)
+	}
+}
+
+func TestAChainPastItsDeadlineStops(t *testing.T) {
+	r := newRig(t, WithChainDeadline(300*time.Millisecond))
+	tgt := r.target(t, "save")
+	// Every step fails, each after 200 ms: the chain would take seconds.
+	for _, f := range []sim.Fault{{Kind: sim.FaultSlow, LatencyMS: 200}, {Kind: sim.FaultLying, Element: "save", Code: observer.CodeActionFailed}} {
+		if err := r.desk.InjectFault(notes, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Now()
+	_, err := r.do(t, "click", bus.ActionRequest{Target: tgt})
+	if observer.CodeOf(err) != observer.CodeTimeout || observer.AsError(err).Suggestion == "" || time.Since(start) > 3*time.Second {
+		t.Fatalf("after %v: %v", time.Since(start), err)
+	}
+}
+
+func TestPhysicalInputOnlyWithThePolicy(t *testing.T) {
+	r := newRig(t)
+	tgt := r.target(t, "save")
+	// Every accessibility way fails: only the physical step is left.
+	if err := r.desk.InjectFault(notes, sim.Fault{Kind: sim.FaultLying, Element: "save", Code: observer.CodeActionFailed}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.do(t, "click", bus.ActionRequest{Target: tgt})
+	if observer.CodeOf(err) != observer.CodeActionFailed || len(r.desk.Inputs()) != 0 {
+		t.Fatalf("headless: %v with %d inputs", err, len(r.desk.Inputs()))
+	}
+	reply, err := r.do(t, "click", bus.ActionRequest{Target: tgt, Policy: bus.PolicyPhysical})
+	if err != nil || reply.Mechanism != "physical" || len(r.desk.Inputs()) != 1 || r.desk.Inputs()[0].Kind != observer.InputClick {
+		t.Fatalf("physical: %+v %v, inputs %+v", reply, err, r.desk.Inputs())
+	}
+}
+
+func TestTargetResolution(t *testing.T) {
+	t.Run("moved 30 px: recovered", func(t *testing.T) {
+		r := newRig(t)
+		tgt := r.target(t, "save")
+		if err := r.desk.Move(notes, "save", 30, 0); err != nil {
+			t.Fatal(err)
+		}
+		reply, err := r.do(t, "click", bus.ActionRequest{Target: tgt})
+		if err != nil || !reply.Target.Recovered || reply.Target.MovedBy != 30 {
+			t.Fatalf("%+v %v", reply, err)
+		}
+	})
+	// Two like it, restarted and expired: see TestEveryErrorHasASuggestion.
+}
+
+// TestEveryErrorHasASuggestion walks every error code: each an action can end with is made to
+// happen and must carry a suggestion; the others say why an action cannot give them, so that a
+// new code fails here until it is placed.
+func TestEveryErrorHasASuggestion(t *testing.T) {
+	notFromActions := map[observer.Code]string{
+		observer.CodePayloadTooLarge:  "the service's edge refuses it before any handler (package bus tests it)",
+		observer.CodeAppAmbiguous:     "key names its app by pid or by a name, and the sim's names are unique (package observer tests it)",
+		observer.CodeWindowNotFound:   "an action's window comes from its snapshot; a closed one is STALE_REF",
+		observer.CodeScopeMoved:       "scopes belong to inspect and read; an action re-finds its element instead",
+		observer.CodeScopeChanged:     "scopes belong to inspect and read",
+		observer.CodeScopeAmbiguous:   "scopes belong to inspect and read; an action says AMBIGUOUS_TARGET",
+		observer.CodeScopeGeneration:  "scopes belong to inspect and read; an action says STALE_REF",
+		observer.CodeAppGone:          "an app gone before the action is STALE_REF; one gone during it ends the chain's steps (traced)",
+		observer.CodePermissionDenied: "only macOS refuses accessibility to an untrusted process",
+		observer.CodeTransient:        "a transient step error is retried, then traced; the action ends ACTION_FAILED",
+		observer.CodeUnavailable:      "the backend is up for as long as the daemon serves",
+		observer.CodeInternal:         "a bug, never a path",
+	}
+	cases := []struct {
+		want   observer.Code
+		action string
+		setup  func(r *rig, tgt string) bus.ActionRequest
+		opts   []Option
+	}{
+		{observer.CodeBadRequest, "click", func(*rig, string) bus.ActionRequest { return bus.ActionRequest{} }, nil}, // no target
+		{observer.CodeBadRequest, "click", func(*rig, string) bus.ActionRequest { return bus.ActionRequest{Target: "nonsense"} }, nil},
+		{observer.CodeBadRequest, "click", func(_ *rig, tgt string) bus.ActionRequest { return bus.ActionRequest{Target: tgt, Policy: "loud"} }, nil},
+		{observer.CodeBadRequest, "click", func(_ *rig, tgt string) bus.ActionRequest {
+			return bus.ActionRequest{Target: tgt, Expect: &bus.WaitRequest{Expr: "text:"}} // expect: parse
+		}, nil},
+		{observer.CodeBadRequest, "key", func(*rig, string) bus.ActionRequest {
+			return bus.ActionRequest{Keys: "ctrl+s", AppTarget: bus.AppTarget{PID: notes}, Expect: expectText("x", 100)} // expect: pid
+		}, nil},
+		{observer.CodeSnapshotExpired, "click", func(*rig, string) bus.ActionRequest { return bus.ActionRequest{Target: "s_0abc:elem_1"} }, nil},
+		{observer.CodeElementNotFound, "click", func(_ *rig, tgt string) bus.ActionRequest { return bus.ActionRequest{Target: tgt + "0000"} }, nil},
+		{observer.CodeStaleRef, "click", func(r *rig, tgt string) bus.ActionRequest {
+			_ = r.desk.Relaunch(notes)
+			return bus.ActionRequest{Target: tgt}
+		}, nil},
+		{observer.CodeAmbiguousTarget, "click", func(r *rig, tgt string) bus.ActionRequest {
+			_ = r.desk.RemoveNode(notes, "save")
+			for i, x := range []float64{115, 120} {
+				_ = r.desk.AddNode(notes, "toolbar", sim.NodeSpec{ID: "twin" + string(rune('a'+i)), Role: "AXButton", Title: "Save",
+					Frame: []float64{x, 84, 64, 28}})
+			}
+			return bus.ActionRequest{Target: tgt}
+		}, nil},
+		{observer.CodeNotSupported, "dance", func(_ *rig, tgt string) bus.ActionRequest { return bus.ActionRequest{Target: tgt} }, nil},
+		{observer.CodeAppNotFound, "key", func(*rig, string) bus.ActionRequest {
+			return bus.ActionRequest{Keys: "ctrl+s", AppTarget: bus.AppTarget{App: "nope"}}
+		}, nil},
+		{observer.CodeActionFailed, "key", func(*rig, string) bus.ActionRequest { // key needs physical input
+			return bus.ActionRequest{Keys: "ctrl+s", AppTarget: bus.AppTarget{PID: notes}}
+		}, nil},
+		{observer.CodeTimeout, "click", func(r *rig, tgt string) bus.ActionRequest {
+			_ = r.desk.InjectFault(notes, sim.Fault{Kind: sim.FaultSlow, LatencyMS: 200})
+			_ = r.desk.InjectFault(notes, sim.Fault{Kind: sim.FaultLying, Element: "save", Code: observer.CodeActionFailed})
+			return bus.ActionRequest{Target: tgt}
+		}, []Option{WithChainDeadline(300 * time.Millisecond)}},
+		{observer.CodeAppNotResponding, "click", func(r *rig, tgt string) bus.ActionRequest {
+			_ = r.desk.InjectFault(notes, sim.Fault{Kind: sim.FaultHang})
+			return bus.ActionRequest{Target: tgt}
+		}, []Option{WithChainDeadline(300 * time.Millisecond)}},
+	}
+	seen := map[observer.Code]bool{}
+	for _, c := range cases {
+		r := newRig(t, c.opts...)
+		req := c.setup(r, r.target(t, "save"))
+		_, err := r.do(t, c.action, req)
+		e := observer.AsError(err)
+		if e == nil || e.Code != c.want || e.Suggestion == "" {
+			t.Errorf("%s %+v: got %v, want %s with a suggestion", c.action, req, err, c.want)
+			continue
+		}
+		seen[e.Code] = true
+		if _, dup := notFromActions[e.Code]; dup {
+			t.Errorf("%s is listed as not from actions", e.Code)
+		}
+		_ = r.desk.ClearFaults(notes)
+	}
+	for _, code := range observer.Codes {
+		if _, ok := notFromActions[code]; !ok && !seen[code] {
+			t.Errorf("no test makes an action end with %s, and no reason says it cannot", code)
+		}
+	}
+}
+
+// The two ways an expect is refused begin with "expect: ".
+func TestExpectRefusals(t *testing.T) {
+	r := newRig(t)
+	_, err := r.do(t, "key", bus.ActionRequest{Keys: "ctrl+s", AppTarget: bus.AppTarget{PID: notes}, Expect: expectText("x", 100)})
+	if e := observer.AsError(err); e == nil || e.Message != "expect: pid must be given" {
+		t.Fatalf("key with an element expect: %v", err)
+	}
+	_, err = r.do(t, "click", bus.ActionRequest{Target: r.target(t, "save"), Expect: &bus.WaitRequest{Expr: "text:"}})
+	if e := observer.AsError(err); e == nil || !strings.HasPrefix(e.Message, "expect: ") {
+		t.Fatalf("a bad expect: %v", err)
+	}
+}
+
+func TestExpectADialogInANewWindow(t *testing.T) {
+	r := newRig(t)
+	reply, err := r.do(t, "click", bus.ActionRequest{Target: r.target(t, "save"), Expect: &bus.WaitRequest{Expr: "dialog", TimeoutMS: 5000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reply.Expect.Outcome != bus.WaitMet || reply.Expect.Window == nil {
+		t.Fatalf("expect %+v", reply.Expect)
+	}
+}

@@ -1,0 +1,113 @@
+package commands
+
+import (
+	"context"
+	"math"
+
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/observer"
+)
+
+// maxDrift is how far an element may have moved since its snapshot and still be acted on.
+const maxDrift = 50
+
+// target is an element an action resolved, live.
+type target struct {
+	snap *observer.Snapshot
+	was  *observer.Walked // as the snapshot saw it
+	app  observer.App
+	ref  observer.NodeRef
+	node observer.Node // as read now
+	info bus.ActionTarget
+}
+
+// resolve finds the element a snapshot names in the live tree: the same element if it is still
+// there and has not moved more than maxDrift; otherwise the one element of the same role and
+// name within maxDrift of where it was, in the same app instance.
+func (e *Engine) resolve(ctx context.Context, scope observer.Scope) (*target, error) {
+	snap, err := e.o.Store().Get(scope.Snapshot)
+	if err != nil {
+		return nil, err
+	}
+	was, err := snap.Element(scope.Element)
+	if err != nil {
+		return nil, err
+	}
+	app, err := e.o.FindApp(ctx, observer.AppQuery{PID: snap.App.PID})
+	if observer.CodeOf(err) == observer.CodeAppNotFound || (err == nil && app.Generation != snap.App.Generation) {
+		return nil, observer.Errorf(observer.CodeStaleRef, "The app quit or restarted since that snapshot: inspect it again.",
+			"%s (pid %d) of snapshot %s is not running any more", snap.App.Name, snap.App.PID, snap.ID).
+			With("generation", snap.App.Generation)
+	}
+	if err != nil {
+		return nil, err
+	}
+	t := &target{snap: snap, was: was, app: app}
+	t.info = bus.ActionTarget{Snapshot: snap.ID, Element: scope.Element, Role: was.Role, Name: was.Name, Bounds: was.Bounds}
+	rctx, cancel := context.WithTimeout(ctx, CallTimeout)
+	now := e.o.Backend().Read(rctx, []observer.NodeRef{was.Ref})[0]
+	cancel()
+	if now.Err == nil && now.Role == was.Role && now.Name == was.Name {
+		if d := drift(was.Bounds, now.Bounds); d <= maxDrift {
+			return t.at(now, d), nil
+		}
+	}
+	if c := observer.CodeOf(now.Err); c == observer.CodeAppGone || c == observer.CodeAppNotResponding {
+		return nil, now.Err
+	}
+	return e.refind(ctx, t)
+}
+
+// at settles the target on node, which moved by d.
+func (t *target) at(node observer.Node, d float64) *target {
+	t.ref, t.node = node.Ref, node
+	t.info.Bounds = node.Bounds
+	if d > 0.5 {
+		t.info.Recovered, t.info.MovedBy = true, math.Round(d*10)/10
+	}
+	return t
+}
+
+// refind looks for the element in a fresh walk of its window.
+func (e *Engine) refind(ctx context.Context, t *target) (*target, error) {
+	_, wins, err := e.o.Windows(ctx, observer.AppQuery{PID: t.app.PID})
+	if err != nil {
+		return nil, err
+	}
+	var win *observer.Window
+	for i := range wins {
+		if wins[i].ID == t.snap.Window.ID {
+			win = &wins[i]
+		}
+	}
+	stale := observer.Errorf(observer.CodeStaleRef, "Inspect again and act on an element of the new snapshot.",
+		"element %s of snapshot %s (%s %q) is gone or moved more than %d", t.info.Element, t.snap.ID, t.was.Role, t.was.Name, maxDrift)
+	if win == nil {
+		return nil, stale.With("reason", "the window closed")
+	}
+	walk := observer.Walk(ctx, e.o.Backend(), win.Ref, observer.WalkOptions{Budget: observer.WideBudget()})
+	var found []observer.Walked
+	for _, n := range walk.Nodes {
+		if n.Role == t.was.Role && n.Name == t.was.Name && drift(t.was.Bounds, n.Bounds) <= maxDrift {
+			found = append(found, n)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, stale
+	case 1:
+		return t.at(found[0].Node, drift(t.was.Bounds, found[0].Bounds)), nil
+	}
+	return nil, observer.Errorf(observer.CodeAmbiguousTarget, "Inspect again and pick one of them from the new snapshot.",
+		"%d elements like %s %q are within %d of where it was", len(found), t.was.Role, t.was.Name, maxDrift).
+		With("candidates", len(found))
+}
+
+// drift is how far apart two bounds are (the larger of the distances of their corners); an
+// element without bounds on either side has not moved as far as anyone can tell.
+func drift(a, b *observer.Rect) float64 {
+	if a == nil || b == nil {
+		return 0
+	}
+	return max(math.Abs(a.X-b.X), math.Abs(a.Y-b.Y), math.Abs(a.X+a.W-b.X-b.W), math.Abs(a.Y+a.H-b.Y-b.H))
+}

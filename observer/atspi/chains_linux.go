@@ -1,0 +1,10 @@
+//go:build linux
+
+package atspi
+
+import "github.com/axbus/axbus/observer"
+
+var _ observer.ChainProvider = (*Backend)(nil)
+
+// Chains are the AT-SPI action chains.
+func (b *Backend) Chains() observer.Chains { return Chains() }
