@@ -14,23 +14,14 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 )
 
-// eventBudget is how late an event may reach a NATS subscriber after the change in the app:
-// GTK3 sends notifications; GTK4 misses many, which the backend's re-reads (every 500 ms) catch.
-func eventBudget(kind string) time.Duration {
-	if kind == headless.KindGTK3 {
-		return 50 * time.Millisecond
-	}
-	return 500*time.Millisecond + 250*time.Millisecond
-}
-
 // TestDesktopEventsReachNATS makes every change a user would expect to see, through the
-// fixture's own control channel, and times its event from the change to the subscriber.
+// fixture's own control channel, and checks that its event reaches a NATS subscriber. How soon
+// is the benchmark's matter (make bench, atspi-events); the test logs it.
 func TestDesktopEventsReachNATS(t *testing.T) {
 	for _, kind := range []string{headless.KindGTK3, headless.KindGTK4} {
 		t.Run(kind, func(t *testing.T) {
 			dd := startDesktopDaemon(t, kind)
 			pid := dd.apps[kind].PID
-			budget := eventBudget(kind)
 			named := func(name string) func(bus.Envelope) bool {
 				return func(e bus.Envelope) bool { return e.Element != nil && e.Element.Name == name }
 			}
@@ -38,11 +29,7 @@ func TestDesktopEventsReachNATS(t *testing.T) {
 				t.Helper()
 				r := dd.await(t, what, pid, 5*time.Second, func(e bus.Envelope) bool { return e.Type == typ && (pred == nil || pred(e)) })
 				mustMatchEnvelope(t, r.env)
-				if late := r.at.Sub(changed); late > budget {
-					t.Errorf("%s: %s arrived %v after the change (budget %v)", what, typ, late, budget)
-				} else {
-					t.Logf("%s: %s (%s) after %v", what, typ, r.env.Raw, late)
-				}
+				t.Logf("%s: %s (%s) after %v", what, typ, r.env.Raw, r.at.Sub(changed))
 			}
 			time.Sleep(200 * time.Millisecond)
 			dd.drain()
@@ -70,9 +57,7 @@ func TestDesktopEventsReachNATS(t *testing.T) {
 			if err != nil || !st.DialogOpen {
 				t.Fatalf("state after save: %+v %v", st, err)
 			}
-			if late := r.at.Sub(time.Unix(0, st.SavedAt)); late > budget {
-				t.Errorf("dialog opened: event %v after the dialog appeared (budget %v)", late, budget)
-			}
+			t.Logf("dialog opened: %s after %v", observer.EventDialogOpened, r.at.Sub(time.Unix(0, st.SavedAt)))
 
 			at = dd.do(t, kind, map[string]any{"cmd": "close_dialog"})
 			check("dialog closed", at, observer.EventWindowClosed, nil)

@@ -25,19 +25,14 @@ func TestEvents(t *testing.T) {
 			b := open(t, s, WithRecheck(testRecheck))
 			win := mainWindow(t, b, a)
 			rec := record(t, b)
-			limit := 50 * time.Millisecond
-			if kind == headless.KindGTK4 {
-				limit = testRecheck + 250*time.Millisecond
-			}
 			var lat []string
-			check := func(what string, e received, t0 int64, lim time.Duration) {
+			// How soon each event comes is the benchmark's matter (make bench, atspi-events): the
+			// test logs it and checks the event's content.
+			check := func(what string, e received, t0 int64) {
 				t.Helper()
 				l := latency(e, t0)
 				own := e.at.Sub(e.Time) // from the signal's arrival to the sink: this backend's share
 				lat = append(lat, what+"="+l.Round(100*time.Microsecond).String()+"/"+own.Round(100*time.Microsecond).String()+"("+e.Raw+")")
-				if l > lim {
-					t.Errorf("%s: %s (%s) arrived %v after the change (limit %v)", what, e.Type, e.Raw, l, lim)
-				}
 				if e.App.PID != a.PID || e.App.Name != headless.AppName(kind) {
 					t.Errorf("%s: app %+v", what, e.App)
 				}
@@ -50,7 +45,7 @@ func TestEvents(t *testing.T) {
 			m := rec.mark()
 			r := do(t, a, map[string]any{"cmd": "set_text", "text": "typed text"})
 			e := rec.waitFor(t, m, 3*time.Second, "text_changed", ofApp(a.PID, observer.EventTextChanged, "Name"))
-			check("text", e, tns(t, r), limit)
+			check("text", e, tns(t, r))
 			if e.Element.Role != observer.RoleTextField || e.Window == nil || e.Window.Title != win.Title {
 				t.Errorf("text_changed element %+v window %+v", e.Element, e.Window)
 			}
@@ -61,7 +56,7 @@ func TestEvents(t *testing.T) {
 			e = rec.waitFor(t, m, 3*time.Second, "state_changed checked", func(e observer.Event) bool {
 				return ofApp(a.PID, observer.EventStateChanged, "Remember me")(e) && e.Detail["state"] == "checked" && e.Detail["on"] == true
 			})
-			check("checked", e, tns(t, r), limit)
+			check("checked", e, tns(t, r))
 			if !e.Element.States.Has(observer.StateChecked) || e.Element.Value != "1" {
 				t.Errorf("toggled checkbox summary %+v", e.Element)
 			}
@@ -70,13 +65,13 @@ func TestEvents(t *testing.T) {
 			m = rec.mark()
 			r = do(t, a, map[string]any{"cmd": "add_label", "text": "note one"})
 			e = rec.waitFor(t, m, 3*time.Second, "children_changed", ofApp(a.PID, observer.EventChildrenChanged, "Messages"))
-			check("label", e, tns(t, r), limit)
+			check("label", e, tns(t, r))
 
 			// Slider value changed (GTK4 4.8 emits nothing: the re-read finds it).
 			m = rec.mark()
 			r = do(t, a, map[string]any{"cmd": "set_value", "value": 70})
 			e = rec.waitFor(t, m, 3*time.Second, "value_changed", ofApp(a.PID, observer.EventValueChanged, "Volume"))
-			check("value", e, tns(t, r), limit)
+			check("value", e, tns(t, r))
 			if e.Element.Value != "70" {
 				t.Errorf("value_changed summary value %q", e.Element.Value)
 			}
@@ -85,7 +80,7 @@ func TestEvents(t *testing.T) {
 			m = rec.mark()
 			r = do(t, a, map[string]any{"cmd": "focus", "target": "Save"})
 			e = rec.waitFor(t, m, 3*time.Second, "focus_changed", ofApp(a.PID, observer.EventFocusChanged, "Save"))
-			check("focus", e, tns(t, r), limit)
+			check("focus", e, tns(t, r))
 			if !e.Element.States.Has(observer.StateFocused) {
 				// GTK3 sets FOCUSED only while its window has the X input focus; the event is what counts.
 				t.Logf("the focused element's summary lacks the focused state: %v", e.Element.States)
@@ -99,7 +94,7 @@ func TestEvents(t *testing.T) {
 			if !st.DialogOpen {
 				t.Fatalf("the fixture has no dialog: %+v", st)
 			}
-			check("dialog", e, st.SavedAt, limit)
+			check("dialog", e, st.SavedAt)
 			if e.Element.Role != observer.RoleDialog || e.Window == nil || e.Window.Title != "Saved" {
 				t.Errorf("dialog_opened element %+v window %+v", e.Element, e.Window)
 			}
@@ -127,7 +122,7 @@ func TestEvents(t *testing.T) {
 			e = rec.waitFor(t, m, 3*time.Second, "window_closed", func(e observer.Event) bool {
 				return e.App.PID == a.PID && e.Type == observer.EventWindowClosed && e.Window != nil && e.Window.Title == "Saved"
 			})
-			check("dialog closed", e, tns(t, r), limit)
+			check("dialog closed", e, tns(t, r))
 
 			// Row selected.
 			m = rec.mark()
@@ -136,7 +131,7 @@ func TestEvents(t *testing.T) {
 				return e.App.PID == a.PID && (e.Type == observer.EventSelectionChanged ||
 					(e.Type == observer.EventStateChanged && e.Detail["state"] == "selected" && e.Detail["on"] == true))
 			})
-			check("select", e, tns(t, r), limit)
+			check("select", e, tns(t, r))
 
 			// App exited (killed).
 			m = rec.mark()
