@@ -679,9 +679,11 @@ func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 		return
 	}
 	// A busy app (creating a dialog, moving focus) answers late: past the budget the events go
-	// with what the cache knows of their elements rather than late.
+	// with what the cache knows of their elements rather than late, when it knows their role and
+	// name; an element it does not know is read to the end, for an event about nobody is no use.
 	rctx, cancel := context.WithTimeout(ctx, summaryBudget)
 	defer cancel()
+	var late []observer.NodeRef
 	for i, n := range b.read(rctx, refs, modeSummary, false) {
 		switch {
 		case n.Err == nil:
@@ -690,10 +692,19 @@ func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 			wk.unresponsive = time.Now().Add(unresponsiveQuiet)
 			wk.pre[refs[i]] = nil
 		case observer.CodeOf(n.Err) == observer.CodeTimeout && ctx.Err() == nil:
-			ri, _ := b.cache.get(refs[i])
-			wk.pre[refs[i]] = cachedNode(ri, refs[i])
+			if ri, _ := b.cache.get(refs[i]); ri.haveRole && ri.haveName {
+				wk.pre[refs[i]] = cachedNode(ri, refs[i])
+			} else {
+				late = append(late, refs[i])
+			}
 		default:
 			wk.pre[refs[i]] = nil
+		}
+	}
+	for i, n := range b.read(ctx, late, modeSummary, false) {
+		wk.pre[late[i]] = nil
+		if n.Err == nil {
+			wk.pre[late[i]] = &n
 		}
 	}
 }
