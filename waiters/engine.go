@@ -19,8 +19,8 @@ const (
 // Engine resolves waits by subscription. It subscribes to the observer's events once; each app
 // that waits are about gets one watcher, shared by all its waits: one copy of its windows kept
 // up to date by events (observer.LiveWindow), one re-read per event for all of them, and a slow
-// re-read for what no notification announced. The last wait of an app to end removes its
-// watcher.
+// re-read for what no notification announced. A watcher stops Linger after its app's last wait
+// ended.
 type Engine struct {
 	o *observer.Observer
 
@@ -29,6 +29,7 @@ type Engine struct {
 	desktop map[*wait]bool    // waits with no app: every watcher evaluates them
 	token   observer.Token
 	started bool
+	linger  time.Duration
 	ctx     context.Context
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
@@ -37,7 +38,7 @@ type Engine struct {
 // New returns an engine over o. Start it before waiting.
 func New(o *observer.Observer) *Engine {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Engine{o: o, apps: map[int]*appWatch{}, desktop: map[*wait]bool{}, ctx: ctx, cancel: cancel}
+	return &Engine{o: o, apps: map[int]*appWatch{}, desktop: map[*wait]bool{}, ctx: ctx, cancel: cancel, linger: Linger}
 }
 
 // Start subscribes to the observer's events.
@@ -121,12 +122,18 @@ func (e *Engine) watchDesktopLocked() {
 	}()
 }
 
-// release drops a watcher that has no wait left.
+// Linger is how long a watcher outlives its last wait: agents wait on one app again and again,
+// and the next wait then finds the app's copy warm instead of reading its windows whole again.
+const Linger = 30 * time.Second
+
+// release drops a watcher that has had no wait for the linger period.
 func (e *Engine) release(aw *appWatch) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.apps[aw.pid] == aw && aw.idle() && len(e.desktop) == 0 {
-		delete(e.apps, aw.pid)
-		aw.stop()
-	}
+	time.AfterFunc(e.linger, func() {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if e.apps[aw.pid] == aw && aw.idleFor() >= e.linger && len(e.desktop) == 0 {
+			delete(e.apps, aw.pid)
+			aw.stop()
+		}
+	})
 }

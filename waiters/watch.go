@@ -22,6 +22,8 @@ type appWatch struct {
 	kick   chan struct{}
 	quit   chan struct{}
 	closed bool
+	// idleSince is when the last wait left; the watcher lingers, kept warm by events.
+	idleSince time.Time
 
 	// owned by run
 	app     observer.App
@@ -84,14 +86,24 @@ func (aw *appWatch) add(w *wait) {
 func (aw *appWatch) remove(w *wait) bool {
 	aw.mu.Lock()
 	defer aw.mu.Unlock()
+	if _, ok := aw.waits[w]; !ok {
+		return false
+	}
 	delete(aw.waits, w)
+	if len(aw.waits) == 0 {
+		aw.idleSince = time.Now()
+	}
 	return len(aw.waits) == 0
 }
 
-func (aw *appWatch) idle() bool {
+// idleFor is how long the watcher has had no wait; 0 while it has one.
+func (aw *appWatch) idleFor() time.Duration {
 	aw.mu.Lock()
 	defer aw.mu.Unlock()
-	return len(aw.waits) == 0
+	if len(aw.waits) > 0 {
+		return 0
+	}
+	return time.Since(aw.idleSince)
 }
 
 func (aw *appWatch) stop() {
@@ -118,7 +130,9 @@ func (aw *appWatch) run(ctx context.Context) {
 		case <-aw.kick:
 			aw.round(ctx)
 		case <-recheck.C:
-			aw.resync(ctx)
+			if aw.idleFor() == 0 { // a lingering watcher is kept warm by events alone
+				aw.resync(ctx)
+			}
 			recheck.Reset(aw.recheckPeriod())
 		}
 	}

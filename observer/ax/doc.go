@@ -1,8 +1,38 @@
-// Package ax is the macOS backend over AX, CoreFoundation and AppKit via purego (no cgo, so it
-// cross-compiles and vets from Linux).
+// Package ax is the macOS backend over AX, CoreFoundation, CoreGraphics and AppKit via purego (no
+// cgo, so it cross-compiles and vets from Linux).
 //
-// Files without a build tag are platform-free tables tested on every OS: AX roles and
-// notifications normalised to the observer's vocabulary, and the mapping of an element's AX
-// attributes onto an observer.Node. The simulated desktop (observer/sim) uses the same tables,
-// so a simulated tree reads exactly as a real one would.
+// Files without a build tag are platform-free and tested on every OS: AX roles and notifications
+// normalised to the observer's vocabulary (roles.go, notifications.go), the mapping of an
+// element's AX attributes onto an observer.Node (attributes.go) and of converted attribute values
+// onto Attributes, windows and settable values, with the decoding of AXValue payloads (values.go),
+// the AXError table and its observer error codes (axerror.go), and the macOS action chains
+// (chains.go). The simulated desktop (observer/sim) uses the same tables, so a simulated tree
+// reads exactly as a real one would. purego_test.go keeps the module free of cgo and purego's C
+// callbacks a fixed set.
+//
+// The files tagged darwin hold the backend itself (Open):
+//
+//   - bindings_darwin.go loads the frameworks lazily, once, and binds the C functions and data
+//     symbols; cf_darwin.go holds the CoreFoundation primitives (strings, numbers, arrays,
+//     interned attribute names); axcalls_darwin.go the AX read calls and the copy of their
+//     answers into Go values.
+//   - element_darwin.go is the table of element handles ("ax:<pid>:<n>"): one retained
+//     AXUIElementRef per element, found again by CFEqual, with the messaging timeout set before
+//     its first call; it forgets the elements of apps that exit.
+//   - read_darwin.go reads elements, one AXUIElementCopyMultipleAttributeValues round trip each
+//     (a secure field's AXValue is never read: an element's role is read before anything else),
+//     up to four apps at once; windows_darwin.go, focus_darwin.go, actions_darwin.go and
+//     webax_darwin.go are Windows, FocusPath, Perform and SetAttribute, and SetWebAccessibility.
+//   - apps_darwin.go and workspace_darwin.go list the apps: NSWorkspace once, then the kernel's
+//     process table and NSRunningApplication per new process, because AppKit refreshes its lists
+//     only on turns of a main run loop that a Go program does not run.
+//   - input_darwin.go and keys_darwin.go synthesise clicks, key combinations and text with CGEvent.
+//   - callbacks_darwin.go makes the only two C callbacks, once; runloop_darwin.go runs a CFRunLoop
+//     on a goroutine locked to its thread, with work handed to it through a signalled source;
+//     watch_darwin.go and appobserver_darwin.go are Watch: one AXObserver per app on that run
+//     loop, its notifications queued without blocking and turned into events by a worker per app,
+//     and a poller for app launch and exit.
+//
+// errors_darwin.go maps AX failures onto observer errors, telling an app that exited from a busy
+// one by whether its process still exists.
 package ax

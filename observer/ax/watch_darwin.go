@@ -1,0 +1,221 @@
+package ax
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/axbus/axbus/observer"
+)
+
+const (
+	// pollApps is how often a watch looks for apps that started or ended. Polling sees the apps
+	// that post no NSWorkspace notification (background and accessory apps) too.
+	pollApps = time.Second
+	// startWait bounds how long Watch waits for the observers of the running apps to register.
+	startWait = 3 * time.Second
+)
+
+// The raw names of the app events found by polling: the NSWorkspace notifications they stand for.
+const (
+	rawLaunched   = "poll:NSWorkspaceDidLaunchApplicationNotification"
+	rawTerminated = "poll:NSWorkspaceDidTerminateApplicationNotification"
+)
+
+// Watch delivers normalised events to sink until stop is called. The first watch starts a run
+// loop and one AXObserver per app, registered on the application element for Notifications;
+// apps that start later get theirs when the poller finds them, and app launch and exit are
+// reported as events. The last stop unregisters and ends it all. sink must not block.
+func (b *Backend) Watch(sink func(observer.Event)) (stop func(), err error) {
+	if sink == nil {
+		return nil, observer.Errorf(observer.CodeBadRequest, "Pass a function that receives the events.", "nil sink")
+	}
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return nil, b.checkOpen()
+	}
+	w := b.watch
+	first := w == nil
+	if first {
+		w = newWatchState(b)
+		b.watch = w
+	}
+	id := w.add(sink)
+	b.mu.Unlock()
+	if first {
+		w.start()
+	} else {
+		<-w.started
+	}
+	var once sync.Once
+	return func() { once.Do(func() { b.unwatch(w, id) }) }, nil
+}
+
+func (b *Backend) unwatch(w *watchState, id int) {
+	if !w.remove(id) {
+		return
+	}
+	b.mu.Lock()
+	mine := b.watch == w
+	if mine {
+		b.watch = nil
+	}
+	b.mu.Unlock()
+	if mine { // else Close stopped it
+		w.stop()
+	}
+}
+
+// watchState is one watch: its sinks, its run loop, the app observers and the poller.
+type watchState struct {
+	b       *Backend
+	ctx     context.Context
+	cancel  context.CancelFunc
+	started chan struct{}
+	loop    *runLoop
+	wg      sync.WaitGroup // the poller and the app workers
+
+	mu     sync.Mutex
+	sinks  map[int]func(observer.Event)
+	nextID int
+	apps   map[int]*appObserver // by pid
+}
+
+func newWatchState(b *Backend) *watchState {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &watchState{b: b, ctx: ctx, cancel: cancel, started: make(chan struct{}),
+		sinks: map[int]func(observer.Event){}, apps: map[int]*appObserver{}}
+}
+
+func (w *watchState) add(sink func(observer.Event)) int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.nextID++
+	w.sinks[w.nextID] = sink
+	return w.nextID
+}
+
+// remove drops a sink and reports whether it was the last.
+func (w *watchState) remove(id int) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, ok := w.sinks[id]; !ok {
+		return false
+	}
+	delete(w.sinks, id)
+	return len(w.sinks) == 0
+}
+
+// start runs the loop, observes the running apps (waiting a while for their registrations, so
+// that little is missed once Watch returns) and starts the poller.
+func (w *watchState) start() {
+	defer close(w.started)
+	w.loop = startRunLoop()
+	apps, err := w.b.Apps(w.ctx)
+	if err != nil {
+		w.b.log.Warn("ax: cannot list the apps to watch", "err", err)
+	}
+	known := map[int]observer.App{}
+	var registered []<-chan struct{}
+	for _, a := range apps {
+		known[a.PID] = a
+		registered = append(registered, w.observe(a))
+	}
+	timeout := time.NewTimer(startWait)
+	defer timeout.Stop()
+wait:
+	for _, r := range registered {
+		select {
+		case <-r:
+		case <-timeout.C:
+			break wait // a busy app registers later, by itself
+		}
+	}
+	w.wg.Add(1)
+	go w.poll(known)
+}
+
+// stop ends the poller and the app workers (which unregister from the apps still running), then
+// the run loop.
+func (w *watchState) stop() {
+	<-w.started
+	w.cancel()
+	w.wg.Wait()
+	w.loop.stop()
+}
+
+// observe starts app's observer and returns a channel closed once it has tried to register.
+func (w *watchState) observe(app observer.App) <-chan struct{} {
+	o := newAppObserver(w, app)
+	w.mu.Lock()
+	w.apps[app.PID] = o
+	w.mu.Unlock()
+	w.wg.Add(1)
+	go o.run()
+	return o.registered
+}
+
+// unobserve ends the observer of app pid, which exited.
+func (w *watchState) unobserve(pid int) {
+	w.mu.Lock()
+	o := w.apps[pid]
+	delete(w.apps, pid)
+	w.mu.Unlock()
+	if o != nil {
+		o.end()
+	}
+}
+
+// poll compares the apps with the last list every pollApps and reports the changes.
+func (w *watchState) poll(known map[int]observer.App) {
+	defer w.wg.Done()
+	t := time.NewTicker(pollApps)
+	defer t.Stop()
+	for {
+		select {
+		case <-w.ctx.Done():
+			return
+		case <-t.C:
+		}
+		apps, err := w.b.Apps(w.ctx)
+		if err != nil {
+			continue
+		}
+		now := make(map[int]observer.App, len(apps))
+		for _, a := range apps {
+			now[a.PID] = a
+			if old, ok := known[a.PID]; ok && old.Instance == a.Instance {
+				continue
+			} else if ok {
+				w.terminated(old) // the pid was reused
+			}
+			w.deliver(observer.Event{Time: time.Now(), App: a.Ref(), Type: observer.EventAppLaunched, Raw: rawLaunched})
+			w.observe(a)
+		}
+		for pid, a := range known {
+			if _, ok := now[pid]; !ok {
+				w.terminated(a)
+			}
+		}
+		known = now
+	}
+}
+
+func (w *watchState) terminated(a observer.App) {
+	w.unobserve(a.PID)
+	w.deliver(observer.Event{Time: time.Now(), App: a.Ref(), Type: observer.EventAppTerminated, Raw: rawTerminated})
+}
+
+// deliver hands ev to every sink.
+func (w *watchState) deliver(ev observer.Event) {
+	w.mu.Lock()
+	sinks := make([]func(observer.Event), 0, len(w.sinks))
+	for _, s := range w.sinks {
+		sinks = append(sinks, s)
+	}
+	w.mu.Unlock()
+	for _, s := range sinks {
+		s(ev)
+	}
+}
