@@ -306,3 +306,37 @@ func TestChainRareSteps(t *testing.T) {
 	}
 	noInput(t, d)
 }
+
+// A press that fails, then a confirm that works: the click chain goes on to AXConfirm, and the
+// trace shows the failed press (retried once: the error is transient) before it.
+func TestChainPressFailsConfirmWorks(t *testing.T) {
+	spec, err := sim.Parse("confirm.json", []byte(`{"apps": [{"name": "Form", "pid": 501, "windows": [
+	  {"id": "w", "role": "AXWindow", "title": "Form", "frame": [0, 0, 400, 300], "children": [
+	    {"id": "go", "role": "AXButton", "title": "Go", "actions": ["AXPress", "AXConfirm"], "frame": [10, 10, 80, 30]}
+	  ]}],
+	  "faults": [{"kind": "transient", "element": "go", "action": "AXPress"}],
+	  "reactions": [{"on": {"element": "go", "action": "AXConfirm"}, "do": [
+	    {"add": {"id": "done", "role": "AXStaticText", "value": "Confirmed", "frame": [10, 50, 80, 20]}, "to": "w"}]}]
+	}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := sim.New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = d.Close() })
+	chain := d.Chains()["click"]
+	tgt := &target{app: observer.App{PID: notes}, ref: d.Ref(notes, "go")}
+	tgt.node = d.Read(context.Background(), []observer.NodeRef{tgt.ref})[0]
+	r := &run{name: "click", b: d, chain: chain, t: tgt}
+	if err := r.exec(context.Background()); err != nil || !r.done || r.step != "perform AXConfirm" {
+		t.Fatalf("click: done %v by %q, %v; trace %+v", r.done, r.step, err, r.trace)
+	}
+	if first := r.trace[0]; first.Step != "perform AXPress" || first.Result != string(observer.CodeTransient) || !first.Retried {
+		t.Fatalf("the failed press is not traced first: %+v", r.trace)
+	}
+	if _, ok := d.Peek(notes, "done"); !ok {
+		t.Fatal("the confirm did not take effect")
+	}
+}

@@ -101,6 +101,8 @@ type view struct {
 	scope    observer.NodeRef
 	override map[observer.NodeRef]*observer.Node // fresh reads that replace the copy
 	only     map[observer.NodeRef]bool           // when set, the only elements to look at
+	// onlyNodes are the elements of only, looked up once for all the waits that share the view.
+	onlyNodes []*observer.Node
 }
 
 func (v *view) node(n *observer.Node) *observer.Node {
@@ -114,14 +116,12 @@ func (v *view) node(n *observer.Node) *observer.Node {
 // with only set, for those elements alone (looked up, not searched for).
 func (v *view) Elements(fn func(*observer.Node) bool) {
 	if v.only != nil && v.scope == "" {
-		for ref := range v.only {
-			for _, lw := range v.lives {
-				if n, ok := lw.Node(ref); ok {
-					if !fn(v.node(&n)) {
-						return
-					}
-					break
-				}
+		if v.onlyNodes == nil {
+			v.onlyNodes = v.lookup(v.only)
+		}
+		for _, n := range v.onlyNodes {
+			if !fn(v.node(n)) {
+				return
 			}
 		}
 		return
@@ -143,6 +143,20 @@ func (v *view) Elements(fn func(*observer.Node) bool) {
 			return
 		}
 	}
+}
+
+// lookup finds the elements refs name in the view's windows.
+func (v *view) lookup(refs map[observer.NodeRef]bool) []*observer.Node {
+	out := make([]*observer.Node, 0, len(refs))
+	for ref := range refs {
+		for _, lw := range v.lives {
+			if n, ok := lw.Node(ref); ok {
+				out = append(out, &n)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // Windows lists the view's windows.

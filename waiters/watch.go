@@ -216,9 +216,11 @@ func (aw *appWatch) evaluateWaits(ctx context.Context, trigger *Trigger, touched
 			// It held of nothing before: only what was added or changed can make it hold now.
 			if shared == nil {
 				shared = aw.viewFor(ctx, &wait{req: Request{}, cond: w.cond})
+				shared.only = touched
+				shared.onlyNodes = shared.lookup(touched)
 			}
 			v := *shared
-			v.only, v.targets = touched, w.targets
+			v.targets = w.targets
 			aw.check(ctx, w, trigger, &v)
 		case len(touched) > 0:
 			aw.evaluate(ctx, w, trigger, nil)
