@@ -2,6 +2,7 @@ package atspi
 
 import (
 	"fmt"
+	"github.com/axbus/axbus/observer"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -9,19 +10,18 @@ import (
 
 // The X11 keysyms (X11/keysymdef.h) that physical input uses by name.
 const (
-	xkBackSpace  = 0xff08
-	xkTab        = 0xff09
-	xkReturn     = 0xff0d
-	xkEscape     = 0xff1b
-	xkDelete     = 0xffff
-	xkShiftL     = 0xffe1
-	xkControlL   = 0xffe3
-	xkAltL       = 0xffe9
-	xkSuperL     = 0xffeb
-	xkLevel3     = 0xfe03 // ISO_Level3_Shift (AltGr)
-	xkLeftTab    = 0xfe20 // ISO_Left_Tab: what shift+Tab produces
-	unicodeFlag  = 0x01000000
-	maxKeyString = 256
+	xkBackSpace = 0xff08
+	xkTab       = 0xff09
+	xkReturn    = 0xff0d
+	xkEscape    = 0xff1b
+	xkDelete    = 0xffff
+	xkShiftL    = 0xffe1
+	xkControlL  = 0xffe3
+	xkAltL      = 0xffe9
+	xkSuperL    = 0xffeb
+	xkLevel3    = 0xfe03 // ISO_Level3_Shift (AltGr)
+	xkLeftTab   = 0xfe20 // ISO_Left_Tab: what shift+Tab produces
+	unicodeFlag = 0x01000000
 )
 
 // keyNames maps key names (lower case) onto keysyms: the X11 names and common aliases.
@@ -77,56 +77,29 @@ type KeyCombo struct {
 	Key  uint32
 }
 
-// ParseKeys parses a key sequence: combinations separated by spaces, each modifiers and a key
-// joined by "+" ("ctrl+a", "shift+Tab", "Return", "ctrl+shift+s", "ctrl++" for ctrl and plus).
-// A key is a name ("Return", "F5", "Left"), a single character, or a keysym in hex ("0xff0d").
+// ParseKeys parses a key sequence (observer.SplitKeys) into keysyms. A key is a name
+// ("Return", "F5", "Left"), a single character, or a keysym in hex ("0xff0d").
 func ParseKeys(s string) ([]KeyCombo, error) {
-	if len(s) > maxKeyString {
-		return nil, fmt.Errorf("key sequence longer than %d characters", maxKeyString)
+	chords, err := observer.SplitKeys(s)
+	if err != nil {
+		return nil, err
 	}
-	var out []KeyCombo
-	for _, combo := range strings.Fields(s) {
-		c, err := parseCombo(combo)
-		if err != nil {
-			return nil, err
+	out := make([]KeyCombo, 0, len(chords))
+	for _, ch := range chords {
+		var c KeyCombo
+		for _, name := range ch.Mods {
+			m, ok := modifierNames[strings.ToLower(name)]
+			if !ok {
+				return nil, fmt.Errorf("unknown modifier %q in %q (use shift, ctrl, alt, super, altgr)", name, s)
+			}
+			c.Mods = append(c.Mods, m)
+		}
+		if c.Key, err = keysymOf(ch.Key); err != nil {
+			return nil, fmt.Errorf("%w in %q", err, s)
 		}
 		out = append(out, c)
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no keys given")
-	}
 	return out, nil
-}
-
-func parseCombo(s string) (KeyCombo, error) {
-	var parts []string
-	if strings.HasSuffix(s, "++") {
-		parts = append(strings.Split(strings.TrimSuffix(s, "++"), "+"), "+")
-	} else if s == "+" {
-		parts = []string{"+"}
-	} else {
-		parts = strings.Split(s, "+")
-	}
-	var c KeyCombo
-	for i, p := range parts {
-		if p == "" {
-			return KeyCombo{}, fmt.Errorf("empty key in %q", s)
-		}
-		if i < len(parts)-1 {
-			m, ok := modifierNames[strings.ToLower(p)]
-			if !ok {
-				return KeyCombo{}, fmt.Errorf("unknown modifier %q in %q (use shift, ctrl, alt, super, altgr)", p, s)
-			}
-			c.Mods = append(c.Mods, m)
-			continue
-		}
-		k, err := keysymOf(p)
-		if err != nil {
-			return KeyCombo{}, fmt.Errorf("%w in %q", err, s)
-		}
-		c.Key = k
-	}
-	return c, nil
 }
 
 // keysymOf resolves one key name.

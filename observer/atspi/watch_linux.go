@@ -192,7 +192,7 @@ func (b *Backend) Watch(sink func(observer.Event)) (stop func(), err error) {
 		w = newWatchState(b)
 		b.watch = w
 	}
-	id := w.add(sink)
+	id := w.sinks.Add(sink)
 	b.mu.Unlock()
 	if first {
 		w.start()
@@ -204,7 +204,7 @@ func (b *Backend) Watch(sink func(observer.Event)) (stop func(), err error) {
 }
 
 func (b *Backend) unwatch(w *watchState, id int) {
-	last := w.remove(id)
+	last := w.sinks.Remove(id)
 	if !last {
 		return
 	}
@@ -248,10 +248,9 @@ type watchState struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	started chan struct{}
+	sinks   observer.Sinks
 
 	mu      sync.Mutex
-	sinks   map[int]func(observer.Event)
-	nextID  int
 	workers map[string]*appWorker
 	gone    map[string]bool
 	stopped bool
@@ -262,26 +261,7 @@ type watchState struct {
 func newWatchState(b *Backend) *watchState {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &watchState{b: b, ctx: ctx, cancel: cancel, started: make(chan struct{}),
-		sinks: map[int]func(observer.Event){}, workers: map[string]*appWorker{}, gone: map[string]bool{}}
-}
-
-func (w *watchState) add(sink func(observer.Event)) int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.nextID++
-	w.sinks[w.nextID] = sink
-	return w.nextID
-}
-
-// remove drops a sink and reports whether it was the last.
-func (w *watchState) remove(id int) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if _, ok := w.sinks[id]; !ok {
-		return false
-	}
-	delete(w.sinks, id)
-	return len(w.sinks) == 0
+		workers: map[string]*appWorker{}, gone: map[string]bool{}}
 }
 
 // start learns the windows of the known apps (so that later window events can be told apart),
@@ -340,6 +320,7 @@ func (w *watchState) start() {
 // stop ends the watch: no sink is called once it returns.
 func (w *watchState) stop() {
 	<-w.started
+	w.sinks.Close()
 	w.mu.Lock()
 	w.stopped = true
 	for _, wk := range w.workers {
@@ -403,21 +384,7 @@ func (w *watchState) ended(wk *appWorker) {
 }
 
 // deliver hands an event to every sink.
-func (w *watchState) deliver(ev observer.Event) {
-	w.mu.Lock()
-	if w.stopped {
-		w.mu.Unlock()
-		return
-	}
-	sinks := make([]func(observer.Event), 0, len(w.sinks))
-	for _, s := range w.sinks {
-		sinks = append(sinks, s)
-	}
-	w.mu.Unlock()
-	for _, s := range sinks {
-		s(ev)
-	}
-}
+func (w *watchState) deliver(ev observer.Event) { w.sinks.Deliver(ev) }
 
 // poller asks the workers of apps whose toolkit misses events to re-read them.
 func (w *watchState) poller() {

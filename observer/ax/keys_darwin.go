@@ -2,6 +2,7 @@ package ax
 
 import (
 	"fmt"
+	"github.com/axbus/axbus/observer"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,9 +23,6 @@ const (
 	flagCommand = 0x100000
 	flagFn      = 0x800000
 )
-
-// maxKeyString bounds a key sequence.
-const maxKeyString = 256
 
 // modifier is a modifier key: its key code and flag.
 type modifier struct {
@@ -115,54 +113,29 @@ func (c keyCombo) flags() uint64 {
 	return f
 }
 
-// parseKeys parses a key sequence: combinations separated by spaces, each modifiers and a key
-// joined by "+" ("cmd+a", "shift+Tab", "Return", "cmd+shift+s", "cmd++" for command and plus).
+// parseKeys parses a key sequence (observer.SplitKeys: "cmd+a", "shift+Tab", "Return",
+// "cmd++" for command and plus) into key codes.
 func parseKeys(s string) ([]keyCombo, error) {
-	if len(s) > maxKeyString {
-		return nil, fmt.Errorf("key sequence longer than %d characters", maxKeyString)
+	chords, err := observer.SplitKeys(s)
+	if err != nil {
+		return nil, err
 	}
-	var out []keyCombo
-	for _, combo := range strings.Fields(s) {
-		c, err := parseCombo(combo)
-		if err != nil {
-			return nil, err
+	out := make([]keyCombo, 0, len(chords))
+	for _, ch := range chords {
+		var c keyCombo
+		for _, name := range ch.Mods {
+			m, ok := modifierNames[strings.ToLower(name)]
+			if !ok {
+				return nil, fmt.Errorf("unknown modifier %q in %q (use shift, ctrl, alt or option, cmd, fn)", name, s)
+			}
+			c.mods = append(c.mods, m)
+		}
+		if err := c.setKey(ch.Key); err != nil {
+			return nil, fmt.Errorf("%w in %q", err, s)
 		}
 		out = append(out, c)
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no keys given")
-	}
 	return out, nil
-}
-
-func parseCombo(s string) (keyCombo, error) {
-	var parts []string
-	switch {
-	case s == "+":
-		parts = []string{"+"}
-	case strings.HasSuffix(s, "++"):
-		parts = append(strings.Split(strings.TrimSuffix(s, "++"), "+"), "+")
-	default:
-		parts = strings.Split(s, "+")
-	}
-	var c keyCombo
-	for i, p := range parts {
-		if p == "" {
-			return keyCombo{}, fmt.Errorf("empty key in %q", s)
-		}
-		if i < len(parts)-1 {
-			m, ok := modifierNames[strings.ToLower(p)]
-			if !ok {
-				return keyCombo{}, fmt.Errorf("unknown modifier %q in %q (use shift, ctrl, alt or option, cmd, fn)", p, s)
-			}
-			c.mods = append(c.mods, m)
-			continue
-		}
-		if err := c.setKey(p); err != nil {
-			return keyCombo{}, fmt.Errorf("%w in %q", err, s)
-		}
-	}
-	return c, nil
 }
 
 // setKey resolves the key of a combination: one character (an upper-case letter or a shifted

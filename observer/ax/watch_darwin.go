@@ -41,7 +41,7 @@ func (b *Backend) Watch(sink func(observer.Event)) (stop func(), err error) {
 		w = newWatchState(b)
 		b.watch = w
 	}
-	id := w.add(sink)
+	id := w.sinks.Add(sink)
 	b.mu.Unlock()
 	if first {
 		w.start()
@@ -53,7 +53,7 @@ func (b *Backend) Watch(sink func(observer.Event)) (stop func(), err error) {
 }
 
 func (b *Backend) unwatch(w *watchState, id int) {
-	if !w.remove(id) {
+	if !w.sinks.Remove(id) {
 		return
 	}
 	b.mu.Lock()
@@ -74,37 +74,17 @@ type watchState struct {
 	cancel  context.CancelFunc
 	started chan struct{}
 	loop    *runLoop
+	sinks   observer.Sinks
 	wg      sync.WaitGroup // the poller and the app workers
 
-	mu     sync.Mutex
-	sinks  map[int]func(observer.Event)
-	nextID int
-	apps   map[int]*appObserver // by pid
+	mu   sync.Mutex
+	apps map[int]*appObserver // by pid
 }
 
 func newWatchState(b *Backend) *watchState {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &watchState{b: b, ctx: ctx, cancel: cancel, started: make(chan struct{}),
-		sinks: map[int]func(observer.Event){}, apps: map[int]*appObserver{}}
-}
-
-func (w *watchState) add(sink func(observer.Event)) int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.nextID++
-	w.sinks[w.nextID] = sink
-	return w.nextID
-}
-
-// remove drops a sink and reports whether it was the last.
-func (w *watchState) remove(id int) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if _, ok := w.sinks[id]; !ok {
-		return false
-	}
-	delete(w.sinks, id)
-	return len(w.sinks) == 0
+		apps: map[int]*appObserver{}}
 }
 
 // start runs the loop, observes the running apps (waiting a while for their registrations, so
@@ -140,6 +120,7 @@ wait:
 // the run loop.
 func (w *watchState) stop() {
 	<-w.started
+	w.sinks.Close()
 	w.cancel()
 	w.wg.Wait()
 	w.loop.stop()
@@ -208,14 +189,4 @@ func (w *watchState) terminated(a observer.App) {
 }
 
 // deliver hands ev to every sink.
-func (w *watchState) deliver(ev observer.Event) {
-	w.mu.Lock()
-	sinks := make([]func(observer.Event), 0, len(w.sinks))
-	for _, s := range w.sinks {
-		sinks = append(sinks, s)
-	}
-	w.mu.Unlock()
-	for _, s := range sinks {
-		s(ev)
-	}
-}
+func (w *watchState) deliver(ev observer.Event) { w.sinks.Deliver(ev) }
