@@ -21,7 +21,7 @@ import (
 )
 
 func init() {
-	platformSuites = append(platformSuites, suite{"atspi-walk", benchATSPIWalk}, suite{"atspi-events", benchATSPIEvents})
+	platformSuites = append(platformSuites, suite{"atspi-walk", benchATSPIWalk})
 }
 
 // desktop is a private headless desktop with one fixture app.
@@ -191,21 +191,6 @@ func benchATSPIWalk() ([]row, error) {
 	return rows, nil
 }
 
-// benchATSPIEvents: latency from a change in the fixture app (its own clock, right after the
-// change) to a NATS subscriber of the daemon, over TCP.
-func benchATSPIEvents() ([]row, error) {
-	var rows []row
-	for _, kind := range []string{headless.KindGTK3, headless.KindGTK4} {
-		lat, err := eventLatencies(kind, 60)
-		if err != nil {
-			return rows, err
-		}
-		rows = append(rows, row{"atspi events", kind + " checkbox toggle -> NATS subscriber, p50 / p99", p50p99(lat),
-			fmt.Sprintf("%d toggles through the fixture's control socket", len(lat))})
-	}
-	return rows, nil
-}
-
 // desktopDaemon is a daemon on the AT-SPI backend of a private headless desktop running one
 // fixture app, and a client of it over TCP.
 type desktopDaemon struct {
@@ -245,41 +230,4 @@ func startDesktopDaemon(kind string) (*desktopDaemon, func(), error) {
 		}
 	}
 	return &desktopDaemon{Daemon: d, app: app, nc: nc, client: client}, func() { nc.Close(); stop() }, nil
-}
-
-func eventLatencies(kind string, n int) ([]time.Duration, error) {
-	dd, stop, err := startDesktopDaemon(kind)
-	if err != nil {
-		return nil, err
-	}
-	defer stop()
-	app := dd.app
-	arrived := make(chan time.Time, 1024)
-	_, err = dd.nc.Subscribe(dd.Subjects.AllEvents(), func(m *nats.Msg) {
-		var env bus.Envelope
-		if json.Unmarshal(m.Data, &env) == nil && env.Type == observer.EventStateChanged && env.Detail["state"] == "checked" {
-			arrived <- time.Now()
-		}
-	})
-	if err != nil {
-		return nil, err
-	}
-	_ = dd.nc.Flush()
-	var lat []time.Duration
-	ctx := context.Background()
-	for range n {
-		reply, err := app.Do(ctx, map[string]any{"cmd": "toggle"})
-		if err != nil {
-			return nil, err
-		}
-		changed := time.Unix(0, reply["t_ns"].(int64))
-		select {
-		case at := <-arrived:
-			lat = append(lat, at.Sub(changed))
-		case <-time.After(5 * time.Second):
-			return nil, fmt.Errorf("%s: no event for a toggle", kind)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return lat, nil
 }

@@ -396,9 +396,7 @@ func shortMethod(m string) string {
 
 // appLabel names the app on bus in messages: "gedit (pid 123)" or the bus name.
 func (b *Backend) appLabel(bus string) string {
-	b.mu.Lock()
-	a := b.apps[bus]
-	b.mu.Unlock()
+	a := b.app(bus) // a copy: a relisting rewrites the app in place
 	if a == nil || a.pid == 0 {
 		return "the app at " + bus
 	}

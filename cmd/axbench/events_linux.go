@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/observer"
+	"github.com/nats-io/nats.go"
+)
+
+func init() {
+	platformSuites = append(platformSuites, suite{"atspi-events", benchATSPIEvents})
+}
+
+// change is one kind of change a user expects to see as an event: the fixture command that
+// makes it, and the event that shows it.
+type change struct {
+	name  string
+	cmd   func(i int) map[string]any
+	event func(bus.Envelope) bool
+}
+
+var changes = []change{
+	{"text typed", func(i int) map[string]any { return map[string]any{"cmd": "set_text", "text": fmt.Sprint("typed ", i)} },
+		func(e bus.Envelope) bool { return e.Type == observer.EventTextChanged }},
+	{"checkbox toggled", func(int) map[string]any { return map[string]any{"cmd": "toggle"} },
+		func(e bus.Envelope) bool {
+			return e.Type == observer.EventStateChanged && e.Detail["state"] == "checked"
+		}},
+	{"value changed", func(i int) map[string]any { return map[string]any{"cmd": "set_value", "value": 10 + i%80} },
+		func(e bus.Envelope) bool { return e.Type == observer.EventValueChanged }},
+	{"focus moved", func(i int) map[string]any {
+		return map[string]any{"cmd": "focus", "target": []string{"Volume", "Name"}[i%2]}
+	}, func(e bus.Envelope) bool { return e.Type == observer.EventFocusChanged }},
+	{"label added", func(i int) map[string]any { return map[string]any{"cmd": "add_label", "text": fmt.Sprint("label ", i)} },
+		func(e bus.Envelope) bool { return e.Type == observer.EventChildrenChanged }},
+	{"dialog opened", func(int) map[string]any { return map[string]any{"cmd": "press_save"} },
+		func(e bus.Envelope) bool { return e.Type == observer.EventDialogOpened }},
+	{"dialog closed", func(int) map[string]any { return map[string]any{"cmd": "close_dialog"} },
+		func(e bus.Envelope) bool { return e.Type == observer.EventWindowClosed }},
+}
+
+// benchATSPIEvents: latency from each kind of change in the fixture app (its own clock, right
+// after the change) to a NATS subscriber of ax.<host>.evt.>. Targets: GTK3 within 50 ms; GTK4,
+// whose missing events the re-reads find, within the re-read period (500 ms) and a read.
+func benchATSPIEvents() ([]row, error) {
+	var rows []row
+	for _, kind := range []string{headless.KindGTK3, headless.KindGTK4} {
+		lat, err := changeLatencies(kind, 15)
+		if err != nil {
+			return rows, err
+		}
+		for _, c := range changes {
+			rows = append(rows, row{"atspi events", fmt.Sprintf("%s %s -> NATS subscriber, p50 / p99", kind, c.name), p50p99(lat[c.name]),
+				fmt.Sprintf("%d changes through the fixture's control socket", len(lat[c.name]))})
+		}
+	}
+	return rows, nil
+}
+
+func changeLatencies(kind string, rounds int) (map[string][]time.Duration, error) {
+	dd, stop, err := startDesktopDaemon(kind)
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	type arrival struct {
+		env bus.Envelope
+		at  time.Time
+	}
+	arrived := make(chan arrival, 4096)
+	if _, err = dd.nc.Subscribe(dd.Subjects.AllEvents(), func(m *nats.Msg) {
+		var env bus.Envelope
+		if json.Unmarshal(m.Data, &env) == nil && env.App.PID == dd.app.PID {
+			arrived <- arrival{env, time.Now()}
+		}
+	}); err != nil {
+		return nil, err
+	}
+	_ = dd.nc.Flush()
+	ctx := context.Background()
+	out := map[string][]time.Duration{}
+	for i := range rounds {
+		for _, c := range changes {
+			time.Sleep(30 * time.Millisecond) // the events of the last change are in
+			for len(arrived) > 0 {
+				<-arrived
+			}
+			sent := time.Now()
+			reply, err := dd.app.Do(ctx, c.cmd(i))
+			if err != nil {
+				return nil, err
+			}
+			changed := time.Unix(0, reply["t_ns"].(int64))
+			deadline := time.After(5 * time.Second)
+		await:
+			for {
+				select {
+				case a := <-arrived:
+					if !c.event(a.env) {
+						continue
+					}
+					if c.name == "dialog opened" { // it opens after the save's delay: time it from then
+						st, err := dd.app.State(ctx)
+						if err != nil {
+							return nil, err
+						}
+						changed = time.Unix(0, st.SavedAt)
+					}
+					if a.at.Before(changed) { // the app stamps after the call that emitted the event: count from the request
+						changed = sent
+					}
+					out[c.name] = append(out[c.name], a.at.Sub(changed))
+					break await
+				case <-deadline:
+					return nil, fmt.Errorf("%s: no event for %s", kind, c.name)
+				}
+			}
+		}
+	}
+	return out, nil
+}
