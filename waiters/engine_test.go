@@ -145,8 +145,10 @@ func TestWaitAppGoneAndTimeout(t *testing.T) {
 func TestWaitForAWindowOfAnAppNotRunningYet(t *testing.T) {
 	r := newRig(t)
 	spec, _ := r.desk.AppSpec("Mail")
+	if err := r.desk.Kill(502); err != nil { // no Inbox anywhere when the wait begins
+		t.Fatal(err)
+	}
 	res := r.wait(t, `window:title~"Inbox"`, observer.AppQuery{}, 5*time.Second, func() {
-		_ = r.desk.Kill(502)
 		go func() {
 			time.Sleep(50 * time.Millisecond)
 			spec.PID = 777
