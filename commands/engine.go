@@ -166,12 +166,13 @@ func (e *Engine) targetOf(ctx context.Context, action string, req bus.ActionRequ
 }
 
 // postState reads the element after actions whose effect shows in it; it waits a little for
-// those whose effect comes a moment later.
+// those whose effect comes a moment later and that no proof has seen yet (a toggle's chain saw
+// the state flip already).
 func (e *Engine) postState(ctx context.Context, action string, t *target) *bus.PostState {
 	switch action {
-	case "click", "toggle", "check", "uncheck", "type", "press":
+	case "click", "type", "press":
 		time.Sleep(50 * time.Millisecond)
-	case "set_value", "expand", "collapse", "select", "focus":
+	case "toggle", "check", "uncheck", "set_value", "expand", "collapse", "select", "focus":
 	default:
 		return nil
 	}
