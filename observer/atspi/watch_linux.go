@@ -622,12 +622,17 @@ func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 		return
 	}
 	var refs []observer.NodeRef
+	fresh := map[observer.NodeRef]bool{} // an event about a change of the element's own content
 	for _, j := range jobs {
 		t, _, ok := Classify(j.raw)
 		if !ok || t == observer.EventElementDestroyed {
 			continue
 		}
 		ref := eventRef(j)
+		switch t {
+		case observer.EventValueChanged, observer.EventTextChanged, observer.EventStateChanged, observer.EventTitleChanged:
+			fresh[ref] = true
+		}
 		if _, dup := wk.prior[ref]; dup {
 			continue
 		}
@@ -647,7 +652,9 @@ func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 	}
 	// A busy app (creating a dialog, moving focus) answers late: past the budget the events go
 	// with what the cache knows of their elements rather than late, when it knows their role and
-	// name; an element it does not know is read to the end, for an event about nobody is no use.
+	// name. An element it does not know, or whose own value, text, states or name the event is
+	// about (the cache holds them as they were), is read to the end: a stale or empty summary
+	// would tell a subscriber wrong.
 	rctx, cancel := context.WithTimeout(ctx, summaryBudget)
 	defer cancel()
 	var late []observer.NodeRef
@@ -659,7 +666,7 @@ func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 			wk.unresponsive = time.Now().Add(unresponsiveQuiet)
 			wk.pre[refs[i]] = nil
 		case observer.CodeOf(n.Err) == observer.CodeTimeout && ctx.Err() == nil:
-			if ri, _ := b.cache.get(refs[i]); ri.haveRole && ri.haveName {
+			if ri, _ := b.cache.get(refs[i]); ri.haveRole && ri.haveName && !fresh[refs[i]] {
 				wk.pre[refs[i]] = cachedNode(ri, refs[i])
 			} else {
 				late = append(late, refs[i])
