@@ -27,7 +27,7 @@ type suite struct {
 var platformSuites []suite
 
 func main() {
-	only := flag.String("only", "", "run only the suites whose name contains this")
+	only := flag.String("only", "", "run only the suite of this name, or else the suites whose name contains this")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
 	flag.Parse()
 	if *cpuprofile != "" {
@@ -55,7 +55,7 @@ func main() {
 	fmt.Println("|---|---|---|---|")
 	failed := false
 	for _, s := range suites {
-		if *only != "" && !strings.Contains(s.name, *only) {
+		if *only != "" && s.name != *only && (exact(suites, *only) || !strings.Contains(s.name, *only)) {
 			continue
 		}
 		rows, err := s.run()
@@ -71,4 +71,14 @@ func main() {
 		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
+}
+
+// exact reports whether a suite is named name.
+func exact(suites []suite, name string) bool {
+	for _, s := range suites {
+		if s.name == name {
+			return true
+		}
+	}
+	return false
 }
