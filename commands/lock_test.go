@@ -1,0 +1,95 @@
+package commands
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/sim"
+	"github.com/axbus/axbus/waiters"
+)
+
+// probe is the simulated desktop with slow presses that records how many run at once, per app
+// and in all.
+type probe struct {
+	*sim.Desktop
+	mu              sync.Mutex
+	now             map[int]int // presses in flight by pid
+	total, maxTotal int
+	maxPerApp       int
+}
+
+func (p *probe) Perform(ctx context.Context, ref observer.NodeRef, action string) error {
+	pid := p.pidOf(ref)
+	p.mu.Lock()
+	p.now[pid]++
+	p.total++
+	p.maxPerApp, p.maxTotal = max(p.maxPerApp, p.now[pid]), max(p.maxTotal, p.total)
+	p.mu.Unlock()
+	time.Sleep(150 * time.Millisecond) // long enough for the others to start, were they let
+	p.mu.Lock()
+	p.now[pid]--
+	p.total--
+	p.mu.Unlock()
+	return p.Desktop.Perform(ctx, ref, action)
+}
+
+func (p *probe) pidOf(ref observer.NodeRef) int {
+	for _, pid := range []int{501, 502} {
+		for _, id := range []string{"save", "compose"} {
+			if p.Ref(pid, id) == ref {
+				return pid
+			}
+		}
+	}
+	return 0
+}
+
+// Actions on one app run one at a time; actions on different apps run side by side.
+func TestActionsOnOneAppAreSerialised(t *testing.T) {
+	desk, err := sim.Fixture("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = desk.Close() })
+	p := &probe{Desktop: desk, now: map[int]int{}}
+	o := observer.New(p)
+	w := waiters.New(o)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	e := New(o, w)
+	target := func(pid int, id string) string {
+		insp, err := o.Inspect(context.Background(), observer.InspectRequest{App: observer.AppQuery{PID: pid}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		snap, _ := o.Store().Get(insp.SnapshotID)
+		for _, n := range snap.Walk.Nodes {
+			if n.Ref == desk.Ref(pid, id) {
+				return insp.SnapshotID + ":" + observer.ElementID(n.Index)
+			}
+		}
+		t.Fatalf("no %s", id)
+		return ""
+	}
+	targets := []string{target(501, "save"), target(501, "save"), target(501, "save"), target(502, "compose"), target(502, "compose")}
+	var wg sync.WaitGroup
+	for _, tgt := range targets {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := e.Do(context.Background(), "click", bus.ActionRequest{Target: tgt}); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if p.maxPerApp != 1 || p.maxTotal != 2 {
+		t.Fatalf("presses at once: %d on one app (want 1), %d in all (want 2)", p.maxPerApp, p.maxTotal)
+	}
+}
