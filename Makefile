@@ -38,6 +38,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseCompact$$' -fuzztime $(FUZZTIME) ./waiters/
 	$(GO) test -run '^$$' -fuzz '^FuzzConditionJSON$$' -fuzztime $(FUZZTIME) ./waiters/
 	$(GO) test -run '^$$' -fuzz '^FuzzSplitKeys$$' -fuzztime $(FUZZTIME) ./observer/
+	$(GO) test -run '^$$' -fuzz '^FuzzInspectionJSON$$' -fuzztime $(FUZZTIME) ./observer/
 
 ## bench: the benchmark table (medians and ratios measured side by side in one run).
 bench: deps build

@@ -46,7 +46,8 @@ type Endpoint struct {
 	Description string
 	// Timeout bounds the handler; the request's own deadline may be shorter.
 	Timeout time.Duration
-	// Handle decodes its request with DecodeRequest and returns the reply.
+	// Handle decodes its request with DecodeRequest and returns the reply: a value to encode,
+	// or a json.RawMessage it encoded itself, sent as it is.
 	Handle func(ctx context.Context, data []byte) (any, error)
 }
 
@@ -175,8 +176,8 @@ func (s *Service) interim(subject string, v any) {
 	}
 }
 
-// respond publishes the reply: the result as JSON, or the error envelope with micro's error
-// headers.
+// respond publishes the reply: the result as JSON (a json.RawMessage as it is), or the error
+// envelope with micro's error headers.
 func (s *Service) respond(subject, endpoint string, result any, err error) {
 	if subject == "" {
 		return // a publish without a reply subject: nobody is waiting
@@ -188,6 +189,8 @@ func (s *Service) respond(subject, endpoint string, result any, err error) {
 			s.log.Error("request failed", "endpoint", endpoint, "err", err)
 		}
 		msg.Header, msg.Data = errorReply(e)
+	} else if raw, ok := result.(json.RawMessage); ok {
+		msg.Data = raw // encoded by the handler
 	} else if msg.Data, err = json.Marshal(result); err != nil {
 		s.log.Error("reply not encodable", "endpoint", endpoint, "err", err)
 		msg.Header, msg.Data = errorReply(observer.AsError(err))

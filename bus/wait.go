@@ -46,9 +46,10 @@ type WaitResult struct {
 	Window *observer.WindowRef `json:"window,omitempty"`
 	App    *observer.AppRef    `json:"app,omitempty"`
 	// Snapshot holds the match; its ids are actionable. A match past the unscoped budget is
-	// listed from its listing root, which Snapshot.Scope names.
-	Snapshot *observer.Inspection `json:"snapshot,omitempty"`
-	Error    *observer.Error      `json:"error,omitempty"`
+	// listed from its listing root, which the inspection's Scope names. A client decodes it
+	// on first use (Listing.Inspection).
+	Snapshot *Listing        `json:"snapshot,omitempty"`
+	Error    *observer.Error `json:"error,omitempty"`
 }
 
 // WaitTrigger is what made a condition hold.

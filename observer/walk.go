@@ -52,7 +52,7 @@ type walkItem struct {
 	depth  int
 	parent *walkItem
 	clip   *Rect
-	node   Node
+	node   *Node // in its batch's read: an item is a few words, not a copy of the element
 	index  int
 }
 
@@ -101,7 +101,7 @@ func Walk(ctx context.Context, r Reader, root NodeRef, opt WalkOptions) WalkResu
 		res.Reads += len(batch)
 		var children []*walkItem
 		for i, it := range batch {
-			it.node = nodes[i]
+			it.node = &nodes[i]
 			if it.node.Err != nil {
 				if ctx.Err() != nil {
 					res.cut(TruncatedDeadline)
@@ -111,7 +111,7 @@ func Walk(ctx context.Context, r Reader, root NodeRef, opt WalkOptions) WalkResu
 				res.Incomplete = true
 				continue
 			}
-			if opt.VisibleOnly && !keep[it.ref] && offClip(&it.node, it.clip) {
+			if opt.VisibleOnly && !keep[it.ref] && offClip(it.node, it.clip) {
 				res.OffscreenOmitted++
 				continue
 			}
@@ -136,7 +136,7 @@ func Walk(ctx context.Context, r Reader, root NodeRef, opt WalkOptions) WalkResu
 		if it.parent != nil {
 			parent = it.parent.index
 		}
-		res.Nodes[i] = Walked{Node: it.node, Index: i, Parent: parent, Depth: it.depth}
+		res.Nodes[i] = Walked{Node: *it.node, Index: i, Parent: parent, Depth: it.depth}
 	}
 	return res
 }

@@ -23,7 +23,12 @@ func (e *Engine) Endpoint() bus.Endpoint {
 			if err != nil {
 				return nil, err
 			}
-			return e.Wait(ctx, req, func() { bus.SendInterim(ctx, bus.Armed{Armed: true}) })
+			res, err := e.Wait(ctx, req, func() { bus.SendInterim(ctx, bus.Armed{Armed: true}) })
+			if err != nil {
+				return nil, err
+			}
+			b, err := res.Encode()
+			return json.RawMessage(b), err
 		}),
 	}
 }

@@ -60,11 +60,24 @@ func (r *rig) press(t testing.TB, id string) {
 	}
 }
 
+// listing is the inspection a result's snapshot lists, or nil.
+func listing(res *Result) *observer.Inspection {
+	if res.Snapshot == nil {
+		return nil
+	}
+	insp, err := res.Snapshot.Inspection()
+	if err != nil {
+		return nil
+	}
+	return insp
+}
+
 func listsMatch(res *Result) bool {
-	if res.Snapshot == nil || res.Match == nil {
+	insp := listing(res)
+	if insp == nil || res.Match == nil {
 		return false
 	}
-	for _, e := range res.Snapshot.Elements {
+	for _, e := range insp.Elements {
 		if e.ID == res.Match.ID && e.Name == res.Match.Name {
 			return true
 		}
@@ -83,7 +96,7 @@ func TestWaitTextAppearsAfterADelayedPress(t *testing.T) {
 	if res.ElapsedMS < 150 || res.ElapsedMS > 1500 {
 		t.Fatalf("met after %.0f ms; the label appears 200 ms after the press", res.ElapsedMS)
 	}
-	if _, err := r.o.Store().Get(res.Snapshot.SnapshotID); err != nil {
+	if _, err := r.o.Store().Get(listing(res).SnapshotID); err != nil {
 		t.Fatal("the reply's snapshot is not stored: its ids would not be actionable")
 	}
 }
@@ -111,13 +124,14 @@ func TestWaitDialogAndElementGone(t *testing.T) {
 func TestWaitMatchPastTheBudgetIsListedFromItsListingRoot(t *testing.T) {
 	r := newRig(t)
 	res := r.wait(t, `text:"Row 350"`, notesApp, 5*time.Second, nil)
-	if res.Outcome != Met || res.Snapshot == nil || res.Snapshot.Scope == nil || !listsMatch(res) {
+	if res.Outcome != Met || !listsMatch(res) || listing(res).Scope == nil {
 		t.Fatalf("result %+v", res)
 	}
-	if n := len(res.Snapshot.Elements); n > observer.ListingRootLimit {
+	insp := listing(res)
+	if n := len(insp.Elements); n > observer.ListingRootLimit {
 		t.Fatalf("the listing root lists %d elements", n)
 	}
-	if res.Snapshot.Elements[0].ID != res.Snapshot.Scope.Element {
+	if insp.Elements[0].ID != insp.Scope.Element {
 		t.Fatal("the listing does not start at the scope it names")
 	}
 }

@@ -3,6 +3,7 @@ package waiters
 import (
 	"context"
 
+	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -31,7 +32,9 @@ func (aw *appWatch) check(ctx context.Context, w *wait, trigger *Trigger, v *vie
 		if fresh[0].Err != nil {
 			return // it went away meanwhile: the next event or re-read decides
 		}
-		v.override = map[observer.NodeRef]*observer.Node{match.Ref: &fresh[0]}
+		confirmed := *v // other waits may share v: the fresh read is this wait's
+		confirmed.override = map[observer.NodeRef]*observer.Node{match.Ref: &fresh[0]}
+		v = &confirmed
 		if ok, match, win = w.cond.Holds(v); !ok {
 			return
 		}
@@ -47,19 +50,19 @@ func (aw *appWatch) check(ctx context.Context, w *wait, trigger *Trigger, v *vie
 		if err != nil {
 			return
 		}
-		r.Snapshot, r.Match = insp, el
+		r.Snapshot, r.Match = bus.NewListing(insp), el
 		wr := lw.Window().RefOf()
 		r.Window = &wr
 	case win != nil:
 		wr := win.RefOf()
 		r.Window = &wr
 		if insp, err := aw.e.o.Inspect(ctx, observer.InspectRequest{App: observer.AppQuery{PID: aw.pid}, Window: win.ID}); err == nil {
-			r.Snapshot = insp
+			r.Snapshot = bus.NewListing(insp)
 		}
 	default: // it holds of no element (something gone): the reply shows the window as it is now
 		if len(v.lives) > 0 {
 			if insp, _, err := v.lives[0].Snapshot(ctx, ""); err == nil {
-				r.Snapshot = insp
+				r.Snapshot = bus.NewListing(insp)
 				wr := v.lives[0].Window().RefOf()
 				r.Window = &wr
 			}

@@ -53,10 +53,14 @@ func hasValue(n *observer.Node, m *StringMatch) bool {
 	return n.HasValue && !isSecure(n) && m.matches(n.Value)
 }
 
-// entryRoles are the fields one types or picks a value into, whose value is what they show.
-var entryRoles = map[observer.Role]bool{
-	observer.RoleTextField: true, observer.RoleTextArea: true, observer.RoleSearchField: true,
-	observer.RoleComboBox: true, observer.RoleSpinButton: true,
+// isEntry reports whether n is a field one types or picks a value into, whose value is what
+// it shows.
+func isEntry(n *observer.Node) bool {
+	switch n.Role {
+	case observer.RoleTextField, observer.RoleTextArea, observer.RoleSearchField, observer.RoleComboBox, observer.RoleSpinButton:
+		return true
+	}
+	return n.States.Has(observer.StateEditable)
 }
 
 // shows reports whether n shows text matching m: its own text (Text, else Name, else Label) or,
@@ -68,8 +72,7 @@ func shows(n *observer.Node, m *StringMatch) bool {
 	if m.matches(cmp.Or(n.Text, n.Name, n.Label)) {
 		return true
 	}
-	entry := entryRoles[n.Role] || n.States.Has(observer.StateEditable)
-	return entry && n.HasValue && m.matches(n.Value)
+	return n.HasValue && isEntry(n) && m.matches(n.Value)
 }
 
 // compiledStates are a leaf's state names as sets.

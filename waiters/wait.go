@@ -50,8 +50,11 @@ type wait struct {
 	start   time.Time
 	targets map[string]observer.NodeRef // elem_N of the condition -> handle
 	scope   observer.NodeRef
-	once    sync.Once
-	done    chan *Result
+	// shares: the condition holds as soon as one element of the whole app matches, so a change
+	// is looked at only where it touched, in a view all such waits share.
+	shares bool
+	once   sync.Once
+	done   chan *Result
 	// ready is closed once a watcher has evaluated the wait: its windows are watched.
 	ready     chan struct{}
 	readyOnce sync.Once
@@ -147,6 +150,7 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*wait, error) {
 		return nil, observer.Errorf(observer.CodeBadRequest, "Name the app (app or pid) the window, scope or element ids belong to.",
 			"a window, scope or element ids need an app")
 	}
+	w.shares = appearsOnly(w.cond) && w.req.Window == "" && w.scope == "" && w.cond.NeedsElements()
 	for _, l := range w.cond.Leaves() {
 		if l.Kind == KindWindowGone && l.Title == nil {
 			return nil, observer.Errorf(observer.CodeBadRequest, `Name the window: window_gone:title="Report", or wait on an app's window (app and window).`,

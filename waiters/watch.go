@@ -30,6 +30,7 @@ type appWatch struct {
 	windows []observer.Window
 	live    map[observer.NodeRef]*observer.LiveWindow // by window handle
 	gone    bool
+	listed  []*wait // waitList's
 	// unconfirmed are the waits whose condition held of the copy but not of the app when read
 	// again: the next recheck looks at them whole, whatever changed.
 	unconfirmed map[*wait]bool
@@ -158,13 +159,15 @@ func (aw *appWatch) take() ([]observer.Event, []*wait) {
 	return evs, added
 }
 
-// waitList lists the waits to evaluate: the app's own and the desktop-wide ones.
+// waitList lists the waits to evaluate: the app's own and the desktop-wide ones. The list is
+// the watcher's, reused by the next call: a round lists a thousand waits once per event.
 func (aw *appWatch) waitList() []*wait {
 	aw.mu.Lock()
-	out := make([]*wait, 0, len(aw.waits))
+	out := aw.listed[:0]
 	for w := range aw.waits {
 		out = append(out, w)
 	}
+	aw.listed = out
 	aw.mu.Unlock()
 	return out
 }
@@ -212,16 +215,16 @@ func (aw *appWatch) evaluateWaits(ctx context.Context, trigger *Trigger, touched
 			w.listening() // its windows are watched now: what happens next is seen
 		case winsChanged || aw.unconfirmed[w]:
 			aw.evaluate(ctx, w, trigger, nil)
-		case len(touched) > 0 && appearsOnly(w.cond) && w.req.Window == "" && w.scope == "" && w.cond.NeedsElements():
+		case len(touched) > 0 && w.shares:
 			// It held of nothing before: only what was added or changed can make it hold now.
 			if shared == nil {
 				shared = aw.viewFor(ctx, &wait{req: Request{}, cond: w.cond})
 				shared.only = touched
 				shared.onlyNodes = shared.lookup(touched)
 			}
-			v := *shared
-			v.targets = w.targets
-			aw.check(ctx, w, trigger, &v)
+			if w.cond.matchesAnyOf(shared.onlyNodes) { // most of a thousand waits match none of them
+				aw.check(ctx, w, trigger, shared)
+			}
 		case len(touched) > 0:
 			aw.evaluate(ctx, w, trigger, nil)
 		}
@@ -229,8 +232,8 @@ func (aw *appWatch) evaluateWaits(ctx context.Context, trigger *Trigger, touched
 }
 
 // appearsOnly reports whether c holds as soon as one element matches (text or element
-// conditions, not gone, alone or in an any): then only the elements a change touched need
-// looking at, which keeps a thousand waits on one app cheap.
+// conditions naming no element id, not gone, alone or in an any): then only the elements a
+// change touched need looking at, which keeps a thousand waits on one app cheap.
 func appearsOnly(c *Condition) bool {
 	switch c.Kind {
 	case KindText, KindElement:
@@ -244,6 +247,15 @@ func appearsOnly(c *Condition) bool {
 		return true
 	}
 	return false
+}
+
+// matchesAnyOf reports whether one of nodes passes the element test of c, a condition that
+// appearsOnly: whether c holds of a view of these nodes, without making one.
+func (c *Condition) matchesAnyOf(nodes []*observer.Node) bool {
+	if c.Kind == KindAny {
+		return slices.ContainsFunc(c.Of, func(t *Condition) bool { return t.matchesAnyOf(nodes) })
+	}
+	return slices.ContainsFunc(nodes, c.MatchesElement)
 }
 
 // resync re-reads the app whole, for what no notification announced, and evaluates every wait.

@@ -10,6 +10,8 @@ import (
 	"runtime/pprof"
 	"strings"
 	"time"
+
+	"github.com/axbus/axbus/internal/daemon"
 )
 
 // row is one line of the table.
@@ -29,7 +31,9 @@ var platformSuites []suite
 func main() {
 	only := flag.String("only", "", "run only the suite of this name, or else the suites whose name contains this")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")
+	memprofile := flag.String("memprofile", "", "write an allocation profile of the run to this file")
 	flag.Parse()
+	daemon.SetGCPolicy() // the suites host daemons: this process runs as `axbus serve` does
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err != nil {
@@ -67,10 +71,29 @@ func main() {
 			fmt.Printf("| %s | %s | %s | %s |\n", r.area, r.metric, r.value, r.note)
 		}
 	}
+	if *memprofile != "" {
+		if err := writeAllocs(*memprofile); err != nil {
+			fmt.Fprintln(os.Stderr, "axbench:", err)
+			failed = true
+		}
+	}
 	if failed {
 		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
+}
+
+// writeAllocs writes the profile of every allocation made since the start.
+func writeAllocs(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // exact reports whether a suite is named name.

@@ -56,6 +56,7 @@ func runServe(ctx context.Context, args []string, out io.Writer) error {
 	}
 	cfg.Log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lv}))
 
+	daemon.SetGCPolicy()
 	d, err := daemon.Start(cfg)
 	if err != nil {
 		return err

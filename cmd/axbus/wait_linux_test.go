@@ -8,6 +8,7 @@ import (
 
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/observer"
 )
 
 // waitFor arms a wait through NATS, makes the change through the fixture's own control socket
@@ -31,6 +32,16 @@ func (dd *desktopDaemon) waitFor(t *testing.T, kind, expr string, change map[str
 	return r
 }
 
+// listing decodes the snapshot a wait's reply lists.
+func listing(t *testing.T, r *bus.WaitResult) *observer.Inspection {
+	t.Helper()
+	insp, err := r.Snapshot.Inspection()
+	if err != nil || insp == nil {
+		t.Fatalf("the reply's snapshot: %v", err)
+	}
+	return insp
+}
+
 // holdsMatch checks a met outcome whose snapshot lists the match under its id.
 func holdsMatch(t *testing.T, what string, r *bus.WaitResult, wantMatch bool) {
 	t.Helper()
@@ -43,7 +54,7 @@ func holdsMatch(t *testing.T, what string, r *bus.WaitResult, wantMatch bool) {
 	if r.Match == nil {
 		t.Fatalf("%s: met without the matched element", what)
 	}
-	for _, e := range r.Snapshot.Elements {
+	for _, e := range listing(t, r).Elements {
 		if e.ID == r.Match.ID && e.Role == r.Match.Role && e.Name == r.Match.Name {
 			return
 		}
@@ -91,11 +102,12 @@ func TestDesktopWaitPastTheBudget(t *testing.T) {
 	dd := startDesktopDaemon(t, headless.KindGTK3)
 	r := dd.waitFor(t, headless.KindGTK3, `text="Row 350"`, nil)
 	holdsMatch(t, "row 350", r, true)
-	if r.Snapshot.Scope == nil || r.Snapshot.Elements[0].ID != r.Snapshot.Scope.Element || len(r.Snapshot.Elements) > 200 {
-		t.Fatalf("scope %+v with %d elements", r.Snapshot.Scope, len(r.Snapshot.Elements))
+	insp := listing(t, r)
+	if insp.Scope == nil || insp.Elements[0].ID != insp.Scope.Element || len(insp.Elements) > 200 {
+		t.Fatalf("scope %+v with %d elements", insp.Scope, len(insp.Elements))
 	}
 	// the ids are actionable: the snapshot is stored
-	if _, err := dd.Observer.Store().Get(r.Snapshot.SnapshotID); err != nil {
+	if _, err := dd.Observer.Store().Get(insp.SnapshotID); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -58,20 +58,40 @@ type appIndex struct {
 	tree    map[string]string   // id -> path, in the app's windows
 	specs   map[string]NodeSpec // id -> spec, in the windows and in added subtrees
 	focused string
+	// live is the running app whose elements count as its windows': read in place, not copied,
+	// so that a control on a big app costs what the change costs.
+	live *app
 }
 
-func (x *appIndex) known(id string) bool { _, ok := x.specs[id]; return ok }
+func (x *appIndex) known(id string) bool {
+	_, ok := x.specs[id]
+	return ok || x.live != nil && x.live.byID[id] != nil
+}
 
-func (x *appIndex) roleOf(id string) string { return x.specs[id].Role }
+func (x *appIndex) roleOf(id string) string {
+	if s, ok := x.specs[id]; ok {
+		return s.Role
+	}
+	if x.live != nil && x.live.byID[id] != nil {
+		return x.live.byID[id].role
+	}
+	return ""
+}
+
+// inWindows reports where id was first seen in the app's windows.
+func (x *appIndex) inWindows(id string) (string, bool) {
+	if path, ok := x.tree[id]; ok {
+		return path, true
+	}
+	if x.live != nil && x.live.byID[id] != nil {
+		return "the live tree", true
+	}
+	return "", false
+}
 
 // index is the live tree of a, for checking what Go controls add to it.
 func (a *app) index() *appIndex {
-	x := &appIndex{tree: map[string]string{}, specs: map[string]NodeSpec{}}
-	for id, n := range a.byID {
-		x.tree[id] = "the live tree"
-		x.specs[id] = NodeSpec{ID: id, Role: n.role}
-	}
-	return x
+	return &appIndex{tree: map[string]string{}, specs: map[string]NodeSpec{}, live: a}
 }
 
 func (c *checker) app(path string, a *AppSpec) {
@@ -167,7 +187,7 @@ func (c *checker) node(path string, s NodeSpec, parentRole string, ids map[strin
 		c.fail(path+".id", "missing: every element needs an id unique in its app")
 	} else if first, dup := ids[s.ID]; dup {
 		c.fail(at, "duplicate id (first at %s)", first)
-	} else if first, dup := x.tree[s.ID]; added && dup {
+	} else if first, dup := x.inWindows(s.ID); added && dup {
 		c.fail(at, "an added element cannot reuse the id of an element in the app's windows (%s)", first)
 	}
 	ids[s.ID] = path

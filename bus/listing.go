@@ -1,0 +1,75 @@
+package bus
+
+import (
+	"bytes"
+	"encoding/json"
+	"sync"
+
+	"github.com/axbus/axbus/observer"
+)
+
+// Listing is the snapshot a wait's reply carries. The daemon makes it from the inspection it
+// took; a client keeps it as it came off the wire and decodes it on first use, so that the
+// outcome and the match, a few hundred bytes, are read without the listing, most of the reply.
+type Listing struct {
+	once sync.Once
+	insp *observer.Inspection
+	raw  []byte
+	err  error
+}
+
+// NewListing is the listing of insp.
+func NewListing(insp *observer.Inspection) *Listing { return &Listing{insp: insp} }
+
+// Inspection is the listing decoded; a reply that could not be decoded gives an INTERNAL error.
+func (l *Listing) Inspection() (*observer.Inspection, error) {
+	l.once.Do(func() {
+		if l.insp != nil || l.raw == nil {
+			return
+		}
+		var insp observer.Inspection
+		if err := json.Unmarshal(l.raw, &insp); err != nil {
+			l.err = observer.Errorf(observer.CodeInternal, "The daemon and this client disagree on the API; use the same axbus version.",
+				"snapshot listing not understood: %v", err)
+			return
+		}
+		l.insp = &insp
+	})
+	return l.insp, l.err
+}
+
+// MarshalJSON writes the listing: the bytes it came as, or the inspection.
+func (l *Listing) MarshalJSON() ([]byte, error) { return l.appendJSON(nil) }
+
+func (l *Listing) appendJSON(b []byte) ([]byte, error) {
+	switch {
+	case l.raw != nil:
+		return append(b, l.raw...), nil
+	case l.insp == nil:
+		return append(b, "null"...), nil
+	}
+	return l.insp.AppendJSON(b)
+}
+
+// Encode writes r as JSON, the listing with the inspection's own encoder. It is what the daemon
+// sends: through Listing.MarshalJSON, encoding/json would scan the listing, most of the reply,
+// once more to compact it.
+func (r *WaitResult) Encode() ([]byte, error) {
+	head := *r
+	head.Snapshot = nil
+	b, err := json.Marshal(&head)
+	if err != nil || r.Snapshot == nil {
+		return b, err
+	}
+	b = append(b[:len(b)-1], `,"snapshot":`...) // the head's closing brace goes after the listing
+	if b, err = r.Snapshot.appendJSON(b); err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
+// UnmarshalJSON keeps the listing as it is, to be decoded on first use.
+func (l *Listing) UnmarshalJSON(data []byte) error {
+	l.raw = bytes.Clone(data)
+	return nil
+}

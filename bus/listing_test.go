@@ -1,0 +1,82 @@
+package bus_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/schemas"
+)
+
+func metResult() *bus.WaitResult {
+	insp := &observer.Inspection{SnapshotID: "s_1", App: observer.AppRef{Name: "Notes", PID: 501}, Window: observer.WindowRef{ID: "w1", Title: "Notes <1>"},
+		Created: time.Date(2026, 12, 1, 2, 0, 0, 0, time.UTC), Budget: observer.UnscopedBudget(), Walked: 2,
+		Elements: []observer.Element{
+			{ID: "elem_0", Role: observer.RoleWindow, Name: "Notes", Bounds: &observer.Rect{W: 900, H: 800}, States: observer.StateEnabled, Children: 1},
+			{ID: "elem_1", Parent: "elem_0", Depth: 1, Role: observer.RoleLabel, Name: "Saved & done", Actions: []string{"AXPress"}},
+		}}
+	insp.Budget.Deadline = 0 // not on the wire: DeadlineMS is
+	match := insp.Elements[1]
+	return &bus.WaitResult{Outcome: bus.WaitMet, Condition: `text="Saved & done"`, ElapsedMS: 1.25, Match: &match,
+		Trigger: &bus.WaitTrigger{Kind: "event", Event: observer.EventValueChanged}, App: &insp.App, Snapshot: bus.NewListing(insp)}
+}
+
+// TestWaitReplyEncoding: the daemon's encoding of a wait's reply is the reply's schema, reads
+// back whole (the listing on first use), and says what encoding/json says of the same reply.
+func TestWaitReplyEncoding(t *testing.T) {
+	r := metResult()
+	data, err := r.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schemas.Validate("wait.reply", data); err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	var back bus.WaitResult
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Outcome != bus.WaitMet || back.Match == nil || back.Match.Name != "Saved & done" {
+		t.Fatalf("head read back as %+v", back)
+	}
+	want, _ := r.Snapshot.Inspection()
+	got, err := back.Snapshot.Inspection()
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("listing read back as %+v (%v), want %+v", got, err, want)
+	}
+	// Re-encoded by a client, and by encoding/json on the daemon's value, it is the same JSON.
+	again, err := json.Marshal(&back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range [][]byte{again, plain} {
+		var x, y any
+		if err := json.Unmarshal(b, &x); err != nil {
+			t.Fatal(err)
+		}
+		_ = json.Unmarshal(data, &y)
+		if !reflect.DeepEqual(x, y) {
+			t.Fatalf("encodings differ:\n%s\n%s", b, data)
+		}
+	}
+}
+
+func TestListingThatIsNotJSONIsAnError(t *testing.T) {
+	var r bus.WaitResult
+	if err := json.Unmarshal([]byte(`{"outcome":"met","snapshot":{"elements":"no"}}`), &r); err != nil {
+		t.Fatal(err) // the listing is read on first use
+	}
+	if _, err := r.Snapshot.Inspection(); observer.CodeOf(err) != observer.CodeInternal {
+		t.Fatalf("err %v", err)
+	}
+	if err := json.Unmarshal([]byte(`{"outcome":"timeout","snapshot":null}`), &r); err != nil || r.Snapshot != nil {
+		t.Fatalf("a null listing: %v %+v", err, r.Snapshot)
+	}
+}
