@@ -41,6 +41,12 @@ func (l *Listing) Inspection() (*observer.Inspection, error) {
 // MarshalJSON writes the listing: the bytes it came as, or the inspection.
 func (l *Listing) MarshalJSON() ([]byte, error) { return l.appendJSON(nil) }
 
+// UnmarshalJSON keeps the listing as it is, to be decoded on first use.
+func (l *Listing) UnmarshalJSON(data []byte) error {
+	l.raw = bytes.Clone(data)
+	return nil
+}
+
 func (l *Listing) appendJSON(b []byte) ([]byte, error) {
 	switch {
 	case l.raw != nil:
@@ -49,27 +55,4 @@ func (l *Listing) appendJSON(b []byte) ([]byte, error) {
 		return append(b, "null"...), nil
 	}
 	return l.insp.AppendJSON(b)
-}
-
-// Encode writes r as JSON, the listing with the inspection's own encoder. It is what the daemon
-// sends: through Listing.MarshalJSON, encoding/json would scan the listing, most of the reply,
-// once more to compact it.
-func (r *WaitResult) Encode() ([]byte, error) {
-	head := *r
-	head.Snapshot = nil
-	b, err := json.Marshal(&head)
-	if err != nil || r.Snapshot == nil {
-		return b, err
-	}
-	b = append(b[:len(b)-1], `,"snapshot":`...) // the head's closing brace goes after the listing
-	if b, err = r.Snapshot.appendJSON(b); err != nil {
-		return nil, err
-	}
-	return append(b, '}'), nil
-}
-
-// UnmarshalJSON keeps the listing as it is, to be decoded on first use.
-func (l *Listing) UnmarshalJSON(data []byte) error {
-	l.raw = bytes.Clone(data)
-	return nil
 }

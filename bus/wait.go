@@ -52,6 +52,23 @@ type WaitResult struct {
 	Error    *observer.Error `json:"error,omitempty"`
 }
 
+// Encode writes r as JSON, the listing with the inspection's own encoder. It is what the daemon
+// sends: through Listing.MarshalJSON, encoding/json would scan the listing, most of the reply,
+// once more to compact it.
+func (r *WaitResult) Encode() ([]byte, error) {
+	head := *r
+	head.Snapshot = nil
+	b, err := json.Marshal(&head)
+	if err != nil || r.Snapshot == nil {
+		return b, err
+	}
+	b = append(b[:len(b)-1], `,"snapshot":`...) // the head's closing brace goes after the listing
+	if b, err = r.Snapshot.appendJSON(b); err != nil {
+		return nil, err
+	}
+	return append(b, '}'), nil
+}
+
 // WaitTrigger is what made a condition hold.
 type WaitTrigger struct {
 	// Kind is "initial" (it held when the wait began), "event" or "recheck".
