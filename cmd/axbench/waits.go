@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -92,26 +91,4 @@ func benchSimWaits() ([]row, error) {
 		{"wait", "sim: change -> wait reply at the client, p50 / p99 (target p99 < 2 ms)", p50p99(alone), fmt.Sprintf("%d waits over TCP, one at a time", samples)},
 		{"wait", "sim: the same beside 1,000 pending waits, p50 / p99", p50p99(crowded), fmt.Sprintf("p50 ratio %.2fx (target <= 2x)", ratio)},
 	}, nil
-}
-
-// inspectPoll is the peers' way to wait: inspect every 100 ms until the text shows.
-func inspectPoll(ctx context.Context, client *bus.Client, pid int, text string) (time.Time, error) {
-	t := time.NewTicker(100 * time.Millisecond)
-	defer t.Stop()
-	for {
-		insp, err := client.Inspect(ctx, bus.InspectRequest{AppTarget: bus.AppTarget{PID: pid}})
-		if err != nil {
-			return time.Time{}, err
-		}
-		for _, e := range insp.Elements {
-			if strings.TrimSpace(e.Name) == text || strings.TrimSpace(e.Text) == text {
-				return time.Now(), nil
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return time.Time{}, ctx.Err()
-		case <-t.C:
-		}
-	}
 }

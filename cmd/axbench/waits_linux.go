@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/axbus/axbus/bus"
@@ -73,4 +74,26 @@ func benchATSPIWaits() ([]row, error) {
 		{"wait", "GTK3: label added -> a 100 ms inspect loop sees it, p50 / p99", p50p99(polled),
 			fmt.Sprintf("20 loops; ours is %.1fx faster at p50", float64(percentile(polled, 50))/float64(percentile(ours, 50)))},
 	}, nil
+}
+
+// inspectPoll is the peers' way to wait: inspect every 100 ms until the text shows.
+func inspectPoll(ctx context.Context, client *bus.Client, pid int, text string) (time.Time, error) {
+	t := time.NewTicker(100 * time.Millisecond)
+	defer t.Stop()
+	for {
+		insp, err := client.Inspect(ctx, bus.InspectRequest{AppTarget: bus.AppTarget{PID: pid}})
+		if err != nil {
+			return time.Time{}, err
+		}
+		for _, e := range insp.Elements {
+			if strings.TrimSpace(e.Name) == text || strings.TrimSpace(e.Text) == text {
+				return time.Now(), nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return time.Time{}, ctx.Err()
+		case <-t.C:
+		}
+	}
 }

@@ -210,6 +210,15 @@ func (dd *desktopDaemon) inspect(t *testing.T, kind string) *observer.Inspection
 	return insp
 }
 
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 func find(insp *observer.Inspection, role observer.Role, name string) *observer.Element {
 	for i := range insp.Elements {
 		e := &insp.Elements[i]

@@ -136,12 +136,3 @@ func oneLine(t *testing.T, s string) string {
 	}
 	return s
 }
-
-func mustJSON(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}

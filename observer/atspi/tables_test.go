@@ -165,6 +165,24 @@ func TestRefs(t *testing.T) {
 	if id := windowID("/org/gtk/a11y/a0639ea5_bd55_40e7_9797_c274bf7bf59e"); id != "a0639ea5" {
 		t.Errorf("GTK4 window id %q", id)
 	}
+	for _, null := range [][2]string{{"", "/a"}, {":1.2", ""}, {":1.2", nullPath}} {
+		if !isNullRef(null[0], null[1]) {
+			t.Errorf("isNullRef%q is false", null)
+		}
+	}
+	if isNullRef(":1.2", "/org/a11y/atspi/accessible/7") {
+		t.Error("an object taken for the null one")
+	}
+}
+
+// TestRoleTraits: which roles carry a checked value, and which take their name from a label.
+func TestRoleTraits(t *testing.T) {
+	if !isCheckable(roleCheckBox) || !isCheckable(roleSwitch) || isCheckable(roleSpinButton) || isCheckable(roleLabel) {
+		t.Error("isCheckable")
+	}
+	if !isLabelledRole(roleEntry) || !isLabelledRole(roleCheckBox) || isLabelledRole(roleLabel) || isLabelledRole(roleApplication) {
+		t.Error("isLabelledRole")
+	}
 }
 
 func TestDBusErrorCodes(t *testing.T) {
@@ -218,24 +236,6 @@ func TestIfaces(t *testing.T) {
 	}
 	if len(ifaceBits) != 15 {
 		t.Errorf("%d interfaces", len(ifaceBits))
-	}
-}
-
-func TestRefCache(t *testing.T) {
-	c := newRefCache()
-	a := MakeRef(":1.5", "/a")
-	c.update(a, func(ri *refInfo) { ri.role, ri.haveRole = 40, true })
-	c.update(MakeRef(":1.6", "/b"), func(ri *refInfo) { ri.secure = true })
-	if ri, ok := c.get(a); !ok || ri.role != 40 {
-		t.Fatal("get")
-	}
-	c.dropApp(":1.5")
-	if _, ok := c.get(a); ok || c.len() != 1 {
-		t.Fatalf("dropApp left %d entries", c.len())
-	}
-	c.forget(MakeRef(":1.6", "/b"))
-	if c.len() != 0 {
-		t.Fatal("forget")
 	}
 }
 
