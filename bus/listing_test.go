@@ -28,10 +28,11 @@ func metResult() *bus.WaitResult {
 // back whole (the listing on first use), and says what encoding/json says of the same reply.
 func TestWaitReplyEncoding(t *testing.T) {
 	r := metResult()
-	data, err := r.Encode()
+	enc, err := r.Encode()
 	if err != nil {
 		t.Fatal(err)
 	}
+	data := enc.Data
 	if err := schemas.Validate("wait.reply", data); err != nil {
 		t.Fatalf("%v\n%s", err, data)
 	}

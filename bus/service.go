@@ -47,7 +47,7 @@ type Endpoint struct {
 	// Timeout bounds the handler; the request's own deadline may be shorter.
 	Timeout time.Duration
 	// Handle decodes its request with DecodeRequest and returns the reply: a value to encode,
-	// or a json.RawMessage it encoded itself, sent as it is.
+	// or an *Encoded reply, sent as it is.
 	Handle func(ctx context.Context, data []byte) (any, error)
 }
 
@@ -176,7 +176,13 @@ func (s *Service) interim(subject string, v any) {
 	}
 }
 
-// respond publishes the reply: the result as JSON (a json.RawMessage as it is), or the error
+// Encoded is a reply its handler encoded, sent as it is with its headers.
+type Encoded struct {
+	Data   []byte
+	Header nats.Header
+}
+
+// respond publishes the reply: the result as JSON (an *Encoded one as it is), or the error
 // envelope with micro's error headers.
 func (s *Service) respond(subject, endpoint string, result any, err error) {
 	if subject == "" {
@@ -189,8 +195,8 @@ func (s *Service) respond(subject, endpoint string, result any, err error) {
 			s.log.Error("request failed", "endpoint", endpoint, "err", err)
 		}
 		msg.Header, msg.Data = errorReply(e)
-	} else if raw, ok := result.(json.RawMessage); ok {
-		msg.Data = raw // encoded by the handler
+	} else if enc, ok := result.(*Encoded); ok {
+		msg.Data, msg.Header = enc.Data, enc.Header
 	} else if msg.Data, err = json.Marshal(result); err != nil {
 		s.log.Error("reply not encodable", "endpoint", endpoint, "err", err)
 		msg.Header, msg.Data = errorReply(observer.AsError(err))
@@ -307,5 +313,5 @@ func encodeListing(insp *observer.Inspection, err error) (any, error) {
 		return nil, err
 	}
 	b, err := insp.AppendJSON(nil)
-	return json.RawMessage(b), err
+	return &Encoded{Data: b}, err
 }

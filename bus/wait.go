@@ -3,6 +3,8 @@ package bus
 import (
 	"context"
 	"encoding/json"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/axbus/axbus/observer"
@@ -52,21 +54,54 @@ type WaitResult struct {
 	Error    *observer.Error `json:"error,omitempty"`
 }
 
-// Encode writes r as JSON, the listing with the inspection's own encoder. It is what the daemon
-// sends: through Listing.MarshalJSON, encoding/json would scan the listing, most of the reply,
-// once more to compact it.
-func (r *WaitResult) Encode() ([]byte, error) {
+// Encode writes r as JSON, the listing last and with the inspection's own encoder, and says in
+// the HeaderListing header where the listing lies. It is what the daemon sends: through
+// Listing.MarshalJSON, encoding/json would scan the listing, most of the reply, once more to
+// compact it.
+func (r *WaitResult) Encode() (*Encoded, error) {
 	head := *r
 	head.Snapshot = nil
 	b, err := json.Marshal(&head)
 	if err != nil || r.Snapshot == nil {
-		return b, err
+		return &Encoded{Data: b}, err
 	}
 	b = append(b[:len(b)-1], `,"snapshot":`...) // the head's closing brace goes after the listing
+	start := len(b)
 	if b, err = r.Snapshot.appendJSON(b); err != nil {
 		return nil, err
 	}
-	return append(b, '}'), nil
+	span := strconv.Itoa(start) + "," + strconv.Itoa(len(b)-start)
+	return &Encoded{Data: append(b, '}'), Header: nats.Header{HeaderListing: []string{span}}}, nil
+}
+
+// HeaderListing says where a wait reply's listing lies in its body ("offset,length"): a client
+// then decodes the outcome and the match without scanning the listing, and keeps the listing's
+// bytes for later. A reply without it, or with one that does not fit, is decoded whole.
+const HeaderListing = "Axbus-Listing"
+
+// decodeWaitReply decodes a wait's reply, the listing kept undecoded.
+func decodeWaitReply(m *nats.Msg, r *WaitResult) error {
+	if off, n, ok := listingSpan(m); ok {
+		head := make([]byte, 0, len(m.Data)-n+len("null"))
+		head = append(append(append(head, m.Data[:off]...), "null"...), m.Data[off+n:]...)
+		if json.Unmarshal(head, r) == nil {
+			r.Snapshot = &Listing{raw: m.Data[off : off+n : off+n]} // the message's own bytes, never reused
+			return nil
+		}
+		*r = WaitResult{}
+	}
+	return json.Unmarshal(m.Data, r)
+}
+
+// listingSpan reads HeaderListing, checked against the body.
+func listingSpan(m *nats.Msg) (off, n int, ok bool) {
+	a, b, found := strings.Cut(m.Header.Get(HeaderListing), ",")
+	off, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !found || err1 != nil || err2 != nil || off <= 0 || n <= 0 || off > len(m.Data)-n {
+		return 0, 0, false
+	}
+	return off, n, true
 }
 
 // WaitTrigger is what made a condition hold.
@@ -140,7 +175,7 @@ func (c *Client) WaitAfter(ctx context.Context, req WaitRequest, act func(contex
 			continue
 		}
 		var r WaitResult
-		if err := json.Unmarshal(reply.Data, &r); err != nil {
+		if err := decodeWaitReply(reply, &r); err != nil {
 			return nil, observer.Errorf(observer.CodeInternal, "The daemon and this client disagree on the API; use the same axbus version.",
 				"wait reply not understood: %v", err)
 		}

@@ -27,8 +27,7 @@ func (e *Engine) Endpoint() bus.Endpoint {
 			if err != nil {
 				return nil, err
 			}
-			b, err := res.Encode()
-			return json.RawMessage(b), err
+			return res.Encode()
 		}),
 	}
 }
