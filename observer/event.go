@@ -46,4 +46,10 @@ type Event struct {
 	Detail  map[string]any  `json:"detail,omitempty"`
 	// Ref is the element's handle, for in-process consumers such as waits; never published.
 	Ref NodeRef `json:"-"`
+	// Secure marks an event about a secure field (or an element within one): the observer holds
+	// back its text events and strips their detail (see secureGate). Never published.
+	Secure bool `json:"-"`
+	// Instance is, for app_launched, the backend's identity of the instance (App.Instance), so
+	// that a launch announced again keeps its generation. Never published.
+	Instance string `json:"-"`
 }

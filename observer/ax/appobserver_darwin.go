@@ -176,26 +176,28 @@ func (o *appObserver) handle(n notification) {
 		return
 	}
 	b := o.w.b
-	ref := b.refs.intern(n.elem)
-	ev := observer.Event{Time: n.at, App: o.app.Ref(), Raw: n.name, Ref: ref}
-	if n.name == "AXUIElementDestroyed" {
+	ev := observer.Event{Time: n.at, App: o.app.Ref(), Raw: n.name}
+	if destroysElement(n.name) {
+		ev.Ref = b.refs.lookup(n.elem) // "" for an element never handed out
 		o.w.deliver(o.destroyed(ev))
 		return
 	}
+	ref := b.refs.intern(n.elem)
+	ev.Ref = ref
 	node := b.readNode(o.ctx, ref)
 	if node.Err == nil {
-		ev.Element = node.Summary()
+		ev.Element, ev.Secure = node.Summary(), node.Secure
 	}
 	ev.Type, _ = NormaliseElementNotification(n.name, node.Role)
 	ev.Window = o.windowOf(ref, node)
 	o.w.deliver(ev)
 }
 
-// destroyed completes the event of an element destroyed. The element is gone: only what was
-// known of it says what it was.
+// destroyed completes the event of an element destroyed and forgets its handle. The element is
+// gone: only what was known of it says what it was; of one without a handle nothing is.
 func (o *appObserver) destroyed(ev observer.Event) observer.Event {
 	b := o.w.b
-	info, _ := b.refs.info(ev.Ref)
+	info, _ := b.refs.info(ev.Ref) // nothing known of "", and nothing to forget
 	role := NormaliseRole(info.role, info.subrole)
 	ev.Type, _ = NormaliseElementNotification(ev.Raw, role)
 	if info.roleRead {

@@ -151,7 +151,7 @@ func (b *Backend) appRef(pid int) (observer.NodeRef, error) {
 		return "", errNoApp(pid)
 	}
 	defer release(ax)
-	ref := b.refs.intern(ax)
+	ref := b.refs.internApp(ax)
 	if ref == "" {
 		return "", errNoApp(pid)
 	}

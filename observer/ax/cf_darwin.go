@@ -3,7 +3,6 @@ package ax
 import (
 	"strings"
 	"sync"
-	"unsafe"
 )
 
 // CoreFoundation primitives. A function named create... or returning a "+1" reference hands the
@@ -12,7 +11,6 @@ import (
 const (
 	utf8Encoding        = 0x08000100 // kCFStringEncodingUTF8
 	cfNumberFloat64     = 6          // kCFNumberFloat64Type
-	maxUTF8PerUTF16     = 3          // a UTF-16 unit takes at most 3 bytes of UTF-8 (a pair takes 4)
 	copyMultipleLenient = 0          // AXCopyMultipleAttributeOptions: report errors per attribute
 )
 
@@ -25,19 +23,16 @@ func release(ref uintptr) {
 
 // createString is s as a CFString (+1).
 func createString(s string) uintptr {
-	return cfStringCreateWithBytes(0, unsafe.StringData(s), int64(len(s)), utf8Encoding, 0)
+	return cfStringCreateWithBytes(0, stringBytes(s), int64(len(s)), utf8Encoding, 0)
 }
 
-// goString copies a CFString out as UTF-8.
+// goString copies a CFString out as UTF-8, what UTF-8 cannot carry replaced by cfLossByte.
 func goString(s uintptr) string {
 	n := cfStringGetLength(s)
-	if n <= 0 {
-		return ""
-	}
-	buf := make([]byte, n*maxUTF8PerUTF16)
-	var used int64
-	cfStringGetBytes(s, cfRange{0, n}, utf8Encoding, 0, 0, &buf[0], int64(len(buf)), &used)
-	return string(buf[:used])
+	return copyUTF8(n, func(from int64, buf []byte) (units, written int64) {
+		units = cfStringGetBytes(s, cfRange{from, n - from}, utf8Encoding, cfLossByte, 0, &buf[0], int64(len(buf)), &written)
+		return units, written
+	})
 }
 
 // createNumber is f as a CFNumber (+1).

@@ -6,7 +6,13 @@
 // element's AX attributes onto an observer.Node (attributes.go) and of converted attribute values
 // onto Attributes, windows and settable values, with the decoding of AXValue payloads (values.go),
 // the AXError table and its observer error codes (axerror.go), and the macOS action chains
-// (chains.go). The simulated desktop (observer/sim) uses the same tables, so a simulated tree
+// (chains.go). The backend's decisions live there too, with the C calls passed in: the element
+// handle table and its eviction, which never drops an app element or a window (handles.go); when
+// and how an app is brought to the front for physical input, activation first and AXFrontmost
+// when that does not take (front.go); the keyboard as key codes and the shift each character
+// needs (keymap.go), key combinations (keys.go), text as keystrokes (typing.go) and input checked
+// before anything is sent (inputplan.go); and how strings cross into and out of CFString
+// (cfstring.go). The simulated desktop (observer/sim) uses the same tables, so a simulated tree
 // reads exactly as a real one would. purego_test.go keeps the module free of cgo and purego's C
 // callbacks a fixed set.
 //
@@ -16,9 +22,10 @@
 //     symbols; cf_darwin.go holds the CoreFoundation primitives (strings, numbers, arrays,
 //     interned attribute names); axcalls_darwin.go the AX read calls and the copy of their
 //     answers into Go values.
-//   - element_darwin.go is the table of element handles ("ax:<pid>:<n>"): one retained
-//     AXUIElementRef per element, found again by CFEqual, with the messaging timeout set before
-//     its first call; it forgets the elements of apps that exit.
+//   - element_darwin.go fills the handle table ("ax:<pid>:<n>") with AXUIElementRefs: one
+//     retained per element, found again by CFEqual, with the messaging timeout set before its
+//     first call. An element whose notification says it was destroyed is only looked up, never
+//     added.
 //   - read_darwin.go reads elements, one AXUIElementCopyMultipleAttributeValues round trip each
 //     (a secure field's AXValue is never read: an element's role is read before anything else),
 //     up to four apps at once; windows_darwin.go, focus_darwin.go, actions_darwin.go and
@@ -26,7 +33,8 @@
 //   - apps_darwin.go and workspace_darwin.go list the apps: NSWorkspace once, then the kernel's
 //     process table and NSRunningApplication per new process, because AppKit refreshes its lists
 //     only on turns of a main run loop that a Go program does not run.
-//   - input_darwin.go and keys_darwin.go synthesise clicks, key combinations and text with CGEvent.
+//   - input_darwin.go synthesises clicks, key combinations and text with CGEvent, and
+//     front_darwin.go makes the calls front.go decides over (activateWithOptions:, AXFrontmost).
 //   - callbacks_darwin.go makes the only two C callbacks, once; runloop_darwin.go runs a CFRunLoop
 //     on a goroutine locked to its thread, with work handed to it through a signalled source;
 //     watch_darwin.go and appobserver_darwin.go are Watch: one AXObserver per app on that run

@@ -72,6 +72,14 @@ func NormaliseNotification(name string) (observer.EventType, bool) {
 	return t, ok
 }
 
+// destroysElement reports whether notification name says its element is gone. Such an
+// element is looked up among the handles given out, never given one: it is dead, and a handle
+// nobody saw before names nothing a client knows.
+func destroysElement(name string) bool {
+	t, _ := NormaliseNotification(name)
+	return t == observer.EventElementDestroyed
+}
+
 // NormaliseElementNotification refines NormaliseNotification with the role of the element the
 // notification is about: AX has no "window closed", so a window, dialog or sheet destroyed is
 // window_closed, and a window created as a dialog is dialog_opened.

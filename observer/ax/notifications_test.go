@@ -96,3 +96,15 @@ func TestNotificationsMatchTable(t *testing.T) {
 		}
 	}
 }
+
+// Only a destroyed element is looked up without being given a handle.
+func TestDestroysElement(t *testing.T) {
+	for _, n := range Notifications {
+		if got, want := destroysElement(n), n == "AXUIElementDestroyed"; got != want {
+			t.Errorf("destroysElement(%q) = %v", n, got)
+		}
+	}
+	if destroysElement("AXHelpTagCreated") {
+		t.Error("an unmapped notification destroys its element")
+	}
+}

@@ -221,10 +221,10 @@ func CoerceValue(role, attr string, v any) any {
 	if !ok || attr != "AXValue" || !numericRoles[role] {
 		return v
 	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
+	if f, err := observer.ParseNumber(s); err == nil {
 		return f
 	}
-	return v
+	return v // not a finite number: the element refuses it as the text it is
 }
 
 // boolOf reads a boolean attribute: a CFBoolean, or a number (some apps answer 0 or 1).

@@ -193,6 +193,8 @@ func TestCoerceValue(t *testing.T) {
 		{"AXSlider", "AXValue", "42.5", 42.5},
 		{"AXCheckBox", "AXValue", "1", float64(1)},
 		{"AXSlider", "AXValue", "loud", "loud"},
+		{"AXSlider", "AXValue", "NaN", "NaN"}, // never a NaN number: the slider refuses the text
+		{"AXSlider", "AXValue", "-Inf", "-Inf"},
 		{"AXTextField", "AXValue", "42", "42"},
 		{"AXSlider", "AXFocused", "1", "1"},
 		{"AXSlider", "AXValue", true, true},

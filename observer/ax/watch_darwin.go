@@ -171,7 +171,8 @@ func (w *watchState) poll(known map[int]observer.App) {
 			} else if ok {
 				w.terminated(old) // the pid was reused
 			}
-			w.deliver(observer.Event{Time: time.Now(), App: a.Ref(), Type: observer.EventAppLaunched, Raw: rawLaunched})
+			w.deliver(observer.Event{Time: time.Now(), App: a.Ref(), Type: observer.EventAppLaunched, Raw: rawLaunched,
+				Instance: a.Instance})
 			w.observe(a)
 		}
 		for pid, a := range known {

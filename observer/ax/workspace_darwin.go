@@ -27,7 +27,8 @@ const (
 	activationPolicyAccessory = 1
 )
 
-// activateIgnoringOtherApps is NSApplicationActivateIgnoringOtherApps.
+// activateIgnoringOtherApps is NSApplicationActivateIgnoringOtherApps; from macOS 14 it has no
+// effect (front.go falls back to AXFrontmost).
 const activateIgnoringOtherApps = 1 << 1
 
 // proc is one process of the kernel's table: its pid and start time, which tells a reused
@@ -142,7 +143,8 @@ func nsString(s objc.ID) string {
 	return objc.Send[string](s, objcNames.utf8)
 }
 
-// activate brings app pid to the front; false when AppKit does not know it or refuses.
+// activate asks AppKit to bring app pid to the front; false when it does not know the app or
+// refuses. true is no promise: from macOS 14 a request may be ignored (front.go checks).
 func activate(pid int) (ok bool) {
 	withPool(func() {
 		ra := objc.ID(objcNames.runningApp).Send(objcNames.withPID, int32(pid))
