@@ -59,6 +59,22 @@ type StatusReply struct {
 	Snaps     *PublisherStats `json:"snaps,omitempty"`
 	Snapshots SnapshotStats   `json:"snapshots"`
 	Stream    string          `json:"stream"`
+	// Listen is how clients reach the daemon; absent when the service was not told (WithListen).
+	Listen *ListenStatus `json:"listen,omitempty"`
+}
+
+// ListenStatus describes the daemon's client listener in status.
+type ListenStatus struct {
+	// URL is what a client on the daemon's machine connects to (nats:// or tls://).
+	URL string `json:"url"`
+	// Address is the address the listener is bound to ("[::]:4228": every interface).
+	Address string `json:"address"`
+	// Loopback says that only the daemon's machine can connect.
+	Loopback bool `json:"loopback"`
+	// TLS says that the listener requires TLS.
+	TLS bool `json:"tls"`
+	// InsecureRemote says that other machines can connect without TLS (--insecure-remote).
+	InsecureRemote bool `json:"insecure_remote"`
 }
 
 // SnapshotStats describes the snapshot store.

@@ -26,10 +26,15 @@ func DecodeRequest(endpoint string, data []byte, v any) *observer.Error {
 		data = []byte("{}")
 	}
 	if err := schemas.Validate(schema, data); err != nil {
-		e := observer.Errorf(observer.CodeBadRequest, "See the request's schema with: axbus schema "+schema,
-			"%s request %v", endpoint, err).With("schema", schema)
 		var ie *schemas.InvalidError
 		if errors.As(err, &ie) {
+			for i := range ie.Problems { // the validator quotes the value it refuses, whatever its size
+				ie.Problems[i].Error = observer.Excerpt(ie.Problems[i].Error)
+			}
+		}
+		e := observer.Errorf(observer.CodeBadRequest, "See the request's schema with: axbus schema "+schema,
+			"%s request %v", endpoint, err).With("schema", schema)
+		if ie != nil {
 			if ie.Offset >= 0 {
 				e.With("offset", ie.Offset)
 			} else {

@@ -50,6 +50,7 @@ const HeaderCode = "Axbus-Error-Code"
 // errorReply is the header and body of an error reply: micro's error headers (so that `nats`
 // tools show it as a service error), our code, and the JSON error envelope.
 func errorReply(e *observer.Error) (nats.Header, []byte) {
+	e = e.Bounded()
 	body, _ := json.Marshal(ErrorBody{Error: e})
 	h := nats.Header{}
 	h.Set(micro.ErrorHeader, strings.ReplaceAll(e.Message, "\n", " "))

@@ -29,6 +29,7 @@ type Service struct {
 	pub     *Publisher
 	snap    *SnapPublisher
 	stream  string
+	listen  *ListenStatus
 	log     *slog.Logger
 	started time.Time
 	limit   chan struct{} // bounds the requests in flight
@@ -62,6 +63,9 @@ func WithSnapPublisher(p *SnapPublisher) ServiceOption { return func(s *Service)
 
 // WithStream names the JetStream stream of the host's events in status.
 func WithStream(name string) ServiceOption { return func(s *Service) { s.stream = name } }
+
+// WithListen reports how clients reach the daemon in status.
+func WithListen(l ListenStatus) ServiceOption { return func(s *Service) { s.listen = &l } }
 
 // WithLogger sets the service's logger.
 func WithLogger(l *slog.Logger) ServiceOption { return func(s *Service) { s.log = l } }
@@ -274,7 +278,7 @@ func (s *Service) endpoints() []Endpoint {
 				}
 				return encodeListing(snap.Listing(snap.Subtree(root)), nil)
 			})},
-		{Name: "status", Description: "The daemon's health: backend, event counters, snapshot store.", Timeout: time.Second,
+		{Name: "status", Description: "The daemon's health: backend, event counters, snapshot store, client listener.", Timeout: time.Second,
 			Handle: Handler("status", func(ctx context.Context, _ StatusRequest) (any, error) {
 				return s.status(), nil
 			})},
@@ -294,7 +298,8 @@ func optionalScope(s string) (*observer.Scope, error) {
 }
 
 func (s *Service) status() StatusReply {
-	r := StatusReply{Host: s.subj.Host, Version: Version, Backend: s.obs.Backend().Platform(), Started: s.started, Stream: s.stream}
+	r := StatusReply{Host: s.subj.Host, Version: Version, Backend: s.obs.Backend().Platform(), Started: s.started, Stream: s.stream,
+		Listen: s.listen}
 	if s.pub != nil {
 		r.Events = s.pub.Stats()
 	}

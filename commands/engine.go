@@ -89,6 +89,11 @@ func (e *Engine) Do(ctx context.Context, action string, req bus.ActionRequest) (
 	case "key":
 		value = req.Keys
 	}
+	if action == "set_value" && t.node.Role.IsNumeric() {
+		if _, err := observer.ParseNumber(value); err != nil {
+			return nil, err // NaN and infinities are refused before any backend sees them
+		}
+	}
 	r := &run{name: action, b: e.o.Backend(), chain: chain, t: t, action: req.Action, value: value,
 		physical: physical, deadline: e.deadline}
 	if action == "check" || action == "uncheck" {

@@ -2,6 +2,7 @@ package commands
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -43,19 +44,7 @@ func newRig(t *testing.T, opts ...Option) *rig {
 // target inspects Notes and returns SNAPSHOT:ELEMENT of the element the sim calls id.
 func (r *rig) target(t *testing.T, id string) string {
 	t.Helper()
-	insp, err := r.o.Inspect(context.Background(), observer.InspectRequest{App: observer.AppQuery{PID: notes}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := r.desk.Ref(notes, id)
-	snap, _ := r.o.Store().Get(insp.SnapshotID)
-	for _, w := range snap.Walk.Nodes {
-		if w.Ref == want {
-			return insp.SnapshotID + ":" + observer.ElementID(w.Index)
-		}
-	}
-	t.Fatalf("%s is not in the inspection", id)
-	return ""
+	return r.targetIn(t, notes, "", id)
 }
 
 func (r *rig) do(t *testing.T, action string, req bus.ActionRequest) (*bus.ActionReply, error) {
@@ -303,5 +292,110 @@ func TestExpectADialogInANewWindow(t *testing.T) {
 	}
 	if reply.Expect.Outcome != bus.WaitMet || reply.Expect.Window == nil {
 		t.Fatalf("expect %+v", reply.Expect)
+	}
+}
+
+const mail = 502
+
+// targetIn inspects a window of an app and returns SNAPSHOT:ELEMENT of the element the sim calls id.
+func (r *rig) targetIn(t *testing.T, pid int, window, id string) string {
+	t.Helper()
+	insp, err := r.o.Inspect(context.Background(), observer.InspectRequest{App: observer.AppQuery{PID: pid}, Window: window})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := r.desk.Ref(pid, id)
+	snap, _ := r.o.Store().Get(insp.SnapshotID)
+	for _, w := range snap.Walk.Nodes {
+		if w.Ref == want {
+			return insp.SnapshotID + ":" + observer.ElementID(w.Index)
+		}
+	}
+	t.Fatalf("%s is not in the inspection", id)
+	return ""
+}
+
+// openCompose clicks Mail's Compose and returns the Send button of the window it opens.
+func (r *rig) openCompose(t *testing.T) string {
+	t.Helper()
+	reply, err := r.do(t, "click", bus.ActionRequest{Target: r.targetIn(t, mail, "", "compose"),
+		Expect: &bus.WaitRequest{Expr: `window:title="New Message"`, TimeoutMS: 5000}})
+	if err != nil || reply.Expect.Outcome != bus.WaitMet {
+		t.Fatalf("compose: %+v %v", reply, err)
+	}
+	return r.targetIn(t, mail, "New Message", "compose-send")
+}
+
+// hasWindow reports, from the observer's own window list, whether the app has a window so titled.
+func (r *rig) hasWindow(t *testing.T, pid int, title string) bool {
+	t.Helper()
+	_, wins, err := r.o.Windows(context.Background(), observer.AppQuery{PID: pid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return slices.ContainsFunc(wins, func(w observer.Window) bool { return w.Title == title })
+}
+
+// An expect's window_gone without a title borrows the window of the action's snapshot: the one
+// the action is on must go. One with a title keeps it; one about another app borrows nothing.
+func TestExpectWindowGoneBorrowsTheSnapshotsWindow(t *testing.T) {
+	t.Run("a window", func(t *testing.T) {
+		r := newRig(t)
+		send := r.openCompose(t)
+		reply, err := r.do(t, "click", bus.ActionRequest{Target: send, Expect: &bus.WaitRequest{Expr: "window_gone", TimeoutMS: 5000}})
+		if err != nil || reply.Expect.Outcome != bus.WaitMet {
+			t.Fatalf("%+v %v", reply, err)
+		}
+		if r.hasWindow(t, mail, "New Message") || !r.hasWindow(t, mail, "Inbox") {
+			t.Fatal("the expect was met, but the compose window is there, or the inbox is not")
+		}
+	})
+	t.Run("a sheet", func(t *testing.T) {
+		r := newRig(t)
+		if reply, err := r.do(t, "click", bus.ActionRequest{Target: r.target(t, "save"), Expect: &bus.WaitRequest{Expr: "dialog", TimeoutMS: 5000}}); err != nil || reply.Expect.Outcome != bus.WaitMet {
+			t.Fatalf("save: %+v %v", reply, err)
+		}
+		reply, err := r.do(t, "click", bus.ActionRequest{Target: r.target(t, "save-sheet-ok"), Expect: &bus.WaitRequest{Expr: "window_gone", TimeoutMS: 5000}})
+		if err != nil || reply.Expect.Outcome != bus.WaitMet {
+			t.Fatalf("%+v %v", reply, err)
+		}
+		if _, ok := r.desk.Peek(notes, "save-sheet"); ok {
+			t.Fatal("the expect was met, but the sheet is there")
+		}
+	})
+	t.Run("a title is kept", func(t *testing.T) {
+		r := newRig(t)
+		send := r.openCompose(t)
+		reply, err := r.do(t, "click", bus.ActionRequest{Target: send, Expect: &bus.WaitRequest{Expr: `window_gone:title="Inbox"`, TimeoutMS: 400}})
+		if err != nil || reply.Expect.Outcome != bus.WaitTimeout {
+			t.Fatalf("the inbox stays, so the expect must time out: %+v %v", reply, err)
+		}
+	})
+	t.Run("another app borrows nothing", func(t *testing.T) {
+		r := newRig(t)
+		send := r.openCompose(t)
+		_, err := r.do(t, "click", bus.ActionRequest{Target: send,
+			Expect: &bus.WaitRequest{Expr: "window_gone", AppTarget: bus.AppTarget{PID: notes}, TimeoutMS: 400}})
+		if e := observer.AsError(err); e == nil || e.Code != observer.CodeBadRequest || !strings.HasPrefix(e.Message, "expect: window_gone needs a window") {
+			t.Fatalf("got %v", err)
+		}
+	})
+}
+
+// NaN and infinities are refused at the edge, with a suggestion, before any backend sees them.
+func TestSetValueRefusesNonFiniteNumbers(t *testing.T) {
+	r := newRig(t)
+	vol := r.target(t, "volume")
+	for _, v := range []string{"NaN", "Inf", "-Infinity", "+inf"} {
+		_, err := r.do(t, "set_value", bus.ActionRequest{Target: vol, Value: v})
+		if e := observer.AsError(err); e == nil || e.Code != observer.CodeBadRequest || !strings.Contains(e.Suggestion, "finite") {
+			t.Errorf("set_value %s: %v", v, err)
+		}
+	}
+	if n := r.peek(t, "volume"); n.Value != "50" {
+		t.Fatalf("the refused values reached the slider: %q", n.Value)
+	}
+	if reply, err := r.do(t, "set_value", bus.ActionRequest{Target: vol, Value: "60"}); err != nil || !reply.Done {
+		t.Fatalf("a finite value: %+v %v", reply, err)
 	}
 }

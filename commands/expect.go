@@ -27,9 +27,7 @@ func (x *expectation) result() *bus.WaitResult {
 }
 
 // armExpect subscribes the expect before the action is sent, so that nothing the action causes
-// is missed. Its missing app and window come from the target's snapshot: element conditions get
-// the window, window and dialog conditions only the app, so that a dialog opening in a new window
-// is seen; an expect that names another app keeps it. Refusals begin with "expect: ".
+// is missed. Refusals begin with "expect: ".
 func (e *Engine) armExpect(ctx context.Context, wire *bus.WaitRequest, t *target) (*expectation, error) {
 	if wire == nil {
 		return nil, nil
@@ -38,21 +36,8 @@ func (e *Engine) armExpect(ctx context.Context, wire *bus.WaitRequest, t *target
 	if err != nil {
 		return nil, expectError(err)
 	}
-	if req.App.PID == 0 && req.App.Name == "" {
-		switch {
-		case t.snap != nil:
-			req.App.PID = t.snap.App.PID
-			if req.Window == "" && req.Condition.NeedsElements() {
-				req.Window = t.snap.Window.ID
-			}
-			if req.Snapshot == "" {
-				req.Snapshot = t.snap.ID // elem_N in the condition name elements of the action's snapshot
-			}
-		case req.Condition.NeedsElements():
-			return nil, expectError(observer.Errorf(observer.CodeBadRequest,
-				"Name the app of the expect (expect.app or expect.pid): an action without a snapshot has none to lend it.",
-				"pid must be given"))
-		}
+	if err := e.borrowTarget(ctx, &req, t); err != nil {
+		return nil, expectError(err)
 	}
 	wctx, cancel := context.WithCancel(ctx)
 	x := &expectation{done: make(chan struct{}), cancel: cancel}
@@ -75,9 +60,66 @@ func (e *Engine) armExpect(ctx context.Context, wire *bus.WaitRequest, t *target
 	case err := <-failed:
 		cancel()
 		return nil, expectError(err)
-	case <-x.done: // it ended before it listened (met at once, or timed out)
-		return x, nil
+	case <-x.done: // it ended before it listened (met at once, timed out, or refused)
+		select {
+		case err := <-failed: // sent before done closed
+			cancel()
+			return nil, expectError(err)
+		default:
+			return x, nil
+		}
 	}
+}
+
+// borrowTarget fills what the expect leaves out from the action's snapshot: the app; the window
+// for element and text conditions; and for a window_gone without a title, the window the target
+// is in (a sheet or dialog within the snapshot's window, else that window): it is the one that
+// must go. Window and dialog conditions get only the app, so that a dialog opening in a new
+// window is seen; an expect that names another app keeps it and borrows nothing.
+func (e *Engine) borrowTarget(ctx context.Context, req *waiters.Request, t *target) error {
+	if t.snap == nil {
+		if req.App.PID == 0 && req.App.Name == "" && req.Condition.NeedsElements() {
+			return observer.Errorf(observer.CodeBadRequest,
+				"Name the app of the expect (expect.app or expect.pid): an action without a snapshot has none to lend it.",
+				"pid must be given")
+		}
+		return nil
+	}
+	switch {
+	case req.App.PID == 0 && req.App.Name == "":
+		req.App.PID = t.snap.App.PID
+	case req.App.PID != t.snap.App.PID:
+		return nil // another app: nothing of this snapshot applies
+	}
+	if req.Window == "" && req.Condition.NeedsItsWindow() {
+		req.GoneWindow = e.windowOf(ctx, t)
+	}
+	if req.Window == "" && req.Condition.NeedsElements() {
+		req.Window = t.snap.Window.ID
+	}
+	if req.Snapshot == "" {
+		req.Snapshot = t.snap.ID // elem_N in the condition name elements of the action's snapshot
+	}
+	return nil
+}
+
+// windowOf is the id of the innermost window of the app that holds the target in its snapshot:
+// a sheet or dialog that is part of its parent window's tree (macOS sheets are), else the
+// snapshot's window.
+func (e *Engine) windowOf(ctx context.Context, t *target) string {
+	_, wins, err := e.o.Windows(ctx, observer.AppQuery{PID: t.snap.App.PID})
+	if err != nil || t.was == nil {
+		return t.snap.Window.ID
+	}
+	nodes := t.snap.Walk.Nodes
+	for i := t.was.Index; i >= 0 && i < len(nodes); i = nodes[i].Parent {
+		for _, w := range wins {
+			if w.Ref != "" && w.Ref == nodes[i].Ref {
+				return w.ID
+			}
+		}
+	}
+	return t.snap.Window.ID
 }
 
 // expectError prefixes a refusal of the expect.

@@ -45,7 +45,9 @@ const (
 
 // Connect discovers the daemon of stateDir ("" means DefaultStateDir()) and
 // connects to it over TCP, authenticating with its client nkey seed file.
-// opts are applied after the defaults and can override them.
+// When the daemon requires TLS, Connect speaks TLS and accepts only the
+// certificate daemon.json pins. opts are applied after the defaults and can
+// override them.
 func Connect(stateDir string, opts ...nats.Option) (*nats.Conn, Info, error) {
 	info, err := Discover(stateDir)
 	if err != nil {
@@ -55,12 +57,16 @@ func Connect(stateDir string, opts ...nats.Option) (*nats.Conn, Info, error) {
 	if err != nil {
 		return nil, info, fmt.Errorf("client creds %s: %w", info.CredsFile, err)
 	}
-	all := append([]nats.Option{
+	all := []nats.Option{
 		nkey,
 		nats.Name(clientName()),
 		nats.Timeout(clientConnectTimeout),
 		nats.ReconnectWait(clientReconnectWait),
-	}, opts...)
+	}
+	if info.TLS() {
+		all = append(all, nats.Secure(pinnedTLS(info.TLSCertSHA256)))
+	}
+	all = append(all, opts...)
 	nc, err := nats.Connect(info.URL, all...)
 	if err != nil {
 		return nil, info, fmt.Errorf("connect to axbus daemon at %s: %w", info.URL, err)

@@ -5,6 +5,9 @@
 // Shutdown. It also gives clients the way to find and reach a running daemon
 // (Discover, Connect) through the daemon.json file in the state directory.
 //
+// Clients listen on loopback by default. A listener other machines can reach
+// needs TLS (WithTLS) or an explicit WithInsecureRemote.
+//
 // The package knows nothing about accessibility or axbus subjects: callers
 // pass stream subjects and bucket names in.
 //
@@ -12,6 +15,7 @@
 //
 //	lock         flock(2)ed exclusively by the running daemon; never removed
 //	client.nk    user nkey seed that clients authenticate with (0600)
-//	daemon.json  how to reach the running daemon; written when ready, removed on clean shutdown
+//	daemon.json  how to reach the running daemon (URL, bound address, the TLS certificate's
+//	             pin when TLS is required); written when ready, removed on clean shutdown
 //	jetstream/   JetStream store directory
 package embedded

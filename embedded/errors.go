@@ -107,3 +107,56 @@ func (e *InsecureCredsError) Error() string {
 func (e *InsecureCredsError) Suggestion() string {
 	return fmt.Sprintf("chmod 600 %s (or remove it to get a new key; running clients then need to reconnect)", e.Path)
 }
+
+// ExposedListenError is returned by Start when the client listen address is
+// not loopback (other machines could connect) and neither TLS nor
+// WithInsecureRemote was asked for: the accessibility tree, typed text
+// included, would cross the network in plaintext.
+type ExposedListenError struct {
+	Addr string
+}
+
+func (e *ExposedListenError) Error() string {
+	return fmt.Sprintf("refusing to listen on %s without TLS: %s, so other machines could connect and read the traffic in plaintext",
+		e.Addr, describeHost(e.Addr))
+}
+
+// Suggestion implements Suggester.
+func (e *ExposedListenError) Suggestion() string {
+	port := "4228"
+	if _, p, err := net.SplitHostPort(e.Addr); err == nil && p != "0" {
+		port = p
+	}
+	return fmt.Sprintf("listen on loopback with --listen 127.0.0.1:%s, require TLS with --tls-cert FILE --tls-key FILE, "+
+		"or accept plaintext from the network with --insecure-remote", port)
+}
+
+// describeHost says which interfaces a listen address host:port means.
+func describeHost(addr string) string {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "it is not a loopback address"
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		return "that is every interface"
+	}
+	return "it is not a loopback address"
+}
+
+// TLSFilesError is returned by Start when the TLS certificate or key cannot
+// be used.
+type TLSFilesError struct {
+	CertFile, KeyFile string
+	Err               error
+}
+
+func (e *TLSFilesError) Error() string {
+	return fmt.Sprintf("TLS certificate %q and key %q: %v", e.CertFile, e.KeyFile, e.Err)
+}
+
+func (e *TLSFilesError) Unwrap() error { return e.Err }
+
+// Suggestion implements Suggester.
+func (e *TLSFilesError) Suggestion() string {
+	return "give both --tls-cert and --tls-key: a PEM certificate (its chain may follow it) and the PEM private key that matches it"
+}

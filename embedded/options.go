@@ -34,6 +34,13 @@ type config struct {
 	streams    []streamSpec
 	buckets    []string
 	maxPayload int32
+
+	// tlsCert and tlsKey are PEM files; when set the client listener
+	// requires TLS.
+	tlsCert, tlsKey string
+	// insecureRemote accepts a plaintext client listener that other
+	// machines can reach.
+	insecureRemote bool
 }
 
 type streamSpec struct {
@@ -89,4 +96,19 @@ func WithKeyValue(bucket string) Option {
 // (default DefaultMaxPayload).
 func WithMaxPayload(n int32) Option {
 	return func(c *config) { c.maxPayload = n }
+}
+
+// WithTLS makes the client listener require TLS with the PEM certificate
+// and private key in certFile and keyFile. Clients that speak plaintext are
+// refused; the daemon's own in-process connection is not affected.
+// daemon.json records the certificate so that Connect trusts it.
+func WithTLS(certFile, keyFile string) Option {
+	return func(c *config) { c.tlsCert, c.tlsKey = certFile, keyFile }
+}
+
+// WithInsecureRemote lets Start listen in plaintext on an address other
+// machines can reach. Without it (or WithTLS) Start refuses every listen
+// address that is not loopback, with an *ExposedListenError.
+func WithInsecureRemote(ok bool) Option {
+	return func(c *config) { c.insecureRemote = ok }
 }

@@ -52,6 +52,11 @@ type Server struct {
 // NATS with JetStream, connects the daemon's own in-process connection,
 // creates the requested streams and buckets, and writes daemon.json.
 // On error nothing is left running or locked.
+//
+// A listen address other machines can reach (not loopback: 0.0.0.0, ::, an
+// empty host, a LAN address) is refused with an *ExposedListenError unless
+// the listener requires TLS (WithTLS) or the caller accepts plaintext
+// (WithInsecureRemote); that refusal comes before the state dir is touched.
 func Start(opts ...Option) (_ *Server, err error) {
 	cfg := defaultConfig()
 	for _, o := range opts {
@@ -60,6 +65,17 @@ func Start(opts ...Option) (_ *Server, err error) {
 	host, port, err := cfg.validate()
 	if err != nil {
 		return nil, err
+	}
+	// Refusals that need nothing of the state dir come before it is touched.
+	loopback, err := cfg.checkExposure(host)
+	if err != nil {
+		return nil, err
+	}
+	var stls *serverTLS
+	if cfg.tlsCert != "" || cfg.tlsKey != "" {
+		if stls, err = loadServerTLS(cfg.tlsCert, cfg.tlsKey); err != nil {
+			return nil, err
+		}
 	}
 	dir, err := resolveStateDir(cfg.stateDir)
 	if err != nil {
@@ -121,7 +137,7 @@ func Start(opts ...Option) (_ *Server, err error) {
 		}
 	}
 
-	ns, err := server.NewServer(serverOptions(cfg, host, port, dir, clientPub, daemonPub))
+	ns, err := server.NewServer(serverOptions(cfg, host, port, dir, clientPub, daemonPub, stls))
 	if err != nil {
 		return nil, fmt.Errorf("configure nats server: %w", err)
 	}
@@ -171,25 +187,35 @@ func Start(opts ...Option) (_ *Server, err error) {
 		lock: lk,
 		log:  cfg.logger,
 		info: Info{
-			URL:       clientURL(ns),
+			URL:       clientURL(ns, host, stls != nil),
 			PID:       os.Getpid(),
 			CredsFile: credsPath,
 			Started:   time.Now().UTC(),
 			StateDir:  dir,
+			Listen:    ns.Addr().String(),
+			Loopback:  loopback,
+			// Exposed and plaintext: only reachable through WithInsecureRemote.
+			InsecureRemote: !loopback && stls == nil,
 		},
+	}
+	if stls != nil {
+		s.info.TLSCertFile, s.info.TLSCertSHA256 = stls.certFile, stls.pin
 	}
 	if err := writeInfo(dir, s.info); err != nil {
 		return nil, err
 	}
-	s.log.Info("nats server ready", "url", s.info.URL, "state_dir", dir)
+	s.log.Info("nats server ready", "url", s.info.URL, "listen", s.info.Listen, "tls", s.info.TLS(), "state_dir", dir)
+	if s.info.InsecureRemote {
+		s.log.Warn("the client port is reachable from the network without TLS", "listen", s.info.Listen)
+	}
 	return s, nil
 }
 
-func serverOptions(cfg config, host string, port int, dir, clientPub, daemonPub string) *server.Options {
+func serverOptions(cfg config, host string, port int, dir, clientPub, daemonPub string, stls *serverTLS) *server.Options {
 	if port == 0 {
 		port = server.RANDOM_PORT // 0 means the default port 4222 to nats-server
 	}
-	return &server.Options{
+	opts := &server.Options{
 		ServerName: serverName,
 		Host:       host,
 		Port:       port,
@@ -214,6 +240,12 @@ func serverOptions(cfg config, host string, port int, dir, clientPub, daemonPub 
 			{Nkey: daemonPub, AllowedConnectionTypes: connTypes(jwt.ConnectionTypeInProcess)},
 		},
 	}
+	if stls != nil {
+		// Every TCP client must do TLS (AllowNonTLS stays false); only the
+		// in-process connection may go without, which nats-server allows.
+		opts.TLSConfig = stls.config
+	}
+	return opts
 }
 
 func connTypes(types ...string) map[string]struct{} {
@@ -253,9 +285,16 @@ func setupJetStream(ctx context.Context, js jetstream.JetStream, cfg config) err
 	return nil
 }
 
-// clientURL is the URL of the bound listener, so port 0 shows the real
-// port; an unspecified host becomes loopback since clients are local.
-func clientURL(ns *server.Server) string {
+// clientURL is the URL a client on this machine uses: the bound listener's
+// address, so port 0 shows the real port; when the listener is bound to
+// every interface, loopback (::1 when the listen host was an IPv6 literal,
+// 127.0.0.1 otherwise: Go binds 0.0.0.0 as a dual-stack [::]). The scheme is
+// tls:// when the listener requires TLS.
+func clientURL(ns *server.Server, listenHost string, requireTLS bool) string {
+	scheme := "nats://"
+	if requireTLS {
+		scheme = "tls://"
+	}
 	addr, ok := ns.Addr().(*net.TCPAddr)
 	if !ok {
 		return ns.ClientURL()
@@ -263,11 +302,15 @@ func clientURL(ns *server.Server) string {
 	host := addr.IP.String()
 	if addr.IP.IsUnspecified() {
 		host = "127.0.0.1"
+		if ip := net.ParseIP(listenHost); ip != nil && ip.To4() == nil {
+			host = "::1"
+		}
 	}
-	return "nats://" + net.JoinHostPort(host, fmt.Sprint(addr.Port))
+	return scheme + net.JoinHostPort(host, fmt.Sprint(addr.Port))
 }
 
-// ClientURL returns nats://HOST:PORT of the client listener.
+// ClientURL returns the URL (nats:// or tls://) a client on this machine
+// connects to.
 func (s *Server) ClientURL() string { return s.info.URL }
 
 // CredsFile returns the path of the client nkey seed file (mode 0600).

@@ -2,8 +2,6 @@ package embedded
 
 import (
 	"bufio"
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"net"
 	"net/url"
@@ -12,7 +10,6 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nkeys"
 )
 
 // 6. A TCP subscriber that never reads must not stall the daemon's
@@ -107,30 +104,7 @@ func dialFrozen(t *testing.T, s *Server) net.Conn {
 	_ = conn.SetDeadline(time.Now().Add(5 * time.Second))
 	r := bufio.NewReader(conn)
 
-	line, err := r.ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	var info struct {
-		Nonce string `json:"nonce"`
-	}
-	if !strings.HasPrefix(line, "INFO ") || json.Unmarshal([]byte(strings.TrimPrefix(line, "INFO ")), &info) != nil || info.Nonce == "" {
-		t.Fatalf("INFO line: %q", line)
-	}
-	kp, err := nkeys.ParseDecoratedUserNKey(readFile(t, s.CredsFile()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer kp.Wipe()
-	pub, _ := kp.PublicKey()
-	sig, err := kp.Sign([]byte(info.Nonce))
-	if err != nil {
-		t.Fatal(err)
-	}
-	connect, _ := json.Marshal(map[string]any{
-		"verbose": false, "pedantic": false, "protocol": 1, "name": "frozen",
-		"nkey": pub, "sig": base64.RawURLEncoding.EncodeToString(sig),
-	})
+	_, connect := signedConnect(t, r, s.CredsFile(), "frozen")
 	if _, err := fmt.Fprintf(conn, "CONNECT %s\r\nSUB > 1\r\nPING\r\n", connect); err != nil {
 		t.Fatal(err)
 	}

@@ -62,9 +62,10 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Code == e.Code
 }
 
-// Errorf builds an Error with a suggestion.
+// Errorf builds an Error with a suggestion. Its string arguments are cut to MaxEcho bytes: they
+// are what repeats the caller's input.
 func Errorf(code Code, suggestion, format string, args ...any) *Error {
-	return &Error{Code: code, Message: fmt.Sprintf(format, args...), Suggestion: suggestion}
+	return &Error{Code: code, Message: fmt.Sprintf(format, excerptArgs(args)...), Suggestion: suggestion}
 }
 
 // With adds a detail and returns e.

@@ -37,14 +37,19 @@ func (g *generations) of(pid int, instance string) uint64 {
 	return e.gen
 }
 
-// launched starts a new generation for pid: the next instance seen adopts it.
-func (g *generations) launched(pid int) uint64 {
+// launched starts a new generation for the launch of pid as instance ("" when the backend does
+// not say), unless it is the instance known already: a launch announced again (a restarted
+// registry) is no new instance. An unnamed instance adopts the new generation.
+func (g *generations) launched(pid int, instance string) uint64 {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if e, ok := g.byPID[pid]; ok && e.instance == "" {
-		return e.gen // already fresh: the launch was seen first through Apps
+	if e, ok := g.byPID[pid]; ok && (e.instance == "" || e.instance == instance) {
+		if e.instance == "" {
+			e.instance = instance
+		}
+		return e.gen // already fresh (the launch was seen first through Apps), or the same instance
 	}
 	g.last++
-	g.byPID[pid] = &genEntry{gen: g.last}
+	g.byPID[pid] = &genEntry{gen: g.last, instance: instance}
 	return g.last
 }

@@ -52,21 +52,27 @@ func (o *Observer) Subscribe(fn func(Event)) (Token, error) { return o.hub.subsc
 // Unsubscribe ends a subscription.
 func (o *Observer) Unsubscribe(t Token) { o.hub.unsubscribe(t) }
 
-// watch starts the backend's watch with events stamped with their app's generation.
+// watch starts the backend's watch with events stamped with their app's generation, and the
+// changes to secure fields coalesced and stripped (secureGate).
 func (o *Observer) watch(sink func(Event)) (func(), error) {
-	return o.backend.Watch(func(e Event) {
+	gate := newSecureGate(sink, o.now)
+	stop, err := o.backend.Watch(func(e Event) {
 		if e.Time.IsZero() {
 			e.Time = o.now()
 		}
 		if e.App.PID > 0 {
 			if e.Type == EventAppLaunched {
-				e.App.Generation = o.gens.launched(e.App.PID)
+				e.App.Generation = o.gens.launched(e.App.PID, e.Instance)
 			} else {
 				e.App.Generation = o.gens.of(e.App.PID, "")
 			}
 		}
-		sink(e)
+		gate.deliver(e)
 	})
+	if err != nil {
+		return nil, err
+	}
+	return func() { stop(); gate.close() }, nil
 }
 
 // Apps lists the running apps with their generations.

@@ -97,11 +97,21 @@ func TestGenerations(t *testing.T) {
 	if b <= a {
 		t.Fatalf("reused pid kept generation %d", b)
 	}
-	c := g.launched(200)
+	c := g.launched(200, "")
 	if g.of(200, ":1.12") != c {
 		t.Fatal("an instance seen after its launch event must adopt the launch's generation")
 	}
 	if g.of(300, "") == c {
 		t.Fatal("two apps share a generation")
+	}
+	if g.launched(200, ":1.12") != c || g.of(200, ":1.12") != c {
+		t.Fatal("the same instance announced again (a restarted registry) must keep its generation")
+	}
+	if d := g.launched(200, ":1.40"); d <= c || g.of(200, ":1.40") != d {
+		t.Fatal("a relaunch at the same pid must get a new generation")
+	}
+	e := g.launched(200, "")
+	if e <= c || g.of(200, ":1.41") != e {
+		t.Fatal("a launch the backend does not name starts a generation its instance adopts")
 	}
 }

@@ -18,7 +18,7 @@ const (
 	// KindWindow holds when a window (dialogs included) is open, whose title matches Title if given.
 	KindWindow Kind = "window"
 	// KindWindowGone holds when no window's title matches Title; without Title, when the wait's
-	// windows are all gone (its target window, when it names one).
+	// window is gone (an action's expect borrows the window of the action's snapshot).
 	KindWindowGone Kind = "window_gone"
 	// KindDialog holds when a dialog, sheet or alert window is open, whose title matches Title if given.
 	KindDialog Kind = "dialog"
@@ -84,6 +84,10 @@ type Condition struct {
 	// Of holds the conditions of all and any: 2 to MaxTerms of them.
 	Of []*Condition `json:"of,omitempty"`
 
+	// window is the id of the window a window_gone without Title waits to see go: the wait's own
+	// window (set by the engine). An id, not its title: a dialog's title is often empty or shared.
+	window string
+
 	compiled *compiledStates // set by Validate
 }
 
@@ -108,6 +112,12 @@ func (c *Condition) NeedsElements() bool {
 	return slices.ContainsFunc(c.Leaves(), func(l *Condition) bool {
 		return l.Kind != KindWindow && l.Kind != KindWindowGone && l.Kind != KindDialog
 	})
+}
+
+// NeedsItsWindow reports whether c has a window_gone that names no window: it waits for the
+// wait's own window to go.
+func (c *Condition) NeedsItsWindow() bool {
+	return slices.ContainsFunc(c.Leaves(), func(l *Condition) bool { return l.Kind == KindWindowGone && l.Title == nil })
 }
 
 // Targets lists the element ids (elem_N) c names, once each, in order. They belong to the

@@ -201,6 +201,24 @@ func TestBadConditionsAreRefused(t *testing.T) {
 	}
 }
 
+// An unknown or expired snapshot is SNAPSHOT_EXPIRED whatever the condition: one that names no
+// element of it too, with or without an app.
+func TestWaitWithAnUnknownSnapshotIsExpired(t *testing.T) {
+	r := newRig(t)
+	for _, expr := range []string{`text:"Saved"`, `state:elem_3=checked`, `window_gone`, `dialog`} {
+		for _, app := range []observer.AppQuery{{}, notesApp} {
+			cond, err := ParseCompact(expr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = r.e.Wait(context.Background(), Request{Condition: cond, App: app, Snapshot: "s_0123456789ab", Timeout: 200 * time.Millisecond}, nil)
+			if e := observer.AsError(err); e == nil || e.Code != observer.CodeSnapshotExpired || e.Suggestion == "" {
+				t.Errorf("%s, app %+v: %v", expr, app, err)
+			}
+		}
+	}
+}
+
 // TestThousandWaitsResolve: 1,000 waits at once on one app, each for its own label, all met
 // by the label they wait for.
 func TestThousandWaitsResolve(t *testing.T) {

@@ -42,17 +42,11 @@ func (aw *appWatch) check(ctx context.Context, w *wait, trigger *Trigger, v *vie
 	r := &Result{Outcome: Met, Trigger: trigger, App: refOf(aw.app)}
 	switch {
 	case match != nil:
-		lw := v.owner(match.Ref)
-		if lw == nil {
-			return
-		}
-		insp, el, err := lw.Snapshot(ctx, match.Ref)
+		insp, el, wr, err := aw.listMatch(ctx, v, match.Ref)
 		if err != nil {
 			return
 		}
-		r.Snapshot, r.Match = bus.NewListing(insp), el
-		wr := lw.Window().RefOf()
-		r.Window = &wr
+		r.Snapshot, r.Match, r.Window = bus.NewListing(insp), el, &wr
 	case win != nil:
 		wr := win.RefOf()
 		r.Window = &wr
@@ -72,6 +66,25 @@ func (aw *appWatch) check(ctx context.Context, w *wait, trigger *Trigger, v *vie
 	w.finish(r)
 }
 
+// listMatch stores a snapshot that lists the match and returns it with the match as listed and
+// its window: from the live copy of the window that holds it, else (a target the window's tree
+// no longer holds) read from the app.
+func (aw *appWatch) listMatch(ctx context.Context, v *view, ref observer.NodeRef) (*observer.Inspection, *observer.Element, observer.WindowRef, error) {
+	if lw := v.owner(ref); lw != nil {
+		insp, el, err := lw.Snapshot(ctx, ref)
+		return insp, el, lw.Window().RefOf(), err
+	}
+	var win observer.Window
+	switch {
+	case len(v.lives) > 0:
+		win = v.lives[0].Window()
+	case len(aw.windows) > 0:
+		win = aw.windows[0]
+	}
+	insp, el, err := aw.e.o.SnapshotOf(ctx, aw.app, win, ref)
+	return insp, el, win.RefOf(), err
+}
+
 // viewFor is what w sees of the app: every window for window and dialog conditions (a dialog
 // opens in a new window), and the elements of its window (or of all the app's windows), or of
 // its scope.
@@ -79,6 +92,15 @@ func (aw *appWatch) viewFor(ctx context.Context, w *wait) *view {
 	v := &view{targets: w.targets, scope: w.scope, windows: aw.windows}
 	if !w.cond.NeedsElements() {
 		return v
+	}
+	if len(w.targets) > 0 {
+		v.read = func(ref observer.NodeRef) *observer.Node {
+			n := aw.e.o.Backend().Read(ctx, []observer.NodeRef{ref})[0]
+			if n.Err != nil {
+				return nil
+			}
+			return &n
+		}
 	}
 	wins := aw.windows
 	if w.req.Window != "" {
@@ -106,6 +128,10 @@ type view struct {
 	only     map[observer.NodeRef]bool           // when set, the only elements to look at
 	// onlyNodes are the elements of only, looked up once for all the waits that share the view.
 	onlyNodes []*observer.Node
+	// read reads a target the windows' copies do not hold (a page of a stack that is not shown
+	// leaves the tree, its elements live on); detached keeps what it read for this view.
+	read     func(observer.NodeRef) *observer.Node
+	detached map[observer.NodeRef]*observer.Node
 }
 
 func (v *view) node(n *observer.Node) *observer.Node {
@@ -189,7 +215,18 @@ func (v *view) Element(id string) *observer.Node {
 			return &n
 		}
 	}
-	return nil
+	if v.read == nil {
+		return nil
+	}
+	n, ok := v.detached[ref]
+	if !ok {
+		n = v.read(ref)
+		if v.detached == nil {
+			v.detached = map[observer.NodeRef]*observer.Node{}
+		}
+		v.detached[ref] = n
+	}
+	return n
 }
 
 // owner is the live window that holds ref.

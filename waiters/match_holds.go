@@ -90,7 +90,12 @@ func (c *Condition) firstWindow(v View) *observer.Window {
 		if c.Kind == KindDialog && !isDialog(w.Role) {
 			continue
 		}
-		if c.Title == nil || c.Title.matches(w.Title) {
+		switch {
+		case c.window != "":
+			if w.ID == c.window {
+				return &w
+			}
+		case c.Title == nil || c.Title.matches(w.Title):
 			return &w
 		}
 	}

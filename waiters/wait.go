@@ -17,6 +17,9 @@ type Request struct {
 	App observer.AppQuery
 	// Window narrows the wait to one window of the app (id or title).
 	Window string
+	// GoneWindow is the window (id or title) a window_gone without a title waits to see go;
+	// none means Window.
+	GoneWindow string
 	// Scope narrows element conditions to one element's subtree.
 	Scope *observer.Scope
 	// Snapshot resolves the condition's element ids (elem_12); a scope's snapshot does too.
@@ -146,13 +149,13 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*wait, error) {
 		if err := e.nameTheWindow(ctx, w); err != nil {
 			return nil, err
 		}
-	} else if req.Window != "" || len(w.targets) > 0 || req.Scope != nil {
+	} else if req.Window != "" || req.GoneWindow != "" || len(w.targets) > 0 || req.Scope != nil {
 		return nil, observer.Errorf(observer.CodeBadRequest, "Name the app (app or pid) the window, scope or element ids belong to.",
 			"a window, scope or element ids need an app")
 	}
 	w.shares = appearsOnly(w.cond) && w.req.Window == "" && w.scope == "" && w.cond.NeedsElements()
 	for _, l := range w.cond.Leaves() {
-		if l.Kind == KindWindowGone && l.Title == nil {
+		if l.Kind == KindWindowGone && l.Title == nil && l.window == "" {
 			return nil, observer.Errorf(observer.CodeBadRequest, `Name the window: window_gone:title="Report", or wait on an app's window (app and window).`,
 				"window_gone needs a window: a title, or the wait's window")
 		}
@@ -160,27 +163,27 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*wait, error) {
 	return w, nil
 }
 
-// nameTheWindow gives window_gone leaves without a title the title of the wait's window: the
-// window the wait is about is the one that must go.
+// nameTheWindow points window_gone leaves without a title at the wait's window (GoneWindow, else
+// Window): the window the wait is about is the one that must go.
 func (e *Engine) nameTheWindow(ctx context.Context, w *wait) error {
-	if w.req.Window == "" {
+	want := w.req.GoneWindow
+	if want == "" {
+		want = w.req.Window
+	}
+	if want == "" || !w.cond.NeedsItsWindow() {
 		return nil
 	}
+	_, wins, err := e.o.Windows(ctx, observer.AppQuery{PID: w.app.PID})
+	if err != nil {
+		return err
+	}
+	win, err := observer.PickWindow(w.app, wins, want)
+	if err != nil {
+		return err
+	}
 	for _, l := range w.cond.Leaves() {
-		if l.Kind != KindWindowGone || l.Title != nil {
-			continue
-		}
-		_, wins, err := e.o.Windows(ctx, observer.AppQuery{PID: w.app.PID})
-		if err != nil {
-			return err
-		}
-		win, err := observer.PickWindow(w.app, wins, w.req.Window)
-		if err != nil {
-			return err
-		}
-		l.Title = Exact(win.Title)
-		if err := l.Validate(); err != nil {
-			return err
+		if l.Kind == KindWindowGone && l.Title == nil {
+			l.window = win.ID
 		}
 	}
 	return nil
@@ -196,7 +199,7 @@ func (e *Engine) resolveTargets(w *wait) error {
 			snapID = w.req.Scope.Snapshot
 		}
 	}
-	if len(ids) == 0 && w.req.Scope == nil {
+	if len(ids) == 0 && w.req.Scope == nil && snapID == "" {
 		return nil
 	}
 	if snapID == "" {

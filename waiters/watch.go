@@ -194,13 +194,18 @@ func (aw *appWatch) round(ctx context.Context) {
 	if winsChanged {
 		aw.refreshWindows(ctx)
 	}
-	aw.evaluateWaits(ctx, trigger, aw.refreshLive(ctx), added, winsChanged)
+	named := map[observer.NodeRef]bool{}
+	for _, ev := range evs {
+		named[ev.Ref] = true
+	}
+	aw.evaluateWaits(ctx, trigger, aw.refreshLive(ctx), named, added, winsChanged)
 }
 
 // evaluateWaits evaluates the waits after a change of the copy: added waits from scratch, every
-// wait when the windows changed, else those a touched element may concern; a wait that held but
-// was not confirmed is looked at whole again.
-func (aw *appWatch) evaluateWaits(ctx context.Context, trigger *Trigger, touched map[observer.NodeRef]bool, added []*wait, winsChanged bool) {
+// wait when the windows changed, else those a touched element may concern or whose target an
+// event named (it may be out of the window's tree); a wait that held but was not confirmed is
+// looked at whole again.
+func (aw *appWatch) evaluateWaits(ctx context.Context, trigger *Trigger, touched, named map[observer.NodeRef]bool, added []*wait, winsChanged bool) {
 	var shared *view // what every wait of the whole app sees, made once for all of them
 	waits := aw.waitList()
 	for w := range aw.unconfirmed {
@@ -213,7 +218,7 @@ func (aw *appWatch) evaluateWaits(ctx context.Context, trigger *Trigger, touched
 		case slices.Contains(added, w):
 			aw.evaluate(ctx, w, &Trigger{Kind: "initial"}, nil)
 			w.listening() // its windows are watched now: what happens next is seen
-		case winsChanged || aw.unconfirmed[w]:
+		case winsChanged || aw.unconfirmed[w] || w.targetNamed(named):
 			aw.evaluate(ctx, w, trigger, nil)
 		case len(touched) > 0 && w.shares:
 			// It held of nothing before: only what was added or changed can make it hold now.
@@ -229,6 +234,16 @@ func (aw *appWatch) evaluateWaits(ctx context.Context, trigger *Trigger, touched
 			aw.evaluate(ctx, w, trigger, nil)
 		}
 	}
+}
+
+// targetNamed reports whether one of the elements w's condition names is among refs.
+func (w *wait) targetNamed(refs map[observer.NodeRef]bool) bool {
+	for _, ref := range w.targets {
+		if refs[ref] {
+			return true
+		}
+	}
+	return false
 }
 
 // appearsOnly reports whether c holds as soon as one element matches (text or element
@@ -277,7 +292,7 @@ func (aw *appWatch) resync(ctx context.Context) {
 	}
 	// Every wait was evaluated on the copy as it was: only what the re-read changed can change
 	// an outcome, which keeps a thousand waits' recheck as cheap as one's.
-	aw.evaluateWaits(ctx, &Trigger{Kind: "recheck"}, touched, nil, !sameWindows(before, aw.windows))
+	aw.evaluateWaits(ctx, &Trigger{Kind: "recheck"}, touched, nil, nil, !sameWindows(before, aw.windows))
 }
 
 // sameWindows reports whether two window lists are alike for conditions.

@@ -43,7 +43,7 @@ func desktop(kind string) (*headless.Session, *headless.App, func(), error) {
 func openATSPI(s *headless.Session, opts ...atspi.Option) (*atspi.Backend, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return atspi.Open(ctx, append([]atspi.Option{atspi.WithSessionBus(s.SessionBus), atspi.WithA11yBus(s.A11yBus), atspi.WithDisplay(s.Display)}, opts...)...)
+	return atspi.Open(ctx, append([]atspi.Option{atspi.WithSessionBus(s.SessionBus), atspi.WithA11yBus(s.A11yBus), atspi.WithDisplay(s.Display), atspi.WithXAuthority(s.XAuthority)}, opts...)...)
 }
 
 // walkTimes walks root with a fresh backend (cold: no cached roles or interfaces) and then
@@ -205,7 +205,7 @@ func startDesktopDaemon(kind string) (*desktopDaemon, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	d, dir, closeDaemon, err := startDaemonWith(daemon.Config{Backend: "atspi", SessionBus: s.SessionBus, A11yBus: s.A11yBus, Display: s.Display})
+	d, dir, closeDaemon, err := startDaemonWith(daemon.Config{Backend: "atspi", SessionBus: s.SessionBus, A11yBus: s.A11yBus, Display: s.Display, XAuthority: s.XAuthority})
 	if err != nil {
 		stopDesktop()
 		return nil, nil, err

@@ -36,7 +36,7 @@ func runAction(ctx context.Context, action, usage string, args []string, out io.
 	var a appFlags
 	var req bus.ActionRequest
 	var expect string
-	fs := newFlags(action, usage+" [--expect CONDITION] [--policy physical] [flags]")
+	fs := newFlags(action, usage+" [--expect CONDITION [--timeout 5s]] [--policy physical] [flags]")
 	c.register(fs)
 	if action == "key" {
 		a.register(fs)
@@ -70,6 +70,9 @@ func runAction(ctx context.Context, action, usage string, args []string, out io.
 	}
 	if expect != "" {
 		req.Expect = &bus.WaitRequest{Expr: expect}
+		if timeout, given := c.conditionTimeout(fs); given {
+			req.Expect.TimeoutMS = int(timeout.Milliseconds())
+		}
 	}
 	client, closeConn, err := c.dial(ctx)
 	if err != nil {

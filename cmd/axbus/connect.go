@@ -15,6 +15,7 @@ type clientFlags struct {
 	stateDir string
 	server   string
 	creds    string
+	tlsCA    string
 	host     string
 	prefix   string
 	timeout  time.Duration
@@ -24,12 +25,14 @@ func (f *clientFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.stateDir, "state-dir", "", "state dir of the local daemon (default: the user's state dir)")
 	fs.StringVar(&f.server, "server", "", "NATS URL of another daemon or cluster (default: the local daemon)")
 	fs.StringVar(&f.creds, "creds", "", "nkey seed file for --server")
+	fs.StringVar(&f.tlsCA, "tls-ca", "", "PEM certificate to trust for a tls:// --server, such as that daemon's --tls-cert (default: the system's roots)")
 	fs.StringVar(&f.host, "host", "", "host id of the daemon to talk to (default: discovered)")
 	fs.StringVar(&f.prefix, "prefix", bus.DefaultPrefix, "subject prefix")
 	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "how long to wait for a reply")
 }
 
-// dial connects to the daemon: the local one found through its state dir, or --server.
+// dial connects to the daemon: the local one found through its state dir (over TLS when it
+// requires TLS: daemon.json names its certificate), or --server.
 func (f *clientFlags) dial(ctx context.Context) (*bus.Client, func(), error) {
 	var nc *nats.Conn
 	var err error
@@ -41,6 +44,9 @@ func (f *clientFlags) dial(ctx context.Context) (*bus.Client, func(), error) {
 				return nil, nil, kerr
 			}
 			opts = append(opts, nkey)
+		}
+		if f.tlsCA != "" {
+			opts = append(opts, nats.RootCAs(f.tlsCA))
 		}
 		nc, err = nats.Connect(f.server, opts...)
 	} else {
@@ -59,4 +65,12 @@ func (f *clientFlags) dial(ctx context.Context) (*bus.Client, func(), error) {
 		return nil, nil, err
 	}
 	return c, nc.Close, nil
+}
+
+// conditionTimeout is --timeout when the command line gives it: for wait and an action's expect
+// it is how long the condition may take (the reply's own deadline follows from it).
+func (f *clientFlags) conditionTimeout(fs *flag.FlagSet) (time.Duration, bool) {
+	given := false
+	fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == "timeout" })
+	return f.timeout, given
 }

@@ -129,6 +129,75 @@ func TestDesktopPasswordNeverLeaves(t *testing.T) {
 	}
 }
 
+// TestDesktopSecureFieldEventsHideTheLength types into the password field a character at a time,
+// as keystrokes do, three characters and then twelve: nothing published may tell the two apart or
+// tell how many characters there are (no text, length, offsets or caret; one coalesced
+// text_changed at most for each burst of typing), in the live events and in the stream.
+func TestDesktopSecureFieldEventsHideTheLength(t *testing.T) {
+	dd := startDesktopDaemon(t, headless.KindGTK3, headless.KindGTK4)
+	ctx := context.Background()
+	for _, kind := range []string{headless.KindGTK3, headless.KindGTK4} {
+		t.Run(kind, func(t *testing.T) {
+			app := dd.apps[kind]
+			dd.do(t, kind, map[string]any{"cmd": "focus", "target": "Password"})
+			var counts []int
+			for _, typed := range []string{"abc", "defghijklmno"} {
+				before, err := app.State(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				dd.drain()
+				dd.do(t, kind, map[string]any{"cmd": "type_password", "text": typed, "interval_ms": 15})
+				dd.eventually(t, kind, "the characters typed", func(st headless.State) bool { return st.PasswordLen == before.PasswordLen+len(typed) })
+				typedAt := time.Now()
+				// What a burst publishes comes within the field's quiet time after its last key: count
+				// what arrives until well past it.
+				n, quiet := 0, time.After(time.Until(typedAt.Add(3*time.Second)))
+			collect:
+				for {
+					select {
+					case x := <-dd.events:
+						if x.env.App.PID != app.PID {
+							continue
+						}
+						if x.env.Type == observer.EventTextChanged && x.env.Element != nil && x.env.Element.Role == observer.RolePassword {
+							n++
+						} else if _, ok := x.env.Detail["start"]; ok || x.env.Type == observer.EventTextChanged {
+							t.Errorf("only the password field changed, yet an event about something else tells of text: %+v", x.env)
+						}
+					case <-quiet:
+						break collect
+					}
+				}
+				counts = append(counts, n)
+				t.Logf("%d characters typed: %d text_changed about the field", len(typed), n)
+			}
+			// Both toolkits report every keystroke; one event each burst says only that the text changed.
+			if counts[0] != 1 || counts[1] != 1 {
+				t.Fatalf("text_changed events about the password field per burst: %v, want 1 each", counts)
+			}
+			dd.do(t, kind, map[string]any{"cmd": "focus", "target": "Name"})
+		})
+	}
+	leaks := func(where string, raw []byte) {
+		var env bus.Envelope
+		if json.Unmarshal(raw, &env) != nil || env.Element == nil || env.Element.Role != observer.RolePassword {
+			return
+		}
+		if len(env.Detail) > 0 || env.Element.Value != "" {
+			t.Errorf("%s: an event about the password field carries %s", where, raw)
+		}
+	}
+	dd.eventsMu.Lock()
+	for _, e := range dd.allEvents {
+		leaks("live", e)
+	}
+	dd.eventsMu.Unlock()
+	for _, m := range streamContents(t, dd) {
+		leaks("stream", m)
+	}
+}
+
 // streamContents reads every message the host's stream keeps.
 func streamContents(t *testing.T, dd *desktopDaemon) [][]byte {
 	t.Helper()

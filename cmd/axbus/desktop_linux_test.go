@@ -82,7 +82,7 @@ func startDesktopDaemon(t *testing.T, kinds ...string) *desktopDaemon {
 	dir := t.TempDir()
 	d, err := daemon.Start(daemon.Config{
 		Backend: "atspi", StateDir: dir, Listen: "127.0.0.1:0", Host: "testhost",
-		SessionBus: sess.SessionBus, A11yBus: sess.A11yBus, Display: sess.Display,
+		SessionBus: sess.SessionBus, A11yBus: sess.A11yBus, Display: sess.Display, XAuthority: sess.XAuthority,
 		Log: slog.New(slog.NewTextHandler(dd.log, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	})
 	if err != nil {

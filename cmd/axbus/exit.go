@@ -84,7 +84,11 @@ func report(err error, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "axbus: "+line)
 		var running *embedded.AlreadyRunningError
 		var busy *embedded.PortBusyError
+		var exposed *embedded.ExposedListenError
+		var tlsFiles *embedded.TLSFilesError
 		switch {
+		case errors.As(err, &exposed), errors.As(err, &tlsFiles):
+			return exitUsage // the flags ask for what the daemon refuses: say how to ask otherwise
 		case errors.As(err, &running):
 			return exitAlreadyRunning
 		case errors.As(err, &busy):

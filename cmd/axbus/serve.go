@@ -13,7 +13,6 @@ import (
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
-	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -24,7 +23,10 @@ func runServe(ctx context.Context, args []string, out io.Writer) error {
 	fs.StringVar(&cfg.Backend, "backend", "auto", "accessibility backend: auto or one of "+strings.Join(daemon.Backends(), ", "))
 	fs.StringVar(&cfg.Desktop, "desktop", "demo", "simulated desktop for --backend sim: a fixture name or a JSON file")
 	fs.StringVar(&cfg.StateDir, "state-dir", "", "state dir: JetStream store, credentials, lock (default: the user's state dir)")
-	fs.StringVar(&cfg.Listen, "listen", embedded.DefaultListen, "client listen address")
+	fs.StringVar(&cfg.Listen, "listen", embedded.DefaultListen, "client listen address; one other machines can reach (not loopback) needs --tls-cert and --tls-key, or --insecure-remote")
+	fs.StringVar(&cfg.TLSCert, "tls-cert", "", "require TLS on the client port with this PEM certificate (with --tls-key)")
+	fs.StringVar(&cfg.TLSKey, "tls-key", "", "the PEM private key of --tls-cert")
+	fs.BoolVar(&cfg.InsecureRemote, "insecure-remote", false, "accept a --listen address other machines can reach without TLS: they could read and alter all traffic")
 	fs.StringVar(&cfg.Host, "host", defaultHost(), "host id used in subjects")
 	fs.StringVar(&cfg.Prefix, "prefix", bus.DefaultPrefix, "subject prefix")
 	fs.StringVar(&cfg.Headless, "headless", "never", "run a private headless desktop with the GTK fixture app: never, auto (when there is no desktop session) or always (Linux)")
@@ -61,16 +63,7 @@ func runServe(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	info := d.Server.Info()
-	fmt.Fprintf(out, "axbus %s serving host %q with the %s backend\n", bus.Version, d.Subjects.Host, d.Backend.Platform())
-	fmt.Fprintf(out, "  client URL:  %s\n", info.URL)
-	fmt.Fprintf(out, "  credentials: %s (nkey seed)\n", info.CredsFile)
-	fmt.Fprintf(out, "  subjects:    %s (events), %s (snapshot diffs), %s.* (requests)\n", d.Subjects.AllEvents(), d.Subjects.AllSnaps(), d.Subjects.API())
-	if h := d.Desktop; h != nil {
-		fmt.Fprintf(out, "  desktop:     no desktop session here, so a private headless one runs (DISPLAY %s)\n", h.Session.Display)
-		fmt.Fprintf(out, "               with the GTK3 fixture app %q (pid %d); change it with: axbus fixture toggle\n", headless.AppName(h.App.Kind), h.App.PID)
-	}
-	fmt.Fprintf(out, "  try:         axbus apps | axbus tail | nats --server %s --nkey %s micro ls\n", info.URL, info.CredsFile)
+	printBanner(out, d)
 	<-ctx.Done()
 	cfg.Log.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

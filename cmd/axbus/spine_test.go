@@ -163,6 +163,44 @@ func TestBadInputGetsClearErrors(t *testing.T) {
 	}
 }
 
+// Errors repeat at most ~200 bytes of any input, marked as cut: a 900 KB id must not come back
+// as 900 KB in a header and again in the body.
+func TestErrorsEchoLongInputCut(t *testing.T) {
+	d := startTestDaemon(t)
+	nc, _, err := embedded.Connect(d.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	long := strings.Repeat("x", 900<<10)
+	for _, c := range []struct{ endpoint, body string }{
+		{"inspect", `{"scope": "s_0123456789ab:` + long + `"}`},
+		{"inspect", `{"app": "` + long + `"}`},
+		{"read", `{"scope": "` + long + `"}`},
+		{"windows", `{"app": "Notes", "window": "` + long + `"}`},
+		{"wait", `{"expr": "text:\"` + long + `", "app": "Notes"}`},
+		{"wait", `{"expr": "text:\"a\"", "app": "Notes", "snapshot": "` + long + `"}`},
+		{"click", `{"target": "` + long + `"}`},
+		{"key", `{"keys": "` + long + `", "app": "Notes"}`},
+	} {
+		msg, err := nc.Request(d.Subjects.Endpoint(c.endpoint), []byte(c.body), 10*time.Second)
+		if err != nil {
+			t.Fatalf("%s: no reply: %v", c.endpoint, err)
+		}
+		var body bus.ErrorBody
+		if err := json.Unmarshal(msg.Data, &body); err != nil || body.Error == nil {
+			t.Fatalf("%s: not an error: %.300s", c.endpoint, msg.Data)
+		}
+		header := msg.Header.Get(micro.ErrorHeader)
+		if len(header) > 1200 || len(msg.Data) > 4<<10 || strings.Count(string(msg.Data), "x") > 3*observer.MaxEcho {
+			t.Errorf("%s: header %d bytes, body %d bytes: %.400s", c.endpoint, len(header), len(msg.Data), msg.Data)
+		}
+		if strings.Contains(body.Error.Message, "xxxxxxxxxx") && !strings.Contains(body.Error.Message, "[cut: ") {
+			t.Errorf("%s: a cut echo is not marked: %.400s", c.endpoint, body.Error.Message)
+		}
+	}
+}
+
 // TestNatsCLI drives the daemon with the real nats CLI, a client nobody here wrote.
 func TestNatsCLI(t *testing.T) {
 	d := startTestDaemon(t)

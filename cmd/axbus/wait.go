@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"io"
 	"time"
 
@@ -31,14 +30,10 @@ func runWait(ctx context.Context, args []string, out io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
-	// --timeout (a client flag: how long to wait for the reply) is the wait's own timeout here;
-	// unset, it is the wait's default.
-	timeout := 5 * time.Second
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "timeout" {
-			timeout = c.timeout
-		}
-	})
+	timeout, given := c.conditionTimeout(fs)
+	if !given {
+		timeout = 5 * time.Second
+	}
 	req.Expr, req.AppTarget = fs.Arg(0), a.target
 	req.TimeoutMS, req.RecheckMS = int(timeout.Milliseconds()), int(recheck.Milliseconds())
 	client, closeConn, err := c.dial(ctx)

@@ -25,6 +25,9 @@ func openATSPI(cfg Config) (observer.Backend, error) {
 	if cfg.Display != "" {
 		opts = append(opts, atspi.WithDisplay(cfg.Display))
 	}
+	if cfg.XAuthority != "" {
+		opts = append(opts, atspi.WithXAuthority(cfg.XAuthority))
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	b, err := atspi.Open(ctx, opts...)

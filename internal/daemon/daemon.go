@@ -26,12 +26,21 @@ type Config struct {
 	Prefix   string
 	Log      *slog.Logger
 
+	// TLSCert and TLSKey (PEM files) make the client listener require TLS. Without them a
+	// Listen address other machines can reach is refused unless InsecureRemote accepts
+	// plaintext from the network.
+	TLSCert, TLSKey string
+	InsecureRemote  bool
+
 	// Headless is "never", "auto" (when this session has no desktop) or "always": run a private
 	// headless desktop with the GTK fixture app and serve it (Linux).
 	Headless string
 	// SessionBus, A11yBus and Display point the AT-SPI backend at a desktop other than the
 	// environment's (tests run their own headless sessions).
 	SessionBus, A11yBus, Display string
+	// XAuthority is the Xauthority file whose cookie Display's X server asks for ("": $XAUTHORITY,
+	// else ~/.Xauthority); a headless session's X server refuses clients without it.
+	XAuthority string
 
 	// Polled snapshots: every SnapInterval (0: 1 s; negative: off) the focused window of each app
 	// (or of SnapApps) is diffed with its last state, and a full re-read runs every SnapResync
@@ -76,6 +85,8 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	d.Server, err = embedded.Start(
 		embedded.WithStateDir(cfg.StateDir),
 		embedded.WithListen(cfg.Listen),
+		embedded.WithTLS(cfg.TLSCert, cfg.TLSKey),
+		embedded.WithInsecureRemote(cfg.InsecureRemote),
 		embedded.WithLogger(cfg.Log.With("part", "nats")),
 		embedded.WithEventStream(d.Subjects.StreamName(), d.Subjects.AllEvents()),
 	)
@@ -119,7 +130,7 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	}
 	d.Service, err = bus.NewService(d.Server.Conn(), d.Observer, d.Subjects,
 		bus.WithPublisher(d.Pub), bus.WithSnapPublisher(d.Snap), bus.WithStream(d.Subjects.StreamName()),
-		bus.WithLogger(cfg.Log.With("part", "service")), bus.WithEndpoints(d.Waits.Endpoint()),
+		bus.WithLogger(cfg.Log.With("part", "service")), bus.WithListen(listenStatus(d.Server.Info())), bus.WithEndpoints(d.Waits.Endpoint()),
 		bus.WithEndpoints(d.Commands.Endpoints()...), bus.WithEndpoints(bus.WebAccessibilityEndpoint(d.Observer, d.Ledger)))
 	if err != nil {
 		return d, err

@@ -57,6 +57,6 @@ func StartHeadless(cfg *Config, stateDir string) (*Headless, error) {
 	if cfg.Backend == "" || cfg.Backend == "auto" {
 		cfg.Backend = "atspi"
 	}
-	cfg.SessionBus, cfg.A11yBus, cfg.Display = sess.SessionBus, sess.A11yBus, sess.Display
+	cfg.SessionBus, cfg.A11yBus, cfg.Display, cfg.XAuthority = sess.SessionBus, sess.A11yBus, sess.Display, sess.XAuthority
 	return &Headless{Session: sess, App: app}, nil
 }

@@ -4,9 +4,11 @@
 //
 // The recipe and its traps are in research/linux-atspi.md (the project's shared research notes). In short: a
 // private directory (0700) holds the session's XDG_RUNTIME_DIR, bus socket, app sockets and logs, so that
-// sessions running in parallel never meet; the session bus starts after DISPLAY and XDG_RUNTIME_DIR are set,
-// because D-Bus-activated services (at-spi-bus-launcher, and through it the accessibility bus and
-// at-spi2-registryd) inherit its environment. Every process of the session carries the environment variable
+// sessions running in parallel never meet. Xvfb lets in only the clients that present the MIT-MAGIC-COOKIE-1 of
+// DIR/Xauthority (0600): XAUTHORITY names it to every process of the session, Session.XAuthority to axbus's
+// backend. The session bus starts after DISPLAY, XAUTHORITY and XDG_RUNTIME_DIR are set, because D-Bus-activated
+// services (at-spi-bus-launcher, and through it the accessibility bus and at-spi2-registryd) inherit its
+// environment. Every process of the session carries the environment variable
 // AXBUS_HEADLESS_SESSION=<dir>; Close finds them all by it (and by their recorded PIDs) and ends them, treats
 // zombies as dead, and removes what it created.
 //
@@ -64,7 +66,7 @@ type config struct {
 }
 
 // WithDir runs the session in dir (created 0700 if missing) instead of a fresh temporary directory, so that
-// other programs can find it: DIR/session.env holds the session's DISPLAY, DBUS_SESSION_BUS_ADDRESS,
+// other programs can find it: DIR/session.env holds the session's DISPLAY, XAUTHORITY, DBUS_SESSION_BUS_ADDRESS,
 // XDG_RUNTIME_DIR and AT_SPI_BUS_ADDRESS as shell exports, and the apps' sockets are DIR/<kind>-<n>.sock. Start
 // refuses a dir whose session still runs. Close removes what the session created in dir, and dir itself only if
 // Start created it.
@@ -85,6 +87,7 @@ func WithLogger(l *slog.Logger) Option {
 type Session struct {
 	Dir        string // the private directory (0700): runtime dir, bus socket, app sockets, logs
 	Display    string // the X display of its Xvfb, ":N"
+	XAuthority string // the Xauthority file (0600, in Dir) whose cookie the X server asks of every client
 	SessionBus string // the address of its session bus
 	A11yBus    string // the address of its accessibility bus (at-spi-bus-launcher's)
 
@@ -108,6 +111,9 @@ type State struct {
 	Name         string   `json:"name"`          // the text of the "Name" entry
 	PasswordLen  int      `json:"password_len"`  // the length of the password, never the password
 	Remember     bool     `json:"remember"`      // the "Remember me" check box
+	Bold         bool     `json:"bold"`          // the "Bold" toggle button
+	Notify       bool     `json:"notify"`        // the "Notify me" check box, on the notebook's first page
+	Page         int      `json:"page"`          // the notebook's current page, 1-based
 	Volume       float64  `json:"volume"`        // the "Volume" slider
 	SelectedRow  int      `json:"selected_row"`  // the selected row of "Rows", 1-based; 0 when none
 	VisibleRows  []int    `json:"visible_rows"`  // [first, last] rows (1-based) inside the list's viewport

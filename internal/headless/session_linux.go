@@ -176,10 +176,11 @@ func (s *Session) baseEnv() []string {
 	return append(env, "XDG_RUNTIME_DIR="+s.runtime, sessionMarker+"="+s.Dir)
 }
 
-// desktopEnv adds the display and the toolkit settings every program of the session gets.
+// desktopEnv adds the display, its cookie and the toolkit settings every program of the session gets.
 func (s *Session) desktopEnv() []string {
 	env := append(s.baseEnv(),
 		"DISPLAY="+s.Display,
+		"XAUTHORITY="+s.XAuthority, // Xvfb refuses clients without its cookie
 		"GDK_BACKEND=x11",          // never the caller's Wayland compositor
 		"GSETTINGS_BACKEND=memory", // no dconf-service activated on the session bus, no writes to ~/.config
 	)
@@ -195,7 +196,7 @@ func (s *Session) desktopEnv() []string {
 }
 
 // Env is the environment for programs in the session: the caller's environment without its desktop, bus and
-// accessibility variables, plus DISPLAY, DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR of the session,
+// accessibility variables, plus DISPLAY, XAUTHORITY, DBUS_SESSION_BUS_ADDRESS and XDG_RUNTIME_DIR of the session,
 // GDK_BACKEND=x11, GSETTINGS_BACKEND=memory, GSK_RENDERER=cairo and GDK_DEBUG=gl-disable (unless set) and
 // AXBUS_HEADLESS_SESSION=<dir>.
 // AT_SPI_BUS_ADDRESS is left unset: programs find the accessibility bus through the session bus, as on a
@@ -257,12 +258,16 @@ func readLine(ctx context.Context, r *os.File, c *child) (string, error) {
 	return strings.TrimSpace(line), nil
 }
 
+// startXvfb starts the X server, which lets in only the clients that present the cookie of DIR/Xauthority.
 func (s *Session) startXvfb(ctx context.Context) error {
+	if err := s.makeXAuthority(); err != nil {
+		return err
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		return fmt.Errorf("headless: %w", err)
 	}
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-nolisten", "tcp", "-screen", "0", xvfbScreen)
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-nolisten", "tcp", "-auth", s.XAuthority, "-screen", "0", xvfbScreen)
 	cmd.Env = s.baseEnv()
 	cmd.ExtraFiles = []*os.File{w}
 	c, logPath, err := s.spawn("Xvfb", "xvfb", cmd, syscall.SIGTERM, nil)
@@ -392,7 +397,8 @@ func (s *Session) writeSessionEnv() error {
 	var b strings.Builder
 	b.WriteString("# axbus headless session: `. session.env` joins it.\n")
 	for _, kv := range [][2]string{
-		{"DISPLAY", s.Display}, {"DBUS_SESSION_BUS_ADDRESS", s.SessionBus}, {"XDG_RUNTIME_DIR", s.runtime},
+		{"DISPLAY", s.Display}, {"XAUTHORITY", s.XAuthority}, {"DBUS_SESSION_BUS_ADDRESS", s.SessionBus},
+		{"XDG_RUNTIME_DIR", s.runtime},
 		{"AT_SPI_BUS_ADDRESS", s.A11yBus}, {"GDK_BACKEND", "x11"}, {"GSETTINGS_BACKEND", "memory"},
 	} {
 		fmt.Fprintf(&b, "export %s='%s'\n", kv[0], strings.ReplaceAll(kv[1], "'", `'\''`))
@@ -712,7 +718,7 @@ func (s *Session) removeXLock() {
 
 // removeEntries removes what a session creates in a dir it was given.
 func (s *Session) removeEntries() {
-	for _, e := range []string{"session_bus", "runtime", "logs", "fixtures", sessionEnvTxt} {
+	for _, e := range []string{"session_bus", "runtime", "logs", "fixtures", sessionEnvTxt, xauthorityFile} {
 		_ = os.RemoveAll(filepath.Join(s.Dir, e))
 	}
 	for _, k := range []string{KindGTK3, KindGTK4} {

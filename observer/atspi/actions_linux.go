@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/godbus/dbus/v5"
@@ -264,7 +263,7 @@ func toFloat(v any) (float64, bool) {
 	case float64:
 		return x, !math.IsNaN(x) && !math.IsInf(x, 0)
 	case float32:
-		return float64(x), true
+		return float64(x), !math.IsNaN(float64(x)) && !math.IsInf(float64(x), 0)
 	case int:
 		return float64(x), true
 	case int64:
@@ -272,8 +271,8 @@ func toFloat(v any) (float64, bool) {
 	case int32:
 		return float64(x), true
 	case string:
-		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
-		return f, err == nil && !math.IsNaN(f) && !math.IsInf(f, 0)
+		f, err := observer.ParseNumber(x)
+		return f, err == nil
 	}
 	return 0, false
 }

@@ -56,6 +56,7 @@ type config struct {
 	a11yAddr    string
 	display     string
 	displaySet  bool
+	xauthority  string
 	log         *slog.Logger
 	callTimeout time.Duration
 	recheck     time.Duration
@@ -76,6 +77,11 @@ func WithA11yBus(addr string) Option { return func(c *config) { c.a11yAddr = add
 func WithDisplay(display string) Option {
 	return func(c *config) { c.display, c.displaySet = display, true }
 }
+
+// WithXAuthority sets the Xauthority file whose MIT-MAGIC-COOKIE-1 the X connection presents to the display's
+// server (a headless session's Session.XAuthority). By default the cookie comes from $XAUTHORITY, else
+// ~/.Xauthority; this option lets one process use several X servers, each with its own file.
+func WithXAuthority(path string) Option { return func(c *config) { c.xauthority = path } }
 
 // WithLogger sets the logger (default: discard). Values of elements are never logged.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.log = l } }
@@ -103,14 +109,17 @@ type Backend struct {
 	cache   *refCache
 	peers   peers
 
-	mu        sync.Mutex
-	apps      map[string]*appInfo // by bus name
-	registry  string              // the registry's unique name
-	focus     map[string]focusMark
-	watch     *watchState // nil while nobody watches
-	x         *xConn
-	closed    bool
-	closeOnce sync.Once
+	mu       sync.Mutex
+	apps     map[string]*appInfo // by bus name
+	registry string              // the registry's unique name
+	// reannounce are the connections the accessibility bus had when the registry restarted:
+	// their registration with the new registry is the same app instance again, not a launch.
+	reannounce map[string]bool
+	focus      map[string]focusMark
+	watch      *watchState // nil while nobody watches
+	x          *xConn
+	closed     bool
+	closeOnce  sync.Once
 
 	done chan struct{}
 	wg   sync.WaitGroup // the signal dispatcher and helpers

@@ -85,7 +85,7 @@ func open(t testing.TB, s *headless.Session, opts ...Option) *Backend {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	log := slog.New(slog.NewTextHandler(&logWriter{t: t}, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	all := append([]Option{WithSessionBus(s.SessionBus), WithDisplay(s.Display), WithLogger(log)}, opts...)
+	all := append([]Option{WithSessionBus(s.SessionBus), WithDisplay(s.Display), WithXAuthority(s.XAuthority), WithLogger(log)}, opts...)
 	b, err := Open(ctx, all...)
 	if err != nil {
 		t.Fatal(err)

@@ -478,7 +478,7 @@ func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
 		}
 		n := &it.node
 		n.Ref = it.ref
-		n.States = it.st.normalised()
+		n.States = nodeStates(it.role, it.st)
 		n.Role = NormaliseRole(it.role, n.States)
 		n.PlatformRole = RoleName(it.role)
 		n.Name = propString(it.props, "Name")

@@ -25,6 +25,7 @@ const (
 	roleMenu          = 33
 	rolePageTab       = 37
 	rolePasswordText  = 40
+	rolePushButton    = 43
 	rolePopupMenu     = 41
 	roleRadioButton   = 44
 	roleRadioMenuItem = 45

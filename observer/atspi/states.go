@@ -98,6 +98,18 @@ func (s stateSet) has(i int) bool { return i >= 0 && i < 64 && s&(1<<uint(i)) !=
 // States maps an AT-SPI state set (the two words of GetState) onto normalised states.
 func States(words []uint32) observer.States { return makeStateSet(words).normalised() }
 
+// nodeStates normalises the state set of an element of this role. A button that is pressed is
+// a toggle button that is on (GTK 4.8 has no toggle-button role and signals "on" as pressed): it
+// is checked too, so that toggle, check and uncheck, their proofs and state=checked conditions
+// see one on state whatever the toolkit calls it.
+func nodeStates(role uint32, s stateSet) observer.States {
+	out := s.normalised()
+	if (role == rolePushButton || role == roleToggleButton) && out.Has(observer.StatePressed) {
+		out |= observer.StateChecked
+	}
+	return out
+}
+
 func (s stateSet) normalised() observer.States {
 	var out observer.States
 	for i := range stateTable {

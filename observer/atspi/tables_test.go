@@ -254,3 +254,24 @@ func TestHyphenate(t *testing.T) {
 		t.Error(focusEvent)
 	}
 }
+
+// A pressed button is a toggle button that is on: checked as well (GTK 4.8 signals only pressed).
+func TestPressedButtonIsChecked(t *testing.T) {
+	pressed := stateSet(1 << 20)
+	for _, c := range []struct {
+		role uint32
+		set  stateSet
+		want bool
+	}{
+		{rolePushButton, pressed, true},
+		{roleToggleButton, pressed, true},
+		{rolePushButton, 0, false},
+		{roleCheckBox, pressed, false}, // a check box says checked itself
+		{roleLabel, pressed, false},
+	} {
+		got := nodeStates(c.role, c.set)
+		if got.Has(observer.StateChecked) != c.want || got.Has(observer.StatePressed) != (c.set != 0) {
+			t.Errorf("%s %v: %v", RoleName(c.role), c.set, got)
+		}
+	}
+}

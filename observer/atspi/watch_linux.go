@@ -122,6 +122,7 @@ func (b *Backend) registryRestarted(owner string) {
 		return
 	}
 	b.log.Info("atspi: the registry restarted; registering the events again", "owner", owner)
+	b.rememberConnections()
 	events := []string{focusEvent}
 	if watching {
 		events = append(events, registeredEvents...)
@@ -142,13 +143,42 @@ func (b *Backend) registryRestarted(owner string) {
 	}()
 }
 
-// appLaunched handles a new registration with the registry.
+// rememberConnections notes the connections on the accessibility bus as the registry restarts:
+// the apps among them register with the new registry, and are not launched by that. It runs on
+// the dispatch goroutine, before the signals of those registrations are handled.
+func (b *Backend) rememberConnections() {
+	ctx, cancel := context.WithTimeout(context.Background(), b.cfg.callTimeout)
+	defer cancel()
+	var names []string
+	if err := b.conn.BusObject().CallWithContext(ctx, dbusName+".ListNames", 0).Store(&names); err != nil {
+		b.log.Warn("atspi: cannot list the connections as the registry restarts; their apps may be announced again", "err", err)
+		return
+	}
+	set := make(map[string]bool, len(names))
+	for _, n := range names {
+		if strings.HasPrefix(n, ":") {
+			set[n] = true
+		}
+	}
+	b.mu.Lock()
+	b.reannounce = set
+	b.mu.Unlock()
+}
+
+// appLaunched handles a new registration with the registry: a launch, or an app that was
+// running already registering with a restarted registry.
 func (b *Backend) appLaunched(bus string, at time.Time, raw string) {
 	b.mu.Lock()
+	again := b.reannounce[bus]
+	delete(b.reannounce, bus)
 	w := b.watch
 	b.mu.Unlock()
+	kind := jobLaunched
+	if again {
+		kind = jobRegisteredAgain
+	}
 	if w != nil {
-		w.enqueue(bus, job{kind: jobLaunched, at: at, rawName: raw})
+		w.enqueue(bus, job{kind: kind, at: at, rawName: raw})
 	}
 }
 
@@ -229,6 +259,8 @@ const (
 	jobLaunched
 	jobGone
 	jobPoll
+	// jobRegisteredAgain: an app that was running registered with a restarted registry.
+	jobRegisteredAgain
 )
 
 // job is one thing an app's worker does, in arrival order.
@@ -690,7 +722,7 @@ func cachedNode(ri refInfo, ref observer.NodeRef) *observer.Node {
 	}
 	n := &observer.Node{Ref: ref, PlatformRole: RoleName(ri.role), Name: ri.name, Secure: ri.secure}
 	if ri.haveStates {
-		n.States = ri.states.normalised()
+		n.States = nodeStates(ri.role, ri.states)
 	}
 	n.Role = NormaliseRole(ri.role, n.States)
 	return n
@@ -730,6 +762,9 @@ func (wk *appWorker) handle(ctx context.Context, j job) bool {
 		return true
 	case jobLaunched:
 		wk.launched(ctx, j)
+		return false
+	case jobRegisteredAgain:
+		wk.registeredAgain(ctx, j)
 		return false
 	case jobPoll:
 		wk.recheck(ctx)
@@ -916,7 +951,7 @@ func (wk *appWorker) launched(ctx context.Context, j job) {
 		return
 	}
 	wk.w.deliver(observer.Event{Time: j.at, App: app.ref(), Type: observer.EventAppLaunched, Raw: j.rawName,
-		Detail: map[string]any{"bus": wk.bus, "toolkit": app.toolkit}})
+		Detail: map[string]any{"bus": wk.bus, "toolkit": app.toolkit}, Instance: wk.bus})
 	wk.windowsInit = true
 	// Every window of a launched app is new, also one its own earlier events made known
 	// (window:activate may arrive before the registry announces the app).
@@ -934,6 +969,18 @@ func (wk *appWorker) launched(ctx context.Context, j job) {
 	}
 	if app.recheck {
 		wk.prime(ctx, app)
+	}
+}
+
+// registeredAgain handles an app that was running registering with a restarted registry: the
+// same instance, so nothing is announced but what really changed in its windows meanwhile.
+func (wk *appWorker) registeredAgain(ctx context.Context, j job) {
+	if !wk.windowsInit {
+		wk.initWindows(ctx)
+		return
+	}
+	if app := wk.appInfo(ctx); app != nil {
+		wk.syncWindows(ctx, app, "poll:window:create", j.at)
 	}
 }
 
@@ -1060,7 +1107,11 @@ func (wk *appWorker) emitWin(app *appInfo, t observer.EventType, raw string, at 
 	}
 	ev := observer.Event{Time: at, App: app.ref(), Window: win, Type: t, Raw: raw, Detail: detail, Ref: ref}
 	if node != nil {
-		ev.Element = node.Summary()
+		ev.Element, ev.Secure = node.Summary(), node.Secure
+	}
+	if !ev.Secure && ref != "" {
+		ri, _ := wk.w.b.cache.get(ref)
+		ev.Secure = ri.secure // known from an earlier read, when the event came without a summary
 	}
 	wk.w.deliver(ev)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/jezek/xgb/xproto"
 	"github.com/jezek/xgb/xtest"
 
+	"github.com/axbus/axbus/internal/xauth"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -71,10 +72,10 @@ func (b *Backend) xconn() (*xConn, error) {
 			"no X display: DISPLAY is not set")
 	}
 	quietXGB.Do(func() { xgb.Logger = log.New(io.Discard, "", 0) }) // it logs a missing ~/.Xauthority to stderr
-	c, err := xgb.NewConnDisplay(b.cfg.display)
+	c, err := xauth.Dial(b.cfg.display, b.cfg.xauthority)
 	if err != nil {
 		return nil, observer.Errorf(observer.CodeUnavailable,
-			"Check DISPLAY and that the X server runs (Wayland sessions need XWayland for physical input).",
+			"Check DISPLAY, that the X server runs (Wayland sessions need XWayland for physical input) and that XAUTHORITY names its cookie.",
 			"cannot connect to the X display %s: %v", b.cfg.display, err).Wrap(err)
 	}
 	setup := xproto.Setup(c)

@@ -2,7 +2,7 @@ package sim
 
 import (
 	"context"
-	"strconv"
+	"math"
 
 	"github.com/axbus/axbus/observer"
 )
@@ -182,10 +182,13 @@ func valueText(n *node, value any) (string, bool) {
 		f = v
 	case string:
 		var err error
-		if f, err = strconv.ParseFloat(v, 64); err != nil {
+		if f, err = observer.ParseNumber(v); err != nil {
 			return "", false
 		}
 	default:
+		return "", false
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return "", false
 	}
 	return formatNumber(clamp(f, valueOr(n.min, 0), valueOr(n.max, 100))), true

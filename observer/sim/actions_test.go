@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -144,10 +145,13 @@ func TestSetValueAndSlider(t *testing.T) {
 	if n := peek(t, d, notesPID, "volume"); n.Value != "10" {
 		t.Fatalf("after increment volume %q", n.Value)
 	}
-	for _, bad := range []any{"loud", true} {
+	for _, bad := range []any{"loud", true, "NaN", "Inf", "-infinity", math.NaN(), math.Inf(1)} {
 		if err := d.SetAttribute(ctx, vol, "AXValue", bad); observer.CodeOf(err) != observer.CodeBadRequest {
 			t.Fatalf("set %v: %v", bad, err)
 		}
+	}
+	if n := peek(t, d, notesPID, "volume"); n.Value != "10" {
+		t.Fatalf("refused values changed the volume to %q", n.Value)
 	}
 }
 

@@ -71,8 +71,11 @@ func (a *app) ref(n *node) observer.NodeRef {
 
 // info is the app as Apps lists it.
 func (a *app) info() observer.App {
-	return observer.App{PID: a.pid, Name: a.spec.Name, ID: a.spec.BundleID, Toolkit: "AppKit", Instance: strconv.Itoa(a.launch)}
+	return observer.App{PID: a.pid, Name: a.spec.Name, ID: a.spec.BundleID, Toolkit: "AppKit", Instance: a.instance()}
 }
+
+// instance names this instance of the app: its launch.
+func (a *app) instance() string { return strconv.Itoa(a.launch) }
 
 func (a *app) appRef() observer.AppRef {
 	return observer.AppRef{Name: a.spec.Name, PID: a.pid, ID: a.spec.BundleID}

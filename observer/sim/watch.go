@@ -91,9 +91,11 @@ func (d *Desktop) emit(a *app, raw string, n *node, detail map[string]any) {
 	}
 	e := observer.Event{Time: d.clock.Now(), App: a.appRef(), Raw: raw, Detail: detail}
 	role := observer.RoleApplication
-	if n != nil {
+	if n == nil {
+		e.Instance = a.instance()
+	} else {
 		node := a.read(n)
-		e.Element, e.Ref, role = node.Summary(), node.Ref, node.Role
+		e.Element, e.Ref, role, e.Secure = node.Summary(), node.Ref, node.Role, node.Secure
 		if w := n.window(); w != nil {
 			e.Window = &observer.WindowRef{ID: w.id, Title: w.title}
 		}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/observer"
+)
+
+var bothKits = []string{headless.KindGTK3, headless.KindGTK4}
+
+// actOn does action on the element of snapshot insp with this role and name, through NATS.
+func (dd *desktopDaemon) actOn(t *testing.T, insp *observer.Inspection, action string, role observer.Role, name string, req bus.ActionRequest) (*bus.ActionReply, error) {
+	t.Helper()
+	el := find(insp, role, name)
+	if el == nil {
+		t.Fatalf("no %s %q in the snapshot", role, name)
+	}
+	req.Target = insp.SnapshotID + ":" + el.ID
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return dd.client.Act(ctx, action, req)
+}
+
+// stateExpect is the expect that element id of the action's snapshot is (or is not) checked.
+func stateExpect(id string, on bool) *bus.WaitRequest {
+	expr := "state:" + id + "=checked"
+	if !on {
+		expr = "state:" + id + "!=checked"
+	}
+	return &bus.WaitRequest{Expr: expr, TimeoutMS: 10000}
+}
+
+// A toggle button is toggled, checked and unchecked, and each proof sees it: GTK 4.8 has no
+// toggle-button role and signals the on state as pressed, GTK3 as checked. The app's own state
+// is the witness.
+func TestDesktopToggleButtons(t *testing.T) {
+	dd := startDesktopDaemon(t, bothKits...)
+	for _, kind := range bothKits {
+		t.Run(kind, func(t *testing.T) {
+			insp := dd.inspect(t, kind)
+			role := observer.RoleToggleButton
+			if find(insp, role, "Bold") == nil {
+				role = observer.RoleButton // GTK 4.8
+			}
+			id := find(insp, role, "Bold").ID
+			for _, step := range []struct {
+				action string
+				on     bool
+			}{{"toggle", true}, {"uncheck", false}, {"check", true}, {"check", true}, {"toggle", false}} {
+				r, err := dd.actOn(t, insp, step.action, role, "Bold", bus.ActionRequest{Expect: stateExpect(id, step.on)})
+				if err != nil {
+					t.Fatalf("%s: %v %v", step.action, err, observer.AsError(err).Details)
+				}
+				if r.Expect.Outcome != bus.WaitMet || r.PostState == nil || r.PostState.States.Has(observer.StateChecked) != step.on {
+					t.Fatalf("%s: expect %s after %.0f ms, post state %+v, trace %+v", step.action, r.Expect.Outcome, r.Expect.ElapsedMS, r.PostState, r.Trace)
+				}
+				dd.eventually(t, kind, step.action+" shows in the app", func(s headless.State) bool { return s.Bold == step.on })
+			}
+		})
+	}
+}
+
+// An action on an element of a page that is not shown, and its proof, never disagree: the
+// Notify me checkbox leaves the tree when Page 2 shows (GTK3) or stays in it (GTK4); whatever
+// the action does, its post state, its expect and the app tell the same.
+func TestDesktopHiddenTargetAndItsProofAgree(t *testing.T) {
+	dd := startDesktopDaemon(t, bothKits...)
+	for _, kind := range bothKits {
+		t.Run(kind, func(t *testing.T) {
+			insp := dd.inspect(t, kind)
+			id := find(insp, observer.RoleCheckbox, "Notify me").ID
+			dd.do(t, kind, map[string]any{"cmd": "show_page", "page": 2})
+			dd.eventually(t, kind, "page 2 shows", func(s headless.State) bool { return s.Page == 2 })
+			r, err := dd.actOn(t, insp, "check", observer.RoleCheckbox, "Notify me",
+				bus.ActionRequest{Policy: bus.PolicyPhysical, Expect: stateExpect(id, true)})
+			if err != nil {
+				t.Fatalf("check: %v", err)
+			}
+			truth := dd.state(t, kind).Notify
+			posted := r.PostState != nil && r.PostState.States.Has(observer.StateChecked)
+			met := r.Expect.Outcome == bus.WaitMet
+			t.Logf("step %s, post state checked %v, expect %s, the app: %v", r.Step, posted, r.Expect.Outcome, truth)
+			if posted != met || met != truth {
+				t.Fatalf("they disagree: post state checked %v, expect %s, the app's checkbox %v", posted, r.Expect.Outcome, truth)
+			}
+			if kind == headless.KindGTK3 && !met {
+				t.Fatal("GTK3 checks a hidden checkbox through its action: the expect must see it")
+			}
+			if met && (r.Expect.Snapshot == nil || r.Expect.Match == nil) {
+				t.Fatalf("met without a snapshot that lists the match: %+v", r.Expect)
+			}
+			dd.do(t, kind, map[string]any{"cmd": "show_page", "page": 1})
+		})
+	}
+}
+
+// Clicking a dialog's button that closes it, with expect window_gone and no window named: the
+// expect borrows the action's window, the dialog, and is met when it goes.
+func TestDesktopDialogClosedWithWindowGone(t *testing.T) {
+	dd := startDesktopDaemon(t, bothKits...)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for _, kind := range bothKits {
+		t.Run(kind, func(t *testing.T) {
+			pid := dd.apps[kind].PID
+			dd.do(t, kind, map[string]any{"cmd": "press_save"})
+			dd.eventually(t, kind, "the dialog opens", func(s headless.State) bool { return s.DialogOpen })
+			var dialog observer.Window
+			deadline := time.Now().Add(5 * time.Second)
+			for dialog.ID == "" {
+				wins, err := dd.client.Windows(ctx, bus.AppTarget{PID: pid})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if i := slices.IndexFunc(wins.Windows, func(w observer.Window) bool { return w.Title == "Saved" }); i >= 0 {
+					dialog = wins.Windows[i]
+				} else if time.Now().After(deadline) {
+					t.Fatalf("no dialog among %+v", wins.Windows)
+				} else {
+					time.Sleep(20 * time.Millisecond) // the app lists it a moment after it opens
+				}
+			}
+			insp, err := dd.client.Inspect(ctx, bus.InspectRequest{AppTarget: bus.AppTarget{PID: pid}, Window: dialog.ID})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := dd.actOn(t, insp, "click", observer.RoleButton, "OK",
+				bus.ActionRequest{Expect: &bus.WaitRequest{Expr: "window_gone", TimeoutMS: 5000}})
+			if err != nil {
+				t.Fatalf("click OK with expect window_gone: %v", err)
+			}
+			if r.Expect.Outcome != bus.WaitMet {
+				t.Fatalf("expect %s: %+v", r.Expect.Outcome, r.Expect.Error)
+			}
+			if dd.state(t, kind).DialogOpen {
+				t.Fatal("the expect was met, but the app says its dialog is open")
+			}
+		})
+	}
+}
