@@ -12,7 +12,7 @@ ARGS ?=
 
 # The Debian packages of the headless desktop and the fixture apps (see research on AT-SPI).
 APT_PACKAGES := xvfb xauth dbus dbus-x11 at-spi2-core libatk-adaptor libatk-bridge2.0-0 python3-gi \
-	gir1.2-gtk-3.0 gir1.2-gtk-4.0 gir1.2-atspi-2.0 python3-pyatspi x11-utils
+	gir1.2-gtk-3.0 gir1.2-gtk-4.0 gir1.2-atspi-2.0 python3-pyatspi x11-utils chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run test bench lint cross build tools fuzz deps
@@ -26,11 +26,12 @@ run: deps build
 	./bin/axbus serve --headless auto $(ARGS)
 
 ## test: vet and staticcheck (Linux and macOS), the macOS cross-build, the race-checked tests
-## and short fuzzing.
+## and short fuzzing. One package at a time (-p 1): the end-to-end packages each run headless
+## desktops with GTK apps and Chromium, and two of them side by side on two cores time out.
 test: deps tools
 	$(MAKE) lint
 	$(MAKE) cross
-	$(GO) test -race -count=1 -timeout 15m ./...
+	$(GO) test -race -count=1 -timeout 20m -p 1 ./...
 	$(MAKE) fuzz
 
 fuzz:

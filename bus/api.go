@@ -55,10 +55,10 @@ type StatusReply struct {
 	Backend string         `json:"backend"`
 	Started time.Time      `json:"started"`
 	Events  PublisherStats `json:"events"`
-	// Snaps counts the polled snapshot diffs; absent when polling is off.
-	Snaps     *PublisherStats `json:"snaps,omitempty"`
-	Snapshots SnapshotStats   `json:"snapshots"`
-	Stream    string          `json:"stream"`
+	// Snaps counts the polled snapshot diffs and lists the apps polled; absent when polling is off.
+	Snaps     *SnapStatus   `json:"snaps,omitempty"`
+	Snapshots SnapshotStats `json:"snapshots"`
+	Stream    string        `json:"stream"`
 	// Listen is how clients reach the daemon; absent when the service was not told (WithListen).
 	Listen *ListenStatus `json:"listen,omitempty"`
 }

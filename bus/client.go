@@ -172,8 +172,14 @@ func (c *Client) Snapshot(ctx context.Context, req SnapshotRequest) (*observer.I
 	return &r, nil
 }
 
-// Read returns the text of a window or scope.
+// Read returns the text of a window or scope. Without a deadline of ctx it waits as long as a
+// read may take (the whole budget's deadline), and a little more for the reply to come.
 func (c *Client) Read(ctx context.Context, req ReadRequest) (*observer.ReadResult, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, max(c.timeout, observer.WholeBudget().Deadline+5*time.Second))
+		defer cancel()
+	}
 	var r observer.ReadResult
 	if err := c.Call(ctx, "read", req, &r); err != nil {
 		return nil, err

@@ -28,6 +28,7 @@ type Service struct {
 	subj    Subjects
 	pub     *Publisher
 	snap    *SnapPublisher
+	poller  *observer.Poller
 	stream  string
 	listen  *ListenStatus
 	log     *slog.Logger
@@ -60,6 +61,9 @@ func WithPublisher(p *Publisher) ServiceOption { return func(s *Service) { s.pub
 
 // WithSnapPublisher reports the snapshot diff publisher's counters in status.
 func WithSnapPublisher(p *SnapPublisher) ServiceOption { return func(s *Service) { s.snap = p } }
+
+// WithPoller reports which apps the poller polls, and why none, in status.
+func WithPoller(p *observer.Poller) ServiceOption { return func(s *Service) { s.poller = p } }
 
 // WithStream names the JetStream stream of the host's events in status.
 func WithStream(name string) ServiceOption { return func(s *Service) { s.stream = name } }
@@ -254,7 +258,7 @@ func (s *Service) endpoints() []Endpoint {
 				}
 				return encodeListing(s.obs.Inspect(ctx, observer.InspectRequest{App: r.Query(), Window: r.Window, Scope: scope}))
 			})},
-		{Name: "read", Description: "Read a window's or a scope's text in reading order; no snapshot, no input.", Timeout: 20 * time.Second,
+		{Name: "read", Description: "Read a window's or a scope's text in reading order; no snapshot, no input.", Timeout: observer.WholeBudget().Deadline + 2*time.Second,
 			Handle: Handler("read", func(ctx context.Context, r ReadRequest) (any, error) {
 				scope, err := optionalScope(r.Scope)
 				if err != nil {
@@ -304,8 +308,7 @@ func (s *Service) status() StatusReply {
 		r.Events = s.pub.Stats()
 	}
 	if s.snap != nil {
-		st := s.snap.Stats()
-		r.Snaps = &st
+		r.Snaps = snapStatus(s.snap, s.poller, s.subj)
 	}
 	r.Snapshots.Count, r.Snapshots.Bytes = s.obs.Store().Stats()
 	return r

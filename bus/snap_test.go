@@ -167,3 +167,58 @@ func TestSnapDiffsReachASubscriber(t *testing.T) {
 		t.Errorf("name change %v -> %v", fc.Old, fc.New)
 	}
 }
+
+// SnapListeners counts the server's subscriptions on an app's subject: with none the poller
+// reads nothing; a subscription makes the next cycle publish the whole window as a reset; gone,
+// the next cycle drops the copy and reads nothing again.
+func TestSnapListenersStartAndStopPolling(t *testing.T) {
+	s := startServer(t)
+	desk, err := sim.Fixture("large")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = desk.Close() }()
+	subj := bus.NewSubjects("", "desk")
+	pub := bus.NewSnapPublisher(s.Conn(), subj, "b1", 0, nil)
+	defer pub.Close()
+	poller := observer.NewPoller(observer.New(desk), pub.Offer, observer.PollInterval(time.Hour),
+		observer.PollWhen(bus.SnapListeners(subj, s.Interest)))
+	if err := poller.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer poller.Stop()
+	ledger := func() observer.AppPollStats {
+		poller.PollNow(context.Background())
+		for _, st := range poller.Stats() {
+			if st.App.PID == 601 {
+				return st
+			}
+		}
+		t.Fatal("the poller does not know Ledger")
+		return observer.AppPollStats{}
+	}
+	if st := ledger(); st.Polling || st.Reads != 0 {
+		t.Fatalf("polled with no subscriber: %+v", st)
+	}
+	nc, _, err := embedded.Connect(s.StateDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	sub := subscribe(t, nc, "ax.desk.snap.*")
+	if st := ledger(); !st.Polling || st.Listeners != 1 || st.FullReads != 1 {
+		t.Fatalf("with a subscriber: %+v", st)
+	}
+	if env := receive(t, sub); env.Kind != observer.DiffReset || len(env.Added) != 4000 {
+		t.Fatalf("first diff %s with %d added", env.Kind, len(env.Added))
+	}
+	_ = sub.Unsubscribe()
+	_ = nc.Flush()
+	st := ledger()
+	if st.Polling || st.Elements != 0 {
+		t.Fatalf("after the subscriber left: %+v", st)
+	}
+	if again := ledger(); again.Reads != st.Reads {
+		t.Errorf("a cycle with no subscriber read %d elements", again.Reads-st.Reads)
+	}
+}

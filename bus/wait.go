@@ -52,6 +52,21 @@ type WaitResult struct {
 	// on first use (Listing.Inspection).
 	Snapshot *Listing        `json:"snapshot,omitempty"`
 	Error    *observer.Error `json:"error,omitempty"`
+	// Limits, on a wait that was not met, are the windows whose copy a limit cut short or that
+	// were still being read: what the wait could not see.
+	Limits []WaitLimit `json:"limits,omitempty"`
+}
+
+// WaitLimit is what kept a wait from seeing a whole window.
+type WaitLimit struct {
+	Window observer.WindowRef `json:"window"`
+	// Cut names the limits of Budget that cut the window's copy short.
+	Cut []observer.Truncation `json:"cut,omitempty"`
+	// Elements is how many elements the copy holds (none yet while Reading).
+	Elements int             `json:"elements"`
+	Budget   observer.Budget `json:"budget"`
+	// Reading is set when the wait ended before the window was read whole once.
+	Reading bool `json:"reading,omitempty"`
 }
 
 // Encode writes r as JSON, the listing last and with the inspection's own encoder, and says in

@@ -126,7 +126,7 @@ func TestChainSetValueAndType(t *testing.T) {
 		t.Fatal("type into a password field worked without physical input")
 	}
 	noInput(t, d)
-	if step, err := chainT(t, d, "type", "password", "x", true); err != nil || step != "physical click, cmd+down, type" {
+	if step, err := chainT(t, d, "type", "password", "x", true); err != nil || step != "physical focus, cmd+down, type" {
 		t.Fatalf("physical type into the password: %q %v", step, err)
 	}
 	kinds := func() []observer.InputKind {
@@ -136,11 +136,23 @@ func TestChainSetValueAndType(t *testing.T) {
 		}
 		return k
 	}
-	if k := kinds(); !slices.Equal(k, []observer.InputKind{observer.InputClick, observer.InputKey, observer.InputType}) {
+	// Focused through AXFocused: no click, the pointer stays.
+	if k := kinds(); !slices.Equal(k, []observer.InputKind{observer.InputKey, observer.InputType}) {
 		t.Fatalf("inputs = %v", k)
 	}
 	if n := peek(t, d, notes, "password"); !n.States.Has(observer.StateFocused) {
-		t.Fatal("the click did not focus the password field")
+		t.Fatal("the focus request did not focus the password field")
+	}
+	// Where the app refuses the focus request, a click focuses the field.
+	if err := d.InjectFault(notes, sim.Fault{Kind: sim.FaultTransient, Element: "password", Action: "AXFocused"}); err != nil {
+		t.Fatal(err)
+	}
+	before := len(d.Inputs())
+	if step, err := chainT(t, d, "type", "password", "!", true); err != nil || step != "physical focus, cmd+down, type" {
+		t.Fatalf("physical type again: %q %v", step, err)
+	}
+	if k := kinds()[before:]; !slices.Equal(k, []observer.InputKind{observer.InputClick, observer.InputKey, observer.InputType}) {
+		t.Fatalf("inputs after a refused focus = %v", k)
 	}
 }
 
@@ -155,7 +167,7 @@ func TestChainSetValuePhysical(t *testing.T) {
 		t.Fatal("set_value worked although AXValue fails")
 	}
 	noInput(t, d)
-	if step, err := chainT(t, d, "set_value", "title", "Groceries", true); err != nil || step != "physical click, cmd+a, type" {
+	if step, err := chainT(t, d, "set_value", "title", "Groceries", true); err != nil || step != "physical focus, cmd+a, type" {
 		t.Fatalf("physical set_value: %q %v", step, err)
 	}
 	if v := peek(t, d, notes, "title").Value; v != "Groceries" {

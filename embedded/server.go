@@ -42,6 +42,8 @@ type Server struct {
 	lock *dirLock
 	info Info
 	log  *slog.Logger
+	// counts serves Interest.
+	counts interestCounts
 
 	mu   sync.Mutex
 	done bool

@@ -22,7 +22,8 @@ type Diff struct {
 	// a consumer holding another number has lost a diff and should wait for a reset.
 	Elements int `json:"elements"`
 	// Truncation lists what cut the full read behind a reset or resync short: elements beyond
-	// the wide budget are not polled.
+	// the wide budget are not polled. In an events diff, truncated_count says that the copy is
+	// full and elements that appeared were left out.
 	Truncation []Truncation `json:"truncation,omitempty"`
 	// Added lists new elements, parents before their children. In a reset it is the whole
 	// window in pre-order.
@@ -43,8 +44,9 @@ type DiffKind string
 // The kinds of Diff.
 const (
 	// DiffReset replaces whatever a consumer held for the app: Added lists the whole window.
-	// It comes first for an app, when the focused window changes (a diff between two unrelated
-	// windows would be noise the size of both), and after a diff was lost on the way.
+	// It comes first for an app and for each new consumer (see PollWhen), when the focused
+	// window changes (a diff between two unrelated windows would be noise the size of both), and
+	// after a diff was lost on the way.
 	DiffReset DiffKind = "reset"
 	// DiffEvents holds the changes found by re-reading what notifications named.
 	DiffEvents DiffKind = "events"

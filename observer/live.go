@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"time"
 )
 
 // LiveWindow is a window's tree kept up to date by notifications: read whole once, then only
@@ -15,8 +16,12 @@ type LiveWindow struct {
 	app   App
 	marks *marks
 
-	mu   sync.Mutex // guards tree
+	mu   sync.Mutex // guards tree and cut
 	tree *polledTree
+	cut  []Truncation // what cut the last whole read short: the copy lacks what lies past it
+	// readAt and readTook are when the last whole read ended and how long it took: ResyncDue.
+	readAt   time.Time
+	readTook time.Duration
 }
 
 // LiveChanges is what a refresh found: the elements added, removed and changed.
@@ -31,22 +36,57 @@ func (c LiveChanges) Empty() bool { return len(c.Added)+len(c.Removed)+len(c.Cha
 // NewLiveWindow returns the live copy of win of app, empty until Load. Notes taken before Load
 // are kept: a change made while the window is read is read again by the next Refresh.
 func (o *Observer) NewLiveWindow(app App, win Window) *LiveWindow {
-	return &LiveWindow{o: o, app: app, marks: newMarks(maxMarks), tree: &polledTree{window: win, root: win.Ref,
-		budget: WideBudget(), elems: map[NodeRef]*polledElem{}, strangers: map[NodeRef]bool{}}}
+	return &LiveWindow{o: o, app: app, marks: newMarks(maxMarks), tree: newTree(win, WholeBudget(), true, 0)}
 }
 
 // Load reads the window whole, with the wide budget.
 func (lw *LiveWindow) Load(ctx context.Context) error {
 	win := lw.Window()
-	walk := Walk(ctx, lw.o.backend, win.Ref, WalkOptions{Budget: WideBudget()})
+	start := time.Now()
+	walk := Walk(ctx, lw.o.backend, win.Ref, WalkOptions{Budget: WholeBudget()})
 	if len(walk.Nodes) == 0 {
 		return Errorf(CodeAppNotResponding, "Check that the app is alive (axbus apps) and retry.",
 			"could not read window %q of %s", win.Title, lw.app.Name).With("pid", lw.app.PID)
 	}
 	lw.mu.Lock()
-	lw.tree = treeFromWalk(win, &walk, WideBudget())
+	lw.tree = liveTree(win, &walk, WholeBudget())
+	lw.cut = walk.Truncation
+	lw.readAt, lw.readTook = time.Now(), time.Since(start)
 	lw.mu.Unlock()
 	return nil
+}
+
+// The re-reads of a whole window for what no notification announced take a fifth of the time
+// at most where they are expensive: a window of pacedSize elements or more (what a polled copy
+// holds at most) whose last whole read took pacedFrom or more is read whole again only
+// resyncSpacing times that long after. An app's window (a thousand elements or two) is re-read
+// on schedule however slow the machine; a 16,000-element web page read in 5 s, every 25 s, and
+// the app's waits (or diffs) are not held up behind back-to-back re-reads.
+const (
+	resyncSpacing = 5
+	pacedFrom     = time.Second
+	pacedSize     = 4000
+)
+
+// resyncDue reports whether a whole read of a window of elements elements that ended at and
+// took took allows the next one now.
+func resyncDue(at time.Time, took time.Duration, elements int) bool {
+	return took < pacedFrom || elements < pacedSize || time.Since(at) >= resyncSpacing*took
+}
+
+// ResyncDue reports whether a whole re-read may start now (see resyncSpacing).
+func (lw *LiveWindow) ResyncDue() bool {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	return resyncDue(lw.readAt, lw.readTook, len(lw.tree.elems))
+}
+
+// Limits says what cut the copy short when it was last read whole (nothing when it holds the
+// whole window), and how many elements it holds.
+func (lw *LiveWindow) Limits() (cut []Truncation, elements int) {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	return slices.Clone(lw.cut), len(lw.tree.elems)
 }
 
 // OpenLiveWindow returns the live copy of win of app, read whole.
@@ -100,15 +140,19 @@ func (lw *LiveWindow) Resync(ctx context.Context) LiveChanges {
 	lw.mu.Lock()
 	win := lw.tree.window
 	lw.mu.Unlock()
-	walk := Walk(ctx, gentle{lw.o.backend}, win.Ref, WalkOptions{Budget: WideBudget()})
+	start := time.Now()
+	walk := Walk(ctx, gentle{lw.o.backend}, win.Ref, WalkOptions{Budget: WholeBudget()})
+	lw.mu.Lock()
+	lw.readAt, lw.readTook = time.Now(), time.Since(start)
+	lw.mu.Unlock()
 	if len(walk.Nodes) == 0 || slices.Contains(walk.Truncation, TruncatedDeadline) {
 		return LiveChanges{Reads: walk.Reads}
 	}
-	next := treeFromWalk(win, &walk, WideBudget())
+	next := liveTree(win, &walk, WholeBudget())
 	d := &delta{reads: walk.Reads}
 	lw.mu.Lock()
 	diffTrees(lw.tree, next, d)
-	lw.tree = next
+	lw.tree, lw.cut = next, walk.Truncation
 	lw.mu.Unlock()
 	return changesOf(d)
 }
@@ -132,7 +176,7 @@ func (lw *LiveWindow) Node(ref NodeRef) (Node, bool) {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
 	if e := lw.tree.elems[ref]; e != nil {
-		return e.node, true
+		return *e.node, true
 	}
 	return Node{}, false
 }
@@ -143,7 +187,7 @@ func (lw *LiveWindow) Each(fn func(*Node) bool) {
 	defer lw.mu.Unlock()
 	stop := false
 	lw.tree.each(lw.tree.root, func(_ NodeRef, e *polledElem) {
-		if !stop && !fn(&e.node) {
+		if !stop && !fn(e.node) {
 			stop = true
 		}
 	})
@@ -155,7 +199,7 @@ func (lw *LiveWindow) EachUnder(ref NodeRef, fn func(*Node) bool) {
 	defer lw.mu.Unlock()
 	stop := false
 	lw.tree.each(ref, func(_ NodeRef, e *polledElem) {
-		if !stop && !fn(&e.node) {
+		if !stop && !fn(e.node) {
 			stop = true
 		}
 	})
@@ -166,7 +210,7 @@ func (lw *LiveWindow) Focused() (Node, bool) {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
 	if e := lw.tree.elems[lw.tree.focused]; e != nil {
-		return e.node, true
+		return *e.node, true
 	}
 	return Node{}, false
 }
@@ -272,7 +316,7 @@ func (m modelReader) Read(_ context.Context, refs []NodeRef) []Node {
 			out[i] = Node{Ref: r, Err: Errorf(CodeElementNotFound, "Inspect again.", "element not in the window's copy")}
 			continue
 		}
-		out[i] = e.node
+		out[i] = *e.node
 		out[i].Children = e.children
 	}
 	return out

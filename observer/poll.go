@@ -13,10 +13,25 @@ import (
 // cycle hands the sink what was added, removed and changed since the previous cycle, naming
 // elements by a stable key (see Diff). Nothing is handed over when nothing changed.
 //
+// Work in proportion to interest: with PollWhen, an app is polled only while someone consumes
+// its diffs (the daemon: while a client subscribes to ax.<host>.snap.<app>, or to a wildcard
+// that covers it). Asking costs a fraction of a microsecond and comes before any read. An app
+// nobody listens to is dormant: no call to it, no copy of its window in memory, its events
+// marking nothing. Its first cycle with a listener reads the window whole and publishes a
+// reset, so a new consumer gets the whole window first; a listener joining an app already
+// polled gets a reset from memory. While no app is polled, the list of apps is read again only
+// when an app launches or exits, or every idleDiscovery (30 s); PollDormant is told when the
+// last polled app goes dormant.
+//
 // Which window: the app's focused window; when focus leaves the app (on Linux only the active
 // window is focused), the window polled so far stays polled while it is open. A different
 // focused window is read whole and published as a reset. The app's exit, or its window closing
 // with none focused, publishes a gone diff; exit also ends the app's poller.
+//
+// Memory: the copy holds each element's summary, its place and its child list (about 370 bytes
+// per element, not its whole Node), and never more elements than the budget (4,000 for the
+// wide one): elements that appear under notifications in a full copy are left out, as a full
+// read would leave them.
 //
 // Cost: after the first full read, a cycle re-reads only what notifications named. The event
 // hub's callback only marks elements (the element, its children for a selection change, its
@@ -47,6 +62,8 @@ type Poller struct {
 
 	appsMu sync.RWMutex
 	apps   map[int]*appPoller // by pid: the app instance polled now
+	// rediscover asks the run loop to look for apps now: an app launched or exited.
+	rediscover chan struct{}
 }
 
 // The poller's defaults.
@@ -56,10 +73,12 @@ const (
 )
 
 type pollConfig struct {
-	interval time.Duration
-	resync   int
-	only     []AppQuery
-	budget   Budget
+	interval  time.Duration
+	resync    int
+	only      []AppQuery
+	budget    Budget
+	listeners func(App) int // PollWhen; nil polls every wanted app
+	dormant   func()        // PollDormant
 }
 
 // PollOption configures a Poller.
@@ -100,7 +119,7 @@ func (c *pollConfig) wants(app App) bool {
 // cannot take a diff returns false, and that app's next cycle publishes a reset.
 func NewPoller(o *Observer, sink func(Diff) bool, opts ...PollOption) *Poller {
 	p := &Poller{
-		o: o, sink: sink, apps: map[int]*appPoller{},
+		o: o, sink: sink, apps: map[int]*appPoller{}, rediscover: make(chan struct{}, 1),
 		cfg: pollConfig{interval: DefaultPollInterval, resync: DefaultPollResync, budget: WideBudget()},
 	}
 	for _, opt := range opts {
@@ -144,8 +163,9 @@ func (p *Poller) Stop() {
 	p.wg.Wait()
 }
 
-// PollNow runs a cycle of every polled app now, without waiting for the interval, and returns
-// once their diffs are handed to the sink: for a caller that needs a fresh view at once.
+// PollNow runs a cycle of every app the poller knows now, without waiting for the interval, and
+// returns once their diffs are handed to the sink: for a caller that needs a fresh view at once.
+// An app nobody listens to (PollWhen) reads nothing.
 func (p *Poller) PollNow(ctx context.Context) {
 	p.lifeMu.Lock()
 	if !p.started || p.stopped {
@@ -160,12 +180,12 @@ func (p *Poller) PollNow(ctx context.Context) {
 	defer context.AfterFunc(p.ctx, cancel)() // Stop ends it too
 	p.discover(ctx)
 	for _, ap := range p.polled() {
-		ap.cycle(ctx)
+		ap.cycle(ctx, true)
 	}
 }
 
 // Resend makes the next cycle of app pid publish a reset, the whole window from memory: for a
-// consumer that joined late or lost a diff.
+// consumer that lost a diff (one that joins is owed a reset without asking; see PollWhen).
 func (p *Poller) Resend(pid int) {
 	p.appsMu.RLock()
 	ap := p.apps[pid]
@@ -176,7 +196,7 @@ func (p *Poller) Resend(pid int) {
 	}
 }
 
-// Stats describes the polling of each polled app, by pid.
+// Stats describes the polling of each app the poller knows, by pid, dormant ones included.
 func (p *Poller) Stats() []AppPollStats {
 	aps := p.polled()
 	out := make([]AppPollStats, len(aps))
@@ -186,20 +206,39 @@ func (p *Poller) Stats() []AppPollStats {
 	return out
 }
 
-// run ticks the apps' pollers; each tick first looks for apps launched and exited.
+// run ticks the apps' pollers. A tick first looks for apps launched and exited, at every tick
+// while an app is polled, else when an event says an app launched or exited or idleDiscovery
+// has passed; then it wakes the apps someone listens to. The first tick that finds no app
+// polled any more calls the PollDormant function.
 func (p *Poller) run() {
 	defer p.wg.Done()
 	t := time.NewTicker(p.cfg.interval)
 	defer t.Stop()
-	for {
-		p.discover(p.ctx)
+	idleTicks := max(int(idleDiscovery/p.cfg.interval), 1)
+	discover, sinceDiscovery := true, 0 // the first tick, at once, learns the apps
+	for wasBusy := false; ; {
+		busy := p.busy()
+		if wasBusy && !busy && p.cfg.dormant != nil {
+			p.cfg.dormant()
+		}
+		wasBusy = busy
+		if discover || sinceDiscovery >= idleTicks || busy {
+			p.discover(p.ctx)
+			sinceDiscovery = 0
+		}
 		for _, ap := range p.polled() {
-			ap.nudge()
+			if ap.due() {
+				ap.nudge()
+			}
 		}
 		select {
 		case <-p.ctx.Done():
 			return
 		case <-t.C:
+			discover = false
+			sinceDiscovery++
+		case <-p.rediscover:
+			discover = true
 		}
 	}
 }
@@ -241,6 +280,14 @@ func (p *Poller) discover(ctx context.Context) {
 	}
 }
 
+// Polling reports whether app pid's diffs are polled now: someone listens to them.
+func (p *Poller) Polling(pid int) bool {
+	p.appsMu.RLock()
+	ap := p.apps[pid]
+	p.appsMu.RUnlock()
+	return ap != nil && ap.awake.Load()
+}
+
 // polled lists the apps' pollers by pid.
 func (p *Poller) polled() []*appPoller {
 	p.appsMu.RLock()
@@ -254,15 +301,23 @@ func (p *Poller) polled() []*appPoller {
 }
 
 // route marks what an event says changed, on the hub's goroutine: it only records, never reads.
+// A dormant app's events mark nothing: its next cycle, if any, reads the window whole.
 func (p *Poller) route(e Event) {
+	if e.Type == EventAppLaunched || e.Type == EventAppTerminated {
+		p.appsMoved()
+	}
 	p.appsMu.RLock()
 	ap := p.apps[e.App.PID]
 	p.appsMu.RUnlock()
 	if ap == nil || e.App.Generation != ap.app.Generation {
 		return
 	}
-	ap.marks.note(e)
 	if e.Type == EventAppTerminated {
+		ap.marks.terminate()
 		ap.nudge() // exit ends the poller now, not at the next tick
+		return
+	}
+	if ap.awake.Load() {
+		ap.marks.note(e)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // appPoller polls one app instance on its own goroutine, so that a hung app delays only itself.
@@ -16,13 +17,22 @@ type appPoller struct {
 	ctx    context.Context
 	cancel context.CancelFunc // ends the goroutine: the app is gone or the poller stops
 	done   chan struct{}
-	// owesReset makes the next cycle publish a reset: a diff was lost, or a consumer asked.
+	// owesReset makes the next cycle publish a reset: a diff was lost, or a consumer asked or joined.
 	owesReset atomic.Bool
+	// awake is set while the app is polled: someone listens (see PollWhen). Events mark its
+	// elements only then.
+	awake atomic.Bool
 
 	cycleMu   sync.Mutex // one cycle at a time, whether a tick or PollNow runs it
 	tree      *polledTree
 	sinceFull int // cycles since the last full read
+	// fullAt and fullTook are when the last full read ended and how long it took: a slow one
+	// spaces the next resync out (resyncDue).
+	fullAt    time.Time
+	fullTook  time.Duration
 	ended     bool
+	listeners int  // consumers at the last cycle
+	unheard   bool // the cycle's full read stopped: nobody listens any more
 
 	statsMu sync.Mutex
 	stats   AppPollStats
@@ -43,6 +53,12 @@ type AppPollStats struct {
 	Published uint64 `json:"published"`
 	// Pending counts the elements events marked for the next cycle.
 	Pending int `json:"pending"`
+	// Polling is set while the app is polled; without PollWhen, from its first cycle on. A
+	// dormant app (nobody listens) holds no copy and costs no read.
+	Polling bool `json:"polling"`
+	// Listeners is how many consumed the app's diffs at its last cycle, as PollWhen counts them
+	// (1 without PollWhen).
+	Listeners int `json:"listeners"`
 }
 
 func newAppPoller(p *Poller, app App) *appPoller {
@@ -63,7 +79,7 @@ func (ap *appPoller) run() {
 			return
 		case <-ap.tick:
 		}
-		ap.cycle(ap.ctx)
+		ap.cycle(ap.ctx, false)
 	}
 }
 
@@ -76,7 +92,7 @@ func (ap *appPoller) nudge() {
 }
 
 // cycle polls the app once: it finds the window to poll, reads what changed and publishes it.
-func (ap *appPoller) cycle(ctx context.Context) {
+func (ap *appPoller) cycle(ctx context.Context, asked bool) {
 	ap.cycleMu.Lock()
 	defer ap.cycleMu.Unlock()
 	if ap.ended {
@@ -85,6 +101,9 @@ func (ap *appPoller) cycle(ctx context.Context) {
 	if ap.marks.ended() {
 		ap.end()
 		return
+	}
+	if !ap.listen() {
+		return // nobody listens: nothing is read
 	}
 	wins, err := ap.p.o.backend.Windows(ctx, ap.app.PID)
 	if err != nil {
@@ -102,7 +121,13 @@ func (ap *appPoller) cycle(ctx context.Context) {
 		}
 		return
 	}
-	d, kind := ap.step(ctx, win)
+	d, kind := ap.step(ctx, win, asked)
+	if ap.unheard { // the last listener left during a full read: it was cut short and is moot
+		ap.unheard = false
+		ap.record(d.reads, false)
+		ap.doze()
+		return
+	}
 	ap.record(d.reads, kind == DiffReset || kind == DiffResync)
 	if ap.tree != nil && ap.owesReset.Swap(false) && kind != DiffReset {
 		d, kind = &delta{added: ap.tree.all(), reads: d.reads}, DiffReset // from memory: no reads
@@ -135,14 +160,15 @@ func (ap *appPoller) pick(wins []Window) (Window, bool) {
 }
 
 // step reads what this cycle must read and returns the changes and how to publish them; an
-// empty kind publishes nothing (a full read that failed, kept for the next cycle).
-func (ap *appPoller) step(ctx context.Context, win Window) (*delta, DiffKind) {
+// empty kind publishes nothing (a full read that failed, kept for the next cycle). A cycle
+// asked for (PollNow) resyncs when due by count, however long the last full read took.
+func (ap *appPoller) step(ctx context.Context, win Window, asked bool) (*delta, DiffKind) {
 	m := ap.marks.take() // a full read covers whatever was marked
 	resync := ap.p.cfg.resync
 	switch {
 	case ap.tree == nil || win.Ref != ap.tree.root:
 		return ap.reset(ctx, win)
-	case m.overflow || (resync > 0 && ap.sinceFull+1 >= resync):
+	case m.overflow || (resync > 0 && ap.sinceFull+1 >= resync && (asked || resyncDue(ap.fullAt, ap.fullTook, len(ap.tree.elems)))):
 		return ap.resync(ctx, win)
 	}
 	ap.sinceFull++
@@ -158,7 +184,7 @@ func (ap *appPoller) reset(ctx context.Context, win Window) (*delta, DiffKind) {
 	if len(w.Nodes) == 0 {
 		return &delta{reads: w.Reads}, "" // the app did not answer: the next cycle tries again
 	}
-	ap.tree, ap.sinceFull = treeFromWalk(win, &w, ap.p.cfg.budget), 0
+	ap.tree, ap.sinceFull = pollTree(win, &w, ap.p.cfg.budget), 0
 	return &delta{added: ap.tree.all(), reads: w.Reads, truncation: w.Truncation}, DiffReset
 }
 
@@ -170,7 +196,7 @@ func (ap *appPoller) resync(ctx context.Context, win Window) (*delta, DiffKind) 
 	if len(w.Nodes) == 0 || slices.Contains(w.Truncation, TruncatedDeadline) {
 		return &delta{reads: w.Reads}, "" // still due: the next cycle reads again
 	}
-	next := treeFromWalk(win, &w, ap.p.cfg.budget)
+	next := pollTree(win, &w, ap.p.cfg.budget)
 	d := &delta{reads: w.Reads, truncation: w.Truncation}
 	diffTrees(ap.tree, next, d)
 	ap.tree, ap.sinceFull = next, 0
@@ -178,9 +204,21 @@ func (ap *appPoller) resync(ctx context.Context, win Window) (*delta, DiffKind) 
 }
 
 // walk reads a window whole with the wide budget, off-screen content included, in small calls
-// (see readsPerCall).
+// (see readsPerCall). A read that nobody listens to any more stops, and marks the poller
+// unheard: its cycle publishes nothing and drops the copy.
 func (ap *appPoller) walk(ctx context.Context, win Window) WalkResult {
-	return Walk(ctx, gentle{ap.p.o.backend}, win.Ref, WalkOptions{Budget: ap.p.cfg.budget})
+	start := time.Now()
+	defer func() { ap.fullAt, ap.fullTook = time.Now(), time.Since(start) }()
+	if ap.p.cfg.listeners == nil {
+		return Walk(ctx, gentle{ap.p.o.backend}, win.Ref, WalkOptions{Budget: ap.p.cfg.budget})
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	r := &heeded{r: ap.p.o.backend, cancel: cancel, last: time.Now(),
+		heard: func() bool { return ap.p.cfg.listeners(ap.app) > 0 }}
+	w := Walk(ctx, r, win.Ref, WalkOptions{Budget: ap.p.cfg.budget})
+	ap.unheard = context.Cause(ctx) == errUnheard
+	return w
 }
 
 // gentle reads in calls of at most readsPerCall elements.
@@ -226,6 +264,7 @@ func (ap *appPoller) end() {
 		ap.tree = nil
 	}
 	ap.record(0, false)
+	ap.awake.Store(false)
 	ap.cancel()
 }
 
@@ -240,6 +279,7 @@ func (ap *appPoller) record(reads int, full bool) {
 		s.Window, s.Elements = &w, len(ap.tree.elems)
 		s.Cycles++
 	}
+	s.Listeners = ap.listeners
 	s.Reads += uint64(reads)
 	if full {
 		s.FullReads++
@@ -251,5 +291,6 @@ func (ap *appPoller) snapshotStats() AppPollStats {
 	s := ap.stats
 	ap.statsMu.Unlock()
 	s.Pending = ap.marks.pending()
+	s.Polling = ap.awake.Load()
 	return s
 }

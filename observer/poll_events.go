@@ -26,6 +26,13 @@ type delta struct {
 	truncation []Truncation
 }
 
+// cut records that the cycle's changes were cut short by t.
+func (d *delta) cut(t Truncation) {
+	if !slices.Contains(d.truncation, t) {
+		d.truncation = append(d.truncation, t)
+	}
+}
+
 // empty reports whether the cycle found no change: an events or resync cycle that found none
 // publishes nothing.
 func (d *delta) empty() bool {
@@ -181,9 +188,16 @@ func (c *eventCycle) refresh(ref NodeRef, n *Node) {
 		}
 		return
 	}
-	e.node = bare(n)
-	next := summarize(n, e.Parent)
+	read := n
+	if c.t.nodes {
+		e.node = bare(n)
+		read = e.node // its strings are the copy's own (its children are n's)
+	}
+	next := summarize(read, e.Parent)
 	if ch := next.changesFrom(&e.DiffElement); ch != nil {
+		if !c.t.nodes {
+			next = owned(next) // kept: an unchanged element costs no allocation
+		}
 		e.DiffElement = next
 		c.d.change(ref, next, ch)
 	}
@@ -240,7 +254,8 @@ func (c *eventCycle) appears(ref NodeRef) bool {
 }
 
 // adopt brings the children that appeared into the tree, level by level, one read per level:
-// a known element is moved under its new parent, an unknown one is read with its subtree.
+// a known element is moved under its new parent, an unknown one is read with its subtree. A
+// copy that is full reads and adds none (see polledTree.limit).
 func (c *eventCycle) adopt(ctx context.Context) {
 	level := c.appeared
 	for len(level) > 0 && ctx.Err() == nil {
@@ -251,6 +266,9 @@ func (c *eventCycle) adopt(ctx context.Context) {
 			}
 		}
 		need = c.unread(need)
+		if c.t.limit > 0 && len(need) > c.t.limit-len(c.t.elems) {
+			need = need[:max(c.t.limit-len(c.t.elems), 0)] // the rest would not fit: unread
+		}
 		for i, n := range c.read(ctx, need) {
 			c.fresh[need[i]] = n
 		}
@@ -280,6 +298,10 @@ func (c *eventCycle) adoptOne(a childChange) []childChange {
 	}
 	n, ok := c.fresh[a.child]
 	delete(c.fresh, a.child)
+	if c.t.full() {
+		c.d.cut(TruncatedCount) // left out, as a full read past the budget would leave it
+		ok = false
+	}
 	if !ok || n.Err != nil {
 		c.t.unlink(a.parent, a.child)
 		return nil

@@ -54,10 +54,13 @@ func (m *memTree) unlink(parent, ref NodeRef) {
 }
 
 // polledTreeOf reads m whole, as a reset does, and counts only the reads after it.
-func polledTreeOf(m *memTree) *polledTree {
-	w := Walk(context.Background(), m, "win", WalkOptions{Budget: WideBudget()})
+func polledTreeOf(m *memTree) *polledTree { return polledTreeWithin(m, WideBudget()) }
+
+// polledTreeWithin is polledTreeOf with budget b.
+func polledTreeWithin(m *memTree, b Budget) *polledTree {
+	w := Walk(context.Background(), m, "win", WalkOptions{Budget: b})
 	m.reads = 0
-	return treeFromWalk(Window{ID: "win", Ref: "win"}, &w, WideBudget())
+	return pollTree(Window{ID: "win", Ref: "win"}, &w, b)
 }
 
 // sampleTree: win holds a (with a.0) and b (with b.0, which holds b.0.0).
@@ -139,5 +142,37 @@ func TestApplyMarksRetriesTransientFailures(t *testing.T) {
 	}
 	if got := namesOf(d.removed); !slices.Equal(got, []string{"b.0.0"}) || slices.Contains(tree.elems["b.0"].children, "b.0.0") {
 		t.Errorf("removed %v", got)
+	}
+}
+
+// The poller's copy never holds more than its budget's elements: children that appear in a
+// full copy are neither read nor added, and the diff says it was cut; room made by a removal
+// takes the next one.
+func TestApplyMarksKeepsTheCopyWithinItsBudget(t *testing.T) {
+	m := sampleTree() // 6 elements
+	b := WideBudget()
+	b.MaxElements = 6
+	tree := polledTreeWithin(m, b)
+	m.add("a", "a.1")
+	m.add("a.1", "a.1.0")
+	d, _ := applyMarks(context.Background(), m, tree, markedSelf("a"))
+	if len(d.added) != 0 || len(tree.elems) != 6 || !slices.Equal(d.truncation, []Truncation{TruncatedCount}) {
+		t.Fatalf("added %v to a full copy (%d elements), truncation %v", namesOf(d.added), len(tree.elems), d.truncation)
+	}
+	if m.reads != 1 {
+		t.Errorf("read %d elements, want a alone: what cannot be kept is not read", m.reads)
+	}
+
+	m.unlink("b.0", "b.0.0")
+	delete(m.nodes, "b.0.0")
+	if d, _ = applyMarks(context.Background(), m, tree, markedSelf("b.0")); len(d.removed) != 1 || len(tree.elems) != 5 {
+		t.Fatalf("removed %d, %d elements left; want b.0.0 removed", len(d.removed), len(tree.elems))
+	}
+	d, _ = applyMarks(context.Background(), m, tree, markedSelf("a"))
+	if got := namesOf(d.added); !slices.Equal(got, []string{"a.1"}) || len(tree.elems) != 6 || len(d.truncation) != 1 {
+		t.Fatalf("added %v, %d elements, truncation %v; want a.1 in the room b.0.0 left, a.1.0 cut", got, len(tree.elems), d.truncation)
+	}
+	if tree.elems["a.1"].node != nil {
+		t.Error("the poller's copy keeps whole nodes; its diffs need the summary alone")
 	}
 }

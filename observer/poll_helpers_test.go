@@ -14,15 +14,26 @@ import (
 
 const ledgerPID = 601 // the one app of large.json: a window of 4,000 elements
 
-// countingBackend counts the elements Read is asked for: the cost of a poll cycle.
+// countingBackend counts the elements Read is asked for (the cost of a poll cycle), and the
+// calls listing apps and windows.
 type countingBackend struct {
 	observer.Backend
-	reads atomic.Int64
+	reads, apps, windows atomic.Int64
 }
 
 func (c *countingBackend) Read(ctx context.Context, refs []observer.NodeRef) []observer.Node {
 	c.reads.Add(int64(len(refs)))
 	return c.Backend.Read(ctx, refs)
+}
+
+func (c *countingBackend) Apps(ctx context.Context) ([]observer.App, error) {
+	c.apps.Add(1)
+	return c.Backend.Apps(ctx)
+}
+
+func (c *countingBackend) Windows(ctx context.Context, pid int) ([]observer.Window, error) {
+	c.windows.Add(1)
+	return c.Backend.Windows(ctx, pid)
 }
 
 // pollRig is a poller over a simulated desktop whose diffs land in a channel.

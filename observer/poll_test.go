@@ -80,6 +80,14 @@ func TestPollReportsAddedAndRemovedElements(t *testing.T) {
 	if toolbar.Role != observer.RoleToolbar {
 		t.Fatalf("second element is %s, want the toolbar", toolbar.Role)
 	}
+	if err := r.desk.RemoveNode(ledgerPID, "entry-570"); err != nil { // a row: 7 elements
+		t.Fatal(err)
+	}
+	r.marked(t, ledgerPID, 1)
+	r.poll(t)
+	if d := r.next(t); len(d.Removed) != 7 || d.Removed[0].Role != observer.RoleRow || d.Elements != 3993 {
+		t.Fatalf("removed %d elements (first %s), %d left; want a row of 7", len(d.Removed), d.Removed[0].Role, d.Elements)
+	}
 
 	help := sim.NodeSpec{ID: "help", Role: "AXGroup", Frame: []float64{460, 59, 200, 28}, Children: []sim.NodeSpec{
 		{ID: "help-button", Role: "AXButton", Title: "Help", Frame: []float64{460, 59, 80, 28}},
@@ -91,7 +99,7 @@ func TestPollReportsAddedAndRemovedElements(t *testing.T) {
 	r.marked(t, ledgerPID, 1)
 	reads := r.poll(t)
 	d := r.next(t)
-	if d.Kind != observer.DiffEvents || len(d.Added) != 3 || len(d.Removed)+len(d.Changed) != 0 || d.Elements != 4003 {
+	if d.Kind != observer.DiffEvents || len(d.Added) != 3 || len(d.Removed)+len(d.Changed) != 0 || d.Elements != 3996 {
 		t.Fatalf("diff %s: %d added, %d removed, %d changed, %d elements", d.Kind, len(d.Added), len(d.Removed), len(d.Changed), d.Elements)
 	}
 	group, button := d.Added[0], d.Added[1]
@@ -110,17 +118,25 @@ func TestPollReportsAddedAndRemovedElements(t *testing.T) {
 		t.Errorf("a destroyed element cost %d reads, want none", reads)
 	}
 	d = r.next(t)
-	if len(d.Removed) != 3 || d.Removed[0].Key != group.Key || d.Elements != 4000 {
+	if len(d.Removed) != 3 || d.Removed[0].Key != group.Key || d.Elements != 3993 {
 		t.Fatalf("removed %d (first %+v), %d elements; want the group and its 2 buttons", len(d.Removed), d.Removed, d.Elements)
 	}
+}
 
-	if err := r.desk.RemoveNode(ledgerPID, "entry-3"); err != nil { // a row: 7 elements
+// The copy of a window never outgrows the wide budget: elements that appear in a full copy are
+// left out, as a full read would leave them, and nothing is published for them.
+func TestPollCopyStaysWithinTheBudget(t *testing.T) {
+	r := startPoller(t, "large", observer.PollResync(0))
+	r.firstReset(t, 4000) // the window fills the budget
+	hint := sim.NodeSpec{ID: "hint", Role: "AXStaticText", Title: "Hint", Frame: []float64{460, 59, 80, 28}}
+	if err := r.desk.AddNode(ledgerPID, "ledger-toolbar", hint); err != nil {
 		t.Fatal(err)
 	}
 	r.marked(t, ledgerPID, 1)
 	r.poll(t)
-	if d = r.next(t); len(d.Removed) != 7 || d.Removed[0].Role != observer.RoleRow || d.Elements != 3993 {
-		t.Errorf("removed %d elements (first %s), %d left; want a row of 7", len(d.Removed), d.Removed[0].Role, d.Elements)
+	r.none(t)
+	if s, _ := r.stats(ledgerPID); s.Elements != 4000 {
+		t.Errorf("the copy holds %d elements, want the budget's 4,000", s.Elements)
 	}
 }
 

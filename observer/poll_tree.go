@@ -5,13 +5,20 @@ import (
 	"slices"
 )
 
-// polledTree is the poller's copy of one window: every element it read, by handle, with the
-// child lists a re-read compares against.
+// polledTree is a copy of one window: every element read, by handle, with the child lists a
+// re-read compares against. The poller's copy holds each element's summary alone and never more
+// elements than its budget; a live window's (waits) holds whole nodes too.
 type polledTree struct {
 	window Window
 	root   NodeRef
 	budget Budget
 	elems  map[NodeRef]*polledElem
+	// nodes keeps each element's whole Node: waits match against it and build snapshots from it.
+	// The poller's diffs need only the summary, and a Node is three times its size.
+	nodes bool
+	// limit caps the elements held (0: no cap): events add no element past it, so that a page
+	// growing under notifications costs no more than a full read of it.
+	limit int
 	// focused is the element last read with the focused state: when focus moves, it is re-read
 	// too, since the notification names only the element that gained focus.
 	focused NodeRef
@@ -24,20 +31,35 @@ type polledTree struct {
 type polledElem struct {
 	DiffElement
 	// node is the element as last read, whole (without its children's handles, which children
-	// holds): what a wait matches against and a snapshot is built from.
-	node   Node
+	// holds), in a tree that keeps nodes: what a wait matches against and a snapshot is built
+	// from. nil in the poller's copy.
+	node   *Node
 	parent NodeRef
 	depth  int
 	// children are the element's children within the budget, in order.
 	children []NodeRef
 }
 
-// treeFromWalk builds the copy of a window from a full walk of it.
-func treeFromWalk(win Window, w *WalkResult, b Budget) *polledTree {
-	t := &polledTree{
-		window: win, root: win.Ref, budget: b,
-		elems: make(map[NodeRef]*polledElem, len(w.Nodes)), strangers: map[NodeRef]bool{},
-	}
+// newTree is an empty copy of win.
+func newTree(win Window, b Budget, nodes bool, limit int) *polledTree {
+	return &polledTree{window: win, root: win.Ref, budget: b, nodes: nodes, limit: limit,
+		elems: map[NodeRef]*polledElem{}, strangers: map[NodeRef]bool{}}
+}
+
+// pollTree is the poller's copy of a window from a full walk of it: summaries, at most the
+// budget's elements.
+func pollTree(win Window, w *WalkResult, b Budget) *polledTree {
+	return newTree(win, b, false, b.MaxElements).fill(w)
+}
+
+// liveTree is a live window's copy from a full walk of it: whole nodes.
+func liveTree(win Window, w *WalkResult, b Budget) *polledTree {
+	return newTree(win, b, true, 0).fill(w)
+}
+
+// fill records a full walk of the window.
+func (t *polledTree) fill(w *WalkResult) *polledTree {
+	t.elems = make(map[NodeRef]*polledElem, len(w.Nodes))
 	for i := range w.Nodes {
 		n := &w.Nodes[i]
 		var parent NodeRef
@@ -49,13 +71,22 @@ func treeFromWalk(win Window, w *WalkResult, b Budget) *polledTree {
 	return t
 }
 
+// full reports whether the copy holds as many elements as it may.
+func (t *polledTree) full() bool { return t.limit > 0 && len(t.elems) >= t.limit }
+
 // put records n under parent and returns its entry.
 func (t *polledTree) put(n *Node, parent NodeRef, depth int) *polledElem {
 	var parentKey string
 	if p := t.elems[parent]; p != nil {
 		parentKey = p.Key
 	}
-	e := &polledElem{DiffElement: summarize(n, parentKey), node: bare(n), parent: parent, depth: depth, children: t.childrenOf(n, depth)}
+	e := &polledElem{parent: parent, depth: depth, children: t.childrenOf(n, depth)}
+	if t.nodes {
+		e.node = bare(n)
+		e.DiffElement = summarize(e.node, parentKey) // shares the node's owned strings
+	} else {
+		e.DiffElement = owned(summarize(n, parentKey))
+	}
 	t.elems[n.Ref] = e
 	t.noteFocus(n.Ref, e.States)
 	return e
@@ -73,11 +104,12 @@ func (t *polledTree) childrenOf(n *Node, depth int) []NodeRef {
 	return slices.Clone(kids)
 }
 
-// bare is n without its children's handles.
-func bare(n *Node) Node {
+// bare is a copy of n without its children's handles, with strings of its own.
+func bare(n *Node) *Node {
 	c := *n
 	c.Children = nil
-	return c
+	ownNode(&c)
+	return &c
 }
 
 func (t *polledTree) noteFocus(ref NodeRef, s States) {

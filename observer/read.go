@@ -59,7 +59,7 @@ func (o *Observer) Read(ctx context.Context, req ReadRequest) (*ReadResult, erro
 	if limit == 0 {
 		limit = MaxReadBytes
 	}
-	budget := WideBudget()
+	budget := WholeBudget()
 	readCtx, cancel := context.WithTimeout(ctx, budget.Deadline)
 	defer cancel()
 
@@ -154,7 +154,7 @@ func notAnswering(caller context.Context, err error) *Error {
 	e := AsError(err)
 	if e.Code == CodeTimeout && caller.Err() == nil {
 		return Errorf(CodeAppNotResponding, "The app is not answering; check that it is alive (axbus apps) and retry.",
-			"the app did not answer within %s", WideBudget().Deadline).Wrap(err)
+			"the app did not answer within %s", WholeBudget().Deadline).Wrap(err)
 	}
 	return e
 }

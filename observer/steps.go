@@ -29,26 +29,30 @@ func PhysicalClick() Step {
 // PhysicalKeys presses the request's key combination in the app.
 func PhysicalKeys() Step { return Step{Kind: StepPhysical, Input: Input{Kind: InputKey}} }
 
-// PhysicalText clicks the element's centre (focusing it), presses keys (select all, to replace
-// the text; go to the end, to append to it) and types the request's value: several inputs in a
-// row.
-func PhysicalText(keys string) Step {
+// PhysicalText focuses the element, presses keys (select all, to replace the text; go to the
+// end, to append to it) and types the request's value: several inputs in a row. It focuses
+// the element by setting focusAttr to true where that takes (the pointer stays where it is),
+// else by a click at its centre (GTK4 ignores focus requests).
+func PhysicalText(keys, focusAttr string) Step {
 	return Step{
-		Kind: StepPhysical, Label: "click, " + keys + ", type", Input: Input{Kind: InputType},
+		Kind: StepPhysical, Label: "focus, " + keys + ", type", Input: Input{Kind: InputType},
 		Run: func(ctx context.Context, b Backend, t StepTarget) error {
-			n, err := ReadOne(ctx, b, t.Ref)
-			if err != nil {
-				return err
-			}
-			if n.Bounds == nil || n.Bounds.Empty() || n.Offscreen {
-				return Errorf(CodeNotSupported, "Scroll the element into view first.", "the element has no bounds on screen to click")
-			}
-			x, y := n.Bounds.Center() // as it is now: an earlier step may have scrolled it
-			for _, in := range []Input{
-				{Kind: InputClick, PID: t.App.PID, X: x, Y: y, Button: 1},
+			inputs := []Input{
 				{Kind: InputKey, PID: t.App.PID, Keys: keys},
 				{Kind: InputType, PID: t.App.PID, Text: t.Value},
-			} {
+			}
+			if !focusedBy(ctx, b, t.Ref, focusAttr) {
+				n, err := ReadOne(ctx, b, t.Ref)
+				if err != nil {
+					return err
+				}
+				if n.Bounds == nil || n.Bounds.Empty() || n.Offscreen {
+					return Errorf(CodeNotSupported, "Scroll the element into view first.", "the element has no bounds on screen to click")
+				}
+				x, y := n.Bounds.Center() // as it is now: an earlier step may have scrolled it
+				inputs = append([]Input{{Kind: InputClick, PID: t.App.PID, X: x, Y: y, Button: 1}}, inputs...)
+			}
+			for _, in := range inputs {
 				if err := b.Input(ctx, in); err != nil {
 					return err
 				}
@@ -56,6 +60,15 @@ func PhysicalText(keys string) Step {
 			return nil
 		},
 	}
+}
+
+// focusedBy sets the element's focus attribute and reports whether it then is focused.
+func focusedBy(ctx context.Context, b Backend, ref NodeRef, attr string) bool {
+	if b.SetAttribute(ctx, ref, attr, true) != nil {
+		return false
+	}
+	n, err := ReadOne(ctx, b, ref)
+	return err == nil && n.States.Has(StateFocused)
 }
 
 // AppendText reads the element's value and sets attr to it followed by the request's text. A

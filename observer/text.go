@@ -122,6 +122,9 @@ func (l *textLayout) pieces(i int) []textPiece {
 		if n.HasValue && n.Value != "" {
 			return l.piece(i, n.Value)
 		}
+		if item := l.chosenItem(i); n.Role == RoleComboBox && item != "" {
+			return l.piece(i, item)
+		}
 		return l.piece(i, n.Text)
 	case n.Role == RolePopUpButton && n.HasValue && n.Value != "":
 		return l.piece(i, n.Value) // the chosen item; the menu's other items are not on screen
@@ -147,6 +150,17 @@ func (l *textLayout) pieces(i int) []textPiece {
 	return kids // the empty cells of a row keep its columns
 }
 
+// chosenItem is the name of the selected item inside a combo box without a value: a web
+// <select> keeps its options in a menu below it, the chosen one selected.
+func (l *textLayout) chosenItem(i int) string {
+	for k := i + 1; k < len(l.nodes) && l.nodes[k].Depth > l.nodes[i].Depth; k++ {
+		if n := &l.nodes[k].Node; n.States.Has(StateSelected) && n.Name != "" {
+			return n.Name
+		}
+	}
+	return ""
+}
+
 func (l *textLayout) kidPieces(i int) []textPiece {
 	var out []textPiece
 	for _, k := range l.kids[i-l.root] {
@@ -155,11 +169,14 @@ func (l *textLayout) kidPieces(i int) []textPiece {
 	return out
 }
 
-// hypertext places the children's pieces where the object replacement characters of own stand:
-// the k-th character stands for the k-th child. Children without a character of their own
-// follow the text.
+// hypertext places the children's pieces where the object replacement characters of own stand.
+// The k-th character stands for the k-th embedded child: every child when there are as many
+// characters as children (GTK), else the children that are not plain text runs, whose text own
+// holds already (web content: Chromium and Firefox keep a paragraph's text runs as static-text
+// children beside its links, and own holds the runs' text inline). Embedded children without a
+// character of their own follow the text.
 func (l *textLayout) hypertext(i int, own string) []textPiece {
-	kids := l.kids[i-l.root]
+	kids := embeddedKids(l.nodes, l.kids[i-l.root], strings.Count(own, string(objectReplacement)))
 	segments := strings.Split(own, string(objectReplacement))
 	var out []textPiece
 	for s, seg := range segments {
@@ -172,6 +189,21 @@ func (l *textLayout) hypertext(i int, own string) []textPiece {
 		out = append(out, l.pieces(k)...)
 	}
 	return out
+}
+
+// embeddedKids are the children that object replacement characters stand for, given how many
+// characters there are (see hypertext).
+func embeddedKids(nodes []Walked, kids []int, chars int) []int {
+	if chars == len(kids) {
+		return kids
+	}
+	var emb []int
+	for _, k := range kids {
+		if n := &nodes[k].Node; n.Role != RoleText || n.ChildCount > 0 {
+			emb = append(emb, k)
+		}
+	}
+	return emb
 }
 
 // piece makes the piece of element i's text raw; none when raw holds no text.

@@ -293,3 +293,28 @@ func TestAssembleTextDefaultLimit(t *testing.T) {
 		t.Errorf("default limit: %d bytes, truncated %v, omitted %d", len(text), cut, omitted)
 	}
 }
+
+func TestAssembleTextWebTextRunsAreReadOnce(t *testing.T) {
+	// Chromium: the paragraph's text holds the runs inline and U+FFFC for the link, and the runs
+	// are its children too (static text) beside the link.
+	para := texted(el(RoleParagraph, "", at(0, 0, 400, 20),
+		static("First paragraph with a ", at(0, 0, 150, 20)),
+		el(RoleLink, "link", at(150, 0, 30, 20), static("link", at(150, 0, 30, 20))),
+		static(" inside.", at(180, 0, 50, 20)),
+	), "First paragraph with a \uFFFC inside.")
+	// A labelled field: the label's text, the field named after it, in one paragraph.
+	row := texted(el(RoleParagraph, "", at(0, 30, 400, 20),
+		texted(el(RoleLabel, "", at(0, 30, 40, 20), static("Name", at(0, 30, 40, 20))), "Name"),
+		field(RoleTextField, "Name", "Ann", at(50, 30, 100, 20)),
+	), "\uFFFC\uFFFC")
+	// A <select>: no value, its options in a menu below it, the chosen one selected.
+	chosen := el(RoleMenuItem, "Green", at(0, 60, 60, 10))
+	chosen.States |= StateSelected
+	sel := texted(el(RoleParagraph, "", at(0, 60, 400, 20),
+		texted(el(RoleLabel, "", at(0, 60, 40, 20), static("Colour", at(0, 60, 40, 20))), "Colour"),
+		texted(el(RoleComboBox, "Colour", at(50, 60, 60, 20),
+			el(RoleMenu, "", at(50, 60, 60, 10), el(RoleMenuItem, "Red", at(50, 60, 60, 10)), chosen)), "\uFFFC"),
+	), "\uFFFC\uFFFC")
+	got := assemble(t, window(para, row, sel))
+	expectText(t, got, "First paragraph with a link inside.\nName Ann\nColour Green")
+}

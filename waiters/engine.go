@@ -83,6 +83,14 @@ func (e *Engine) route(ev observer.Event) {
 	}
 }
 
+// Watching reports whether the engine watches app pid: a wait on it, or one that ended less than
+// the linger period ago (its copy is kept warm). A desktop-wide wait watches every app.
+func (e *Engine) Watching(pid int) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.apps[pid] != nil
+}
+
 // watchLocked returns the watcher of pid, starting it; e.mu is held.
 func (e *Engine) watchLocked(pid int) *appWatch {
 	if aw := e.apps[pid]; aw != nil {

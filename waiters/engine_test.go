@@ -30,6 +30,12 @@ func newRig(t testing.TB) *rig {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rigOn(t, desk)
+}
+
+// rigOn is an engine on desk, closed with the test.
+func rigOn(t testing.TB, desk *sim.Desktop) *rig {
+	t.Helper()
 	t.Cleanup(func() { _ = desk.Close() })
 	o := observer.New(desk)
 	e := New(o)

@@ -110,6 +110,7 @@ func (aw *appWatch) viewFor(ctx context.Context, w *wait) *view {
 		}
 		wins = []observer.Window{win}
 	}
+	w.seen.set(func() []bus.WaitLimit { return aw.limitsFor(wins) })
 	for _, win := range wins {
 		if lw := aw.liveFor(ctx, win); lw != nil {
 			v.lives = append(v.lives, lw)

@@ -58,6 +58,8 @@ type wait struct {
 	shares bool
 	once   sync.Once
 	done   chan *Result
+	// seen says, should the wait end unmet, which of its windows it could not see whole.
+	seen limitsSource
 	// ready is closed once a watcher has evaluated the wait: its windows are watched.
 	ready     chan struct{}
 	readyOnce sync.Once
@@ -69,6 +71,9 @@ func (w *wait) listening() { w.readyOnce.Do(func() { close(w.ready) }) }
 // finish delivers the wait's result once.
 func (w *wait) finish(r *Result) {
 	w.once.Do(func() {
+		if r.Outcome != Met {
+			r.Limits = w.seen.limits()
+		}
 		r.Condition = w.cond.String()
 		r.ElapsedMS = float64(time.Since(w.start).Microseconds()) / 1000
 		w.done <- r

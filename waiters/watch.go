@@ -282,6 +282,9 @@ func (aw *appWatch) resync(ctx context.Context) {
 	aw.refreshWindows(ctx)
 	touched := map[observer.NodeRef]bool{}
 	for _, lw := range aw.liveSnapshot() {
+		if !lw.ResyncDue() {
+			continue // re-read whole so recently, for so long, that the waits come first
+		}
 		c := lw.Resync(ctx)
 		for _, ref := range append(c.Added, c.Changed...) {
 			touched[ref] = true

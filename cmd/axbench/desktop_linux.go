@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"time"
 
@@ -222,12 +221,7 @@ func startDesktopDaemon(kind string) (*desktopDaemon, func(), error) {
 		stop()
 		return nil, nil, err
 	}
-	// Steady state: the daemon's poller has read the app whole once (it does so right after
-	// start), so that the measurements see a daemon at work, not one reading every app anew.
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if d.Poller == nil || slices.ContainsFunc(d.Poller.Stats(), func(s observer.AppPollStats) bool { return s.FullReads > 0 }) {
-			break
-		}
-	}
+	// No warm-up: with nobody subscribed to ax.<host>.snap.<app> the poller reads nothing, so
+	// the daemon measured is the one an agent meets, reading an app only when asked.
 	return &desktopDaemon{Daemon: d, app: app, nc: nc, client: client}, func() { nc.Close(); stop() }, nil
 }

@@ -16,7 +16,7 @@ func benchIdleRSS() ([]row, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	bin := "bin/axbus"
+	bin := *axbusBin
 	if _, err := os.Stat(bin); err != nil {
 		return nil, fmt.Errorf("%s missing: run make build", bin)
 	}

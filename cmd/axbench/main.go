@@ -28,6 +28,10 @@ type suite struct {
 // platformSuites are added by per-OS files: the real desktop backends.
 var platformSuites []suite
 
+// axbusBin is the binary the suites that measure a daemon process run: another build can be
+// measured beside this one (say, the commit before a change).
+var axbusBin = flag.String("axbus", "bin/axbus", "the axbus binary the idle suites run as `axbus serve`")
+
 func main() {
 	only := flag.String("only", "", "run only the suite of this name, or else the suites whose name contains this")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the run to this file")

@@ -20,7 +20,14 @@ func (dd *desktopDaemon) act(t *testing.T, kind, action string, role observer.Ro
 	if el == nil {
 		t.Fatalf("%s: no %s %q to %s", kind, role, name, action)
 	}
-	req.Target = insp.SnapshotID + ":" + el.ID
+	return dd.actTarget(t, action, insp.SnapshotID+":"+el.ID, req)
+}
+
+// actTarget does an action through NATS on target (SNAPSHOT:ELEMENT) and checks the reply against
+// its schema.
+func (dd *desktopDaemon) actTarget(t *testing.T, action, target string, req bus.ActionRequest) (*bus.ActionReply, error) {
+	t.Helper()
+	req.Target = target
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	r, err := dd.client.Act(ctx, action, req)

@@ -20,10 +20,7 @@ func (dd *desktopDaemon) actOn(t *testing.T, insp *observer.Inspection, action s
 	if el == nil {
 		t.Fatalf("no %s %q in the snapshot", role, name)
 	}
-	req.Target = insp.SnapshotID + ":" + el.ID
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	return dd.client.Act(ctx, action, req)
+	return dd.actTarget(t, action, insp.SnapshotID+":"+el.ID, req)
 }
 
 // stateExpect is the expect that element id of the action's snapshot is (or is not) checked.

@@ -25,7 +25,7 @@ func printBanner(out io.Writer, d *daemon.Daemon) {
 			info.TLSCertFile, info.TLSCertSHA256)
 	}
 	fmt.Fprintf(out, "  credentials: %s (nkey seed)\n", info.CredsFile)
-	fmt.Fprintf(out, "  subjects:    %s (events), %s (snapshot diffs), %s.* (requests)\n", d.Subjects.AllEvents(), d.Subjects.AllSnaps(), d.Subjects.API())
+	fmt.Fprintf(out, "  subjects:    %s (events), %s (snapshot diffs, polled while subscribed), %s.* (requests)\n", d.Subjects.AllEvents(), d.Subjects.AllSnaps(), d.Subjects.API())
 	if h := d.Desktop; h != nil {
 		fmt.Fprintf(out, "  desktop:     no desktop session here, so a private headless one runs (DISPLAY %s)\n", h.Session.Display)
 		fmt.Fprintf(out, "               with the GTK3 fixture app %q (pid %d); change it with: axbus fixture toggle\n", headless.AppName(h.App.Kind), h.App.PID)

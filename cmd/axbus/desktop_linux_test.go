@@ -24,6 +24,7 @@ type desktopDaemon struct {
 	*testDaemon
 	session   *headless.Session
 	apps      map[string]*headless.App // by kind
+	browser   *headless.Browser        // startWebDaemon's
 	log       *syncBuffer              // the daemon's whole log, at debug level
 	client    *bus.Client
 	nc        *nats.Conn
@@ -57,6 +58,24 @@ func (s *syncBuffer) String() string {
 
 func startDesktopDaemon(t *testing.T, kinds ...string) *desktopDaemon {
 	t.Helper()
+	return startDaemonWith(t, func(ctx context.Context, dd *desktopDaemon) []int {
+		var pids []int
+		for _, kind := range kinds {
+			app, err := dd.session.StartApp(ctx, kind)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dd.apps[kind] = app
+			pids = append(pids, app.PID)
+		}
+		return pids
+	})
+}
+
+// startDaemonWith starts a headless desktop, lets setup start its apps (returning their pids),
+// and starts a daemon on it.
+func startDaemonWith(t *testing.T, setup func(ctx context.Context, dd *desktopDaemon) []int) *desktopDaemon {
+	t.Helper()
 	if err := headless.Available(); err != nil {
 		t.Fatalf("the headless desktop needs: %v (make test installs it)", err)
 	}
@@ -72,13 +91,7 @@ func startDesktopDaemon(t *testing.T, kinds ...string) *desktopDaemon {
 		}
 	})
 	dd := &desktopDaemon{session: sess, apps: map[string]*headless.App{}, log: &syncBuffer{}, events: make(chan received, 4096)}
-	for _, kind := range kinds {
-		app, err := sess.StartApp(ctx, kind)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dd.apps[kind] = app
-	}
+	pids := setup(ctx, dd)
 	dir := t.TempDir()
 	d, err := daemon.Start(daemon.Config{
 		Backend: "atspi", StateDir: dir, Listen: "127.0.0.1:0", Host: "testhost",
@@ -143,8 +156,8 @@ func startDesktopDaemon(t *testing.T, kinds ...string) *desktopDaemon {
 	// Steady state: the poller has read the app with the focused window whole once (it resets
 	// right after start; without a window manager only the last app shown has focus), so that
 	// tests time events against a daemon at work, not one reading an app for the first time.
-	for _, app := range dd.apps {
-		d.Poller.Resend(app.PID) // the first reset may have gone before the subscription
+	for _, pid := range pids {
+		d.Poller.Resend(pid) // the first reset may have gone before the subscription
 	}
 	select {
 	case <-resets:

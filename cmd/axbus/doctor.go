@@ -73,6 +73,7 @@ func runDoctor(ctx context.Context, args []string, out io.Writer) error {
 		return d.verdict()
 	}
 	d.pass("apps", "%d: %s", len(apps), strings.Join(names, ", "))
+	d.browsers(ctx, o, apps)
 
 	app, win, ok := d.frontmost(ctx, o, apps, desk)
 	if ok {
@@ -125,6 +126,89 @@ func (d *doctor) verdict() error {
 		return nil
 	}
 	return quiet(observer.Errorf(d.first.Code, "Fix the failed checks above, then run axbus doctor again.", "%d check(s) failed", d.failed))
+}
+
+// browsers checks that each Chromium-based app (browser or Electron) exposes its web content. Chromium 156
+// registers its app and windows in AT-SPI only if org.a11y.Status.IsEnabled (which axbus turns on when it
+// starts) is on at its start, and builds the tree of its UI and pages either when started with
+// --force-renderer-accessibility or, otherwise, some 70 ms after an assistive technology first reads an
+// element's attributes, as axbus does; --disable-platform-accessibility-integration prevents the latter. So an
+// app without content is read again for up to browserWait before it is reported.
+func (d *doctor) browsers(ctx context.Context, o *observer.Observer, apps []observer.App) {
+	var ok []string
+	off := 0
+	for _, a := range apps {
+		if !isChromium(a) {
+			continue
+		}
+		_, wins, err := o.Windows(ctx, observer.AppQuery{PID: a.PID})
+		if err != nil || len(wins) == 0 {
+			continue // no window to have content (or gone): nothing to say
+		}
+		start := time.Now()
+		areas, filled := webAreas(ctx, o.Backend(), wins)
+		for filled == 0 && time.Since(start) < browserWait && ctx.Err() == nil {
+			time.Sleep(100 * time.Millisecond)
+			areas, filled = webAreas(ctx, o.Backend(), wins)
+		}
+		if filled > 0 {
+			ok = append(ok, fmt.Sprintf("%s (pid %d): %d web area(s) with content", a.Name, a.PID, filled))
+			continue
+		}
+		off++
+		what := "no web area"
+		if areas > 0 {
+			what = fmt.Sprintf("%d empty web area(s)", areas)
+		}
+		d.fail("browser accessibility", observer.Errorf(observer.CodeUnavailable,
+			"Restart it with --force-renderer-accessibility (Electron apps take the same switch); it wins over --disable-platform-accessibility-integration, which keeps Chromium's tree off whatever reads it.",
+			"%s (pid %d, toolkit %s): accessibility is off: %d window(s), %s in its accessibility tree after %v",
+			a.Name, a.PID, a.Toolkit, len(wins), what, browserWait))
+	}
+	switch {
+	case len(ok) > 0:
+		d.pass("browser accessibility", "%s", strings.Join(ok, "; "))
+	case off == 0:
+		d.pass("browser accessibility", "no Chromium-based app with a window")
+	}
+}
+
+// browserWait is how long a Chromium-based app may take to build its tree once read.
+const browserWait = 2 * time.Second
+
+// isChromium reports whether an app is Chromium-based: a browser or an Electron app, whose toolkit (the
+// AT-SPI Application.ToolkitName) is Chromium.
+func isChromium(a observer.App) bool {
+	tk, name := strings.ToLower(a.Toolkit), strings.ToLower(a.Name)
+	return strings.Contains(tk, "chrom") || strings.Contains(tk, "electron") ||
+		slices.Contains([]string{"chromium", "google chrome", "chrome", "electron"}, name)
+}
+
+// webAreas walks the windows breadth first, 12 levels and 2,000 elements at most, without entering a web area
+// (a page may hold thousands of elements), and counts the web areas and those with children.
+func webAreas(ctx context.Context, r observer.Reader, wins []observer.Window) (areas, filled int) {
+	var level []observer.NodeRef
+	for _, w := range wins {
+		level = append(level, w.Ref)
+	}
+	for depth, read := 0, 0; depth < 12 && len(level) > 0 && read < 2000; depth++ {
+		read += len(level)
+		var next []observer.NodeRef
+		for _, n := range r.Read(ctx, level) {
+			switch {
+			case n.Err != nil:
+			case n.Role == observer.RoleWebArea:
+				areas++
+				if len(n.Children) > 0 {
+					filled++
+				}
+			default:
+				next = append(next, n.Children...)
+			}
+		}
+		level = next
+	}
+	return areas, filled
 }
 
 // frontmost picks the window to inspect: the fixture's on the headless desktop, else the

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,8 +31,16 @@ type testDaemon struct {
 
 func startTestDaemon(t *testing.T) *testDaemon {
 	t.Helper()
+	return startSimDaemon(t, daemon.Config{Desktop: "demo"})
+}
+
+// startSimDaemon starts a daemon on the simulated desktop with cfg, in a fresh state dir on a
+// free port, and stops it when the test ends.
+func startSimDaemon(t *testing.T, cfg daemon.Config) *testDaemon {
+	t.Helper()
 	dir := t.TempDir()
-	d, err := daemon.Start(daemon.Config{Backend: "sim", Desktop: "demo", StateDir: dir, Listen: "127.0.0.1:0", Host: "testhost"})
+	cfg.Backend, cfg.StateDir, cfg.Listen, cfg.Host = "sim", dir, "127.0.0.1:0", "testhost"
+	d, err := daemon.Start(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,4 +145,22 @@ func oneLine(t *testing.T, s string) string {
 		t.Fatalf("want exactly one line, got %q", s)
 	}
 	return s
+}
+
+// firstJSONLine sends the first line of r that is a JSON object (a CLI's output among its
+// banner), or closes the channel when r ends without one.
+func firstJSONLine(r io.Reader) <-chan string {
+	line := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(nil, 8<<20)
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "{") {
+				line <- sc.Text()
+				return
+			}
+		}
+		close(line)
+	}()
+	return line
 }

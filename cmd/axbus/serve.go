@@ -31,9 +31,9 @@ func runServe(ctx context.Context, args []string, out io.Writer) error {
 	fs.StringVar(&cfg.Prefix, "prefix", bus.DefaultPrefix, "subject prefix")
 	fs.StringVar(&cfg.Headless, "headless", "never", "run a private headless desktop with the GTK fixture app: never, auto (when there is no desktop session) or always (Linux)")
 	var snapApps string
-	fs.DurationVar(&cfg.SnapInterval, "snap-interval", time.Second, "polled snapshot diffs on ax.<host>.snap.<app>: how often; 0 or less turns them off")
+	fs.DurationVar(&cfg.SnapInterval, "snap-interval", time.Second, "polled snapshot diffs on ax.<host>.snap.<app> (an app is polled only while someone subscribes): how often; 0 or less turns them off")
 	fs.IntVar(&cfg.SnapResync, "snap-resync", 10, "a full re-read every this many snapshot cycles, for changes no notification announced (0: never)")
-	fs.StringVar(&snapApps, "snap-apps", "", "poll only these apps: comma-separated names or pids (default: every app with a focused window)")
+	fs.StringVar(&snapApps, "snap-apps", "", "poll only these apps: comma-separated names or pids (default: every app someone subscribes to)")
 	fs.StringVar(&level, "log-level", "info", "debug, info, warn or error")
 	if err := parse(fs, args, 0); err != nil {
 		return err

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 	"time"
@@ -14,21 +13,12 @@ import (
 )
 
 // TestSnapDiffsThroughNATS: the daemon polls the 4,000-element window of the simulated "large"
-// desktop; a subscriber of ax.<host>.snap.<app> gets its reset, then for one changed label a
-// diff naming that element alone, and nothing while nothing changes.
+// desktop once someone subscribes; the subscriber of ax.<host>.snap.<app> gets its reset, then
+// for one changed label a diff naming that element alone, and nothing while nothing changes.
 func TestSnapDiffsThroughNATS(t *testing.T) {
-	dir := t.TempDir()
-	d, err := daemon.Start(daemon.Config{Backend: "sim", Desktop: "large", StateDir: dir, Listen: "127.0.0.1:0", Host: "testhost",
-		SnapInterval: 100 * time.Millisecond, SnapResync: 0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = d.Close(ctx)
-	}()
-	nc, _, err := embedded.Connect(dir)
+	td := startSimDaemon(t, daemon.Config{Desktop: "large", SnapInterval: 100 * time.Millisecond, SnapResync: 0})
+	d := td.Daemon
+	nc, _, err := embedded.Connect(td.dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,8 +43,7 @@ func TestSnapDiffsThroughNATS(t *testing.T) {
 		}
 		return &env, msg.Data
 	}
-	// A subscriber that joined after the first reset asks for one.
-	d.Poller.Resend(601)
+	// Nobody subscribed before: the subscription is what starts the polling, with a reset.
 	reset, _ := next(5 * time.Second)
 	if reset == nil || reset.Kind != "reset" || reset.Elements != 4000 {
 		t.Fatalf("first diff: %+v", reset)

@@ -43,8 +43,8 @@ type Config struct {
 	XAuthority string
 
 	// Polled snapshots: every SnapInterval (0: 1 s; negative: off) the focused window of each app
-	// (or of SnapApps) is diffed with its last state, and a full re-read runs every SnapResync
-	// cycles (0: never).
+	// (or of SnapApps) that someone subscribes to is diffed with its last state, and a full
+	// re-read runs every SnapResync cycles (0: never). An app nobody subscribes to is not read.
 	SnapInterval time.Duration
 	SnapResync   int
 	SnapApps     []observer.AppQuery
@@ -111,7 +111,10 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	}
 	if cfg.SnapInterval >= 0 {
 		d.Snap = bus.NewSnapPublisher(d.Server.Conn(), d.Subjects, d.Pub.Boot(), 0, cfg.Log.With("part", "snap"))
-		opts := []observer.PollOption{observer.PollResync(cfg.SnapResync), observer.PollApps(cfg.SnapApps...)}
+		opts := []observer.PollOption{observer.PollResync(cfg.SnapResync), observer.PollApps(cfg.SnapApps...),
+			// Work in proportion to interest: an app's diffs are polled only while a client of the
+			// server subscribes to them.
+			observer.PollWhen(bus.SnapListeners(d.Subjects, d.Server.Interest)), observer.PollDormant(releaseMemory)}
 		if cfg.SnapInterval > 0 {
 			opts = append(opts, observer.PollInterval(cfg.SnapInterval))
 		}
@@ -124,12 +127,13 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	if err = d.Waits.Start(); err != nil {
 		return d, err
 	}
+	d.gateRechecks()
 	d.Commands = commands.New(d.Observer, d.Waits)
 	if wa, ok := d.Backend.(observer.WebAccessibility); ok {
 		d.Ledger = observer.NewLedger(wa)
 	}
 	d.Service, err = bus.NewService(d.Server.Conn(), d.Observer, d.Subjects,
-		bus.WithPublisher(d.Pub), bus.WithSnapPublisher(d.Snap), bus.WithStream(d.Subjects.StreamName()),
+		bus.WithPublisher(d.Pub), bus.WithSnapPublisher(d.Snap), bus.WithPoller(d.Poller), bus.WithStream(d.Subjects.StreamName()),
 		bus.WithLogger(cfg.Log.With("part", "service")), bus.WithListen(listenStatus(d.Server.Info())), bus.WithEndpoints(d.Waits.Endpoint()),
 		bus.WithEndpoints(d.Commands.Endpoints()...), bus.WithEndpoints(bus.WebAccessibilityEndpoint(d.Observer, d.Ledger)))
 	if err != nil {

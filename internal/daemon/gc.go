@@ -27,3 +27,10 @@ func SetGCPolicy() {
 		debug.SetMemoryLimit(MemoryLimit)
 	}
 }
+
+// releaseMemory hands the heap's free memory back to the system at once. The poller calls it
+// when it stops polling (the last subscriber of snapshot diffs left): the daemon then allocates
+// next to nothing, so its RSS should be its live heap, not the headroom of GCPercent filled
+// with the polling's garbage, which the runtime would return only minutes later, after its next
+// forced collection. It costs one collection of the live heap (about 10 ms), once.
+func releaseMemory() { debug.FreeOSMemory() }

@@ -1,6 +1,7 @@
 // Package headless runs a private, display-less Linux desktop session for tests and demos: Xvfb, a session
-// D-Bus, the AT-SPI2 accessibility bus and registry, and the GTK fixture apps of fixtures/apps, each app
-// answering control requests on a Unix socket.
+// D-Bus, the AT-SPI2 accessibility bus and registry, the GTK fixture apps of fixtures/apps, each app
+// answering control requests on a Unix socket, and Chromium on the pages of fixtures/web, read and driven
+// over the DevTools protocol.
 //
 // The recipe and its traps are in research/linux-atspi.md (the project's shared research notes). In short: a
 // private directory (0700) holds the session's XDG_RUNTIME_DIR, bus socket, app sockets and logs, so that
@@ -279,12 +280,22 @@ func (a *App) Done() <-chan struct{} { return a.proc.done }
 // go.mod of github.com/axbus/axbus), or next to the executable (DIR/fixtures/apps or DIR/../fixtures/apps).
 // StartApp falls back to the copies embedded in the binary when neither exists.
 func FixtureDir() (string, error) {
+	d, tried := sourceDir("apps", hasFixtures)
+	if d == "" {
+		return "", fmt.Errorf("headless: fixture apps not found (tried %s)", strings.Join(tried, ", "))
+	}
+	return d, nil
+}
+
+// sourceDir finds fixtures/<sub> as FixtureDir does, accepting a candidate when ok says so; it returns ""
+// and the candidates tried when none is.
+func sourceDir(sub string, ok func(dir string) bool) (string, []string) {
 	var tried []string
 	if wd, err := os.Getwd(); err == nil {
 		for dir := wd; ; dir = filepath.Dir(dir) {
 			if b, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil && isOurModule(b) {
-				p := filepath.Join(dir, "fixtures", "apps")
-				if hasFixtures(p) {
+				p := filepath.Join(dir, "fixtures", sub)
+				if ok(p) {
 					return p, nil
 				}
 				tried = append(tried, p)
@@ -300,16 +311,16 @@ func FixtureDir() (string, error) {
 			exe = real
 		}
 		for _, p := range []string{
-			filepath.Join(filepath.Dir(exe), "fixtures", "apps"),
-			filepath.Join(filepath.Dir(exe), "..", "fixtures", "apps"),
+			filepath.Join(filepath.Dir(exe), "fixtures", sub),
+			filepath.Join(filepath.Dir(exe), "..", "fixtures", sub),
 		} {
-			if hasFixtures(p) {
+			if ok(p) {
 				return filepath.Clean(p), nil
 			}
 			tried = append(tried, filepath.Clean(p))
 		}
 	}
-	return "", fmt.Errorf("headless: fixture apps not found (tried %s)", strings.Join(tried, ", "))
+	return "", tried
 }
 
 func isOurModule(gomod []byte) bool {

@@ -76,27 +76,40 @@ func pids() []int {
 
 // markedProcs lists the live processes (other than this one) whose environment holds
 // AXBUS_HEADLESS_SESSION=dir: everything started in the session, activated services included. Processes whose
-// environment cannot be read (another user's) are skipped.
+// environment cannot be read (another user's) are skipped. Chromium writes its process titles over its
+// environment, so its processes are found by their command line instead, which holds --user-data-dir=dir/....
 func markedProcs(dir string) []proc {
 	want := []byte(sessionMarker + "=" + dir)
+	profile := []byte("--user-data-dir=" + dir + "/")
 	self := os.Getpid()
 	var out []proc
 	for _, pid := range pids() {
 		if pid == self {
 			continue
 		}
-		env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-		if err != nil || !bytes.Contains(env, want) {
-			continue
-		}
-		for _, kv := range bytes.Split(env, []byte{0}) {
-			if bytes.Equal(kv, want) {
-				if p, ok := procOf(pid); ok {
-					out = append(out, p)
-				}
-				break
+		if marked(pid, "environ", want, true) || marked(pid, "cmdline", profile, false) {
+			if p, ok := procOf(pid); ok {
+				out = append(out, p)
 			}
 		}
 	}
 	return out
+}
+
+// marked reports whether /proc/PID/<file> holds want: as one of its NUL-separated entries (exact), or anywhere
+// (a command line that its process rewrote into one string, as Chromium does).
+func marked(pid int, file string, want []byte, exact bool) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/" + file)
+	if err != nil || !bytes.Contains(b, want) {
+		return false
+	}
+	if !exact {
+		return true
+	}
+	for _, kv := range bytes.Split(b, []byte{0}) {
+		if bytes.Equal(kv, want) {
+			return true
+		}
+	}
+	return false
 }

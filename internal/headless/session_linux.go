@@ -5,6 +5,7 @@ package headless
 import (
 	"bufio"
 	"context"
+	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -58,10 +59,12 @@ type state struct {
 
 	mu       sync.Mutex
 	apps     []*App
+	browsers []*Browser
 	appSeq   map[string]int
 	closed   bool
 	pidCache map[string]int // accessibility bus name -> pid
 	fixtures string         // where the fixture scripts are (resolved on the first StartApp)
+	web      string         // where the web pages are (resolved on the first StartBrowser)
 
 	closeOnce sync.Once
 	closeErr  error
@@ -474,19 +477,14 @@ func (s *Session) StartApp(ctx context.Context, kind string, extraEnv ...string)
 	ctx, cancel := context.WithTimeout(ctx, startCap)
 	defer cancel()
 	t0 := time.Now()
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		return nil, errClosed
+	name, err := s.nextName(kind)
+	if err != nil {
+		return nil, err
 	}
-	s.appSeq[kind]++
-	n := s.appSeq[kind]
-	s.mu.Unlock()
 	dir, err := s.fixtureDir()
 	if err != nil {
 		return nil, err
 	}
-	name := fmt.Sprintf("%s-%d", kind, n)
 	sock := filepath.Join(s.Dir, name+".sock")
 
 	r, w, err := os.Pipe()
@@ -549,6 +547,17 @@ func (s *Session) StartApp(ctx context.Context, kind string, extraEnv ...string)
 	return a, nil
 }
 
+// nextName names the next process of a kind ("gtk3-2", "chromium-1"): its log, socket or profile.
+func (s *Session) nextName(kind string) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return "", errClosed
+	}
+	s.appSeq[kind]++
+	return fmt.Sprintf("%s-%d", kind, s.appSeq[kind]), nil
+}
+
 // fixtureDir is where the fixture scripts are: the source tree's (FixtureDir), else copies of the embedded
 // ones written into DIR/fixtures.
 func (s *Session) fixtureDir() (string, error) {
@@ -562,29 +571,38 @@ func (s *Session) fixtureDir() (string, error) {
 		return d, nil
 	}
 	d := filepath.Join(s.Dir, "fixtures")
-	if err := os.MkdirAll(d, 0o700); err != nil {
-		return "", fmt.Errorf("headless: %w", err)
-	}
-	entries, err := apps.FS.ReadDir(".")
-	if err != nil {
+	if err := writeEmbedded(apps.FS, d); err != nil {
 		return "", fmt.Errorf("headless: embedded fixtures: %w", err)
-	}
-	for _, e := range entries {
-		b, err := apps.FS.ReadFile(e.Name())
-		if err == nil {
-			err = os.WriteFile(filepath.Join(d, e.Name()), b, 0o600)
-		}
-		if err != nil {
-			return "", fmt.Errorf("headless: embedded fixtures: %w", err)
-		}
 	}
 	s.fixtures = d
 	return d, nil
 }
 
-// Close ends every process of the session (apps first, then everything carrying the session's marker, the
-// recorded services and its own children: SIGTERM, then SIGKILL after 1.5 s), closes its bus connections and
-// removes what it created. It may be called more than once.
+// writeEmbedded writes the files of an embedded folder into dir (created 0700), each 0600: the
+// copies a session uses away from the source tree.
+func writeEmbedded(files embed.FS, dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	entries, err := files.ReadDir(".")
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		b, err := files.ReadFile(e.Name())
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, e.Name()), b, 0o600)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close ends every process of the session (browsers and apps first, then everything carrying the session's
+// marker, the recorded services and its own children: SIGTERM, then SIGKILL after 1.5 s), closes its bus
+// connections and removes what it created. It may be called more than once.
 func (s *Session) Close() error {
 	s.closeOnce.Do(func() { s.closeErr = s.close() })
 	return s.closeErr
@@ -594,8 +612,11 @@ func (s *Session) close() error {
 	t0 := time.Now()
 	s.mu.Lock()
 	s.closed = true
-	apps := s.apps
+	apps, browsers := s.apps, s.browsers
 	s.mu.Unlock()
+	for _, b := range browsers {
+		b.end()
+	}
 	for _, a := range apps {
 		if !a.proc.exited() {
 			_ = a.proc.cmd.Process.Kill()
@@ -726,6 +747,11 @@ func (s *Session) removeEntries() {
 		for _, p := range socks {
 			_ = os.Remove(p)
 		}
+	}
+	_ = os.RemoveAll(filepath.Join(s.Dir, "web"))
+	profiles, _ := filepath.Glob(filepath.Join(s.Dir, "chromium-*"))
+	for _, p := range profiles {
+		_ = os.RemoveAll(p)
 	}
 }
 

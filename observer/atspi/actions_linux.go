@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/godbus/dbus/v5"
@@ -14,12 +15,15 @@ import (
 )
 
 // pressActions are the names toolkits give the one action that presses an element; a request for
-// any of them is served by whichever the element offers.
-var pressActions = []string{"click", "press", "activate", "toggle", "jump", "open"}
+// any of them is served by whichever the element offers. Chromium names the action after what it
+// does: "press" (button), "jump" (link), "check"/"uncheck" (check box, radio), "open" (select),
+// "select" (option), "activate" (text field), "doDefault" (anything clickable).
+var pressActions = []string{"click", "press", "activate", "toggle", "check", "uncheck", "jump", "open", "select", "dodefault"}
 
-// Perform invokes the element's action called action (case-insensitive). A press-like name
-// ("click", "press", "activate", "toggle") falls back to the press-like action the element has.
-// An absent action is NOT_SUPPORTED, listing the element's actions.
+// Perform invokes the element's action called action (case-insensitive), or the action at that
+// index ("0" is the default action) when no action has that name. A press-like name ("click",
+// "press", "activate", "toggle") falls back to the press-like action the element has. An absent
+// action is NOT_SUPPORTED, listing the element's actions.
 func (b *Backend) Perform(ctx context.Context, ref observer.NodeRef, action string) error {
 	bus, path, err := b.target(ref)
 	if err != nil {
@@ -49,13 +53,16 @@ func (b *Backend) Perform(ctx context.Context, ref observer.NodeRef, action stri
 	return nil
 }
 
-// matchAction finds the action called name (case-insensitive), else for a press-like name the
-// element's press-like action; -1 when there is none.
+// matchAction finds the action called name (case-insensitive), else the action at index name,
+// else for a press-like name the element's press-like action; -1 when there is none.
 func matchAction(names []string, name string) int {
 	for i, n := range names {
 		if strings.EqualFold(n, name) {
 			return i
 		}
+	}
+	if i, err := strconv.Atoi(name); err == nil && i >= 0 && i < len(names) && strconv.Itoa(i) == name {
+		return i
 	}
 	isPress := func(s string) bool {
 		for _, p := range pressActions {
@@ -98,11 +105,14 @@ func (b *Backend) actionsOf(ctx context.Context, ref observer.NodeRef) ([]string
 	if err := c.Store(&acts); err != nil {
 		return nil, b.callError(ctx, bus, path, ifaceAction+".GetActions", err)
 	}
-	names := make([]string, len(acts))
-	for i, a := range acts {
-		names[i] = a.Name
+	names := actionNames(acts)
+	for i, name := range names {
+		if name == "" {
+			_ = b.conn.Object(bus, dbus.ObjectPath(path)).CallWithContext(cctx, ifaceAction+".GetName", 0, int32(i)).Store(&names[i])
+		}
 	}
-	b.cache.update(ref, func(ri *refInfo) { ri.actions, ri.haveActions = names, true })
+	owned := ownedSlice(names)
+	b.cache.update(ref, func(ri *refInfo) { ri.actions, ri.haveActions = owned, true })
 	return names, nil
 }
 
@@ -145,6 +155,12 @@ func (b *Backend) SetAttribute(ctx context.Context, ref observer.NodeRef, attr s
 		s, ok := value.(string)
 		if !ok {
 			return badValue(attr, "a string", value)
+		}
+		if ri, ok := b.cache.get(ref); ok && ri.haveIfaces && !ri.ifaces.has(ifEditableText) {
+			return observer.Errorf(observer.CodeNotSupported,
+				"Type into it with physical input (--policy physical): axbus focuses the field through accessibility and types.",
+				"%s offers no way to set this field's text through accessibility (no EditableText interface, as in Chromium and Electron)",
+				b.appLabel(bus))
 		}
 		var done bool
 		if err := obj.CallWithContext(cctx, ifaceEditable+".SetTextContents", 0, s).Store(&done); err != nil {

@@ -26,6 +26,8 @@ type appInfo struct {
 	windowCoords bool
 	// recheck: the toolkit misses events, so a watch re-reads the app every recheck period.
 	recheck bool
+	// actionsOnEverything: see toolkitTraits.
+	actionsOnEverything bool
 	// complete is set once pid and toolkit are known.
 	complete bool
 }
@@ -36,7 +38,7 @@ func (a *appInfo) ref() observer.AppRef { return observer.AppRef{Name: a.name, P
 func (a *appInfo) setToolkit(name, version string) {
 	a.toolkit, a.version = name, version
 	t := toolkitTraitsOf(name, version)
-	a.gtk4, a.windowCoords, a.recheck = t.gtk4, t.windowCoords, t.recheck
+	a.gtk4, a.windowCoords, a.recheck, a.actionsOnEverything = t.gtk4, t.windowCoords, t.recheck, t.actionsOnEverything
 }
 
 // Apps lists the apps registered with the AT-SPI registry. An app that does not answer within

@@ -12,6 +12,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/godbus/dbus/v5"
@@ -108,6 +109,8 @@ type Backend struct {
 	sigs    *signalQueue
 	cache   *refCache
 	peers   peers
+	// recheckWhen gates the re-reads of apps whose toolkit misses events (RecheckWhen).
+	recheckWhen atomic.Pointer[func(observer.App) bool]
 
 	mu       sync.Mutex
 	apps     map[string]*appInfo // by bus name
@@ -124,6 +127,10 @@ type Backend struct {
 	done chan struct{}
 	wg   sync.WaitGroup // the signal dispatcher and helpers
 }
+
+// RecheckWhen makes the backend re-read an app whose toolkit misses events (GTK4) only while
+// observed says someone observes it: its waits, its polled diffs, a client of its events.
+func (b *Backend) RecheckWhen(observed func(observer.App) bool) { b.recheckWhen.Store(&observed) }
 
 // Open connects to the accessibility bus and returns the backend. Without a session bus or an
 // accessibility bus it returns an *observer.Error with code UNAVAILABLE that says what is missing
@@ -150,7 +157,7 @@ func Open(ctx context.Context, opts ...Option) (*Backend, error) {
 		return nil, err
 	}
 	sigs := newSignalQueue()
-	conn, err := dbus.Connect(addr, dbus.WithSignalHandler(sigs))
+	conn, err := connectBus(ctx, addr, dbus.WithSignalHandler(sigs))
 	if err != nil {
 		return nil, observer.Errorf(observer.CodeUnavailable,
 			"The accessibility bus was found but refused the connection; restart the desktop session (or axbus serve --headless always) and check that at-spi2-core is installed.",

@@ -100,3 +100,22 @@ func (c *refCache) len() int {
 	defer c.mu.Unlock()
 	return len(c.m)
 }
+
+// godbus decodes a reply's strings into one shared buffer: a string kept from a reply keeps the
+// whole buffer (~4 KB) alive. What the cache keeps it owns: ownedSlice and ownedMap copy.
+
+func ownedSlice(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strings.Clone(s)
+	}
+	return out
+}
+
+func ownedMap(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[strings.Clone(k)] = strings.Clone(v)
+	}
+	return out
+}

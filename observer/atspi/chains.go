@@ -21,6 +21,10 @@ import (
 //   - neither GTK3 nor GTK4 implements Component.ScrollTo (GTK3 answers false, GTK4
 //     NotSupported); Firefox and Chromium do. scroll_to then only succeeds for an element already
 //     in view;
+//   - Chromium names each element's action after what it does ("press", "jump", "check" or
+//     "uncheck", "open", "select", "activate", "doDefault"), all press-like; a <select>'s options
+//     refuse the menu's Selection.SelectChild and take their "select" action; no field has
+//     EditableText, so text is typed (physical), the field focused by GrabFocus;
 //   - "Expand or contract" (GTK3 tree rows) and "Activate" (an expander) toggle: expand and
 //     collapse act only when the state differs.
 
@@ -46,12 +50,12 @@ func Chains() observer.Chains {
 			Steps: []observer.Step{
 				observer.SetAttr("text", observer.Dynamic),
 				observer.SetAttr("value", observer.Dynamic),
-				observer.PhysicalText("ctrl+a"),
+				observer.PhysicalText("ctrl+a", "focus"),
 			},
 			Suggestion: "Check that the element is an editable text field, a slider or a spin button; or set_value with physical input.",
 		},
 		"type": {
-			Steps:      []observer.Step{observer.AppendText("text"), observer.PhysicalText("ctrl+End")},
+			Steps:      []observer.Step{observer.AppendText("text"), observer.PhysicalText("ctrl+End", "focus")},
 			Suggestion: "Use set_value to replace the text directly, or type with physical input.",
 		},
 		"focus": {
@@ -77,6 +81,7 @@ func Chains() observer.Chains {
 		"select": {
 			Steps: []observer.Step{
 				observer.SetAttr("selected", true),
+				observer.Perform("select"), // a web <select>'s option: its parent menu refuses SelectChild
 				observer.OnAncestors(observer.SetAttr("selected", true), 2),
 				observer.PhysicalClick(),
 			},

@@ -5,9 +5,7 @@ package atspi
 import (
 	"context"
 	"net"
-	"strings"
 	"sync"
-	"time"
 
 	"github.com/godbus/dbus/v5"
 )
@@ -78,57 +76,9 @@ func (b *Backend) dialPeer(ctx context.Context, bus string) {
 	b.peers.sockets[conn] = raw
 }
 
-// dialUnix connects to a unix: D-Bus address and authenticates (a peer connection has no Hello:
-// there is no bus). Auth has no deadline of its own and an app that froze after telling its
-// address would hold it forever: the context ends it by closing the socket.
+// dialUnix opens a peer connection (it has no Hello: there is no bus).
 func (b *Backend) dialUnix(ctx context.Context, addr string) (*dbus.Conn, net.Conn, error) {
-	var path string
-	switch {
-	case strings.HasPrefix(addr, "unix:path="):
-		path = strings.TrimPrefix(addr, "unix:path=")
-	case strings.HasPrefix(addr, "unix:abstract="):
-		path = "@" + strings.TrimPrefix(addr, "unix:abstract=")
-	default:
-		return nil, nil, &net.AddrError{Err: "not a unix path", Addr: addr}
-	}
-	if i := strings.IndexByte(path, ','); i >= 0 { // further keys (guid=...)
-		path = path[:i]
-	}
-	var d net.Dialer
-	raw, err := d.DialContext(ctx, "unix", path)
-	if err != nil {
-		return nil, nil, err
-	}
-	conn, err := dbus.NewConn(&deadlineWriter{Conn: raw, timeout: b.cfg.callTimeout})
-	if err != nil {
-		_ = raw.Close()
-		return nil, nil, err
-	}
-	authed := make(chan error, 1)
-	go func() { authed <- conn.Auth(nil) }()
-	select {
-	case err = <-authed:
-	case <-ctx.Done():
-		_ = conn.Close()
-		err = <-authed
-	}
-	if err != nil {
-		_ = conn.Close()
-		return nil, nil, err
-	}
-	return conn, raw, nil
-}
-
-// deadlineWriter gives every write a deadline: an app that stops reading fails the write
-// instead of blocking it.
-type deadlineWriter struct {
-	net.Conn
-	timeout time.Duration
-}
-
-func (w *deadlineWriter) Write(p []byte) (int, error) {
-	_ = w.SetWriteDeadline(time.Now().Add(w.timeout))
-	return w.Conn.Write(p)
+	return dialBuffered(ctx, addr, b.cfg.callTimeout)
 }
 
 // stallPeer gives up the peer connection of an app that stopped reading: its blocked writes

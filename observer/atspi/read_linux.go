@@ -6,9 +6,12 @@ import (
 	"context"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/godbus/dbus/v5"
 
@@ -154,6 +157,7 @@ type rd struct {
 	cRole, cState, cProps, cIfaces               *dbus.Call
 	cExt, cKids, cCount, cValue, cActions, cAttr *dbus.Call
 	cRel, cText, cLabel                          *dbus.Call
+	cActionNames                                 []*dbus.Call // GetName of each action GetActions left unnamed
 
 	role   uint32
 	st     stateSet
@@ -256,6 +260,11 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 			}
 			if it.count > 0 && !b.reuseText(it) {
 				it.cText = c.call(it.bus, it.path, ifaceText+".GetText", int32(0), min(it.count, maxTextChars))
+			}
+			for i, name := range it.known.actions {
+				if name == "" && it.cActions != nil && interactive(it.st) { // only on a first read: the names are cached whole
+					it.cActionNames = append(it.cActionNames, c.call(it.bus, it.path, ifaceAction+".GetName", int32(i)))
+				}
 			}
 			if it.cRel != nil && it.cRel.Err == nil {
 				if lb, lp, ok := labelTarget(it.cRel.Body); ok {
@@ -383,7 +392,7 @@ func (b *Backend) phase1(ctx context.Context, live []*rd) []*rd {
 			ri.secure = it.secure
 			if a, ok := it.props["Attributes"]; ok {
 				if m, ok := a.Value().(map[string]string); ok {
-					ri.attrs, ri.haveAttrs = m, true
+					ri.attrs, ri.haveAttrs = ownedMap(m), true
 				}
 			}
 		})
@@ -449,7 +458,7 @@ func (b *Backend) issuePhase2(c *caller, it *rd, mode readMode) {
 	if !mode.full() {
 		return
 	}
-	if it.ifaces.has(ifAction) && !it.known.haveActions {
+	if it.ifaces.has(ifAction) && !it.known.haveActions && !(it.app != nil && it.app.actionsOnEverything && !interactive(it.st)) {
 		it.cActions = c.call(it.bus, it.path, ifaceAction+".GetActions")
 	}
 	if !it.known.haveAttrs && !(it.app != nil && it.app.gtk4) { // GTK4 4.8 has no attributes but "toolkit"
@@ -487,7 +496,7 @@ func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
 		}
 		if _, ok := it.props["Name"]; ok {
 			name := n.Name
-			b.cache.update(it.ref, func(ri *refInfo) { ri.name, ri.haveName = name, true })
+			b.cache.update(it.ref, func(ri *refInfo) { ri.name, ri.haveName = strings.Clone(name), true })
 		}
 		n.Description = propString(it.props, "Description")
 		n.Secure = it.secure
@@ -552,19 +561,25 @@ func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
 		if it.cActions != nil && it.cActions.Err == nil {
 			var acts []actionDesc
 			if it.cActions.Store(&acts) == nil {
-				names := make([]string, len(acts))
-				for i, a := range acts {
-					names[i] = a.Name
+				it.known.actions, it.known.haveActions = actionNames(acts), true
+				switch {
+				case !slices.Contains(it.known.actions, ""):
+					names := ownedSlice(it.known.actions)
+					b.cache.update(it.ref, func(ri *refInfo) { ri.actions, ri.haveActions = names, true })
+				case !interactive(it.st):
+					// Unnamed actions of an element no user acts on (Chromium's "doDefault" on
+					// every text run and section): not worth two calls each on a 16,000-element
+					// page. They stay unlisted; Perform asks for them when it is asked to.
+					it.known.actions = nil
 				}
-				it.known.actions, it.known.haveActions = names, true
-				b.cache.update(it.ref, func(ri *refInfo) { ri.actions, ri.haveActions = names, true })
 			}
 		}
 		if it.cAttr != nil && it.cAttr.Err == nil {
 			var attrs map[string]string
 			if it.cAttr.Store(&attrs) == nil {
 				it.known.attrs, it.known.haveAttrs = attrs, true
-				b.cache.update(it.ref, func(ri *refInfo) { ri.attrs, ri.haveAttrs = attrs, true })
+				owned := ownedMap(attrs)
+				b.cache.update(it.ref, func(ri *refInfo) { ri.attrs, ri.haveAttrs = owned, true })
 			}
 		}
 		n.Actions = it.known.actions
@@ -591,11 +606,26 @@ func (b *Backend) phase3(ctx context.Context, it *rd, mode readMode) {
 			if it.cText.Store(&s) == nil {
 				b.placeText(it, s)
 				count := it.count
-				b.cache.update(it.ref, func(ri *refInfo) { ri.text, ri.textCount, ri.haveText = s, count, true })
+				b.cache.update(it.ref, func(ri *refInfo) { ri.text, ri.textCount, ri.haveText = strings.Clone(s), count, true })
 			}
 		}
 	} else if !it.secure && it.ifaces.has(ifText) && it.count == 0 && it.st.has(stateEditable) && !n.HasValue {
 		n.HasValue = true // an empty entry has the value ""
+	}
+	if len(it.cActionNames) > 0 {
+		names := slices.Clone(it.known.actions)
+		k := 0
+		for i := range names {
+			if names[i] == "" && k < len(it.cActionNames) {
+				if c := it.cActionNames[k]; c.Err == nil {
+					_ = c.Store(&names[i])
+				}
+				k++
+			}
+		}
+		n.Actions = names
+		owned := ownedSlice(names)
+		b.cache.update(it.ref, func(ri *refInfo) { ri.actions, ri.haveActions = owned, true })
 	}
 	if it.cLabel != nil && it.cLabel.Err == nil {
 		var v dbus.Variant
@@ -632,9 +662,16 @@ func (b *Backend) placeText(it *rd, s string) {
 		// a spin button's number is its value already
 	case it.st.has(stateEditable):
 		n.Value, n.HasValue = s, true
+	case onlyEmbedded(s): // a web container's text: one U+FFFC per child, nothing of its own
 	case s != n.Name: // a label's text is usually its name: Text only when it says more
 		n.Text = s
 	}
+}
+
+// onlyEmbedded reports whether a hypertext holds nothing but object replacement characters
+// (and spaces): the text of a container whose children say it all.
+func onlyEmbedded(s string) bool {
+	return strings.TrimFunc(s, func(r rune) bool { return r == '\uFFFC' || unicode.IsSpace(r) }) == ""
 }
 
 // gtkClassName matches the class names GTK4 uses as the name of unnamed widgets.
@@ -664,9 +701,22 @@ func (b *Backend) screenRect(ctx context.Context, app *appInfo, ref observer.Nod
 	return &r, false
 }
 
-// actionDesc is one entry of Action.GetActions: (sss) name, description, key binding.
+// actionDesc is one entry of Action.GetActions: (sss) name, description, key binding. The name
+// is the localized one, which Chromium leaves empty: actionNames' empty names are asked again,
+// one GetName(i) each, which answers the toolkit's own ("press", "jump", "check").
 type actionDesc struct {
 	Name, Description, KeyBinding string
+}
+
+// interactive reports whether a user acts on the element: one that takes the focus or a selection.
+func interactive(st stateSet) bool { return st.has(stateFocusable) || st.has(stateSelectable) }
+
+func actionNames(acts []actionDesc) []string {
+	names := make([]string, len(acts))
+	for i, a := range acts {
+		names[i] = a.Name
+	}
+	return names
 }
 
 // variantRef reads an object reference out of a variant ("Parent" property, event data).

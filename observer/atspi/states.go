@@ -12,8 +12,10 @@ const (
 	stateChecked       = 4
 	stateDefunct       = 6
 	stateEditable      = 7
+	stateFocusable     = 11
 	stateFocused       = 12
 	stateModal         = 16
+	stateSelectable    = 22
 	stateShowing       = 25
 	stateVisible       = 30
 	stateIndeterminate = 32

@@ -15,6 +15,10 @@ type toolkitTraits struct {
 	// recheck: the toolkit emits no event for some changes (GTK 4.8: no children-changed for an
 	// appended child, no value-changed, no window:create), so a watch re-reads it periodically.
 	recheck bool
+	// actionsOnEverything: every element offers actions (Chromium: "doDefault" and
+	// "showContextMenu" on each text run and section), so only the actions of elements a user
+	// acts on (focusable or selectable) are read with the tree; Perform asks for the others.
+	actionsOnEverything bool
 }
 
 // toolkitTraitsOf returns the traits of a toolkit by its Application.ToolkitName and Version.
@@ -22,6 +26,9 @@ type toolkitTraits struct {
 func toolkitTraitsOf(name, version string) toolkitTraits {
 	if strings.EqualFold(name, "gtk") && majorVersion(version) >= 4 {
 		return toolkitTraits{gtk4: true, windowCoords: true, recheck: true}
+	}
+	if strings.EqualFold(name, "chromium") {
+		return toolkitTraits{actionsOnEverything: true}
 	}
 	return toolkitTraits{}
 }

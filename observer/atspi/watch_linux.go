@@ -418,7 +418,8 @@ func (w *watchState) ended(wk *appWorker) {
 // deliver hands an event to every sink.
 func (w *watchState) deliver(ev observer.Event) { w.sinks.Deliver(ev) }
 
-// poller asks the workers of apps whose toolkit misses events to re-read them.
+// poller asks the workers of apps whose toolkit misses events to re-read them, those the
+// RecheckWhen gate says someone observes.
 func (w *watchState) poller() {
 	defer w.wg.Done()
 	t := time.NewTicker(w.b.cfg.recheck)
@@ -429,15 +430,21 @@ func (w *watchState) poller() {
 			return
 		case <-t.C:
 		}
+		observed := w.b.recheckWhen.Load()
 		w.b.mu.Lock()
 		var buses []string
+		var apps []observer.App
 		for bus, a := range w.b.apps {
 			if a.recheck && a.complete && a.pid != w.b.selfPID {
 				buses = append(buses, bus)
+				apps = append(apps, observer.App{PID: a.pid, Name: a.name})
 			}
 		}
 		w.b.mu.Unlock()
-		for _, bus := range buses {
+		for i, bus := range buses {
+			if observed != nil && !(*observed)(apps[i]) { // asked outside the lock: the gate may look at the daemon's state
+				continue // nobody observes the app: its missed changes wait for someone who does
+			}
 			if wk, _ := w.worker(bus, true); wk != nil {
 				wk.pushPoll()
 			}

@@ -4,6 +4,7 @@ package atspi
 
 import (
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -153,5 +154,36 @@ func TestEvents(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// GTK4 misses value changes; the backend's re-reads find them, but only while the gate says
+// someone observes the app: a change made while nobody does is found once someone does.
+func TestRecheckOnlyWhileObserved(t *testing.T) {
+	s := session(t)
+	a := startApp(t, s, headless.KindGTK4)
+	b := open(t, s, WithRecheck(testRecheck))
+	mainWindow(t, b, a)
+	var observed atomic.Bool
+	var asked atomic.Int32
+	b.RecheckWhen(func(app observer.App) bool {
+		if app.PID == a.PID {
+			asked.Add(1)
+		}
+		return observed.Load()
+	})
+	rec := record(t, b)
+	m := rec.mark()
+	do(t, a, map[string]any{"cmd": "set_value", "value": 40})
+	eventually(t, 10*testRecheck, "the gate asked twice", func() bool { return asked.Load() >= 2 })
+	for _, e := range rec.all()[m:] {
+		if ofApp(a.PID, observer.EventValueChanged, "Volume")(e.Event) {
+			t.Fatalf("a re-read ran while nobody observed the app: %+v", e.Event)
+		}
+	}
+	observed.Store(true)
+	e := rec.waitFor(t, m, 3*time.Second, "value_changed once observed", ofApp(a.PID, observer.EventValueChanged, "Volume"))
+	if e.Element.Value != "40" {
+		t.Fatalf("value_changed summary value %q", e.Element.Value)
 	}
 }

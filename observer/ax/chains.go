@@ -38,7 +38,7 @@ func Chains() observer.Chains {
 			Steps: []observer.Step{
 				observer.SetAttr("AXValue", observer.Dynamic),
 				withFocus(observer.SetAttr("AXValue", observer.Dynamic)),
-				observer.PhysicalText("cmd+a"),
+				observer.PhysicalText("cmd+a", "AXFocused"),
 			},
 			Suggestion: "Check that the element is an editable text field or a slider; or clear it and type, or set_value with physical input.",
 		},
@@ -46,7 +46,7 @@ func Chains() observer.Chains {
 			Steps: []observer.Step{
 				observer.AppendText("AXValue"),
 				withFocus(observer.AppendText("AXValue")),
-				observer.PhysicalText("cmd+down"),
+				observer.PhysicalText("cmd+down", "AXFocused"),
 			},
 			Suggestion: "Use set_value to replace the text directly, or type with physical input.",
 		},

@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/embedded"
+	"github.com/axbus/axbus/internal/daemon"
+	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/sim"
+	"github.com/nats-io/nats.go"
+)
+
+// eventually waits until cond holds, failing after within.
+func eventually(t *testing.T, within time.Duration, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(within); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not within %v", what, within)
+		}
+	}
+}
+
+// pollStats is the poller's view of app pid; ok is false when it does not know the app.
+func pollStats(d *daemon.Daemon, pid int) (s observer.AppPollStats, ok bool) {
+	for _, s := range d.Poller.Stats() {
+		if s.App.PID == pid {
+			return s, true
+		}
+	}
+	return s, false
+}
+
+// TestSnapPolledOnlyWhileSubscribed: a daemon with no subscriber reads nothing of the 4,000-element
+// window however many cycles pass; a real subscription on the app's subject gets a reset of the
+// whole window first; a wildcard subscription joining counts too and gets a reset from memory;
+// once both are gone reads stop and the copy is dropped, and status says why nothing is polled.
+func TestSnapPolledOnlyWhileSubscribed(t *testing.T) {
+	const ledger = 601
+	td := startSimDaemon(t, daemon.Config{Desktop: "large", SnapInterval: 10 * time.Millisecond, SnapResync: 3})
+	d := td.Daemon
+	nc, _, err := embedded.Connect(td.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	client, err := bus.NewClient(context.Background(), nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	eventually(t, 5*time.Second, "the poller knows Ledger", func() bool { _, ok := pollStats(d, ledger); return ok })
+	time.Sleep(300 * time.Millisecond) // 30 cycles, resyncs due every 3: nothing may happen, so nothing to wait for
+	if s, _ := pollStats(d, ledger); s.Polling || s.Reads != 0 || s.FullReads != 0 || s.Elements != 0 {
+		t.Fatalf("with no subscriber: %+v", s)
+	}
+	st, err := client.Status(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustMatch(t, "status.reply", mustMarshal(t, st))
+	if len(st.Snaps.Polled) != 0 || !strings.HasPrefix(st.Snaps.Idle, "no subscriber") {
+		t.Errorf("status with no subscriber: polled %+v, idle %q", st.Snaps.Polled, st.Snaps.Idle)
+	}
+
+	exact := subscribeSnap(t, nc, d.Subjects.Snap("Ledger"))
+	if env := nextSnap(t, exact); env.Kind != observer.DiffReset || len(env.Added) != 4000 || env.Elements != 4000 {
+		t.Fatalf("first diff of a new subscriber: %s with %d added", env.Kind, len(env.Added))
+	}
+	wild := subscribeSnap(t, nc, d.Subjects.AllSnaps())
+	if env := nextSnap(t, wild); env.Kind != observer.DiffReset || len(env.Added) != 4000 {
+		t.Fatalf("first diff of a wildcard subscriber: %s with %d added", env.Kind, len(env.Added))
+	}
+	if env := nextSnap(t, exact); env.Kind != observer.DiffReset { // the same reset reaches both
+		t.Fatalf("the first subscriber got %s", env.Kind)
+	}
+	if s, _ := pollStats(d, ledger); !s.Polling || s.Listeners != 2 || s.Elements != 4000 {
+		t.Errorf("with two subscribers: %+v", s)
+	}
+	if st, err = client.Status(context.Background()); err != nil || len(st.Snaps.Polled) != 1 || st.Snaps.Polled[0].App.PID != ledger || st.Snaps.Idle != "" {
+		t.Errorf("status with subscribers: %+v (%v)", st.Snaps, err)
+	}
+	mustMatch(t, "status.reply", mustMarshal(t, st))
+
+	_ = exact.Unsubscribe()
+	_ = wild.Unsubscribe()
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 5*time.Second, "the copy dropped once nobody subscribes", func() bool {
+		s, _ := pollStats(d, ledger)
+		return !s.Polling && s.Elements == 0 && s.Window == nil
+	})
+	before, _ := pollStats(d, ledger)
+	if err := d.Backend.(*sim.Desktop).SetTitle(ledger, "import", "Import CSV"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // 10 cycles with a change to find: none may read it
+	if s, _ := pollStats(d, ledger); s.Reads != before.Reads || s.Pending != 0 {
+		t.Errorf("after the last subscriber left: %d reads more, %d pending", s.Reads-before.Reads, s.Pending)
+	}
+}
+
+// nextSnap waits for the next diff on sub.
+func nextSnap(t *testing.T, sub *nats.Subscription) bus.SnapEnvelope {
+	t.Helper()
+	msg, err := sub.NextMsg(5 * time.Second)
+	if err != nil {
+		t.Fatalf("no diff on %s: %v", sub.Subject, err)
+	}
+	mustMatch(t, "snap", msg.Data)
+	var env bus.SnapEnvelope
+	if err := json.Unmarshal(msg.Data, &env); err != nil {
+		t.Fatal(err)
+	}
+	return env
+}
+
+func subscribeSnap(t *testing.T, nc *nats.Conn, subject string) *nats.Subscription {
+	t.Helper()
+	sub, err := nc.SubscribeSync(subject)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return sub
+}
+
+func mustMarshal(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestSnapNatsSub: `nats sub` on an app's snap subject, the real CLI, is what makes the daemon
+// poll that app: the first message it prints is a reset holding the whole window, status lists
+// the app as polled for one listener, and once the CLI is gone the daemon stops and says why.
+func TestSnapNatsSub(t *testing.T) {
+	const notes = 501
+	d := startTestDaemon(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if s, ok := pollStats(d.Daemon, notes); ok && (s.Polling || s.Reads != 0) {
+		t.Fatalf("polling before any subscriber: %+v", s)
+	}
+	info := d.Server.Info()
+	sub := exec.CommandContext(ctx, natsCLI(t), "--server", info.URL, "--nkey", info.CredsFile, "sub", "--raw", d.Subjects.Snap("Notes"))
+	sub.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "HOME="+t.TempDir())
+	stdout, err := sub.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sub.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = sub.Process.Kill(); _ = sub.Wait() }()
+	lines := firstJSONLine(stdout)
+	var env bus.SnapEnvelope
+	select {
+	case l, ok := <-lines:
+		if !ok {
+			t.Fatal("nats sub ended without a diff")
+		}
+		mustMatch(t, "snap", []byte(l))
+		env = decode[bus.SnapEnvelope](t, l)
+	case <-time.After(10 * time.Second):
+		t.Fatal("nats sub saw no diff in 10 s")
+	}
+	if env.Kind != observer.DiffReset || env.App.PID != notes || len(env.Added) != env.Elements || env.Elements < 100 {
+		t.Fatalf("first diff %s of %s: %d added of %d elements; want a reset of the whole window", env.Kind, env.App.Name, len(env.Added), env.Elements)
+	}
+	out, _, code := d.cli(t, "status")
+	st := decode[bus.StatusReply](t, out)
+	if code != 0 || len(st.Snaps.Polled) != 1 || st.Snaps.Polled[0].App.PID != notes || st.Snaps.Polled[0].Listeners != 1 {
+		t.Fatalf("status while nats sub listens (exit %d): %s", code, out)
+	}
+
+	_ = sub.Process.Kill()
+	_ = sub.Wait()
+	eventually(t, 10*time.Second, "polling stops once nats sub is gone", func() bool {
+		s, _ := pollStats(d.Daemon, notes)
+		return !s.Polling && s.Elements == 0
+	})
+	out, _, _ = d.cli(t, "status")
+	if st := decode[bus.StatusReply](t, out); len(st.Snaps.Polled) != 0 || !strings.HasPrefix(st.Snaps.Idle, "no subscriber") {
+		t.Errorf("status after nats sub left: %s", out)
+	}
+}

@@ -1,0 +1,97 @@
+package atspi
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/observer"
+)
+
+// browserSession is a session of its own showing page in Chromium started with args: nothing
+// else reads the browser.
+func browserSession(t *testing.T, page string, args ...string) (*headless.Session, *headless.Browser) {
+	t.Helper()
+	if err := headless.Available(); err != nil {
+		t.Fatalf("%v (make deps installs it)", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	s, err := headless.Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	b, err := s.StartBrowser(ctx, page, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, b
+}
+
+// webWalk walks the browser's first window whole.
+func webWalk(t *testing.T, b *Backend, pid int) observer.WalkResult {
+	t.Helper()
+	wins, err := b.Windows(ctxT(t, 10*time.Second), pid)
+	if err != nil || len(wins) == 0 {
+		t.Fatalf("windows: %v %v", wins, err)
+	}
+	return observer.Walk(ctxT(t, 30*time.Second), b, wins[0].Ref, observer.WalkOptions{Budget: observer.WholeBudget()})
+}
+
+// A Chromium started without --force-renderer-accessibility builds its tree only once read (its
+// attributes asked): the backend's first walk already sees the page.
+func TestChromiumTreeOnTheFirstWalk(t *testing.T) {
+	s, br := browserSession(t, "page.html", "--disable-renderer-accessibility") // the harness leaves out the force switch
+	b := open(t, s)
+	w := webWalk(t, b, br.PID)
+	if i := slices.IndexFunc(w.Nodes, func(n observer.Walked) bool { return n.Role == observer.RoleButton && n.Name == "Save" }); i < 0 {
+		t.Fatalf("the first walk (%d elements) does not reach the page's Save button", len(w.Nodes))
+	}
+}
+
+// Chromium leaves GetActions' names empty: the backend asks GetName, lists the actions of what
+// a user acts on, and performs an action by index.
+func TestChromiumActions(t *testing.T) {
+	s, br := browserSession(t, "page.html")
+	b := open(t, s)
+	w := webWalk(t, b, br.PID)
+	var save, static *observer.Walked
+	for i := range w.Nodes {
+		n := &w.Nodes[i]
+		switch {
+		case n.Identifier == "save":
+			save = n
+		case n.Role == observer.RoleText && n.Name == "Web fixture":
+			static = n
+		}
+	}
+	if save == nil || static == nil {
+		t.Fatalf("no Save button or heading text in %d elements", len(w.Nodes))
+	}
+	if !slices.Equal(save.Actions, []string{"press", "showContextMenu"}) {
+		t.Fatalf("Save's actions: %q", save.Actions)
+	}
+	if len(static.Actions) != 0 {
+		t.Fatalf("a text run lists actions: %q", static.Actions)
+	}
+	if err := b.Perform(ctxT(t, 5*time.Second), static.Ref, "doDefault"); err != nil {
+		t.Fatalf("an unlisted action is still performed: %v", err)
+	}
+	if err := b.Perform(ctxT(t, 5*time.Second), save.Ref, "0"); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 5*time.Second, "the page shows Saved", func() bool {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		raw, err := br.Eval(ctx, `document.getElementById('messages').textContent`)
+		var got string
+		return err == nil && json.Unmarshal(raw, &got) == nil && got == "Saved"
+	})
+	if err := b.Perform(ctxT(t, 5*time.Second), save.Ref, "7"); observer.CodeOf(err) != observer.CodeNotSupported {
+		t.Fatalf("an action index out of range: %v", err)
+	}
+}
