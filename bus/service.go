@@ -10,7 +10,6 @@ import (
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/schemas"
 	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/micro"
 )
 
 // ServiceName is the micro service's name: `nats micro ls` lists it.
@@ -34,7 +33,7 @@ type Service struct {
 	log     *slog.Logger
 	started time.Time
 	limit   chan struct{} // bounds the requests in flight
-	svc     micro.Service
+	svc     *microService
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -93,18 +92,9 @@ func NewService(nc *nats.Conn, obs *observer.Observer, subj Subjects, opts ...Se
 		return nil, err
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	svc, err := micro.AddService(nc, micro.Config{
-		Name:        ServiceName,
-		Version:     Version,
-		Description: "The accessibility tree of one desktop: apps, windows, inspections, waits and actions.",
-		Metadata:    map[string]string{"host": subj.Host, "backend": obs.Backend().Platform(), "api": subj.API()},
-	})
-	if err != nil {
-		s.cancel()
-		return nil, err
-	}
-	s.svc = svc
-	grp := svc.AddGroup(subj.API())
+	s.svc = newMicroService(nc, ServiceName, Version,
+		"The accessibility tree of one desktop: apps, windows, inspections, waits and actions.",
+		map[string]string{"host": subj.Host, "backend": obs.Backend().Platform(), "api": subj.API()})
 	for _, ep := range append(s.endpoints(), s.extra...) {
 		meta := map[string]string{
 			"description":    ep.Description,
@@ -112,35 +102,50 @@ func NewService(nc *nats.Conn, obs *observer.Observer, subj Subjects, opts ...Se
 			"reply_schema":   schemas.ID(ep.Name + ".reply"),
 			"error_schema":   schemas.ID("error"),
 		}
-		if err := grp.AddEndpoint(ep.Name, s.wrap(ep), micro.WithEndpointMetadata(meta)); err != nil {
-			_ = svc.Stop()
+		var stats *microEndpoint
+		handle := s.wrap(ep, func() *microEndpoint { return stats })
+		var err error
+		if stats, err = s.svc.addEndpoint(ep.Name, subj.Endpoint(ep.Name), meta, handle); err != nil {
+			_ = s.svc.stop()
 			s.cancel()
 			return nil, err
 		}
+	}
+	if err := s.svc.start(); err != nil {
+		_ = s.svc.stop()
+		s.cancel()
+		return nil, err
 	}
 	return s, nil
 }
 
 // Stop stops taking requests, cancels those in flight and waits for their handlers.
 func (s *Service) Stop() error {
-	err := s.svc.Stop()
+	err := s.svc.stop()
 	s.cancel()
 	s.wg.Wait()
 	return err
 }
 
 // wrap runs an endpoint's handler on its own goroutine with a deadline, and replies with its
-// result or an error envelope. The reply is published on the connection rather than through
-// micro's request, whose error bookkeeping races with a reply sent after the handler returned;
-// micro's stats therefore count requests but not these errors.
-func (s *Service) wrap(ep Endpoint) micro.Handler {
-	return micro.HandlerFunc(func(req micro.Request) {
-		reply, data := req.Reply(), req.Data()
-		interim := req.Headers().Get(HeaderInterim) != ""
+// result or an error envelope; the endpoint's stats count the request once its reply is sent.
+func (s *Service) wrap(ep Endpoint, stats func() *microEndpoint) nats.MsgHandler {
+	return func(req *nats.Msg) {
+		start := time.Now()
+		reply, data := req.Reply, req.Data
+		interim := req.Header.Get(HeaderInterim) != ""
+		done := func(result any, err error) {
+			s.respond(reply, ep.Name, result, err)
+			msg := ""
+			if err != nil {
+				msg = observer.AsError(err).Message
+			}
+			s.svc.done(stats(), time.Since(start), msg)
+		}
 		select {
 		case s.limit <- struct{}{}:
 		default:
-			s.respond(reply, ep.Name, nil, observer.Errorf(observer.CodeUnavailable, "Retry in a moment.",
+			done(nil, observer.Errorf(observer.CodeUnavailable, "Retry in a moment.",
 				"the daemon is handling %d requests already", MaxInFlight))
 			return
 		}
@@ -152,10 +157,9 @@ func (s *Service) wrap(ep Endpoint) micro.Handler {
 			if interim {
 				ctx = context.WithValue(ctx, interimKey{}, func(v any) { s.interim(reply, v) })
 			}
-			result, err := ep.Handle(ctx, data)
-			s.respond(reply, ep.Name, result, err)
+			done(ep.Handle(ctx, data))
 		}()
-	})
+	}
 }
 
 // interimKey keys the function that sends an interim reply, in a handler's context.
