@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -181,8 +182,14 @@ func runSchema(_ context.Context, args []string, out io.Writer) error {
 		fmt.Fprintf(os.Stderr, "axbus schema: no schema %q; the schemas are:\n  %s\n", fs.Arg(0), strings.Join(schemas.Names(), "\n  "))
 		return errUsage
 	}
-	_, err := out.Write(doc)
-	return err
+	if _, err := out.Write(doc); err != nil {
+		return err
+	}
+	if !bytes.HasSuffix(doc, []byte("\n")) { // a terminal's prompt starts on a line of its own
+		_, err := io.WriteString(out, "\n")
+		return err
+	}
+	return nil
 }
 
 func runTail(ctx context.Context, args []string, out io.Writer) error {

@@ -28,7 +28,8 @@ func (f *clientFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.tlsCA, "tls-ca", "", "PEM certificate to trust for a tls:// --server, such as that daemon's --tls-cert (default: the system's roots)")
 	fs.StringVar(&f.host, "host", "", "host id of the daemon to talk to (default: discovered)")
 	fs.StringVar(&f.prefix, "prefix", bus.DefaultPrefix, "subject prefix")
-	fs.DurationVar(&f.timeout, "timeout", 30*time.Second, "how long to wait for a reply")
+	fs.DurationVar(&f.timeout, "timeout", 30*time.Second,
+		"wait and an action's expect: how long the condition may take (5s when not given); other commands: how long to wait for the reply")
 }
 
 // dial connects to the daemon: the local one found through its state dir (over TLS when it

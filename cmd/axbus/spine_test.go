@@ -94,7 +94,7 @@ func TestSchemaCommand(t *testing.T) {
 		return out.String(), code
 	}
 	out, code := schema("inspect.request")
-	if code != 0 || !json.Valid([]byte(out)) || !strings.Contains(out, `"urn:axbus:inspect.request"`) {
+	if code != 0 || !json.Valid([]byte(out)) || !strings.Contains(out, `"urn:axbus:inspect.request"`) || !strings.HasSuffix(out, "}\n") {
 		t.Fatalf("schema inspect.request: exit %d %s", code, out)
 	}
 	out, code = schema()
