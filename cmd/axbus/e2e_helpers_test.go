@@ -13,8 +13,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/schemas"
+	"github.com/nats-io/nats.go"
 	"go.uber.org/goleak"
 )
 
@@ -163,4 +166,25 @@ func firstJSONLine(r io.Reader) <-chan string {
 		close(line)
 	}()
 	return line
+}
+
+// connect is a connection of the daemon's own client key, closed with the test.
+func (d *testDaemon) connect(t *testing.T) *nats.Conn {
+	t.Helper()
+	nc, _, err := embedded.Connect(d.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	return nc
+}
+
+// busClient is a Client on nc.
+func busClient(t *testing.T, nc *nats.Conn) *bus.Client {
+	t.Helper()
+	c, err := bus.NewClient(context.Background(), nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

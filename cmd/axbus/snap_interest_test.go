@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/bus"
-	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
@@ -45,15 +44,8 @@ func TestSnapPolledOnlyWhileSubscribed(t *testing.T) {
 	const ledger = 601
 	td := startSimDaemon(t, daemon.Config{Desktop: "large", SnapInterval: 10 * time.Millisecond, SnapResync: 3})
 	d := td.Daemon
-	nc, _, err := embedded.Connect(td.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	client, err := bus.NewClient(context.Background(), nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	nc := td.connect(t)
+	client := busClient(t, nc)
 
 	eventually(t, 5*time.Second, "the poller knows Ledger", func() bool { _, ok := pollStats(d, ledger); return ok })
 	time.Sleep(300 * time.Millisecond) // 30 cycles, resyncs due every 3: nothing may happen, so nothing to wait for

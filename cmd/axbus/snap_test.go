@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/bus"
-	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/observer/sim"
 	"github.com/nats-io/nats.go"
@@ -18,11 +17,7 @@ import (
 func TestSnapDiffsThroughNATS(t *testing.T) {
 	td := startSimDaemon(t, daemon.Config{Desktop: "large", SnapInterval: 100 * time.Millisecond, SnapResync: 0})
 	d := td.Daemon
-	nc, _, err := embedded.Connect(td.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
+	nc := td.connect(t)
 	sub, err := nc.SubscribeSync(d.Subjects.Snap("Ledger"))
 	if err != nil {
 		t.Fatal(err)

@@ -111,11 +111,7 @@ func TestSchemaCommand(t *testing.T) {
 // daemon still serves.
 func TestBadInputGetsClearErrors(t *testing.T) {
 	d := startTestDaemon(t)
-	nc, _, err := embedded.Connect(d.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
+	nc := d.connect(t)
 	api := d.Subjects.Endpoint
 	for _, c := range []struct {
 		name, subject string
@@ -167,11 +163,7 @@ func TestBadInputGetsClearErrors(t *testing.T) {
 // as 900 KB in a header and again in the body.
 func TestErrorsEchoLongInputCut(t *testing.T) {
 	d := startTestDaemon(t)
-	nc, _, err := embedded.Connect(d.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
+	nc := d.connect(t)
 	long := strings.Repeat("x", 900<<10)
 	for _, c := range []struct{ endpoint, body string }{
 		{"inspect", `{"scope": "s_0123456789ab:` + long + `"}`},
@@ -266,15 +258,8 @@ func pressSave(t *testing.T, d *testDaemon) {
 func TestTailSeesLiveAndPastEvents(t *testing.T) {
 	d := startTestDaemon(t)
 	pressSave(t, d) // "Saved" appears and a sheet opens 200 ms later
-	nc, _, err := embedded.Connect(d.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	client, err := bus.NewClient(context.Background(), nc)
-	if err != nil {
-		t.Fatal(err)
-	}
+	nc := d.connect(t)
+	client := busClient(t, nc)
 	if client.Host() != "testhost" {
 		t.Fatalf("discovered host %q", client.Host())
 	}
@@ -396,11 +381,7 @@ func TestServeStopsCleanlyOnSignals(t *testing.T) {
 
 func TestEventsCarryTheirMsgID(t *testing.T) {
 	d := startTestDaemon(t)
-	nc, _, err := embedded.Connect(d.dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
+	nc := d.connect(t)
 	sub, err := nc.SubscribeSync(d.Subjects.Events("notes", ""))
 	if err != nil {
 		t.Fatal(err)
