@@ -12,13 +12,22 @@ ARGS ?=
 
 # The Debian packages of the headless desktop and the fixture apps (see research on AT-SPI).
 APT_PACKAGES := xvfb xauth dbus dbus-x11 at-spi2-core libatk-adaptor libatk-bridge2.0-0 python3-gi \
-	gir1.2-gtk-3.0 gir1.2-gtk-4.0 gir1.2-atspi-2.0 python3-pyatspi x11-utils chromium
+	gir1.2-gtk-3.0 gir1.2-gtk-4.0 gir1.2-atspi-2.0 python3-pyatspi x11-utils chromium gtk-3-examples
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test bench lint cross build tools fuzz deps
+PREFIX ?= $(HOME)/.local
 
+.PHONY: run test bench lint cross build install tools fuzz deps
+
+## build: bin/axbus. -v names each package as it compiles: the first build (about a minute,
+## nats-server is large) shows its progress, a cached one prints nothing.
 build:
-	$(GO) build -o bin/axbus ./cmd/axbus
+	$(GO) build -v -o bin/axbus ./cmd/axbus
+
+## install: axbus on PATH, in $(PREFIX)/bin (~/.local/bin unless PREFIX says otherwise).
+install: build
+	install -D -m 0755 bin/axbus $(PREFIX)/bin/axbus
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "$(PREFIX)/bin is not on PATH: add it to use axbus by name";; esac
 
 ## run: the daemon on this desktop; without a desktop session, on a private headless desktop
 ## with the GTK3 fixture app. ARGS='--backend sim' serves the simulated desktop instead.
@@ -41,6 +50,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzConditionJSON$$' -fuzztime $(FUZZTIME) ./waiters/
 	$(GO) test -run '^$$' -fuzz '^FuzzSplitKeys$$' -fuzztime $(FUZZTIME) ./observer/
 	$(GO) test -run '^$$' -fuzz '^FuzzInspectionJSON$$' -fuzztime $(FUZZTIME) ./observer/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseExport$$' -fuzztime $(FUZZTIME) ./internal/headless/
 
 ## bench: the benchmark table (medians and ratios measured side by side in one run).
 bench: deps build

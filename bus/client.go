@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go"
 )
@@ -27,13 +28,13 @@ func WithHost(host string) ClientOption { return func(c *Client) { c.subj.Host =
 // WithPrefix sets the subject prefix (default "ax").
 func WithPrefix(p string) ClientOption { return func(c *Client) { c.subj.Prefix = p } }
 
-// WithTimeout bounds calls that carry no deadline of their own (default 30 s).
+// WithTimeout bounds calls that carry no deadline of their own (default api.ReplyTimeout).
 func WithTimeout(d time.Duration) ClientOption { return func(c *Client) { c.timeout = d } }
 
 // NewClient returns a client on nc. Without WithHost it asks the micro service discovery which
 // host answers, and uses the first.
 func NewClient(ctx context.Context, nc *nats.Conn, opts ...ClientOption) (*Client, error) {
-	c := &Client{nc: nc, subj: Subjects{Prefix: DefaultPrefix}, timeout: 30 * time.Second}
+	c := &Client{nc: nc, subj: Subjects{Prefix: DefaultPrefix}, timeout: api.ReplyTimeout}
 	for _, o := range opts {
 		o(c)
 	}
@@ -59,9 +60,9 @@ func (c *Client) Conn() *nats.Conn { return c.nc }
 func discoverHost(ctx context.Context, nc *nats.Conn) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	msg, err := nc.RequestWithContext(ctx, "$SRV.INFO."+ServiceName, nil)
+	msg, err := nc.RequestWithContext(ctx, "$SRV.INFO."+api.ServiceName, nil)
 	if err != nil {
-		return "", unavailable("$SRV.INFO."+ServiceName, err)
+		return "", unavailable("$SRV.INFO."+api.ServiceName, err)
 	}
 	var info struct {
 		Metadata map[string]string `json:"metadata"`
@@ -102,11 +103,8 @@ func (c *Client) Call(ctx context.Context, endpoint string, req, reply any) erro
 
 // CallRaw is Call with a request body that is already encoded.
 func (c *Client) CallRaw(ctx context.Context, endpoint string, data []byte, reply any) error {
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.timeout)
-		defer cancel()
-	}
+	ctx, cancel := noDeadline(ctx, c.timeout)
+	defer cancel()
 	subject := c.subj.Endpoint(endpoint)
 	msg, err := c.nc.RequestMsgWithContext(ctx, &nats.Msg{Subject: subject, Data: data})
 	if err != nil {
@@ -123,66 +121,13 @@ func (c *Client) CallRaw(ctx context.Context, endpoint string, data []byte, repl
 		return nil
 	}
 	if err := json.Unmarshal(msg.Data, reply); err != nil {
-		return observer.Errorf(observer.CodeInternal, "The daemon and this client disagree on the API; use the same axbus version.",
-			"reply of %s not understood: %v", endpoint, err)
+		return notUnderstood("reply of "+endpoint, err)
 	}
 	return nil
 }
 
-// Apps lists the running apps.
-func (c *Client) Apps(ctx context.Context) ([]observer.App, error) {
-	var r AppsReply
-	err := c.Call(ctx, "apps", AppsRequest{}, &r)
-	return r.Apps, err
-}
-
-// Windows lists an app's windows.
-func (c *Client) Windows(ctx context.Context, app AppTarget) (*WindowsReply, error) {
-	var r WindowsReply
-	if err := c.Call(ctx, "windows", WindowsRequest{AppTarget: app}, &r); err != nil {
-		return nil, err
-	}
-	return &r, nil
-}
-
-// Inspect inspects a window.
-func (c *Client) Inspect(ctx context.Context, req InspectRequest) (*observer.Inspection, error) {
-	var r observer.Inspection
-	if err := c.Call(ctx, "inspect", req, &r); err != nil {
-		return nil, err
-	}
-	return &r, nil
-}
-
-// Status returns the daemon's health.
-func (c *Client) Status(ctx context.Context) (*StatusReply, error) {
-	var r StatusReply
-	if err := c.Call(ctx, "status", StatusRequest{}, &r); err != nil {
-		return nil, err
-	}
-	return &r, nil
-}
-
-// Snapshot lists a stored snapshot again, whole or from one element.
-func (c *Client) Snapshot(ctx context.Context, req SnapshotRequest) (*observer.Inspection, error) {
-	var r observer.Inspection
-	if err := c.Call(ctx, "snapshot", req, &r); err != nil {
-		return nil, err
-	}
-	return &r, nil
-}
-
-// Read returns the text of a window or scope. Without a deadline of ctx it waits as long as a
-// read may take (the whole budget's deadline), and a little more for the reply to come.
-func (c *Client) Read(ctx context.Context, req ReadRequest) (*observer.ReadResult, error) {
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, max(c.timeout, observer.WholeBudget().Deadline+5*time.Second))
-		defer cancel()
-	}
-	var r observer.ReadResult
-	if err := c.Call(ctx, "read", req, &r); err != nil {
-		return nil, err
-	}
-	return &r, nil
+// notUnderstood is a reply this client cannot decode: the daemon speaks another API.
+func notUnderstood(what string, err error) *observer.Error {
+	return observer.Errorf(observer.CodeInternal, "The daemon and this client disagree on the API; use the same axbus version.",
+		"%s not understood: %v", what, err)
 }

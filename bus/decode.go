@@ -5,22 +5,19 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/schemas"
 )
-
-// MaxRequest is the largest request body accepted. The server's max payload is larger, so an
-// oversized request reaches us and gets a clear error instead of a closed connection.
-const MaxRequest = 1 << 20
 
 // DecodeRequest checks a request body against the endpoint's schema and decodes it into v.
 // An empty body means {}. Every failure is a BAD_REQUEST or PAYLOAD_TOO_LARGE *observer.Error
 // naming what is wrong and where.
 func DecodeRequest(endpoint string, data []byte, v any) *observer.Error {
 	schema := endpoint + ".request"
-	if len(data) > MaxRequest {
+	if len(data) > api.MaxRequest {
 		return observer.Errorf(observer.CodePayloadTooLarge, "Send a smaller request; requests are at most 1 MiB.",
-			"request of %d bytes is larger than %d bytes", len(data), MaxRequest).With("bytes", len(data))
+			"request of %d bytes is larger than %d bytes", len(data), api.MaxRequest).With("bytes", len(data))
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		data = []byte("{}")

@@ -1,6 +1,7 @@
 package bus
 
 import (
+	"github.com/axbus/axbus/api"
 	"strings"
 	"testing"
 
@@ -19,17 +20,17 @@ func TestDecodeRequestRefusals(t *testing.T) {
 		{"no target", `{}`, observer.CodeBadRequest, "problems"},
 		{"too big", `{"app": "` + strings.Repeat("x", 2<<20) + `"}`, observer.CodePayloadTooLarge, "bytes"},
 	} {
-		var req InspectRequest
+		var req api.InspectRequest
 		err := DecodeRequest("inspect", []byte(c.body), &req)
 		if err == nil || err.Code != c.code || err.Suggestion == "" || err.Details[c.detail] == nil {
 			t.Errorf("%s: got %+v, want %s with a suggestion and detail %q", c.name, err, c.code, c.detail)
 		}
 	}
-	var req InspectRequest
+	var req api.InspectRequest
 	if err := DecodeRequest("inspect", []byte(`{"pid": 501, "window": "Main"}`), &req); err != nil || req.PID != 501 || req.Window != "Main" {
 		t.Fatalf("valid request: %v %+v", err, req)
 	}
-	var apps AppsRequest
+	var apps api.AppsRequest
 	if err := DecodeRequest("apps", nil, &apps); err != nil {
 		t.Fatalf("an empty body is {}: %v", err)
 	}
@@ -51,13 +52,13 @@ func FuzzDecodeRequest(f *testing.F) {
 		var v any
 		switch endpoint {
 		case "inspect":
-			v = &InspectRequest{}
+			v = &api.InspectRequest{}
 		case "windows":
-			v = &WindowsRequest{}
+			v = &api.WindowsRequest{}
 		case "read":
-			v = &ReadRequest{}
+			v = &api.ReadRequest{}
 		default:
-			endpoint, v = "apps", &AppsRequest{}
+			endpoint, v = "apps", &api.AppsRequest{}
 		}
 		if err := DecodeRequest(endpoint, body, v); err != nil {
 			if err.Code != observer.CodeBadRequest && err.Code != observer.CodePayloadTooLarge {

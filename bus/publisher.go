@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go"
 )
@@ -30,14 +31,6 @@ type Publisher struct {
 	published atomic.Uint64
 	done      chan struct{}
 	stopOnce  sync.Once
-}
-
-// PublisherStats counts what the publisher did.
-type PublisherStats struct {
-	Published uint64 `json:"published"`
-	Dropped   uint64 `json:"dropped"`
-	Queued    int    `json:"queued"`
-	Capacity  int    `json:"capacity"`
 }
 
 // NewPublisher starts a publisher on nc with a queue of n events (0 means DefaultQueue).
@@ -73,8 +66,8 @@ func (p *Publisher) Offer(e observer.Event) bool {
 }
 
 // Stats returns the publisher's counters.
-func (p *Publisher) Stats() PublisherStats {
-	return PublisherStats{Published: p.published.Load(), Dropped: p.dropped.Load(), Queued: len(p.queue), Capacity: cap(p.queue)}
+func (p *Publisher) Stats() api.PublisherStats {
+	return api.PublisherStats{Published: p.published.Load(), Dropped: p.dropped.Load(), Queued: len(p.queue), Capacity: cap(p.queue)}
 }
 
 // Boot is the id of this daemon run, part of every Nats-Msg-Id.
@@ -90,7 +83,7 @@ func (p *Publisher) run() {
 	defer close(p.done)
 	for e := range p.queue {
 		p.seq++
-		env := Envelope{Host: p.subj.Host, Boot: p.boot, Seq: p.seq, Gap: p.gap.Swap(0), Event: e}
+		env := api.Envelope{Host: p.subj.Host, Boot: p.boot, Seq: p.seq, Gap: p.gap.Swap(0), Event: e}
 		data, err := json.Marshal(&env)
 		if err != nil {
 			p.log.Error("event not encodable", "type", e.Type, "err", err)

@@ -7,16 +7,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/schemas"
 	"github.com/nats-io/nats.go"
 )
-
-// ServiceName is the micro service's name: `nats micro ls` lists it.
-const ServiceName = "axbus"
-
-// Version is the version of the API and the binary.
-const Version = "0.1.0"
 
 // Service is the micro service "axbus": one endpoint per operation under <prefix>.<host>.api.
 // Each request is checked against its schema before any handler runs, then handled on its own
@@ -29,7 +24,7 @@ type Service struct {
 	snap    *SnapPublisher
 	poller  *observer.Poller
 	stream  string
-	listen  *ListenStatus
+	listen  *api.ListenStatus
 	log     *slog.Logger
 	started time.Time
 	limit   chan struct{} // bounds the requests in flight
@@ -38,18 +33,18 @@ type Service struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
-	extra  []Endpoint
+	ops    Operations
 }
 
-// Endpoint is one operation of the service.
-type Endpoint struct {
-	Name        string
-	Description string
-	// Timeout bounds the handler; the request's own deadline may be shorter.
-	Timeout time.Duration
-	// Handle decodes its request with DecodeRequest and returns the reply: a value to encode,
-	// or an *Encoded reply, sent as it is.
-	Handle func(ctx context.Context, data []byte) (any, error)
+// Operations are what other packages do for the service's endpoints; an endpoint whose
+// operation is missing answers NOT_SUPPORTED.
+type Operations struct {
+	// Wait waits for a condition (package waiters) and calls armed once it listens.
+	Wait func(ctx context.Context, r api.WaitRequest, armed func()) (*api.WaitResult, error)
+	// Act does one action of api.Actions (package commands).
+	Act func(ctx context.Context, action string, r api.ActionRequest) (*api.ActionReply, error)
+	// Ledger switches web accessibility on and off for agents; nil when the backend cannot.
+	Ledger *observer.Ledger
 }
 
 // ServiceOption configures a Service.
@@ -68,15 +63,13 @@ func WithPoller(p *observer.Poller) ServiceOption { return func(s *Service) { s.
 func WithStream(name string) ServiceOption { return func(s *Service) { s.stream = name } }
 
 // WithListen reports how clients reach the daemon in status.
-func WithListen(l ListenStatus) ServiceOption { return func(s *Service) { s.listen = &l } }
+func WithListen(l api.ListenStatus) ServiceOption { return func(s *Service) { s.listen = &l } }
 
 // WithLogger sets the service's logger.
 func WithLogger(l *slog.Logger) ServiceOption { return func(s *Service) { s.log = l } }
 
-// WithEndpoints adds endpoints owned by other packages (waits, commands).
-func WithEndpoints(eps ...Endpoint) ServiceOption {
-	return func(s *Service) { s.extra = append(s.extra, eps...) }
-}
+// WithOperations serves waits, actions and the web-accessibility ledger.
+func WithOperations(ops Operations) ServiceOption { return func(s *Service) { s.ops = ops } }
 
 // MaxInFlight bounds the requests handled at once; beyond it requests get UNAVAILABLE.
 const MaxInFlight = 4096
@@ -92,10 +85,11 @@ func NewService(nc *nats.Conn, obs *observer.Observer, subj Subjects, opts ...Se
 		return nil, err
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.svc = newMicroService(nc, ServiceName, Version,
+	s.svc = newMicroService(nc, api.ServiceName, api.Version,
 		"The accessibility tree of one desktop: apps, windows, inspections, waits and actions.",
 		map[string]string{"host": subj.Host, "backend": obs.Backend().Platform(), "api": subj.API()})
-	for _, ep := range append(s.endpoints(), s.extra...) {
+	handlers := s.handlers()
+	for _, ep := range api.Endpoints {
 		meta := map[string]string{
 			"description":    ep.Description,
 			"request_schema": schemas.ID(ep.Name + ".request"),
@@ -103,7 +97,7 @@ func NewService(nc *nats.Conn, obs *observer.Observer, subj Subjects, opts ...Se
 			"error_schema":   schemas.ID("error"),
 		}
 		var stats *microEndpoint
-		handle := s.wrap(ep, func() *microEndpoint { return stats })
+		handle := s.wrap(ep, handlers[ep.Name], func() *microEndpoint { return stats })
 		var err error
 		if stats, err = s.svc.addEndpoint(ep.Name, subj.Endpoint(ep.Name), meta, handle); err != nil {
 			_ = s.svc.stop()
@@ -129,11 +123,11 @@ func (s *Service) Stop() error {
 
 // wrap runs an endpoint's handler on its own goroutine with a deadline, and replies with its
 // result or an error envelope; the endpoint's stats count the request once its reply is sent.
-func (s *Service) wrap(ep Endpoint, stats func() *microEndpoint) nats.MsgHandler {
+func (s *Service) wrap(ep api.Endpoint, handle handler, stats func() *microEndpoint) nats.MsgHandler {
 	return func(req *nats.Msg) {
 		start := time.Now()
 		reply, data := req.Reply, req.Data
-		interim := req.Header.Get(HeaderInterim) != ""
+		interim := req.Header.Get(api.HeaderInterim) != ""
 		done := func(result any, err error) {
 			s.respond(reply, ep.Name, result, err)
 			msg := ""
@@ -157,7 +151,7 @@ func (s *Service) wrap(ep Endpoint, stats func() *microEndpoint) nats.MsgHandler
 			if interim {
 				ctx = context.WithValue(ctx, interimKey{}, func(v any) { s.interim(reply, v) })
 			}
-			done(ep.Handle(ctx, data))
+			done(handle(ctx, data))
 		}()
 	}
 }
@@ -165,13 +159,9 @@ func (s *Service) wrap(ep Endpoint, stats func() *microEndpoint) nats.MsgHandler
 // interimKey keys the function that sends an interim reply, in a handler's context.
 type interimKey struct{}
 
-// HeaderInterim asks an endpoint for interim replies before the final one (a wait says "armed"
-// once it listens); the interim replies carry it too.
-const HeaderInterim = "Axbus-Interim"
-
-// SendInterim sends v as an interim reply when the requester asked for one; it does nothing
-// otherwise. Handlers call it.
-func SendInterim(ctx context.Context, v any) {
+// sendInterim sends v as an interim reply when the requester asked for one (api.HeaderInterim);
+// it does nothing otherwise.
+func sendInterim(ctx context.Context, v any) {
 	if send, ok := ctx.Value(interimKey{}).(func(any)); ok {
 		send(v)
 	}
@@ -182,7 +172,7 @@ func (s *Service) interim(subject string, v any) {
 	if err != nil || subject == "" {
 		return
 	}
-	msg := &nats.Msg{Subject: subject, Data: data, Header: nats.Header{HeaderInterim: []string{"armed"}}}
+	msg := &nats.Msg{Subject: subject, Data: data, Header: nats.Header{api.HeaderInterim: []string{"armed"}}}
 	if err := s.nc.PublishMsg(msg); err != nil {
 		s.log.Warn("interim reply not sent", "err", err)
 	}
@@ -216,114 +206,4 @@ func (s *Service) respond(subject, endpoint string, result any, err error) {
 	if err := s.nc.PublishMsg(msg); err != nil {
 		s.log.Warn("reply not sent", "endpoint", endpoint, "err", err)
 	}
-}
-
-// Handler adapts a typed handler: the body is checked against "<endpoint>.request" and decoded
-// into Req before fn runs.
-func Handler[Req any](endpoint string, fn func(ctx context.Context, req Req) (any, error)) func(context.Context, []byte) (any, error) {
-	return func(ctx context.Context, data []byte) (any, error) {
-		var req Req
-		if err := DecodeRequest(endpoint, data, &req); err != nil {
-			return nil, err
-		}
-		return fn(ctx, req)
-	}
-}
-
-func (s *Service) endpoints() []Endpoint {
-	return []Endpoint{
-		{Name: "apps", Description: "List the running apps that expose an accessibility tree.", Timeout: 5 * time.Second,
-			Handle: Handler("apps", func(ctx context.Context, _ AppsRequest) (any, error) {
-				apps, err := s.obs.Apps(ctx)
-				if err != nil {
-					return nil, err
-				}
-				if apps == nil {
-					apps = []observer.App{}
-				}
-				return AppsReply{Apps: apps}, nil
-			})},
-		{Name: "windows", Description: "List an app's windows, dialogs and sheets.", Timeout: 5 * time.Second,
-			Handle: Handler("windows", func(ctx context.Context, r WindowsRequest) (any, error) {
-				app, wins, err := s.obs.Windows(ctx, r.Query())
-				if err != nil {
-					return nil, err
-				}
-				if wins == nil {
-					wins = []observer.Window{}
-				}
-				return WindowsReply{App: app.Ref(), Windows: wins}, nil
-			})},
-		{Name: "inspect", Description: "Inspect a window: list what is on screen and keep the walk as a snapshot.", Timeout: 20 * time.Second,
-			Handle: Handler("inspect", func(ctx context.Context, r InspectRequest) (any, error) {
-				scope, err := optionalScope(r.Scope)
-				if err != nil {
-					return nil, err
-				}
-				return encodeListing(s.obs.Inspect(ctx, observer.InspectRequest{App: r.Query(), Window: r.Window, Scope: scope}))
-			})},
-		{Name: "read", Description: "Read a window's or a scope's text in reading order; no snapshot, no input.", Timeout: observer.WholeBudget().Deadline + 2*time.Second,
-			Handle: Handler("read", func(ctx context.Context, r ReadRequest) (any, error) {
-				scope, err := optionalScope(r.Scope)
-				if err != nil {
-					return nil, err
-				}
-				return s.obs.Read(ctx, observer.ReadRequest{App: r.Query(), Window: r.Window, Scope: scope, Limit: r.Limit})
-			})},
-		{Name: "snapshot", Description: "List a stored snapshot again, whole or the subtree of one element; no new walk.", Timeout: time.Second,
-			Handle: Handler("snapshot", func(ctx context.Context, r SnapshotRequest) (any, error) {
-				snap, err := s.obs.Store().Get(r.SnapshotID)
-				if err != nil {
-					return nil, err
-				}
-				root := 0
-				if r.Element != "" {
-					el, err := snap.Element(r.Element)
-					if err != nil {
-						return nil, err
-					}
-					root = el.Index
-				}
-				return encodeListing(snap.Listing(snap.Subtree(root)), nil)
-			})},
-		{Name: "status", Description: "The daemon's health: backend, event counters, snapshot store, client listener.", Timeout: time.Second,
-			Handle: Handler("status", func(ctx context.Context, _ StatusRequest) (any, error) {
-				return s.status(), nil
-			})},
-	}
-}
-
-// optionalScope parses a request's scope; "" is none.
-func optionalScope(s string) (*observer.Scope, error) {
-	if s == "" {
-		return nil, nil
-	}
-	scope, err := observer.ParseScope(s)
-	if err != nil {
-		return nil, err
-	}
-	return &scope, nil
-}
-
-func (s *Service) status() StatusReply {
-	r := StatusReply{Host: s.subj.Host, Version: Version, Backend: s.obs.Backend().Platform(), Started: s.started, Stream: s.stream,
-		Listen: s.listen}
-	if s.pub != nil {
-		r.Events = s.pub.Stats()
-	}
-	if s.snap != nil {
-		r.Snaps = snapStatus(s.snap, s.poller, s.subj)
-	}
-	r.Snapshots.Count, r.Snapshots.Bytes = s.obs.Store().Stats()
-	return r
-}
-
-// encodeListing encodes an inspection with its own encoder, as the wait endpoint does: the
-// same bytes as encoding/json, 2.7x faster.
-func encodeListing(insp *observer.Inspection, err error) (any, error) {
-	if err != nil {
-		return nil, err
-	}
-	b, err := insp.AppendJSON(nil)
-	return &Encoded{Data: b}, err
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go"
 )
@@ -13,21 +14,6 @@ import (
 // DefaultSnapQueue is the snapshot publisher's queue length. Diffs are few (at most one per app
 // and cycle) but a reset lists a whole window, so the queue is short.
 const DefaultSnapQueue = 64
-
-// SnapEnvelope is a polled snapshot diff as published on <prefix>.<host>.snap.<app>.
-type SnapEnvelope struct {
-	Host string `json:"host"`
-	// Boot identifies the daemon run, as in event envelopes.
-	Boot string `json:"boot"`
-	// Seq counts the diffs published for one app instance (pid and generation), from 1: the
-	// diffs of two instances of an app share a subject but not a sequence. A gone diff ends it.
-	Seq uint64 `json:"seq"`
-	// Gap counts the diffs of this app instance lost just before this one (the queue was full,
-	// or NATS refused it). The poller follows a diff lost in the queue with a reset, so a
-	// consumer that sees a gap drops its state and applies the next reset.
-	Gap uint64 `json:"gap,omitempty"`
-	observer.Diff
-}
 
 // appInstance names the app instance a diff is about: its sequence is its own.
 type appInstance struct {
@@ -88,8 +74,8 @@ func (p *SnapPublisher) Offer(d observer.Diff) bool {
 }
 
 // Stats returns the publisher's counters.
-func (p *SnapPublisher) Stats() PublisherStats {
-	return PublisherStats{Published: p.published.Load(), Dropped: p.dropped.Load(), Queued: len(p.queue), Capacity: cap(p.queue)}
+func (p *SnapPublisher) Stats() api.PublisherStats {
+	return api.PublisherStats{Published: p.published.Load(), Dropped: p.dropped.Load(), Queued: len(p.queue), Capacity: cap(p.queue)}
 }
 
 // Close publishes what is queued and stops. Offer must not be called after Close: stop the
@@ -134,7 +120,7 @@ func (p *SnapPublisher) publish(d observer.Diff) bool {
 	if d.Kind == observer.DiffGone {
 		defer delete(p.seqs, app) // the instance is over, and its sequence with it
 	}
-	env := SnapEnvelope{Host: p.subj.Host, Boot: p.boot, Seq: p.seqs[app] + 1, Gap: p.takeGap(app), Diff: d}
+	env := api.SnapEnvelope{Host: p.subj.Host, Boot: p.boot, Seq: p.seqs[app] + 1, Gap: p.takeGap(app), Diff: d}
 	data, err := json.Marshal(&env)
 	if err == nil {
 		err = p.nc.Publish(p.subj.Snap(d.App.Name), data)

@@ -1,6 +1,9 @@
 package bus
 
-import "github.com/axbus/axbus/observer"
+import (
+	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/observer"
+)
 
 // SnapListeners is a daemon's observer.PollWhen function: how many subscriptions of its NATS
 // server receive app's diffs on <prefix>.<host>.snap.<app>, wildcards that cover the subject
@@ -10,19 +13,9 @@ func SnapListeners(subj Subjects, interest func(subject string) int) func(observ
 	return func(app observer.App) int { return interest(subj.Snap(app.Name)) }
 }
 
-// SnapStatus describes the polled snapshot diffs in status: the publisher's counters and which
-// apps are polled now.
-type SnapStatus struct {
-	PublisherStats
-	// Polled lists the apps polled now (someone subscribes to their diffs), by pid.
-	Polled []observer.AppPollStats `json:"polled"`
-	// Idle says why no app is polled; empty while one is.
-	Idle string `json:"idle,omitempty"`
-}
-
 // snapStatus is status's view of the diffs: pub's counters, p's apps.
-func snapStatus(pub *SnapPublisher, p *observer.Poller, subj Subjects) *SnapStatus {
-	st := &SnapStatus{PublisherStats: pub.Stats(), Polled: []observer.AppPollStats{}}
+func snapStatus(pub *SnapPublisher, p *observer.Poller, subj Subjects) *api.SnapStatus {
+	st := &api.SnapStatus{PublisherStats: pub.Stats(), Polled: []observer.AppPollStats{}}
 	if p == nil {
 		return st
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"go.uber.org/goleak"
 
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/observer"
@@ -48,13 +49,13 @@ func subscribe(t *testing.T, nc *nats.Conn, subject string) *nats.Subscription {
 	return sub
 }
 
-func receive(t *testing.T, sub *nats.Subscription) bus.SnapEnvelope {
+func receive(t *testing.T, sub *nats.Subscription) api.SnapEnvelope {
 	t.Helper()
 	msg, err := sub.NextMsg(5 * time.Second)
 	if err != nil {
 		t.Fatalf("no diff on %s: %v", sub.Subject, err)
 	}
-	var env bus.SnapEnvelope
+	var env api.SnapEnvelope
 	if err := json.Unmarshal(msg.Data, &env); err != nil {
 		t.Fatalf("diff %s: %v", msg.Data, err)
 	}

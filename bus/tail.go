@@ -6,6 +6,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -25,7 +26,7 @@ type TailOptions struct {
 // Tail follows the host's events through its JetStream stream (an ordered consumer: no event
 // is lost to a slow reader, unlike a plain subscription) until ctx ends. The channel is closed
 // then.
-func (c *Client) Tail(ctx context.Context, opt TailOptions) (<-chan Envelope, error) {
+func (c *Client) Tail(ctx context.Context, opt TailOptions) (<-chan api.Envelope, error) {
 	js, err := jetstream.New(c.nc)
 	if err != nil {
 		return nil, observer.Errorf(observer.CodeUnavailable, "Check the NATS connection.", "jetstream: %v", err)
@@ -51,7 +52,7 @@ func (c *Client) Tail(ctx context.Context, opt TailOptions) (<-chan Envelope, er
 		}
 		return nil, observer.Errorf(observer.CodeUnavailable, "Check the NATS connection.", "tail: %v", err)
 	}
-	out := make(chan Envelope, 256)
+	out := make(chan api.Envelope, 256)
 	msgs, err := cons.Messages()
 	if err != nil {
 		return nil, observer.Errorf(observer.CodeUnavailable, "Check the NATS connection.", "tail: %v", err)
@@ -67,7 +68,7 @@ func (c *Client) Tail(ctx context.Context, opt TailOptions) (<-chan Envelope, er
 			if err != nil {
 				return // stopped, or the connection closed
 			}
-			var env Envelope
+			var env api.Envelope
 			if json.Unmarshal(msg.Data(), &env) != nil {
 				continue
 			}

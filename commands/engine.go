@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/waiters"
 )
@@ -60,7 +60,7 @@ func (e *Engine) chains() observer.Chains {
 }
 
 // Do does one action.
-func (e *Engine) Do(ctx context.Context, action string, req bus.ActionRequest) (*bus.ActionReply, error) {
+func (e *Engine) Do(ctx context.Context, action string, req api.ActionRequest) (*api.ActionReply, error) {
 	chain, ok := e.chains()[action]
 	if !ok {
 		return nil, observer.Errorf(observer.CodeNotSupported, "See axbus help for the actions this platform has.",
@@ -77,7 +77,7 @@ func (e *Engine) Do(ctx context.Context, action string, req bus.ActionRequest) (
 	unlock := e.lock(t.app.PID)
 	defer unlock()
 
-	reply := &bus.ActionReply{Action: action, App: t.app.Ref(), Trace: []bus.TraceStep{}}
+	reply := &api.ActionReply{Action: action, App: t.app.Ref(), Trace: []api.TraceStep{}}
 	if t.ref != "" {
 		info := t.info
 		reply.Target = &info
@@ -139,9 +139,9 @@ func (e *Engine) Do(ctx context.Context, action string, req bus.ActionRequest) (
 
 func policy(p string) (bool, error) {
 	switch p {
-	case "", bus.PolicyHeadless:
+	case "", api.PolicyHeadless:
 		return false, nil
-	case bus.PolicyPhysical:
+	case api.PolicyPhysical:
 		return true, nil
 	}
 	return false, observer.Errorf(observer.CodeBadRequest, `Use policy "headless" (the default) or "physical".`, "unknown policy %q", p)
@@ -149,7 +149,7 @@ func policy(p string) (bool, error) {
 
 // targetOf resolves the request's target: an element of a snapshot, or, for key, an app. It has
 // the chain's deadline: an app that does not answer is given up like one that does not act.
-func (e *Engine) targetOf(ctx context.Context, action string, req bus.ActionRequest) (*target, error) {
+func (e *Engine) targetOf(ctx context.Context, action string, req api.ActionRequest) (*target, error) {
 	ctx, cancel := context.WithTimeout(ctx, e.deadline)
 	defer cancel()
 	if req.Target == "" {
@@ -173,7 +173,7 @@ func (e *Engine) targetOf(ctx context.Context, action string, req bus.ActionRequ
 // postState reads the element after actions whose effect shows in it; it waits a little for
 // those whose effect comes a moment later and that no proof has seen yet (a toggle's chain saw
 // the state flip already).
-func (e *Engine) postState(ctx context.Context, action string, t *target) *bus.PostState {
+func (e *Engine) postState(ctx context.Context, action string, t *target) *api.PostState {
 	switch action {
 	case "click", "type", "press":
 		time.Sleep(50 * time.Millisecond)
@@ -188,7 +188,7 @@ func (e *Engine) postState(ctx context.Context, action string, t *target) *bus.P
 	if n.Err != nil {
 		return nil // it went away: the action may well have closed it
 	}
-	ps := &bus.PostState{States: n.States}
+	ps := &api.PostState{States: n.States}
 	if n.HasValue && !n.Secure {
 		v := n.Value
 		ps.Value = &v

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 	"github.com/axbus/axbus/waiters"
@@ -47,7 +47,7 @@ func (r *rig) target(t *testing.T, id string) string {
 	return r.targetIn(t, notes, "", id)
 }
 
-func (r *rig) do(t *testing.T, action string, req bus.ActionRequest) (*bus.ActionReply, error) {
+func (r *rig) do(t *testing.T, action string, req api.ActionRequest) (*api.ActionReply, error) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -63,17 +63,17 @@ func (r *rig) peek(t *testing.T, id string) observer.Node {
 	return n
 }
 
-func expectText(s string, ms int) *bus.WaitRequest {
-	return &bus.WaitRequest{Expr: `text="` + s + `"`, TimeoutMS: ms}
+func expectText(s string, ms int) *api.WaitRequest {
+	return &api.WaitRequest{Expr: `text="` + s + `"`, TimeoutMS: ms}
 }
 
 func TestClickWithExpectIsMetWithASnapshot(t *testing.T) {
 	r := newRig(t)
-	reply, err := r.do(t, "click", bus.ActionRequest{Target: r.target(t, "save"), Expect: expectText("Saved", 5000)})
+	reply, err := r.do(t, "click", api.ActionRequest{Target: r.target(t, "save"), Expect: expectText("Saved", 5000)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reply.Done || reply.Mechanism != "accessibility" || reply.Expect == nil || reply.Expect.Outcome != bus.WaitMet ||
+	if !reply.Done || reply.Mechanism != "accessibility" || reply.Expect == nil || reply.Expect.Outcome != api.WaitMet ||
 		reply.Expect.Snapshot == nil || reply.Expect.Match == nil {
 		t.Fatalf("reply %+v expect %+v", reply, reply.Expect)
 	}
@@ -96,7 +96,7 @@ func TestToggleExactlyOnceDespiteATransientError(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := r.peek(t, "remember").States.Has(observer.StateChecked)
-			reply, err := r.do(t, "toggle", bus.ActionRequest{Target: r.target(t, "remember")})
+			reply, err := r.do(t, "toggle", api.ActionRequest{Target: r.target(t, "remember")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,11 +113,11 @@ func TestALyingActionIsJudgedByItsExpect(t *testing.T) {
 	if err := r.desk.InjectFault(notes, sim.Fault{Kind: sim.FaultLying, Element: "save", Action: "AXPress", Code: observer.CodeActionFailed}); err != nil {
 		t.Fatal(err)
 	}
-	reply, err := r.do(t, "click", bus.ActionRequest{Target: r.target(t, "save"), Expect: expectText("Saved", 5000)})
+	reply, err := r.do(t, "click", api.ActionRequest{Target: r.target(t, "save"), Expect: expectText("Saved", 5000)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if reply.Expect.Outcome != bus.WaitMet || reply.Trace[0].Result != string(observer.CodeActionFailed) {
+	if reply.Expect.Outcome != api.WaitMet || reply.Trace[0].Result != string(observer.CodeActionFailed) {
 		t.Fatalf("reply %+v", reply)
 	}
 }
@@ -127,11 +127,11 @@ func TestANoOpActionGivesExpectTimeoutWithTheTrace(t *testing.T) {
 	if err := r.desk.InjectFault(notes, sim.Fault{Kind: sim.FaultNoop, Element: "save", Action: "AXPress"}); err != nil {
 		t.Fatal(err)
 	}
-	reply, err := r.do(t, "click", bus.ActionRequest{Target: r.target(t, "save"), Expect: expectText("Saved", 500)})
+	reply, err := r.do(t, "click", api.ActionRequest{Target: r.target(t, "save"), Expect: expectText("Saved", 500)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reply.Done || reply.Expect.Outcome != bus.WaitTimeout || len(reply.Trace) == 0 || reply.Trace[len(reply.Trace)-1].Result != "ok" {
+	if !reply.Done || reply.Expect.Outcome != api.WaitTimeout || len(reply.Trace) == 0 || reply.Trace[len(reply.Trace)-1].Result != "ok" {
 		t.Fatalf("reply %+v", reply)
 	}
 }
@@ -146,7 +146,7 @@ func TestAChainPastItsDeadlineStops(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	_, err := r.do(t, "click", bus.ActionRequest{Target: tgt})
+	_, err := r.do(t, "click", api.ActionRequest{Target: tgt})
 	if observer.CodeOf(err) != observer.CodeTimeout || observer.AsError(err).Suggestion == "" || time.Since(start) > 3*time.Second {
 		t.Fatalf("after %v: %v", time.Since(start), err)
 	}
@@ -159,11 +159,11 @@ func TestPhysicalInputOnlyWithThePolicy(t *testing.T) {
 	if err := r.desk.InjectFault(notes, sim.Fault{Kind: sim.FaultLying, Element: "save", Code: observer.CodeActionFailed}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := r.do(t, "click", bus.ActionRequest{Target: tgt})
+	_, err := r.do(t, "click", api.ActionRequest{Target: tgt})
 	if observer.CodeOf(err) != observer.CodeActionFailed || len(r.desk.Inputs()) != 0 {
 		t.Fatalf("headless: %v with %d inputs", err, len(r.desk.Inputs()))
 	}
-	reply, err := r.do(t, "click", bus.ActionRequest{Target: tgt, Policy: bus.PolicyPhysical})
+	reply, err := r.do(t, "click", api.ActionRequest{Target: tgt, Policy: api.PolicyPhysical})
 	if err != nil || reply.Mechanism != "physical" || len(r.desk.Inputs()) != 1 || r.desk.Inputs()[0].Kind != observer.InputClick {
 		t.Fatalf("physical: %+v %v, inputs %+v", reply, err, r.desk.Inputs())
 	}
@@ -176,7 +176,7 @@ func TestTargetResolution(t *testing.T) {
 		if err := r.desk.Move(notes, "save", 30, 0); err != nil {
 			t.Fatal(err)
 		}
-		reply, err := r.do(t, "click", bus.ActionRequest{Target: tgt})
+		reply, err := r.do(t, "click", api.ActionRequest{Target: tgt})
 		if err != nil || !reply.Target.Recovered || reply.Target.MovedBy != 30 {
 			t.Fatalf("%+v %v", reply, err)
 		}
@@ -200,52 +200,54 @@ func TestEveryErrorHasASuggestion(t *testing.T) {
 		observer.CodePermissionDenied: "only macOS refuses accessibility to an untrusted process",
 		observer.CodeTransient:        "a transient step error is retried, then traced; the action ends ACTION_FAILED",
 		observer.CodeUnavailable:      "the backend is up for as long as the daemon serves",
+		observer.CodeAlreadyRunning:   "a daemon's start-up error (embedded), never a request's",
+		observer.CodeAddressInUse:     "a daemon's start-up error (embedded), never a request's",
 		observer.CodeInternal:         "a bug, never a path",
 	}
 	cases := []struct {
 		want   observer.Code
 		action string
-		setup  func(r *rig, tgt string) bus.ActionRequest
+		setup  func(r *rig, tgt string) api.ActionRequest
 		opts   []Option
 	}{
-		{observer.CodeBadRequest, "click", func(*rig, string) bus.ActionRequest { return bus.ActionRequest{} }, nil}, // no target
-		{observer.CodeBadRequest, "click", func(*rig, string) bus.ActionRequest { return bus.ActionRequest{Target: "nonsense"} }, nil},
-		{observer.CodeBadRequest, "click", func(_ *rig, tgt string) bus.ActionRequest { return bus.ActionRequest{Target: tgt, Policy: "loud"} }, nil},
-		{observer.CodeBadRequest, "click", func(_ *rig, tgt string) bus.ActionRequest {
-			return bus.ActionRequest{Target: tgt, Expect: &bus.WaitRequest{Expr: "text:"}} // expect: parse
+		{observer.CodeBadRequest, "click", func(*rig, string) api.ActionRequest { return api.ActionRequest{} }, nil}, // no target
+		{observer.CodeBadRequest, "click", func(*rig, string) api.ActionRequest { return api.ActionRequest{Target: "nonsense"} }, nil},
+		{observer.CodeBadRequest, "click", func(_ *rig, tgt string) api.ActionRequest { return api.ActionRequest{Target: tgt, Policy: "loud"} }, nil},
+		{observer.CodeBadRequest, "click", func(_ *rig, tgt string) api.ActionRequest {
+			return api.ActionRequest{Target: tgt, Expect: &api.WaitRequest{Expr: "text:"}} // expect: parse
 		}, nil},
-		{observer.CodeBadRequest, "key", func(*rig, string) bus.ActionRequest {
-			return bus.ActionRequest{Keys: "ctrl+s", AppTarget: bus.AppTarget{PID: notes}, Expect: expectText("x", 100)} // expect: pid
+		{observer.CodeBadRequest, "key", func(*rig, string) api.ActionRequest {
+			return api.ActionRequest{Keys: "ctrl+s", AppTarget: api.AppTarget{PID: notes}, Expect: expectText("x", 100)} // expect: pid
 		}, nil},
-		{observer.CodeSnapshotExpired, "click", func(*rig, string) bus.ActionRequest { return bus.ActionRequest{Target: "s_0abc:elem_1"} }, nil},
-		{observer.CodeElementNotFound, "click", func(_ *rig, tgt string) bus.ActionRequest { return bus.ActionRequest{Target: tgt + "0000"} }, nil},
-		{observer.CodeStaleRef, "click", func(r *rig, tgt string) bus.ActionRequest {
+		{observer.CodeSnapshotExpired, "click", func(*rig, string) api.ActionRequest { return api.ActionRequest{Target: "s_0abc:elem_1"} }, nil},
+		{observer.CodeElementNotFound, "click", func(_ *rig, tgt string) api.ActionRequest { return api.ActionRequest{Target: tgt + "0000"} }, nil},
+		{observer.CodeStaleRef, "click", func(r *rig, tgt string) api.ActionRequest {
 			_ = r.desk.Relaunch(notes)
-			return bus.ActionRequest{Target: tgt}
+			return api.ActionRequest{Target: tgt}
 		}, nil},
-		{observer.CodeAmbiguousTarget, "click", func(r *rig, tgt string) bus.ActionRequest {
+		{observer.CodeAmbiguousTarget, "click", func(r *rig, tgt string) api.ActionRequest {
 			_ = r.desk.RemoveNode(notes, "save")
 			for i, x := range []float64{115, 120} {
 				_ = r.desk.AddNode(notes, "toolbar", sim.NodeSpec{ID: "twin" + string(rune('a'+i)), Role: "AXButton", Title: "Save",
 					Frame: []float64{x, 84, 64, 28}})
 			}
-			return bus.ActionRequest{Target: tgt}
+			return api.ActionRequest{Target: tgt}
 		}, nil},
-		{observer.CodeNotSupported, "dance", func(_ *rig, tgt string) bus.ActionRequest { return bus.ActionRequest{Target: tgt} }, nil},
-		{observer.CodeAppNotFound, "key", func(*rig, string) bus.ActionRequest {
-			return bus.ActionRequest{Keys: "ctrl+s", AppTarget: bus.AppTarget{App: "nope"}}
+		{observer.CodeNotSupported, "dance", func(_ *rig, tgt string) api.ActionRequest { return api.ActionRequest{Target: tgt} }, nil},
+		{observer.CodeAppNotFound, "key", func(*rig, string) api.ActionRequest {
+			return api.ActionRequest{Keys: "ctrl+s", AppTarget: api.AppTarget{App: "nope"}}
 		}, nil},
-		{observer.CodeActionFailed, "key", func(*rig, string) bus.ActionRequest { // key needs physical input
-			return bus.ActionRequest{Keys: "ctrl+s", AppTarget: bus.AppTarget{PID: notes}}
+		{observer.CodeActionFailed, "key", func(*rig, string) api.ActionRequest { // key needs physical input
+			return api.ActionRequest{Keys: "ctrl+s", AppTarget: api.AppTarget{PID: notes}}
 		}, nil},
-		{observer.CodeTimeout, "click", func(r *rig, tgt string) bus.ActionRequest {
+		{observer.CodeTimeout, "click", func(r *rig, tgt string) api.ActionRequest {
 			_ = r.desk.InjectFault(notes, sim.Fault{Kind: sim.FaultSlow, LatencyMS: 200})
 			_ = r.desk.InjectFault(notes, sim.Fault{Kind: sim.FaultLying, Element: "save", Code: observer.CodeActionFailed})
-			return bus.ActionRequest{Target: tgt}
+			return api.ActionRequest{Target: tgt}
 		}, []Option{WithChainDeadline(300 * time.Millisecond)}},
-		{observer.CodeAppNotResponding, "click", func(r *rig, tgt string) bus.ActionRequest {
+		{observer.CodeAppNotResponding, "click", func(r *rig, tgt string) api.ActionRequest {
 			_ = r.desk.InjectFault(notes, sim.Fault{Kind: sim.FaultHang})
-			return bus.ActionRequest{Target: tgt}
+			return api.ActionRequest{Target: tgt}
 		}, []Option{WithChainDeadline(300 * time.Millisecond)}},
 	}
 	seen := map[observer.Code]bool{}
@@ -274,11 +276,11 @@ func TestEveryErrorHasASuggestion(t *testing.T) {
 // The two ways an expect is refused begin with "expect: ".
 func TestExpectRefusals(t *testing.T) {
 	r := newRig(t)
-	_, err := r.do(t, "key", bus.ActionRequest{Keys: "ctrl+s", AppTarget: bus.AppTarget{PID: notes}, Expect: expectText("x", 100)})
+	_, err := r.do(t, "key", api.ActionRequest{Keys: "ctrl+s", AppTarget: api.AppTarget{PID: notes}, Expect: expectText("x", 100)})
 	if e := observer.AsError(err); e == nil || e.Message != "expect: pid must be given" {
 		t.Fatalf("key with an element expect: %v", err)
 	}
-	_, err = r.do(t, "click", bus.ActionRequest{Target: r.target(t, "save"), Expect: &bus.WaitRequest{Expr: "text:"}})
+	_, err = r.do(t, "click", api.ActionRequest{Target: r.target(t, "save"), Expect: &api.WaitRequest{Expr: "text:"}})
 	if e := observer.AsError(err); e == nil || !strings.HasPrefix(e.Message, "expect: ") {
 		t.Fatalf("a bad expect: %v", err)
 	}
@@ -286,11 +288,11 @@ func TestExpectRefusals(t *testing.T) {
 
 func TestExpectADialogInANewWindow(t *testing.T) {
 	r := newRig(t)
-	reply, err := r.do(t, "click", bus.ActionRequest{Target: r.target(t, "save"), Expect: &bus.WaitRequest{Expr: "dialog", TimeoutMS: 5000}})
+	reply, err := r.do(t, "click", api.ActionRequest{Target: r.target(t, "save"), Expect: &api.WaitRequest{Expr: "dialog", TimeoutMS: 5000}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if reply.Expect.Outcome != bus.WaitMet || reply.Expect.Window == nil {
+	if reply.Expect.Outcome != api.WaitMet || reply.Expect.Window == nil {
 		t.Fatalf("expect %+v", reply.Expect)
 	}
 }
@@ -318,9 +320,9 @@ func (r *rig) targetIn(t *testing.T, pid int, window, id string) string {
 // openCompose clicks Mail's Compose and returns the Send button of the window it opens.
 func (r *rig) openCompose(t *testing.T) string {
 	t.Helper()
-	reply, err := r.do(t, "click", bus.ActionRequest{Target: r.targetIn(t, mail, "", "compose"),
-		Expect: &bus.WaitRequest{Expr: `window:title="New Message"`, TimeoutMS: 5000}})
-	if err != nil || reply.Expect.Outcome != bus.WaitMet {
+	reply, err := r.do(t, "click", api.ActionRequest{Target: r.targetIn(t, mail, "", "compose"),
+		Expect: &api.WaitRequest{Expr: `window:title="New Message"`, TimeoutMS: 5000}})
+	if err != nil || reply.Expect.Outcome != api.WaitMet {
 		t.Fatalf("compose: %+v %v", reply, err)
 	}
 	return r.targetIn(t, mail, "New Message", "compose-send")
@@ -342,8 +344,8 @@ func TestExpectWindowGoneBorrowsTheSnapshotsWindow(t *testing.T) {
 	t.Run("a window", func(t *testing.T) {
 		r := newRig(t)
 		send := r.openCompose(t)
-		reply, err := r.do(t, "click", bus.ActionRequest{Target: send, Expect: &bus.WaitRequest{Expr: "window_gone", TimeoutMS: 5000}})
-		if err != nil || reply.Expect.Outcome != bus.WaitMet {
+		reply, err := r.do(t, "click", api.ActionRequest{Target: send, Expect: &api.WaitRequest{Expr: "window_gone", TimeoutMS: 5000}})
+		if err != nil || reply.Expect.Outcome != api.WaitMet {
 			t.Fatalf("%+v %v", reply, err)
 		}
 		if r.hasWindow(t, mail, "New Message") || !r.hasWindow(t, mail, "Inbox") {
@@ -352,11 +354,11 @@ func TestExpectWindowGoneBorrowsTheSnapshotsWindow(t *testing.T) {
 	})
 	t.Run("a sheet", func(t *testing.T) {
 		r := newRig(t)
-		if reply, err := r.do(t, "click", bus.ActionRequest{Target: r.target(t, "save"), Expect: &bus.WaitRequest{Expr: "dialog", TimeoutMS: 5000}}); err != nil || reply.Expect.Outcome != bus.WaitMet {
+		if reply, err := r.do(t, "click", api.ActionRequest{Target: r.target(t, "save"), Expect: &api.WaitRequest{Expr: "dialog", TimeoutMS: 5000}}); err != nil || reply.Expect.Outcome != api.WaitMet {
 			t.Fatalf("save: %+v %v", reply, err)
 		}
-		reply, err := r.do(t, "click", bus.ActionRequest{Target: r.target(t, "save-sheet-ok"), Expect: &bus.WaitRequest{Expr: "window_gone", TimeoutMS: 5000}})
-		if err != nil || reply.Expect.Outcome != bus.WaitMet {
+		reply, err := r.do(t, "click", api.ActionRequest{Target: r.target(t, "save-sheet-ok"), Expect: &api.WaitRequest{Expr: "window_gone", TimeoutMS: 5000}})
+		if err != nil || reply.Expect.Outcome != api.WaitMet {
 			t.Fatalf("%+v %v", reply, err)
 		}
 		if _, ok := r.desk.Peek(notes, "save-sheet"); ok {
@@ -366,16 +368,16 @@ func TestExpectWindowGoneBorrowsTheSnapshotsWindow(t *testing.T) {
 	t.Run("a title is kept", func(t *testing.T) {
 		r := newRig(t)
 		send := r.openCompose(t)
-		reply, err := r.do(t, "click", bus.ActionRequest{Target: send, Expect: &bus.WaitRequest{Expr: `window_gone:title="Inbox"`, TimeoutMS: 400}})
-		if err != nil || reply.Expect.Outcome != bus.WaitTimeout {
+		reply, err := r.do(t, "click", api.ActionRequest{Target: send, Expect: &api.WaitRequest{Expr: `window_gone:title="Inbox"`, TimeoutMS: 400}})
+		if err != nil || reply.Expect.Outcome != api.WaitTimeout {
 			t.Fatalf("the inbox stays, so the expect must time out: %+v %v", reply, err)
 		}
 	})
 	t.Run("another app borrows nothing", func(t *testing.T) {
 		r := newRig(t)
 		send := r.openCompose(t)
-		_, err := r.do(t, "click", bus.ActionRequest{Target: send,
-			Expect: &bus.WaitRequest{Expr: "window_gone", AppTarget: bus.AppTarget{PID: notes}, TimeoutMS: 400}})
+		_, err := r.do(t, "click", api.ActionRequest{Target: send,
+			Expect: &api.WaitRequest{Expr: "window_gone", AppTarget: api.AppTarget{PID: notes}, TimeoutMS: 400}})
 		if e := observer.AsError(err); e == nil || e.Code != observer.CodeBadRequest || !strings.HasPrefix(e.Message, "expect: window_gone needs a window") {
 			t.Fatalf("got %v", err)
 		}
@@ -387,7 +389,7 @@ func TestSetValueRefusesNonFiniteNumbers(t *testing.T) {
 	r := newRig(t)
 	vol := r.target(t, "volume")
 	for _, v := range []string{"NaN", "Inf", "-Infinity", "+inf"} {
-		_, err := r.do(t, "set_value", bus.ActionRequest{Target: vol, Value: v})
+		_, err := r.do(t, "set_value", api.ActionRequest{Target: vol, Value: v})
 		if e := observer.AsError(err); e == nil || e.Code != observer.CodeBadRequest || !strings.Contains(e.Suggestion, "finite") {
 			t.Errorf("set_value %s: %v", v, err)
 		}
@@ -395,7 +397,7 @@ func TestSetValueRefusesNonFiniteNumbers(t *testing.T) {
 	if n := r.peek(t, "volume"); n.Value != "50" {
 		t.Fatalf("the refused values reached the slider: %q", n.Value)
 	}
-	if reply, err := r.do(t, "set_value", bus.ActionRequest{Target: vol, Value: "60"}); err != nil || !reply.Done {
+	if reply, err := r.do(t, "set_value", api.ActionRequest{Target: vol, Value: "60"}); err != nil || !reply.Done {
 		t.Fatalf("a finite value: %+v %v", reply, err)
 	}
 }

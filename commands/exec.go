@@ -5,7 +5,8 @@ import (
 	"errors"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/pace"
 	"github.com/axbus/axbus/observer"
 	"github.com/cenkalti/backoff/v4"
 )
@@ -14,10 +15,11 @@ import (
 // one retry of a transient error after 100 ms.
 const (
 	CallTimeout   = 3 * time.Second
-	ChainDeadline = 10 * time.Second
+	ChainDeadline = api.ChainDeadline
 	RetryDelay    = 100 * time.Millisecond
 	// proofWait is how long a step's effect may take to show (GTK4 acts ~250 ms after DoAction).
 	proofWait = 500 * time.Millisecond
+	proofPoll = 25 * time.Millisecond // nothing announces a state change to the chain: it reads again
 )
 
 // run is one walk of a chain.
@@ -37,7 +39,7 @@ type run struct {
 	// asked before the first step: an expect that held before the action proves nothing of it.
 	stop func() bool
 
-	trace           []bus.TraceStep
+	trace           []api.TraceStep
 	skippedPhysical bool
 	done            bool
 	step            string
@@ -115,7 +117,7 @@ func (r *run) already() string {
 }
 
 func (r *run) note(step observer.Step, result, msg string, d time.Duration, retried bool) {
-	r.trace = append(r.trace, bus.TraceStep{Step: step.Name(), Result: result, Message: msg,
+	r.trace = append(r.trace, api.TraceStep{Step: step.Name(), Result: result, Message: msg,
 		ElapsedMS: float64(d.Microseconds()) / 1000, Retried: retried})
 }
 
@@ -159,25 +161,20 @@ func (r *run) proven(ctx context.Context, step observer.Step) bool {
 	if !r.chain.Stateful && r.chain.Proof == 0 {
 		return true
 	}
-	deadline := time.Now().Add(proofWait)
-	for {
+	errUnproven := errors.New("no effect yet")
+	return backoff.Retry(func() error {
 		n := r.b.Read(ctx, []observer.NodeRef{r.t.ref})[0]
 		if n.Err == nil {
 			checked := n.States.Has(observer.StateChecked)
 			switch {
-			case r.want != nil && checked == *r.want:
-				return true
-			case r.want == nil && r.chain.Stateful && checked != r.t.node.States.Has(observer.StateChecked):
-				return true
-			case !r.chain.Stateful && n.States.Has(r.chain.Proof):
-				return true
+			case r.want != nil && checked == *r.want,
+				r.want == nil && r.chain.Stateful && checked != r.t.node.States.Has(observer.StateChecked),
+				!r.chain.Stateful && n.States.Has(r.chain.Proof):
+				return nil
 			}
 		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
-			return false
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
+		return errUnproven
+	}, pace.Every(ctx, proofPoll, proofWait)) == nil
 }
 
 // do runs one step on the element ref (node as read before the chain).

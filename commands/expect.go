@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync/atomic"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/waiters"
 )
@@ -12,7 +12,7 @@ import (
 // expectation is an expect armed before its action.
 type expectation struct {
 	done   chan struct{}
-	res    *bus.WaitResult
+	res    *api.WaitResult
 	isMet  atomic.Bool
 	cancel context.CancelFunc
 }
@@ -21,14 +21,14 @@ type expectation struct {
 func (x *expectation) met() bool { return x.isMet.Load() }
 
 // result waits for the expect's outcome.
-func (x *expectation) result() *bus.WaitResult {
+func (x *expectation) result() *api.WaitResult {
 	<-x.done
 	return x.res
 }
 
 // armExpect subscribes the expect before the action is sent, so that nothing the action causes
 // is missed. Refusals begin with "expect: ".
-func (e *Engine) armExpect(ctx context.Context, wire *bus.WaitRequest, t *target) (*expectation, error) {
+func (e *Engine) armExpect(ctx context.Context, wire *api.WaitRequest, t *target) (*expectation, error) {
 	if wire == nil {
 		return nil, nil
 	}
@@ -48,11 +48,11 @@ func (e *Engine) armExpect(ctx context.Context, wire *bus.WaitRequest, t *target
 		res, err := e.waits.Wait(wctx, req, func() { close(armed) })
 		if err != nil {
 			failed <- err
-			x.res = &bus.WaitResult{Outcome: bus.WaitError, Error: observer.AsError(expectError(err))}
+			x.res = &api.WaitResult{Outcome: api.WaitError, Error: observer.AsError(expectError(err))}
 			return
 		}
 		x.res = res
-		x.isMet.Store(res.Outcome == bus.WaitMet)
+		x.isMet.Store(res.Outcome == api.WaitMet)
 	}()
 	select {
 	case <-armed:

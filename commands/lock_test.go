@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 	"github.com/axbus/axbus/waiters"
@@ -83,7 +83,7 @@ func TestActionsOnOneAppAreSerialised(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := e.Do(context.Background(), "click", bus.ActionRequest{Target: tgt}); err != nil {
+			if _, err := e.Do(context.Background(), "click", api.ActionRequest{Target: tgt}); err != nil {
 				t.Error(err)
 			}
 		}()

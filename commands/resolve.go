@@ -4,7 +4,7 @@ import (
 	"context"
 	"math"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -18,7 +18,7 @@ type target struct {
 	app  observer.App
 	ref  observer.NodeRef
 	node observer.Node // as read now
-	info bus.ActionTarget
+	info api.ActionTarget
 }
 
 // resolve finds the element a snapshot names in the live tree: the same element if it is still
@@ -43,7 +43,7 @@ func (e *Engine) resolve(ctx context.Context, scope observer.Scope) (*target, er
 		return nil, err
 	}
 	t := &target{snap: snap, was: was, app: app}
-	t.info = bus.ActionTarget{Snapshot: snap.ID, Element: scope.Element, Role: was.Role, Name: was.Name, Bounds: was.Bounds}
+	t.info = api.ActionTarget{Snapshot: snap.ID, Element: scope.Element, Role: was.Role, Name: was.Name, Bounds: was.Bounds}
 	rctx, cancel := context.WithTimeout(ctx, CallTimeout)
 	now := e.o.Backend().Read(rctx, []observer.NodeRef{was.Ref})[0]
 	cancel()

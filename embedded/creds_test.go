@@ -52,8 +52,8 @@ func TestCredsFile(t *testing.T) {
 	if !errors.As(err, &ice) || ice.Path != path {
 		t.Fatalf("err = %T %v, want *InsecureCredsError", err, err)
 	}
-	if !strings.Contains(Suggestion(err), "chmod 600 "+path) {
-		t.Errorf("suggestion %q", Suggestion(err))
+	if !strings.Contains(suggestion(err), "chmod 600 "+path) {
+		t.Errorf("suggestion %q", suggestion(err))
 	}
 	if held, _ := lockHeld(dir); held {
 		t.Error("lock still held")

@@ -1,27 +1,23 @@
 package embedded
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"net"
+
+	"github.com/axbus/axbus/observer"
 )
 
-// Suggester is implemented by errors of this package that know what the user
-// can do about them.
-type Suggester interface {
-	Suggestion() string
-}
-
-// Suggestion returns the suggestion of the first error in err's chain that
-// has one, or "".
-func Suggestion(err error) string {
-	var s Suggester
-	if errors.As(err, &s) {
-		return s.Suggestion()
-	}
-	return ""
-}
+// The errors of this package are observer.Coded: each knows its code (and so the CLI's exit
+// status) and what the user can do about it.
+var (
+	_ observer.Coded = (*AlreadyRunningError)(nil)
+	_ observer.Coded = (*PortBusyError)(nil)
+	_ observer.Coded = (*NotRunningError)(nil)
+	_ observer.Coded = (*InsecureCredsError)(nil)
+	_ observer.Coded = (*ExposedListenError)(nil)
+	_ observer.Coded = (*TLSFilesError)(nil)
+)
 
 // AlreadyRunningError is returned by Start when another daemon holds the
 // state directory's lock. URL and PID come from its daemon.json and are empty
@@ -39,7 +35,10 @@ func (e *AlreadyRunningError) Error() string {
 	return fmt.Sprintf("already running at %s (pid %d, state dir %s)", e.URL, e.PID, e.StateDir)
 }
 
-// Suggestion implements Suggester.
+// Code implements observer.Coded.
+func (e *AlreadyRunningError) Code() observer.Code { return observer.CodeAlreadyRunning }
+
+// Suggestion implements observer.Coded.
 func (e *AlreadyRunningError) Suggestion() string {
 	if e.PID > 0 {
 		return fmt.Sprintf("use the running daemon, or stop it first (kill %d), or use another state directory", e.PID)
@@ -56,7 +55,10 @@ func (e *PortBusyError) Error() string {
 	return fmt.Sprintf("port busy: %s is already in use by another process", e.Addr)
 }
 
-// Suggestion implements Suggester.
+// Code implements observer.Coded.
+func (e *PortBusyError) Code() observer.Code { return observer.CodeAddressInUse }
+
+// Suggestion implements observer.Coded.
 func (e *PortBusyError) Suggestion() string {
 	port := e.Addr
 	if _, p, err := net.SplitHostPort(e.Addr); err == nil {
@@ -82,7 +84,10 @@ func (e *NotRunningError) Error() string {
 	return fmt.Sprintf("axbus daemon is not running (state dir %s); start one with `axbus serve` or `make run`", e.StateDir)
 }
 
-// Suggestion implements Suggester.
+// Code implements observer.Coded.
+func (e *NotRunningError) Code() observer.Code { return observer.CodeUnavailable }
+
+// Suggestion implements observer.Coded.
 func (e *NotRunningError) Suggestion() string {
 	return "start one with `axbus serve` or `make run`"
 }
@@ -103,7 +108,10 @@ func (e *InsecureCredsError) Error() string {
 	return fmt.Sprintf("refusing to use %s: mode %04o is looser than 0600", e.Path, e.Mode.Perm())
 }
 
-// Suggestion implements Suggester.
+// Code implements observer.Coded.
+func (e *InsecureCredsError) Code() observer.Code { return observer.CodePermissionDenied }
+
+// Suggestion implements observer.Coded.
 func (e *InsecureCredsError) Suggestion() string {
 	return fmt.Sprintf("chmod 600 %s (or remove it to get a new key; running clients then need to reconnect)", e.Path)
 }
@@ -121,7 +129,10 @@ func (e *ExposedListenError) Error() string {
 		e.Addr, describeHost(e.Addr))
 }
 
-// Suggestion implements Suggester.
+// Code implements observer.Coded.
+func (e *ExposedListenError) Code() observer.Code { return observer.CodeBadRequest }
+
+// Suggestion implements observer.Coded.
 func (e *ExposedListenError) Suggestion() string {
 	port := "4228"
 	if _, p, err := net.SplitHostPort(e.Addr); err == nil && p != "0" {
@@ -154,9 +165,12 @@ func (e *TLSFilesError) Error() string {
 	return fmt.Sprintf("TLS certificate %q and key %q: %v", e.CertFile, e.KeyFile, e.Err)
 }
 
+// Code implements observer.Coded.
+func (e *TLSFilesError) Code() observer.Code { return observer.CodeBadRequest }
+
 func (e *TLSFilesError) Unwrap() error { return e.Err }
 
-// Suggestion implements Suggester.
+// Suggestion implements observer.Coded.
 func (e *TLSFilesError) Suggestion() string {
 	return "give both --tls-cert and --tls-key: a PEM certificate (its chain may follow it) and the PEM private key that matches it"
 }

@@ -49,7 +49,7 @@ func TestExposedListenRefused(t *testing.T) {
 		if msg := err.Error(); !strings.Contains(msg, "refusing to listen on "+addr+" without TLS") || !strings.Contains(msg, "every interface") {
 			t.Errorf("message %q", msg)
 		}
-		sug := Suggestion(err)
+		sug := suggestion(err)
 		for _, want := range []string{"--listen 127.0.0.1:4228", "--tls-cert FILE --tls-key FILE", "--insecure-remote"} {
 			if !strings.Contains(sug, want) {
 				t.Errorf("suggestion %q lacks %q", sug, want)

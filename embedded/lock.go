@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/cenkalti/backoff/v4"
 )
 
 // nats-server does not lock its JetStream store across processes, so the
@@ -39,15 +41,15 @@ func acquireLock(dir string) (*dirLock, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open lock file: %w", err)
 	}
-	for i := 0; ; i++ {
-		err = flock(f, syscall.LOCK_EX|syscall.LOCK_NB)
-		if err == nil {
-			return &dirLock{f: f}, nil
+	err = backoff.Retry(func() error {
+		err := flock(f, syscall.LOCK_EX|syscall.LOCK_NB)
+		if err != nil && !errors.Is(err, syscall.EWOULDBLOCK) {
+			return backoff.Permanent(err)
 		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) || i+1 >= lockAttempts {
-			break
-		}
-		time.Sleep(lockRetry)
+		return err
+	}, backoff.WithMaxRetries(backoff.NewConstantBackOff(lockRetry), lockAttempts-1))
+	if err == nil {
+		return &dirLock{f: f}, nil
 	}
 	_ = f.Close()
 	if errors.Is(err, syscall.EWOULDBLOCK) {

@@ -44,8 +44,8 @@ func TestPortBusy(t *testing.T) {
 			if !errors.As(err, &pbe) || pbe.Addr != ln.Addr().String() {
 				t.Fatalf("err = %T %v, want *PortBusyError for %s", err, err, ln.Addr())
 			}
-			if !strings.Contains(Suggestion(err), "lsof") {
-				t.Errorf("suggestion %q", Suggestion(err))
+			if !strings.Contains(suggestion(err), "lsof") {
+				t.Errorf("suggestion %q", suggestion(err))
 			}
 
 			goleak.VerifyNone(t)

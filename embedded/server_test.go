@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/axbus/axbus/observer"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -129,7 +130,7 @@ func TestAlreadyRunning(t *testing.T) {
 	if !strings.HasPrefix(err.Error(), "already running at nats://") {
 		t.Errorf("message %q", err.Error())
 	}
-	if Suggestion(err) == "" {
+	if suggestion(err) == "" {
 		t.Error("no suggestion")
 	}
 
@@ -227,8 +228,8 @@ func TestShutdownAndDiscover(t *testing.T) {
 	if !errors.As(err, &nre) || nre.StateDir != dir {
 		t.Errorf("err = %#v", err)
 	}
-	if !strings.Contains(err.Error(), "axbus serve") || !strings.Contains(Suggestion(err), "make run") {
-		t.Errorf("message %q, suggestion %q", err.Error(), Suggestion(err))
+	if !strings.Contains(err.Error(), "axbus serve") || !strings.Contains(suggestion(err), "make run") {
+		t.Errorf("message %q, suggestion %q", err.Error(), suggestion(err))
 	}
 	if _, _, err := Connect(dir); !errors.Is(err, ErrNotRunning) {
 		t.Errorf("Connect: %v, want ErrNotRunning", err)
@@ -254,3 +255,6 @@ func TestShutdownAndDiscover(t *testing.T) {
 		t.Errorf("Discover = %+v, %v; want URL %s", info, err, s2.ClientURL())
 	}
 }
+
+// suggestion is what the CLI says an error of this package suggests.
+func suggestion(err error) string { return observer.AsError(err).Suggestion }

@@ -148,8 +148,8 @@ func TestTLSBadFiles(t *testing.T) {
 			t.Fatalf("%s: Start succeeded", name)
 		}
 		var tfe *TLSFilesError
-		if !errors.As(err, &tfe) || !strings.Contains(Suggestion(err), "--tls-key") {
-			t.Errorf("%s: err = %T %v, suggestion %q", name, err, err, Suggestion(err))
+		if !errors.As(err, &tfe) || !strings.Contains(suggestion(err), "--tls-key") {
+			t.Errorf("%s: err = %T %v, suggestion %q", name, err, err, suggestion(err))
 		}
 		assertNoFile(t, dir)
 	}

@@ -8,8 +8,9 @@ import "context"
 // Errors are *Error values with the codes of this package (APP_GONE, TRANSIENT, NOT_SUPPORTED,
 // ELEMENT_NOT_FOUND, PERMISSION_DENIED, ...), each with a suggestion.
 type Backend interface {
-	// Platform names the conventions the backend follows ("atspi", "macos"); the simulated desktop
-	// reports the platform it imitates. Action chains are chosen by it.
+	// Platform names the backend as --backend does ("atspi", "ax") for status and the service's
+	// metadata; the simulated desktop names the one it imitates. It chooses nothing: a backend's
+	// action chains are its Chains (ChainProvider).
 	Platform() string
 
 	// Apps lists the running apps that expose an accessibility tree. Generation is left zero: the
@@ -29,7 +30,8 @@ type Backend interface {
 	FocusPath(ctx context.Context, pid int) ([]NodeRef, error)
 
 	// Watch delivers normalised events to sink until stop is called. sink must not block: the
-	// observer queues and returns at once. App launch and exit are reported as events too.
+	// observer's subscribers run in it, and they only queue. App launch and exit are reported as
+	// events too.
 	Watch(sink func(Event)) (stop func(), err error)
 
 	// Perform invokes a named platform action on an element ("AXPress", "click", "activate").

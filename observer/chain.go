@@ -14,7 +14,7 @@ type StepKind string
 const (
 	StepPerform     StepKind = "perform"      // Perform(Action)
 	StepSetAttr     StepKind = "set_attr"     // SetAttribute(Attr, Value or the request's value)
-	StepWithFocus   StepKind = "with_focus"   // focus the element (Attr FocusAttr), then Inner
+	StepWithFocus   StepKind = "with_focus"   // SetAttribute(Attr, Value) to focus the element, then Inner
 	StepOnChildren  StepKind = "on_children"  // Inner on each of the first Limit children until one works
 	StepOnAncestors StepKind = "on_ancestors" // Inner on each of the first Limit ancestors until one works
 	StepCustom      StepKind = "custom"       // Run, for what data cannot say; Label names it in traces

@@ -6,41 +6,6 @@ import (
 	"fmt"
 )
 
-// Code is a stable error code of the public API. The CLI maps each to an exit status.
-type Code string
-
-// The error codes. Keep them stable: agents branch on them.
-const (
-	CodeBadRequest       Code = "BAD_REQUEST"
-	CodePayloadTooLarge  Code = "PAYLOAD_TOO_LARGE"
-	CodeAppNotFound      Code = "APP_NOT_FOUND"
-	CodeAppAmbiguous     Code = "APP_AMBIGUOUS"
-	CodeWindowNotFound   Code = "WINDOW_NOT_FOUND"
-	CodeElementNotFound  Code = "ELEMENT_NOT_FOUND"
-	CodeSnapshotExpired  Code = "SNAPSHOT_EXPIRED"
-	CodeStaleRef         Code = "STALE_REF"
-	CodeAmbiguousTarget  Code = "AMBIGUOUS_TARGET"
-	CodeScopeMoved       Code = "SCOPE_MOVED"
-	CodeScopeChanged     Code = "SCOPE_CHANGED"
-	CodeScopeAmbiguous   Code = "SCOPE_AMBIGUOUS"
-	CodeScopeGeneration  Code = "SCOPE_GENERATION"
-	CodeAppGone          Code = "APP_GONE"
-	CodeAppNotResponding Code = "APP_NOT_RESPONDING"
-	CodeTimeout          Code = "TIMEOUT"
-	CodeActionFailed     Code = "ACTION_FAILED"
-	CodeNotSupported     Code = "NOT_SUPPORTED"
-	CodePermissionDenied Code = "PERMISSION_DENIED"
-	CodeTransient        Code = "TRANSIENT"
-	CodeUnavailable      Code = "UNAVAILABLE"
-	CodeInternal         Code = "INTERNAL"
-)
-
-// Codes lists every error code.
-var Codes = []Code{CodeBadRequest, CodePayloadTooLarge, CodeAppNotFound, CodeAppAmbiguous, CodeWindowNotFound,
-	CodeElementNotFound, CodeSnapshotExpired, CodeStaleRef, CodeAmbiguousTarget, CodeScopeMoved, CodeScopeChanged,
-	CodeScopeAmbiguous, CodeScopeGeneration, CodeAppGone, CodeAppNotResponding, CodeTimeout, CodeActionFailed,
-	CodeNotSupported, CodePermissionDenied, CodeTransient, CodeUnavailable, CodeInternal}
-
 // Error is an error of the public API: a stable code, a message, a suggestion the caller can act
 // on, and details. Every error that leaves the daemon is one of these.
 type Error struct {
@@ -62,9 +27,12 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Code == e.Code
 }
 
-// Errorf builds an Error with a suggestion. Its string arguments are cut to MaxEcho bytes: they
+// Errorf builds an Error with a suggestion ("" is the code's default one). Its string arguments are cut to MaxEcho bytes: they
 // are what repeats the caller's input.
 func Errorf(code Code, suggestion, format string, args ...any) *Error {
+	if suggestion == "" {
+		suggestion = code.Info().Suggestion
+	}
 	return &Error{Code: code, Message: fmt.Sprintf(format, excerptArgs(args)...), Suggestion: suggestion}
 }
 
@@ -80,8 +48,16 @@ func (e *Error) With(key string, value any) *Error {
 // Wrap records cause as the underlying error and returns e.
 func (e *Error) Wrap(cause error) *Error { e.cause = cause; return e }
 
-// AsError turns any error into an *Error: API errors pass through, context errors become
-// TIMEOUT, anything else INTERNAL.
+// Coded is an error of another package that knows its code and suggestion (the embedded
+// server's start-up errors).
+type Coded interface {
+	error
+	Code() Code
+	Suggestion() string
+}
+
+// AsError turns any error into an *Error: API errors pass through, Coded errors keep their
+// code, context errors become TIMEOUT, anything else INTERNAL.
 func AsError(err error) *Error {
 	if err == nil {
 		return nil
@@ -90,11 +66,15 @@ func AsError(err error) *Error {
 	if errors.As(err, &e) {
 		return e
 	}
+	var c Coded
+	if errors.As(err, &c) {
+		return Errorf(c.Code(), c.Suggestion(), "%s", c.Error()).Wrap(err)
+	}
 	if errors.Is(err, context.DeadlineExceeded) {
 		return Errorf(CodeTimeout, "Retry with a longer timeout, or narrow the request (a scope, a smaller budget).",
 			"the request ran out of time").Wrap(err)
 	}
-	return Errorf(CodeInternal, "This is a bug in axbus; please report it with the daemon's log.", "%v", err).Wrap(err)
+	return Errorf(CodeInternal, "", "%v", err).Wrap(err)
 }
 
 // CodeOf returns the code of err, or "" for nil.

@@ -23,27 +23,34 @@ func openLive(t *testing.T) (*observer.LiveWindow, *sim.Desktop, func() observer
 	if err != nil {
 		t.Fatal(err)
 	}
+	noted := make(chan struct{}, 1)
 	tok, err := o.Subscribe(func(e observer.Event) {
 		if e.App.PID == notes {
 			lw.Note(e)
+			select {
+			case noted <- struct{}{}:
+			default:
+			}
 		}
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { o.Unsubscribe(tok) })
-	// refresh until the tree saw a change, as a wait does on each event
+	// refresh after each event until the tree saw a change, as a wait does
 	refresh := func() observer.LiveChanges {
 		t.Helper()
-		deadline := time.Now().Add(2 * time.Second)
-		for time.Now().Before(deadline) {
+		deadline := time.After(2 * time.Second)
+		for {
 			if c := lw.Refresh(ctx); !c.Empty() {
 				return c
 			}
-			time.Sleep(5 * time.Millisecond)
+			select {
+			case <-noted:
+			case <-deadline:
+				t.Fatal("no change seen")
+			}
 		}
-		t.Fatal("no change seen")
-		return observer.LiveChanges{}
 	}
 	return lw, desk, refresh
 }

@@ -8,14 +8,17 @@ import (
 )
 
 // Observer is the platform-neutral face of a desktop: apps with generations, windows,
-// inspections into a snapshot store, and a hub of normalised events.
+// inspections into a snapshot store, and its subscribers' normalised events.
 type Observer struct {
 	backend Backend
 	store   *Store
 	gens    *generations
-	hub     *hub
+	subs    *Sinks // their source is the backend's watch
 	now     func() time.Time
 }
+
+// Token identifies one subscription to an Observer's events.
+type Token uint64
 
 // Option configures an Observer.
 type Option func(*Observer)
@@ -35,7 +38,7 @@ func New(backend Backend, opts ...Option) *Observer {
 	if o.store == nil {
 		o.store = NewStore(DefaultStoreLimits(), o.now)
 	}
-	o.hub = newHub(o.watch)
+	o.subs = NewSinks(o.watch)
 	return o
 }
 
@@ -47,10 +50,13 @@ func (o *Observer) Store() *Store { return o.store }
 
 // Subscribe delivers every normalised event to fn until the token is unsubscribed. fn must not
 // block. The backend is watched while at least one subscriber is present.
-func (o *Observer) Subscribe(fn func(Event)) (Token, error) { return o.hub.subscribe(fn) }
+func (o *Observer) Subscribe(fn func(Event)) (Token, error) {
+	id, err := o.subs.Subscribe(fn)
+	return Token(id), err
+}
 
-// Unsubscribe ends a subscription.
-func (o *Observer) Unsubscribe(t Token) { o.hub.unsubscribe(t) }
+// Unsubscribe ends a subscription; the last one ends the backend's watch before it returns.
+func (o *Observer) Unsubscribe(t Token) { o.subs.Unsubscribe(int(t)) }
 
 // watch starts the backend's watch with events stamped with their app's generation, and the
 // changes to secure fields coalesced and stripped (secureGate).

@@ -33,11 +33,11 @@ import (
 // wide one): elements that appear under notifications in a full copy are left out, as a full
 // read would leave them.
 //
-// Cost: after the first full read, a cycle re-reads only what notifications named. The event
-// hub's callback only marks elements (the element, its children for a selection change, its
-// subtree for a move; destroyed ones are forgotten unread), and the cycle re-reads the marked
-// elements, whose fresh child lists show the children added (read with their subtrees, one
-// batch per level) and removed. A cycle therefore costs one Windows call plus reads in
+// Cost: after the first full read, a cycle re-reads only what notifications named. The
+// subscription's callback only marks elements (the element, its children for a selection
+// change, its subtree for a move; destroyed ones are forgotten unread), and the cycle re-reads
+// the marked elements, whose fresh child lists show the children added (read with their
+// subtrees, one batch per level) and removed. A cycle therefore costs one Windows call plus reads in
 // proportion to the change, not to the window.
 //
 // Notifications miss changes (AppKit posts none when an element is enabled or disabled, and
@@ -128,8 +128,8 @@ func NewPoller(o *Observer, sink func(Diff) bool, opts ...PollOption) *Poller {
 	return p
 }
 
-// Start subscribes to the event hub and starts polling: the first cycle runs at once, the
-// next ones every interval. A poller starts once.
+// Start subscribes to the observer's events and starts polling: the first cycle runs at once,
+// the next ones every interval. A poller starts once.
 func (p *Poller) Start() error {
 	p.lifeMu.Lock()
 	defer p.lifeMu.Unlock()
@@ -300,7 +300,8 @@ func (p *Poller) polled() []*appPoller {
 	return out
 }
 
-// route marks what an event says changed, on the hub's goroutine: it only records, never reads.
+// route marks what an event says changed, on the goroutine that delivers it: it only records,
+// never reads.
 // A dormant app's events mark nothing: its next cycle, if any, reads the window whole.
 func (p *Poller) route(e Event) {
 	if e.Type == EventAppLaunched || e.Type == EventAppTerminated {

@@ -93,7 +93,7 @@ func TestPollIdleOnRealTicks(t *testing.T) {
 	for len(r.poller.Stats()) == 0 && time.Now().Before(deadline) {
 		time.Sleep(time.Millisecond)
 	}
-	time.Sleep(200 * time.Millisecond) // 100 ticks of nothing to see
+	time.Sleep(200 * time.Millisecond) // nothing to wait for: the point is that 100 ticks do nothing
 	if apps, w, n := r.backend.apps.Load(), r.backend.windows.Load(), r.backend.reads.Load(); apps > 1 || w+n != 0 {
 		t.Fatalf("idle for 100 ticks: %d app listings, %d window listings, %d reads", apps, w, n)
 	}
@@ -146,7 +146,7 @@ func TestPollDormantOnceTheLastListenerLeft(t *testing.T) {
 	if s, _ := r.stats(ledgerPID); s.Polling || s.Elements != 0 {
 		t.Errorf("dormant with %+v", s)
 	}
-	time.Sleep(20 * time.Millisecond) // 10 more ticks: once is all
+	time.Sleep(20 * time.Millisecond) // nothing to wait for: 10 more ticks must not call it again
 	if len(dormant) != 0 {
 		t.Error("PollDormant ran again while nothing changed")
 	}
@@ -174,7 +174,7 @@ func TestPollStopsAFullReadNobodyListensTo(t *testing.T) {
 		if read >= 1000 {
 			l.ledger.Store(0) // gone a quarter of the way through
 		}
-		time.Sleep(5 * time.Millisecond) // 4,000 elements in calls of 32: over 600 ms
+		time.Sleep(5 * time.Millisecond) // a slow app: 4,000 elements in calls of 32 take over 600 ms
 	}
 	var diffs atomic.Int64
 	p := observer.NewPoller(observer.New(b), func(observer.Diff) bool { diffs.Add(1); return true },

@@ -31,9 +31,10 @@ func markOf(t EventType) markKind {
 	return markSelf
 }
 
-// marks collect what events said changed in one app since its last cycle. The hub's callback
-// records into them and returns at once; the cycle takes them. They are bounded: past limit
-// elements the next cycle reads the whole window instead, which then costs less.
+// marks collect what events said changed in one app since its last cycle. The subscription's
+// callback (route) records into them and returns at once; the cycle takes them. They are
+// bounded: past limit elements the next cycle reads the whole window instead, which then costs
+// less.
 type marks struct {
 	mu         sync.Mutex
 	limit      int

@@ -13,7 +13,7 @@ const secureQuiet = 750 * time.Millisecond
 // secure field: the platform's own names would tell an insertion from a deletion.
 const rawSecureCoalesced = "secure:coalesced"
 
-// secureGate stands between the backend and the hub, so that no event tells anything of a
+// secureGate stands between the backend and the subscribers, so that no event tells anything of a
 // secure field's text: not its length, not where the caret or a change is, not when each key was
 // typed. Events about a secure field lose their detail; its text, value and selection changes are
 // held and coalesced into one text_changed that goes out once the field has been still for

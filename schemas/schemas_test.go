@@ -2,16 +2,29 @@ package schemas
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/axbus/axbus/api"
 )
 
 func TestEverySchemaCompiles(t *testing.T) {
 	if err := Check(); err != nil {
 		t.Fatal(err)
 	}
-	if len(Names()) < 10 {
-		t.Fatalf("only %d schemas: %v", len(Names()), Names())
+}
+
+// TestTheSchemasAreTheAPIs: a request and a reply schema for every endpoint of api.Endpoints,
+// the shared ones, and nothing else.
+func TestTheSchemasAreTheAPIs(t *testing.T) {
+	want := []string{"action.reply", "condition", "defs", "error", "event", "snap"}
+	for _, ep := range api.Endpoints {
+		want = append(want, ep.Name+".request", ep.Name+".reply")
+	}
+	slices.Sort(want)
+	if got := Names(); !slices.Equal(got, want) {
+		t.Fatalf("schemas\n  %v\nwant\n  %v", got, want)
 	}
 }
 

@@ -5,13 +5,14 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 )
 
 // Defaults and bounds of a wait.
 const (
-	DefaultTimeout = 5 * time.Second
-	MaxTimeout     = 5 * time.Minute
+	DefaultTimeout = api.DefaultWaitTimeout
+	MaxTimeout     = api.MaxWaitTimeout
 	DefaultRecheck = time.Second
 	MinRecheck     = 100 * time.Millisecond
 )

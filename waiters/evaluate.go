@@ -3,7 +3,7 @@ package waiters
 import (
 	"context"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -46,17 +46,17 @@ func (aw *appWatch) check(ctx context.Context, w *wait, trigger *Trigger, v *vie
 		if err != nil {
 			return
 		}
-		r.Snapshot, r.Match, r.Window = bus.NewListing(insp), el, &wr
+		r.Snapshot, r.Match, r.Window = api.NewListing(insp), el, &wr
 	case win != nil:
 		wr := win.RefOf()
 		r.Window = &wr
 		if insp, err := aw.e.o.Inspect(ctx, observer.InspectRequest{App: observer.AppQuery{PID: aw.pid}, Window: win.ID}); err == nil {
-			r.Snapshot = bus.NewListing(insp)
+			r.Snapshot = api.NewListing(insp)
 		}
 	default: // it holds of no element (something gone): the reply shows the window as it is now
 		if len(v.lives) > 0 {
 			if insp, _, err := v.lives[0].Snapshot(ctx, ""); err == nil {
-				r.Snapshot = bus.NewListing(insp)
+				r.Snapshot = api.NewListing(insp)
 				wr := v.lives[0].Window().RefOf()
 				r.Window = &wr
 			}
@@ -110,7 +110,7 @@ func (aw *appWatch) viewFor(ctx context.Context, w *wait) *view {
 		}
 		wins = []observer.Window{win}
 	}
-	w.seen.set(func() []bus.WaitLimit { return aw.limitsFor(wins) })
+	w.seen.set(func() []api.WaitLimit { return aw.limitsFor(wins) })
 	for _, win := range wins {
 		if lw := aw.liveFor(ctx, win); lw != nil {
 			v.lives = append(v.lives, lw)

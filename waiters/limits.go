@@ -3,7 +3,7 @@ package waiters
 import (
 	"sync"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -14,16 +14,16 @@ import (
 // limitsSource reports, when a wait ends unmet, what kept it from seeing its windows whole.
 type limitsSource struct {
 	mu sync.Mutex
-	fn func() []bus.WaitLimit
+	fn func() []api.WaitLimit
 }
 
-func (s *limitsSource) set(fn func() []bus.WaitLimit) {
+func (s *limitsSource) set(fn func() []api.WaitLimit) {
 	s.mu.Lock()
 	s.fn = fn
 	s.mu.Unlock()
 }
 
-func (s *limitsSource) limits() []bus.WaitLimit {
+func (s *limitsSource) limits() []api.WaitLimit {
 	s.mu.Lock()
 	fn := s.fn
 	s.mu.Unlock()
@@ -34,19 +34,19 @@ func (s *limitsSource) limits() []bus.WaitLimit {
 }
 
 // limitsFor lists the copies of wins that a limit cut short or that are still being read.
-func (aw *appWatch) limitsFor(wins []observer.Window) []bus.WaitLimit {
+func (aw *appWatch) limitsFor(wins []observer.Window) []api.WaitLimit {
 	aw.mu.Lock()
 	lives := make([]*observer.LiveWindow, len(wins))
 	for i, win := range wins {
 		lives[i] = aw.live[win.Ref]
 	}
 	aw.mu.Unlock()
-	var out []bus.WaitLimit
+	var out []api.WaitLimit
 	for i, lw := range lives {
 		if lw == nil {
 			continue
 		}
-		l := bus.WaitLimit{Window: wins[i].RefOf(), Budget: observer.WholeBudget()}
+		l := api.WaitLimit{Window: wins[i].RefOf(), Budget: observer.WholeBudget()}
 		if !lw.Loaded() {
 			l.Reading = true
 		} else if l.Cut, l.Elements = lw.Limits(); len(l.Cut) == 0 {

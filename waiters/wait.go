@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -33,16 +33,16 @@ type Request struct {
 
 // Result is how a wait ended; Trigger what made its condition hold (the wire types of bus).
 type (
-	Result  = bus.WaitResult
-	Trigger = bus.WaitTrigger
+	Result  = api.WaitResult
+	Trigger = api.WaitTrigger
 )
 
 // The outcomes of a wait.
 const (
-	Met     = bus.WaitMet
-	Timeout = bus.WaitTimeout
-	AppGone = bus.WaitAppGone
-	Failed  = bus.WaitError
+	Met     = api.WaitMet
+	Timeout = api.WaitTimeout
+	AppGone = api.WaitAppGone
+	Failed  = api.WaitError
 )
 
 // wait is one wait in progress.
@@ -124,6 +124,9 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*wait, error) {
 		return nil, observer.Errorf(observer.CodeBadRequest, `Give a condition, e.g. text:"Saved".`, "no condition")
 	}
 	if err := req.Condition.Validate(); err != nil {
+		return nil, err
+	}
+	if err := e.checkRoles(req.Condition); err != nil {
 		return nil, err
 	}
 	switch {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
@@ -36,16 +37,16 @@ func benchATSPIActions() ([]row, error) {
 		}
 		start := time.Now()
 		if i%2 == 0 {
-			r, err := dd.client.Act(ctx, "click", bus.ActionRequest{Target: target,
-				Expect: &bus.WaitRequest{Expr: `dialog:title~"Saved"`, TimeoutMS: 5000}})
+			r, err := dd.client.Act(ctx, "click", api.ActionRequest{Target: target,
+				Expect: &api.WaitRequest{Expr: `dialog:title~"Saved"`, TimeoutMS: 5000}})
 			if err != nil {
 				return nil, err
 			}
-			if r.Expect.Outcome != bus.WaitMet {
+			if r.Expect.Outcome != api.WaitMet {
 				return nil, fmt.Errorf("click's expect: %s", r.Expect.Outcome)
 			}
 		} else {
-			if _, err := dd.client.Act(ctx, "click", bus.ActionRequest{Target: target}); err != nil {
+			if _, err := dd.client.Act(ctx, "click", api.ActionRequest{Target: target}); err != nil {
 				return nil, err
 			}
 			if err := pollForWindow(ctx, dd.client, pid, "Saved"); err != nil {
@@ -74,7 +75,7 @@ func benchATSPIActions() ([]row, error) {
 
 // saveButton inspects the app and returns SNAPSHOT:ELEMENT of its Save button.
 func saveButton(ctx context.Context, client *bus.Client, pid int) (string, error) {
-	insp, err := client.Inspect(ctx, bus.InspectRequest{AppTarget: bus.AppTarget{PID: pid}})
+	insp, err := client.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{PID: pid}})
 	if err != nil {
 		return "", err
 	}
@@ -93,7 +94,7 @@ func pollForWindow(ctx context.Context, client *bus.Client, pid int, title strin
 	t := time.NewTicker(100 * time.Millisecond)
 	defer t.Stop()
 	for {
-		r, err := client.Windows(ctx, bus.AppTarget{PID: pid})
+		r, err := client.Windows(ctx, api.AppTarget{PID: pid})
 		if err != nil {
 			return err
 		}

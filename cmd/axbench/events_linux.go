@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go"
@@ -21,27 +21,27 @@ func init() {
 type change struct {
 	name  string
 	cmd   func(i int) map[string]any
-	event func(bus.Envelope) bool
+	event func(api.Envelope) bool
 }
 
 var changes = []change{
 	{"text typed", func(i int) map[string]any { return map[string]any{"cmd": "set_text", "text": fmt.Sprint("typed ", i)} },
-		func(e bus.Envelope) bool { return e.Type == observer.EventTextChanged }},
+		func(e api.Envelope) bool { return e.Type == observer.EventTextChanged }},
 	{"checkbox toggled", func(int) map[string]any { return map[string]any{"cmd": "toggle"} },
-		func(e bus.Envelope) bool {
+		func(e api.Envelope) bool {
 			return e.Type == observer.EventStateChanged && e.Detail["state"] == "checked"
 		}},
 	{"value changed", func(i int) map[string]any { return map[string]any{"cmd": "set_value", "value": 10 + i%80} },
-		func(e bus.Envelope) bool { return e.Type == observer.EventValueChanged }},
+		func(e api.Envelope) bool { return e.Type == observer.EventValueChanged }},
 	{"focus moved", func(i int) map[string]any {
 		return map[string]any{"cmd": "focus", "target": []string{"Volume", "Name"}[i%2]}
-	}, func(e bus.Envelope) bool { return e.Type == observer.EventFocusChanged }},
+	}, func(e api.Envelope) bool { return e.Type == observer.EventFocusChanged }},
 	{"label added", func(i int) map[string]any { return map[string]any{"cmd": "add_label", "text": fmt.Sprint("label ", i)} },
-		func(e bus.Envelope) bool { return e.Type == observer.EventChildrenChanged }},
+		func(e api.Envelope) bool { return e.Type == observer.EventChildrenChanged }},
 	{"dialog opened", func(int) map[string]any { return map[string]any{"cmd": "press_save"} },
-		func(e bus.Envelope) bool { return e.Type == observer.EventDialogOpened }},
+		func(e api.Envelope) bool { return e.Type == observer.EventDialogOpened }},
 	{"dialog closed", func(int) map[string]any { return map[string]any{"cmd": "close_dialog"} },
-		func(e bus.Envelope) bool { return e.Type == observer.EventWindowClosed }},
+		func(e api.Envelope) bool { return e.Type == observer.EventWindowClosed }},
 }
 
 // benchATSPIEvents: latency from each kind of change in the fixture app (its own clock, right
@@ -69,12 +69,12 @@ func changeLatencies(kind string, rounds int) (map[string][]time.Duration, error
 	}
 	defer stop()
 	type arrival struct {
-		env bus.Envelope
+		env api.Envelope
 		at  time.Time
 	}
 	arrived := make(chan arrival, 4096)
 	if _, err = dd.nc.Subscribe(dd.Subjects.AllEvents(), func(m *nats.Msg) {
-		var env bus.Envelope
+		var env api.Envelope
 		if json.Unmarshal(m.Data, &env) == nil && env.App.PID == dd.app.PID {
 			arrived <- arrival{env, time.Now()}
 		}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 )
@@ -23,7 +23,7 @@ func benchATSPIInspect() ([]row, error) {
 	}
 	defer stop()
 	app, client := dd.app, dd.client
-	req := bus.InspectRequest{AppTarget: bus.AppTarget{PID: app.PID}}
+	req := api.InspectRequest{AppTarget: api.AppTarget{PID: app.PID}}
 	var ds []time.Duration
 	var last *observer.Inspection
 	for i := range 31 {
@@ -53,7 +53,7 @@ func benchATSPIInspect() ([]row, error) {
 	var listedScoped, walkedScoped int
 	for range 10 {
 		t0 := time.Now()
-		insp, err := client.Inspect(context.Background(), bus.InspectRequest{Scope: list})
+		insp, err := client.Inspect(context.Background(), api.InspectRequest{Scope: list})
 		if err != nil {
 			return rows, err
 		}
@@ -64,7 +64,7 @@ func benchATSPIInspect() ([]row, error) {
 	var readBytes, readElements int
 	for range 10 {
 		t0 := time.Now()
-		r, err := client.Read(context.Background(), bus.ReadRequest{AppTarget: bus.AppTarget{PID: app.PID}})
+		r, err := client.Read(context.Background(), api.ReadRequest{AppTarget: api.AppTarget{PID: app.PID}})
 		if err != nil {
 			return rows, err
 		}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/observer/sim"
@@ -35,7 +36,7 @@ func benchSimWaits() ([]row, error) {
 		seq++
 		text := fmt.Sprintf("mark %d", seq)
 		var changed time.Time
-		r, err := client.WaitAfter(context.Background(), bus.WaitRequest{Expr: fmt.Sprintf("text=%q", text), AppTarget: bus.AppTarget{PID: 501}, TimeoutMS: 5000},
+		r, err := client.WaitAfter(context.Background(), api.WaitRequest{Expr: fmt.Sprintf("text=%q", text), AppTarget: api.AppTarget{PID: 501}, TimeoutMS: 5000},
 			func(context.Context) error {
 				v := sim.Text(text)
 				err := desk.AddNode(501, "toolbar", sim.NodeSpec{ID: fmt.Sprint("mark", seq), Role: "AXStaticText", Value: &v, Frame: []float64{300, 84, 60, 20}})
@@ -46,7 +47,7 @@ func benchSimWaits() ([]row, error) {
 			return 0, err
 		}
 		took := time.Since(changed)
-		if r.Outcome != bus.WaitMet {
+		if r.Outcome != api.WaitMet {
 			return 0, fmt.Errorf("wait for %q: %s", text, r.Outcome)
 		}
 		// every sample waits on the same window: the label goes again
@@ -74,7 +75,7 @@ func benchSimWaits() ([]row, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, _ = client.WaitAfter(ctx, bus.WaitRequest{Expr: fmt.Sprintf(`text="never %d"`, i), AppTarget: bus.AppTarget{PID: 501}, TimeoutMS: 60000},
+			_, _ = client.WaitAfter(ctx, api.WaitRequest{Expr: fmt.Sprintf(`text="never %d"`, i), AppTarget: api.AppTarget{PID: 501}, TimeoutMS: 60000},
 				func(context.Context) error { armed <- struct{}{}; return nil })
 		}()
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/internal/headless"
 )
@@ -30,7 +31,7 @@ func benchATSPIWaits() ([]row, error) {
 		text := fmt.Sprintf("mark %d", i)
 		var changed time.Time
 		if i%2 == 0 {
-			r, err := dd.client.WaitAfter(ctx, bus.WaitRequest{Expr: fmt.Sprintf("text=%q", text), AppTarget: bus.AppTarget{PID: pid}, TimeoutMS: 5000},
+			r, err := dd.client.WaitAfter(ctx, api.WaitRequest{Expr: fmt.Sprintf("text=%q", text), AppTarget: api.AppTarget{PID: pid}, TimeoutMS: 5000},
 				func(ctx context.Context) error {
 					reply, err := dd.app.Do(ctx, map[string]any{"cmd": "add_label", "text": text})
 					if err == nil {
@@ -41,7 +42,7 @@ func benchATSPIWaits() ([]row, error) {
 			if err != nil {
 				return nil, err
 			}
-			if r.Outcome != bus.WaitMet {
+			if r.Outcome != api.WaitMet {
 				return nil, fmt.Errorf("wait for %q: %s", text, r.Outcome)
 			}
 			ours = append(ours, time.Since(changed))
@@ -81,7 +82,7 @@ func inspectPoll(ctx context.Context, client *bus.Client, pid int, text string) 
 	t := time.NewTicker(100 * time.Millisecond)
 	defer t.Stop()
 	for {
-		insp, err := client.Inspect(ctx, bus.InspectRequest{AppTarget: bus.AppTarget{PID: pid}})
+		insp, err := client.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{PID: pid}})
 		if err != nil {
 			return time.Time{}, err
 		}

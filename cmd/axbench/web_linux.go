@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
@@ -105,12 +106,12 @@ func benchChromiumLongPage() ([]row, error) {
 	}
 	defer stop()
 	ctx := context.Background()
-	app := bus.AppTarget{PID: w.browser.PID}
+	app := api.AppTarget{PID: w.browser.PID}
 	var inspects, reads []time.Duration
 	var walked, readElems int
 	for i := range 12 {
 		t0 := time.Now()
-		insp, err := w.client.Inspect(ctx, bus.InspectRequest{AppTarget: app})
+		insp, err := w.client.Inspect(ctx, api.InspectRequest{AppTarget: app})
 		if err != nil {
 			return nil, err
 		}
@@ -121,7 +122,7 @@ func benchChromiumLongPage() ([]row, error) {
 	}
 	for i := range 4 {
 		t0 := time.Now()
-		r, err := w.client.Read(ctx, bus.ReadRequest{AppTarget: app})
+		r, err := w.client.Read(ctx, api.ReadRequest{AppTarget: app})
 		if err != nil {
 			return nil, err
 		}
@@ -150,12 +151,12 @@ func benchChromiumPage() ([]row, error) {
 	defer stop()
 	ctx := context.Background()
 	pid := w.browser.PID
-	app := bus.AppTarget{PID: pid}
+	app := api.AppTarget{PID: pid}
 
 	// A script's change -> a subscriber of the page's events.
 	events := make(chan time.Time, 64)
 	sub, err := w.nc.Subscribe(w.subj.AllEvents(), func(m *nats.Msg) {
-		var env bus.Envelope
+		var env api.Envelope
 		if json.Unmarshal(m.Data, &env) == nil && env.App.PID == pid && env.Type == observer.EventChildrenChanged {
 			select {
 			case events <- time.Now():
@@ -195,13 +196,13 @@ func benchChromiumPage() ([]row, error) {
 	for i := range 40 {
 		text := fmt.Sprintf("mark %d", i)
 		if i%2 == 0 {
-			r, err := w.client.WaitAfter(ctx, bus.WaitRequest{Expr: fmt.Sprintf("text=%q", text), AppTarget: app, TimeoutMS: 5000},
+			r, err := w.client.WaitAfter(ctx, api.WaitRequest{Expr: fmt.Sprintf("text=%q", text), AppTarget: app, TimeoutMS: 5000},
 				func(ctx context.Context) error { return w.schedule(ctx, text) })
 			answered := time.Now()
 			if err != nil {
 				return nil, err
 			}
-			if r.Outcome != bus.WaitMet {
+			if r.Outcome != api.WaitMet {
 				return nil, fmt.Errorf("wait for %q: %s", text, r.Outcome)
 			}
 			changed, err := w.changedAt(ctx, text)
@@ -241,7 +242,7 @@ func benchChromiumPage() ([]row, error) {
 	}
 	var clicks []time.Duration
 	for i := range 10 {
-		insp, err := w.client.Inspect(ctx, bus.InspectRequest{AppTarget: app})
+		insp, err := w.client.Inspect(ctx, api.InspectRequest{AppTarget: app})
 		if err != nil {
 			return nil, err
 		}
@@ -259,11 +260,11 @@ func benchChromiumPage() ([]row, error) {
 			want = fmt.Sprint("Saved ", i+1)
 		}
 		t0 := time.Now()
-		r, err := w.client.Act(ctx, "click", bus.ActionRequest{Target: target, Expect: &bus.WaitRequest{Expr: fmt.Sprintf("text=%q", want), TimeoutMS: 5000}})
+		r, err := w.client.Act(ctx, "click", api.ActionRequest{Target: target, Expect: &api.WaitRequest{Expr: fmt.Sprintf("text=%q", want), TimeoutMS: 5000}})
 		if err != nil {
 			return nil, err
 		}
-		if r.Mechanism != "accessibility" || r.Expect == nil || r.Expect.Outcome != bus.WaitMet {
+		if r.Mechanism != "accessibility" || r.Expect == nil || r.Expect.Outcome != api.WaitMet {
 			return nil, fmt.Errorf("click Save: %s, expect %+v", r.Mechanism, r.Expect)
 		}
 		clicks = append(clicks, time.Since(t0))

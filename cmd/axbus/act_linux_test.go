@@ -6,14 +6,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 )
 
 // act does an action through NATS on the element of a fresh inspection with this role and
 // name, and checks the reply against its schema.
-func (dd *desktopDaemon) act(t *testing.T, kind, action string, role observer.Role, name string, req bus.ActionRequest) (*bus.ActionReply, error) {
+func (dd *desktopDaemon) act(t *testing.T, kind, action string, role observer.Role, name string, req api.ActionRequest) (*api.ActionReply, error) {
 	t.Helper()
 	insp := dd.inspect(t, kind)
 	el := find(insp, role, name)
@@ -25,7 +25,7 @@ func (dd *desktopDaemon) act(t *testing.T, kind, action string, role observer.Ro
 
 // actTarget does an action through NATS on target (SNAPSHOT:ELEMENT) and checks the reply against
 // its schema.
-func (dd *desktopDaemon) actTarget(t *testing.T, action, target string, req bus.ActionRequest) (*bus.ActionReply, error) {
+func (dd *desktopDaemon) actTarget(t *testing.T, action, target string, req api.ActionRequest) (*api.ActionReply, error) {
 	t.Helper()
 	req.Target = target
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -37,7 +37,7 @@ func (dd *desktopDaemon) actTarget(t *testing.T, action, target string, req bus.
 	return r, err
 }
 
-func (dd *desktopDaemon) mustAct(t *testing.T, kind, action string, role observer.Role, name string, req bus.ActionRequest) *bus.ActionReply {
+func (dd *desktopDaemon) mustAct(t *testing.T, kind, action string, role observer.Role, name string, req api.ActionRequest) *api.ActionReply {
 	t.Helper()
 	r, err := dd.act(t, kind, action, role, name, req)
 	if err != nil {
@@ -87,7 +87,7 @@ func TestDesktopActionsGTK3(t *testing.T) {
 	t.Run("click with expect", func(t *testing.T) {
 		before := dd.state(t, kind).Saves
 		r := dd.mustAct(t, kind, "click", observer.RoleButton, "Save",
-			bus.ActionRequest{Expect: &bus.WaitRequest{Expr: `text="Saved"`, TimeoutMS: 5000}})
+			api.ActionRequest{Expect: &api.WaitRequest{Expr: `text="Saved"`, TimeoutMS: 5000}})
 		holdsMatch(t, "expect of click", r.Expect, true)
 		if r.Mechanism != "accessibility" || r.Trace[len(r.Trace)-1].Result != "ok" {
 			t.Fatalf("click went by %q: %+v", r.Mechanism, r.Trace)
@@ -98,8 +98,8 @@ func TestDesktopActionsGTK3(t *testing.T) {
 	t.Run("expect a dialog", func(t *testing.T) {
 		dd.do(t, kind, map[string]any{"cmd": "close_dialog"})
 		r := dd.mustAct(t, kind, "click", observer.RoleButton, "Save",
-			bus.ActionRequest{Expect: &bus.WaitRequest{Expr: `dialog:title~"Saved"`, TimeoutMS: 5000}})
-		if r.Expect.Outcome != bus.WaitMet || r.Expect.Window == nil || r.Expect.Window.Title != "Saved" {
+			api.ActionRequest{Expect: &api.WaitRequest{Expr: `dialog:title~"Saved"`, TimeoutMS: 5000}})
+		if r.Expect.Outcome != api.WaitMet || r.Expect.Window == nil || r.Expect.Window.Title != "Saved" {
 			t.Fatalf("dialog expect: %+v", r.Expect)
 		}
 		dd.eventually(t, kind, "the dialog is not open", func(s headless.State) bool { return s.DialogOpen })
@@ -107,7 +107,7 @@ func TestDesktopActionsGTK3(t *testing.T) {
 	})
 
 	t.Run("set_value on an entry", func(t *testing.T) {
-		r := dd.mustAct(t, kind, "set_value", observer.RoleTextField, "Name", bus.ActionRequest{Value: "Ada Lovelace"})
+		r := dd.mustAct(t, kind, "set_value", observer.RoleTextField, "Name", api.ActionRequest{Value: "Ada Lovelace"})
 		if r.PostState == nil || r.PostState.Value == nil || *r.PostState.Value != "Ada Lovelace" {
 			t.Fatalf("post state %+v", r.PostState)
 		}
@@ -115,19 +115,19 @@ func TestDesktopActionsGTK3(t *testing.T) {
 	})
 
 	t.Run("type non-ASCII", func(t *testing.T) {
-		dd.mustAct(t, kind, "set_value", observer.RoleTextField, "Name", bus.ActionRequest{Value: "Ada"})
-		dd.mustAct(t, kind, "type", observer.RoleTextField, "Name", bus.ActionRequest{Text: " héllo wörld ✓"})
+		dd.mustAct(t, kind, "set_value", observer.RoleTextField, "Name", api.ActionRequest{Value: "Ada"})
+		dd.mustAct(t, kind, "type", observer.RoleTextField, "Name", api.ActionRequest{Text: " héllo wörld ✓"})
 		dd.eventually(t, kind, "the typed text is not appended", func(s headless.State) bool { return s.Name == "Ada héllo wörld ✓" })
 	})
 
 	t.Run("set_value on a slider", func(t *testing.T) {
-		dd.mustAct(t, kind, "set_value", observer.RoleSlider, "Volume", bus.ActionRequest{Value: "70"})
+		dd.mustAct(t, kind, "set_value", observer.RoleSlider, "Volume", api.ActionRequest{Value: "70"})
 		dd.eventually(t, kind, "the slider did not move", func(s headless.State) bool { return s.Volume == 70 })
 	})
 
 	t.Run("password", func(t *testing.T) {
 		const secret = "hunter2-secret"
-		r := dd.mustAct(t, kind, "set_value", observer.RolePassword, "Password", bus.ActionRequest{Value: secret})
+		r := dd.mustAct(t, kind, "set_value", observer.RolePassword, "Password", api.ActionRequest{Value: secret})
 		if r.PostState != nil && r.PostState.Value != nil {
 			t.Fatalf("the reply carries the password field's value: %q", *r.PostState.Value)
 		}
@@ -142,54 +142,54 @@ func TestDesktopActionsGTK3(t *testing.T) {
 
 	t.Run("toggle exactly once", func(t *testing.T) {
 		was := dd.state(t, kind).Remember
-		r := dd.mustAct(t, kind, "toggle", observer.RoleCheckbox, "Remember me", bus.ActionRequest{})
+		r := dd.mustAct(t, kind, "toggle", observer.RoleCheckbox, "Remember me", api.ActionRequest{})
 		dd.eventually(t, kind, "toggle did not flip the box", func(s headless.State) bool { return s.Remember != was })
 		if r.PostState == nil || r.PostState.States.Has(observer.StateChecked) == was {
 			t.Fatalf("post state %+v", r.PostState)
 		}
-		dd.mustAct(t, kind, "toggle", observer.RoleCheckbox, "Remember me", bus.ActionRequest{})
+		dd.mustAct(t, kind, "toggle", observer.RoleCheckbox, "Remember me", api.ActionRequest{})
 		dd.eventually(t, kind, "the second toggle did not flip it back", func(s headless.State) bool { return s.Remember == was })
 	})
 
 	t.Run("check is idempotent", func(t *testing.T) {
-		dd.mustAct(t, kind, "check", observer.RoleCheckbox, "Remember me", bus.ActionRequest{})
+		dd.mustAct(t, kind, "check", observer.RoleCheckbox, "Remember me", api.ActionRequest{})
 		dd.eventually(t, kind, "check left the box unchecked", func(s headless.State) bool { return s.Remember })
-		r, err := dd.act(t, kind, "check", observer.RoleCheckbox, "Remember me", bus.ActionRequest{})
+		r, err := dd.act(t, kind, "check", observer.RoleCheckbox, "Remember me", api.ActionRequest{})
 		if err != nil || !r.Done || r.Delivered || r.Step != "already checked" || len(r.Trace) != 0 {
 			t.Fatalf("check of a checked box acted: %+v", r)
 		}
 		if !dd.state(t, kind).Remember {
 			t.Fatal("the second check unchecked the box")
 		}
-		dd.mustAct(t, kind, "uncheck", observer.RoleCheckbox, "Remember me", bus.ActionRequest{})
+		dd.mustAct(t, kind, "uncheck", observer.RoleCheckbox, "Remember me", api.ActionRequest{})
 		dd.eventually(t, kind, "uncheck left the box checked", func(s headless.State) bool { return !s.Remember })
 	})
 
 	t.Run("select a row", func(t *testing.T) {
 		// The row's name is its label's: select the label, and the chain selects its row.
-		dd.mustAct(t, kind, "select", observer.RoleLabel, "Row 3", bus.ActionRequest{})
+		dd.mustAct(t, kind, "select", observer.RoleLabel, "Row 3", api.ActionRequest{})
 		dd.eventually(t, kind, "row 3 is not selected", func(s headless.State) bool { return s.SelectedRow == 3 })
 	})
 
 	t.Run("focus", func(t *testing.T) {
-		dd.mustAct(t, kind, "focus", observer.RoleSlider, "Volume", bus.ActionRequest{})
+		dd.mustAct(t, kind, "focus", observer.RoleSlider, "Volume", api.ActionRequest{})
 		dd.eventually(t, kind, "Volume has not the focus", func(s headless.State) bool { return s.Focus == "Volume" })
 	})
 
 	t.Run("key needs the physical policy", func(t *testing.T) {
-		dd.mustAct(t, kind, "set_value", observer.RoleTextField, "Name", bus.ActionRequest{Value: "to be cleared"})
-		dd.mustAct(t, kind, "focus", observer.RoleTextField, "Name", bus.ActionRequest{})
+		dd.mustAct(t, kind, "set_value", observer.RoleTextField, "Name", api.ActionRequest{Value: "to be cleared"})
+		dd.mustAct(t, kind, "focus", observer.RoleTextField, "Name", api.ActionRequest{})
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
-		app := bus.AppTarget{PID: dd.apps[kind].PID}
-		_, err := dd.client.Act(ctx, "key", bus.ActionRequest{AppTarget: app, Keys: "ctrl+a BackSpace"})
+		app := api.AppTarget{PID: dd.apps[kind].PID}
+		_, err := dd.client.Act(ctx, "key", api.ActionRequest{AppTarget: app, Keys: "ctrl+a BackSpace"})
 		if e := observer.AsError(err); e == nil || !strings.Contains(e.Suggestion, "physical") {
 			t.Fatalf("key without the policy: %v", err)
 		}
 		if dd.state(t, kind).Name != "to be cleared" {
 			t.Fatal("a refused key changed the text")
 		}
-		r, err := dd.client.Act(ctx, "key", bus.ActionRequest{AppTarget: app, Keys: "ctrl+a BackSpace", Policy: bus.PolicyPhysical})
+		r, err := dd.client.Act(ctx, "key", api.ActionRequest{AppTarget: app, Keys: "ctrl+a BackSpace", Policy: api.PolicyPhysical})
 		if err != nil || r.Mechanism != "physical" {
 			t.Fatalf("key: %+v %v", r, err)
 		}
@@ -198,13 +198,13 @@ func TestDesktopActionsGTK3(t *testing.T) {
 
 	t.Run("scroll_to", func(t *testing.T) {
 		// GTK implements no ScrollTo: an element in view is done, one out of view is refused.
-		dd.mustAct(t, kind, "scroll_to", observer.RoleLabel, "Row 3", bus.ActionRequest{})
-		insp, err := dd.client.Inspect(context.Background(), bus.InspectRequest{AppTarget: bus.AppTarget{PID: dd.apps[kind].PID}})
+		dd.mustAct(t, kind, "scroll_to", observer.RoleLabel, "Row 3", api.ActionRequest{})
+		insp, err := dd.client.Inspect(context.Background(), api.InspectRequest{AppTarget: api.AppTarget{PID: dd.apps[kind].PID}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		rows := find(insp, observer.RoleList, "Rows")
-		scoped, err := dd.client.Inspect(context.Background(), bus.InspectRequest{Scope: insp.SnapshotID + ":" + rows.ID})
+		scoped, err := dd.client.Inspect(context.Background(), api.InspectRequest{Scope: insp.SnapshotID + ":" + rows.ID})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -212,16 +212,16 @@ func TestDesktopActionsGTK3(t *testing.T) {
 		if far == nil {
 			t.Fatal("no Row 300 in the list's scoped inspection")
 		}
-		_, err = dd.client.Act(context.Background(), "scroll_to", bus.ActionRequest{Target: scoped.SnapshotID + ":" + far.ID})
+		_, err = dd.client.Act(context.Background(), "scroll_to", api.ActionRequest{Target: scoped.SnapshotID + ":" + far.ID})
 		if e := observer.AsError(err); e == nil || e.Code != observer.CodeActionFailed || e.Suggestion == "" {
 			t.Fatalf("scroll_to a row out of view: %v", err)
 		}
 	})
 
 	t.Run("an expect that is not met", func(t *testing.T) {
-		r := dd.mustAct(t, kind, "set_value", observer.RoleTextField, "Name", bus.ActionRequest{Value: "Grace",
-			Expect: &bus.WaitRequest{Expr: `text="never shown"`, TimeoutMS: 300}})
-		if r.Expect == nil || r.Expect.Outcome != bus.WaitTimeout {
+		r := dd.mustAct(t, kind, "set_value", observer.RoleTextField, "Name", api.ActionRequest{Value: "Grace",
+			Expect: &api.WaitRequest{Expr: `text="never shown"`, TimeoutMS: 300}})
+		if r.Expect == nil || r.Expect.Outcome != api.WaitTimeout {
 			t.Fatalf("expect %+v", r.Expect)
 		}
 	})
@@ -231,7 +231,7 @@ func TestDesktopActionsGTK3(t *testing.T) {
 		save := find(insp, observer.RoleButton, "Save")
 		dd.do(t, kind, map[string]any{"cmd": "close_dialog"})
 		out, errOut, code := dd.cli(t, "click", insp.SnapshotID+":"+save.ID, "--expect", `dialog:title~"Saved"`)
-		if r := decode[bus.ActionReply](t, out); code != 0 || !r.Done || r.Expect == nil || r.Expect.Outcome != bus.WaitMet {
+		if r := decode[api.ActionReply](t, out); code != 0 || !r.Done || r.Expect == nil || r.Expect.Outcome != api.WaitMet {
 			t.Fatalf("axbus click: exit %d\n%s\n%s", code, out, errOut)
 		}
 		_, errOut, code = dd.cli(t, "click", insp.SnapshotID+":elem_99999")
@@ -249,24 +249,24 @@ func TestDesktopActionsGTK4(t *testing.T) {
 
 	before := dd.state(t, kind).Saves
 	r := dd.mustAct(t, kind, "click", observer.RoleButton, "Save",
-		bus.ActionRequest{Expect: &bus.WaitRequest{Expr: `text="Saved"`, TimeoutMS: 5000}})
+		api.ActionRequest{Expect: &api.WaitRequest{Expr: `text="Saved"`, TimeoutMS: 5000}})
 	holdsMatch(t, "expect of click", r.Expect, true)
 	dd.eventually(t, kind, "no save was done", func(s headless.State) bool { return s.Saves == before+1 })
 	dd.do(t, kind, map[string]any{"cmd": "close_dialog"}) // it would take the pointer click below
 
-	dd.mustAct(t, kind, "set_value", observer.RoleTextField, "Name", bus.ActionRequest{Value: "Ada"})
-	dd.mustAct(t, kind, "type", observer.RoleTextField, "Name", bus.ActionRequest{Text: " héllo wörld ✓"})
+	dd.mustAct(t, kind, "set_value", observer.RoleTextField, "Name", api.ActionRequest{Value: "Ada"})
+	dd.mustAct(t, kind, "type", observer.RoleTextField, "Name", api.ActionRequest{Text: " héllo wörld ✓"})
 	dd.eventually(t, kind, "the typed text is not appended", func(s headless.State) bool { return s.Name == "Ada héllo wörld ✓" })
 
 	was := dd.state(t, kind).Remember
-	_, err := dd.act(t, kind, "toggle", observer.RoleCheckbox, "Remember me", bus.ActionRequest{})
+	_, err := dd.act(t, kind, "toggle", observer.RoleCheckbox, "Remember me", api.ActionRequest{})
 	if e := observer.AsError(err); err == nil || e.Code != observer.CodeActionFailed || !strings.Contains(e.Suggestion, "physical") {
 		t.Fatalf("toggle without physical input: %v", err)
 	}
 	if dd.state(t, kind).Remember != was {
 		t.Fatal("the headless toggle changed the box")
 	}
-	r = dd.mustAct(t, kind, "toggle", observer.RoleCheckbox, "Remember me", bus.ActionRequest{Policy: bus.PolicyPhysical})
+	r = dd.mustAct(t, kind, "toggle", observer.RoleCheckbox, "Remember me", api.ActionRequest{Policy: api.PolicyPhysical})
 	if r.Mechanism != "physical" {
 		t.Fatalf("toggle went by %q", r.Mechanism)
 	}

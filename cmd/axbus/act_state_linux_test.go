@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 )
@@ -14,7 +14,7 @@ import (
 var bothKits = []string{headless.KindGTK3, headless.KindGTK4}
 
 // actOn does action on the element of snapshot insp with this role and name, through NATS.
-func (dd *desktopDaemon) actOn(t *testing.T, insp *observer.Inspection, action string, role observer.Role, name string, req bus.ActionRequest) (*bus.ActionReply, error) {
+func (dd *desktopDaemon) actOn(t *testing.T, insp *observer.Inspection, action string, role observer.Role, name string, req api.ActionRequest) (*api.ActionReply, error) {
 	t.Helper()
 	el := find(insp, role, name)
 	if el == nil {
@@ -24,12 +24,12 @@ func (dd *desktopDaemon) actOn(t *testing.T, insp *observer.Inspection, action s
 }
 
 // stateExpect is the expect that element id of the action's snapshot is (or is not) checked.
-func stateExpect(id string, on bool) *bus.WaitRequest {
+func stateExpect(id string, on bool) *api.WaitRequest {
 	expr := "state:" + id + "=checked"
 	if !on {
 		expr = "state:" + id + "!=checked"
 	}
-	return &bus.WaitRequest{Expr: expr, TimeoutMS: 10000}
+	return &api.WaitRequest{Expr: expr, TimeoutMS: 10000}
 }
 
 // A toggle button is toggled, checked and unchecked, and each proof sees it: GTK 4.8 has no
@@ -49,11 +49,11 @@ func TestDesktopToggleButtons(t *testing.T) {
 				action string
 				on     bool
 			}{{"toggle", true}, {"uncheck", false}, {"check", true}, {"check", true}, {"toggle", false}} {
-				r, err := dd.actOn(t, insp, step.action, role, "Bold", bus.ActionRequest{Expect: stateExpect(id, step.on)})
+				r, err := dd.actOn(t, insp, step.action, role, "Bold", api.ActionRequest{Expect: stateExpect(id, step.on)})
 				if err != nil {
 					t.Fatalf("%s: %v %v", step.action, err, observer.AsError(err).Details)
 				}
-				if r.Expect.Outcome != bus.WaitMet || r.PostState == nil || r.PostState.States.Has(observer.StateChecked) != step.on {
+				if r.Expect.Outcome != api.WaitMet || r.PostState == nil || r.PostState.States.Has(observer.StateChecked) != step.on {
 					t.Fatalf("%s: expect %s after %.0f ms, post state %+v, trace %+v", step.action, r.Expect.Outcome, r.Expect.ElapsedMS, r.PostState, r.Trace)
 				}
 				dd.eventually(t, kind, step.action+" shows in the app", func(s headless.State) bool { return s.Bold == step.on })
@@ -74,13 +74,13 @@ func TestDesktopHiddenTargetAndItsProofAgree(t *testing.T) {
 			dd.do(t, kind, map[string]any{"cmd": "show_page", "page": 2})
 			dd.eventually(t, kind, "page 2 shows", func(s headless.State) bool { return s.Page == 2 })
 			r, err := dd.actOn(t, insp, "check", observer.RoleCheckbox, "Notify me",
-				bus.ActionRequest{Policy: bus.PolicyPhysical, Expect: stateExpect(id, true)})
+				api.ActionRequest{Policy: api.PolicyPhysical, Expect: stateExpect(id, true)})
 			if err != nil {
 				t.Fatalf("check: %v", err)
 			}
 			truth := dd.state(t, kind).Notify
 			posted := r.PostState != nil && r.PostState.States.Has(observer.StateChecked)
-			met := r.Expect.Outcome == bus.WaitMet
+			met := r.Expect.Outcome == api.WaitMet
 			t.Logf("step %s, post state checked %v, expect %s, the app: %v", r.Step, posted, r.Expect.Outcome, truth)
 			if posted != met || met != truth {
 				t.Fatalf("they disagree: post state checked %v, expect %s, the app's checkbox %v", posted, r.Expect.Outcome, truth)
@@ -110,7 +110,7 @@ func TestDesktopDialogClosedWithWindowGone(t *testing.T) {
 			var dialog observer.Window
 			deadline := time.Now().Add(5 * time.Second)
 			for dialog.ID == "" {
-				wins, err := dd.client.Windows(ctx, bus.AppTarget{PID: pid})
+				wins, err := dd.client.Windows(ctx, api.AppTarget{PID: pid})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -122,16 +122,16 @@ func TestDesktopDialogClosedWithWindowGone(t *testing.T) {
 					time.Sleep(20 * time.Millisecond) // the app lists it a moment after it opens
 				}
 			}
-			insp, err := dd.client.Inspect(ctx, bus.InspectRequest{AppTarget: bus.AppTarget{PID: pid}, Window: dialog.ID})
+			insp, err := dd.client.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{PID: pid}, Window: dialog.ID})
 			if err != nil {
 				t.Fatal(err)
 			}
 			r, err := dd.actOn(t, insp, "click", observer.RoleButton, "OK",
-				bus.ActionRequest{Expect: &bus.WaitRequest{Expr: "window_gone", TimeoutMS: 5000}})
+				api.ActionRequest{Expect: &api.WaitRequest{Expr: "window_gone", TimeoutMS: 5000}})
 			if err != nil {
 				t.Fatalf("click OK with expect window_gone: %v", err)
 			}
-			if r.Expect.Outcome != bus.WaitMet {
+			if r.Expect.Outcome != api.WaitMet {
 				t.Fatalf("expect %s: %+v", r.Expect.Outcome, r.Expect.Error)
 			}
 			if dd.state(t, kind).DialogOpen {

@@ -2,63 +2,54 @@ package main
 
 import (
 	"context"
-	"flag"
 	"time"
+
+	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
-	"github.com/nats-io/nats.go"
+	"github.com/axbus/axbus/observer"
 )
 
-// clientFlags are the flags every client command shares: how to find the daemon.
-type clientFlags struct {
-	stateDir string
-	server   string
-	creds    string
-	tlsCA    string
-	host     string
-	prefix   string
-	timeout  time.Duration
+// connFlags are the flags every client command shares: how to reach the daemon, as the nats CLI
+// does it. Without a server (no --server, NATS_URL or context) the client finds the local
+// daemon through its state dir.
+type connFlags struct {
+	Server   string        `short:"s" env:"NATS_URL" placeholder:"URL" help:"NATS URL of the daemon (or of a NATS system it joins); default: the local daemon." group:"Connection"`
+	Nkey     string        `placeholder:"FILE" type:"existingfile" help:"nkey seed file to authenticate with (a daemon's client credentials)." group:"Connection"`
+	Creds    string        `placeholder:"FILE" type:"existingfile" help:"NATS credentials file (JWT and seed) to authenticate with." group:"Connection"`
+	Context  string        `env:"NATS_CONTEXT" placeholder:"NAME" help:"a context of the nats CLI (nats context ls) for the server and its credentials." group:"Connection"`
+	TLSCA    string        `name:"tls-ca" placeholder:"FILE" type:"existingfile" help:"PEM certificate to trust for a tls:// server, such as that daemon's --tls-cert (default: the system's roots)." group:"Connection"`
+	Host     string        `placeholder:"ID" help:"host id of the daemon to talk to (default: discovered)." group:"Connection"`
+	Prefix   string        `default:"ax" help:"subject prefix." group:"Connection"`
+	StateDir string        `placeholder:"DIR" type:"path" help:"state dir of the local daemon (default: the user's state dir)." group:"Connection"`
+	Timeout  time.Duration `help:"how long to wait for the reply (default: the command's own: 30s, or a wait's --for and 10s more)." group:"Connection"`
+	JSON     bool          `help:"print JSON even on a terminal."`
 }
 
-func (f *clientFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.stateDir, "state-dir", "", "state dir of the local daemon (default: the user's state dir)")
-	fs.StringVar(&f.server, "server", "", "NATS URL of another daemon or cluster (default: the local daemon)")
-	fs.StringVar(&f.creds, "creds", "", "nkey seed file for --server")
-	fs.StringVar(&f.tlsCA, "tls-ca", "", "PEM certificate to trust for a tls:// --server, such as that daemon's --tls-cert (default: the system's roots)")
-	fs.StringVar(&f.host, "host", "", "host id of the daemon to talk to (default: discovered)")
-	fs.StringVar(&f.prefix, "prefix", bus.DefaultPrefix, "subject prefix")
-	fs.DurationVar(&f.timeout, "timeout", 30*time.Second,
-		"wait and an action's expect: how long the condition may take (5s when not given); other commands: how long to wait for the reply")
-}
-
-// dial connects to the daemon: the local one found through its state dir (over TLS when it
-// requires TLS: daemon.json names its certificate), or --server.
-func (f *clientFlags) dial(ctx context.Context) (*bus.Client, func(), error) {
+// dial connects to the daemon: -s/--server (or NATS_URL, or the context's URL) with its
+// credentials, or else the local one found through its state dir (over TLS when it requires
+// TLS: daemon.json names its certificate).
+func (f *connFlags) dial(ctx context.Context) (*bus.Client, func(), error) {
+	target, err := f.resolve()
+	if err != nil {
+		return nil, nil, err
+	}
 	var nc *nats.Conn
-	var err error
-	if f.server != "" {
-		opts := []nats.Option{nats.Name("axbus"), nats.Timeout(2 * time.Second)}
-		if f.creds != "" {
-			nkey, kerr := nats.NkeyOptionFromSeed(f.creds)
-			if kerr != nil {
-				return nil, nil, kerr
-			}
-			opts = append(opts, nkey)
-		}
-		if f.tlsCA != "" {
-			opts = append(opts, nats.RootCAs(f.tlsCA))
-		}
-		nc, err = nats.Connect(f.server, opts...)
+	if target.url == "" {
+		nc, _, err = embedded.Connect(f.StateDir)
 	} else {
-		nc, _, err = embedded.Connect(f.stateDir)
+		nc, err = target.connect()
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	opts := []bus.ClientOption{bus.WithPrefix(f.prefix), bus.WithTimeout(f.timeout)}
-	if f.host != "" {
-		opts = append(opts, bus.WithHost(f.host))
+	opts := []bus.ClientOption{bus.WithPrefix(f.Prefix)}
+	if f.Timeout > 0 {
+		opts = append(opts, bus.WithTimeout(f.Timeout))
+	}
+	if f.Host != "" {
+		opts = append(opts, bus.WithHost(f.Host))
 	}
 	c, err := bus.NewClient(ctx, nc, opts...)
 	if err != nil {
@@ -68,10 +59,70 @@ func (f *clientFlags) dial(ctx context.Context) (*bus.Client, func(), error) {
 	return c, nc.Close, nil
 }
 
-// conditionTimeout is --timeout when the command line gives it: for wait and an action's expect
-// it is how long the condition may take (the reply's own deadline follows from it).
-func (f *clientFlags) conditionTimeout(fs *flag.FlagSet) (time.Duration, bool) {
-	given := false
-	fs.Visit(func(fl *flag.Flag) { given = given || fl.Name == "timeout" })
-	return f.timeout, given
+// replyContext bounds a call by --timeout when it was given; the call's own deadline otherwise.
+func (f *connFlags) replyContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if f.Timeout <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, f.Timeout)
+}
+
+// natsTarget is a server to connect to and how to authenticate.
+type natsTarget struct {
+	url, nkey, creds, ca string
+	user, password       string
+	token                string
+}
+
+// resolve merges the flags over the context: a flag given wins over the context's field.
+func (f *connFlags) resolve() (natsTarget, error) {
+	var t natsTarget
+	if f.Context != "" {
+		c, err := loadNatsContext(f.Context)
+		if err != nil {
+			return t, err
+		}
+		t = natsTarget{url: c.URL, nkey: c.Nkey, creds: c.Creds, ca: c.CA, user: c.User, password: c.Password, token: c.Token}
+	}
+	for _, o := range []struct {
+		dst *string
+		v   string
+	}{{&t.url, f.Server}, {&t.nkey, f.Nkey}, {&t.creds, f.Creds}, {&t.ca, f.TLSCA}} {
+		if o.v != "" {
+			*o.dst = o.v
+		}
+	}
+	if t.url == "" && (t.nkey != "" || t.creds != "") {
+		return t, observer.Errorf(observer.CodeBadRequest, "Name the server with -s/--server (or NATS_URL); the local daemon needs no credentials.",
+			"credentials given without a server")
+	}
+	return t, nil
+}
+
+func (t natsTarget) connect() (*nats.Conn, error) {
+	opts := []nats.Option{nats.Name("axbus"), nats.Timeout(2 * time.Second)}
+	switch {
+	case t.creds != "":
+		opts = append(opts, nats.UserCredentials(t.creds))
+	case t.nkey != "":
+		nkey, err := nats.NkeyOptionFromSeed(t.nkey)
+		if err != nil {
+			return nil, observer.Errorf(observer.CodeBadRequest, "Pass the nkey seed file of the daemon's client credentials (--nkey FILE).",
+				"nkey %s: %v", t.nkey, err)
+		}
+		opts = append(opts, nkey)
+	case t.user != "":
+		opts = append(opts, nats.UserInfo(t.user, t.password))
+	case t.token != "":
+		opts = append(opts, nats.Token(t.token))
+	}
+	if t.ca != "" {
+		opts = append(opts, nats.RootCAs(t.ca))
+	}
+	nc, err := nats.Connect(t.url, opts...)
+	if err != nil {
+		return nil, observer.Errorf(observer.CodeUnavailable, "Check the server's URL and credentials (-s, --nkey, --creds, --context).",
+			"cannot connect to %s: %v", t.url, err).Wrap(err)
+	}
+	return nc, nil
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go/jetstream"
@@ -22,57 +22,65 @@ func TestDesktopEventsReachNATS(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			dd := startDesktopDaemon(t, kind)
 			pid := dd.apps[kind].PID
-			named := func(name string) func(bus.Envelope) bool {
-				return func(e bus.Envelope) bool { return e.Element != nil && e.Element.Name == name }
+			named := func(name string) func(api.Envelope) bool {
+				return func(e api.Envelope) bool { return e.Element != nil && e.Element.Name == name }
 			}
-			check := func(what string, changed time.Time, typ observer.EventType, pred func(bus.Envelope) bool) {
+			// asked is when the last change was asked for: an event the daemon got before it (of the
+			// app's start, say) is not of that change, however late it arrives.
+			var asked time.Time
+			do := func(req map[string]any) time.Time {
+				asked = time.Now()
+				return dd.do(t, kind, req)
+			}
+			check := func(what string, changed time.Time, typ observer.EventType, pred func(api.Envelope) bool) {
 				t.Helper()
-				r := dd.await(t, what, pid, 5*time.Second, func(e bus.Envelope) bool { return e.Type == typ && (pred == nil || pred(e)) })
+				r := dd.await(t, what, pid, 5*time.Second, func(e api.Envelope) bool {
+					return e.Type == typ && !e.Time.Before(asked) && (pred == nil || pred(e))
+				})
 				mustMatchEnvelope(t, r.env)
 				t.Logf("%s: %s (%s) after %v", what, typ, r.env.Raw, r.at.Sub(changed))
 			}
-			time.Sleep(200 * time.Millisecond)
 			dd.drain()
 
-			at := dd.do(t, kind, map[string]any{"cmd": "set_text", "text": "typed text"})
+			at := do(map[string]any{"cmd": "set_text", "text": "typed text"})
 			check("text typed", at, observer.EventTextChanged, nil)
 
-			at = dd.do(t, kind, map[string]any{"cmd": "toggle"})
-			check("checkbox toggled", at, observer.EventStateChanged, func(e bus.Envelope) bool {
+			at = do(map[string]any{"cmd": "toggle"})
+			check("checkbox toggled", at, observer.EventStateChanged, func(e api.Envelope) bool {
 				return e.Detail["state"] == "checked" && e.Element != nil && e.Element.Name == "Remember me"
 			})
 
-			at = dd.do(t, kind, map[string]any{"cmd": "set_value", "value": 60})
+			at = do(map[string]any{"cmd": "set_value", "value": 60})
 			check("value changed", at, observer.EventValueChanged, named("Volume"))
 
-			at = dd.do(t, kind, map[string]any{"cmd": "focus", "target": "Volume"}) // the Name entry has it at start
+			at = do(map[string]any{"cmd": "focus", "target": "Volume"}) // the Name entry has it at start
 			check("focus moved", at, observer.EventFocusChanged, named("Volume"))
 
-			at = dd.do(t, kind, map[string]any{"cmd": "add_label", "text": "Hello label"})
+			at = do(map[string]any{"cmd": "add_label", "text": "Hello label"})
 			check("label added", at, observer.EventChildrenChanged, nil)
 
-			dd.do(t, kind, map[string]any{"cmd": "press_save"})
-			r := dd.await(t, "dialog opened", pid, 5*time.Second, func(e bus.Envelope) bool { return e.Type == observer.EventDialogOpened })
+			do(map[string]any{"cmd": "press_save"})
+			r := dd.await(t, "dialog opened", pid, 5*time.Second, func(e api.Envelope) bool { return e.Type == observer.EventDialogOpened })
 			st, err := dd.apps[kind].State(context.Background())
 			if err != nil || !st.DialogOpen {
 				t.Fatalf("state after save: %+v %v", st, err)
 			}
 			t.Logf("dialog opened: %s after %v", observer.EventDialogOpened, r.at.Sub(time.Unix(0, st.SavedAt)))
 
-			at = dd.do(t, kind, map[string]any{"cmd": "close_dialog"})
+			at = do(map[string]any{"cmd": "close_dialog"})
 			check("dialog closed", at, observer.EventWindowClosed, nil)
 
 			if err := dd.apps[kind].Kill(); err != nil {
 				t.Fatal(err)
 			}
 			killed := time.Now()
-			r = dd.await(t, "app exited", pid, 5*time.Second, func(e bus.Envelope) bool { return e.Type == observer.EventAppTerminated })
+			r = dd.await(t, "app exited", pid, 5*time.Second, func(e api.Envelope) bool { return e.Type == observer.EventAppTerminated })
 			t.Logf("app exited: app_terminated after %v", r.at.Sub(killed))
 		})
 	}
 }
 
-func mustMatchEnvelope(t *testing.T, env bus.Envelope) {
+func mustMatchEnvelope(t *testing.T, env api.Envelope) {
 	t.Helper()
 	raw, _ := json.Marshal(env)
 	mustMatch(t, "event", raw)
@@ -84,7 +92,9 @@ func TestDesktopPasswordNeverLeaves(t *testing.T) {
 	dd := startDesktopDaemon(t, headless.KindGTK3, headless.KindGTK4)
 	secret := headless.FixturePassword
 	var inspections []string
+	asked := map[int]time.Time{} // by pid: when its changes were asked for
 	for _, kind := range []string{headless.KindGTK3, headless.KindGTK4} {
+		asked[dd.apps[kind].PID] = time.Now()
 		dd.do(t, kind, map[string]any{"cmd": "focus", "target": "Password"}) // focus events on the field itself
 		dd.do(t, kind, map[string]any{"cmd": "set_text", "text": "x"})
 		raw, _ := json.Marshal(dd.inspect(t, kind))
@@ -93,7 +103,40 @@ func TestDesktopPasswordNeverLeaves(t *testing.T) {
 			t.Fatalf("%s: the password field is not listed at all", kind)
 		}
 	}
-	time.Sleep(time.Second) // let the events and re-reads settle
+	// Everything the changes publish has come once each app's last change (the text typed) sent
+	// its event, and each app the poller reads (it sent a reset) re-read its window after that.
+	eventually(t, 15*time.Second, "the events and re-reads of the changes", func() bool {
+		dd.eventsMu.Lock()
+		defer dd.eventsMu.Unlock()
+		typed, polled, reread := map[int]time.Time{}, map[int]bool{}, map[int]bool{}
+		for _, raw := range dd.allEvents {
+			var m struct {
+				Kind    string                   `json:"kind"` // of snapshot diffs only
+				Type    observer.EventType       `json:"type"` // of events only
+				App     observer.AppRef          `json:"app"`
+				Time    time.Time                `json:"time"`
+				Element *observer.ElementSummary `json:"element"`
+			}
+			if json.Unmarshal(raw, &m) != nil {
+				continue
+			}
+			pid := m.App.PID
+			switch {
+			case m.Kind != "":
+				polled[pid] = true
+				reread[pid] = reread[pid] || (!typed[pid].IsZero() && !m.Time.Before(typed[pid]))
+			case m.Type == observer.EventTextChanged && m.Element != nil && m.Element.Name == "Name" &&
+				!m.Time.Before(asked[pid]) && typed[pid].IsZero():
+				typed[pid] = m.Time
+			}
+		}
+		for pid := range asked {
+			if typed[pid].IsZero() || (polled[pid] && !reread[pid]) {
+				return false
+			}
+		}
+		return true
+	})
 	for i, s := range inspections {
 		if strings.Contains(s, secret) {
 			t.Fatalf("inspection %d holds the password", i)
@@ -180,7 +223,7 @@ func TestDesktopSecureFieldEventsHideTheLength(t *testing.T) {
 		})
 	}
 	leaks := func(where string, raw []byte) {
-		var env bus.Envelope
+		var env api.Envelope
 		if json.Unmarshal(raw, &env) != nil || env.Element == nil || env.Element.Role != observer.RolePassword {
 			return
 		}
@@ -235,19 +278,23 @@ func TestDesktopAppKilledDuringWalk(t *testing.T) {
 	victim := dd.apps[headless.KindGTK3]
 	errs := make(chan error, 64)
 	done := make(chan struct{})
+	walking := make(chan struct{}) // closed once the first inspection replied: the next ones run
 	go func() {
 		defer close(done)
 		for i := 0; i < 30; i++ {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			_, err := dd.client.Inspect(ctx, bus.InspectRequest{AppTarget: bus.AppTarget{PID: victim.PID}})
+			_, err := dd.client.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{PID: victim.PID}})
 			cancel()
 			errs <- err
+			if i == 0 {
+				close(walking)
+			}
 			if err != nil {
 				return
 			}
 		}
 	}()
-	time.Sleep(50 * time.Millisecond)
+	<-walking
 	if err := victim.Kill(); err != nil {
 		t.Fatal(err)
 	}
@@ -265,7 +312,7 @@ func TestDesktopAppKilledDuringWalk(t *testing.T) {
 	if errors.As(last, &e) && e.Suggestion == "" {
 		t.Fatal("error without a suggestion")
 	}
-	dd.await(t, "app_terminated", victim.PID, 5*time.Second, func(e bus.Envelope) bool { return e.Type == observer.EventAppTerminated })
+	dd.await(t, "app_terminated", victim.PID, 5*time.Second, func(e api.Envelope) bool { return e.Type == observer.EventAppTerminated })
 	if insp := dd.inspect(t, headless.KindGTK4); find(insp, observer.RoleButton, "Save") == nil {
 		t.Fatal("the other app is no longer served")
 	}
@@ -285,7 +332,7 @@ func TestDesktopAppNotAnswering(t *testing.T) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		_, err := dd.client.Inspect(ctx, bus.InspectRequest{AppTarget: bus.AppTarget{PID: frozen.PID}})
+		_, err := dd.client.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{PID: frozen.PID}})
 		result <- err
 	}()
 	other := time.Now()

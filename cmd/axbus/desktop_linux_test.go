@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
@@ -35,7 +36,7 @@ type desktopDaemon struct {
 
 // received is an event as a subscriber saw it, with the time it arrived.
 type received struct {
-	env bus.Envelope
+	env api.Envelope
 	at  time.Time
 }
 
@@ -123,7 +124,7 @@ func startDaemonWith(t *testing.T, setup func(ctx context.Context, dd *desktopDa
 		dd.eventsMu.Lock()
 		dd.allEvents = append(dd.allEvents, m.Data)
 		dd.eventsMu.Unlock()
-		var env bus.Envelope
+		var env api.Envelope
 		if json.Unmarshal(m.Data, &env) == nil {
 			select {
 			case dd.events <- received{env, at}:
@@ -139,7 +140,7 @@ func startDaemonWith(t *testing.T, setup func(ctx context.Context, dd *desktopDa
 		dd.eventsMu.Lock()
 		dd.allEvents = append(dd.allEvents, m.Data)
 		dd.eventsMu.Unlock()
-		var env bus.SnapEnvelope
+		var env api.SnapEnvelope
 		if json.Unmarshal(m.Data, &env) == nil && env.Kind == "reset" {
 			select {
 			case resets <- env.App.PID:
@@ -193,7 +194,7 @@ func (dd *desktopDaemon) drain() {
 }
 
 // await waits for an event of app pid matching pred and returns it with the time it arrived.
-func (dd *desktopDaemon) await(t *testing.T, what string, pid int, within time.Duration, pred func(bus.Envelope) bool) received {
+func (dd *desktopDaemon) await(t *testing.T, what string, pid int, within time.Duration, pred func(api.Envelope) bool) received {
 	t.Helper()
 	deadline := time.After(within)
 	var seen []string
@@ -214,7 +215,7 @@ func (dd *desktopDaemon) inspect(t *testing.T, kind string) *observer.Inspection
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	insp, err := dd.client.Inspect(ctx, bus.InspectRequest{AppTarget: bus.AppTarget{PID: dd.apps[kind].PID}})
+	insp, err := dd.client.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{PID: dd.apps[kind].PID}})
 	if err != nil {
 		t.Fatalf("inspect %s: %v", kind, err)
 	}

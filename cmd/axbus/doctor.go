@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -13,28 +14,41 @@ import (
 	"sync"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/cenkalti/backoff/v4"
+
+	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/pace"
 	"github.com/axbus/axbus/observer"
 )
 
-// runDoctor checks, in this process, what the daemon needs from this desktop: the accessibility
-// backend opens (on macOS: the accessibility grant; on Linux: the AT-SPI bus), apps are listed,
-// the frontmost window is inspected, events arrive. It prints a report to paste into an issue
-// and exits non-zero when a check failed.
-func runDoctor(ctx context.Context, args []string, out io.Writer) error {
-	cfg := daemon.Config{Log: slog.New(slog.DiscardHandler)}
-	var watch time.Duration
-	fs := newFlags("doctor", "[flags]")
-	fs.StringVar(&cfg.Backend, "backend", "auto", "accessibility backend: auto or one of "+strings.Join(daemon.Backends(), ", "))
-	fs.StringVar(&cfg.Headless, "headless", "auto", "check a private headless desktop with the GTK fixture app: never, auto (when there is no desktop session) or always (Linux)")
-	fs.DurationVar(&watch, "watch", 5*time.Second, "how long to watch events")
-	if err := parse(fs, args, 0); err != nil {
-		return err
-	}
+type doctorCmd struct {
+	Backend    string        `enum:"auto,atspi,ax,sim" default:"auto" help:"accessibility backend of a standalone check."`
+	Headless   string        `enum:"never,auto,always" default:"auto" help:"a standalone check on a private headless desktop with the GTK fixture app: never, auto (when there is no desktop session) or always (Linux)."`
+	Watch      time.Duration `default:"5s" help:"how long to watch events."`
+	Standalone bool          `help:"check in this process, on a desktop of its own, even when a daemon runs."`
+	StateDir   string        `placeholder:"DIR" type:"path" help:"state dir of the daemon to check (default: the user's state dir)."`
+}
+
+// Run checks the daemon that runs on the state dir, when one does (its status, apps, an
+// inspection, events through NATS); otherwise, or with --standalone, it checks in this process
+// what a daemon needs from this desktop: the accessibility backend opens (on macOS: the
+// accessibility grant; on Linux: the AT-SPI bus), apps are listed, the frontmost window is
+// inspected, events arrive. It prints a report to paste into an issue and exits non-zero when a
+// check failed.
+func (c *doctorCmd) Run(e *env) error {
+	ctx, out := e.ctx, e.stdout
 	d := &doctor{out: out}
-	d.line("axbus doctor %s, %s/%s, %s, %s", bus.Version, runtime.GOOS, runtime.GOARCH, runtime.Version(), time.Now().UTC().Format(time.RFC3339))
+	d.line("axbus doctor %s, %s/%s, %s, %s", api.Version, runtime.GOOS, runtime.GOARCH, runtime.Version(), time.Now().UTC().Format(time.RFC3339))
+	if !c.Standalone && !c.forced() {
+		if info, err := embedded.Discover(c.StateDir); err == nil {
+			return d.daemon(ctx, info, c.StateDir, c.Watch)
+		}
+	}
+	cfg := daemon.Config{Log: slog.New(slog.DiscardHandler), Backend: c.Backend, Headless: c.Headless}
+	watch := c.Watch
 
 	dir, err := os.MkdirTemp("", "axbus-doctor-")
 	if err != nil {
@@ -120,6 +134,10 @@ func (d *doctor) check(what string, err error) bool {
 	return err == nil
 }
 
+// forced says that the flags ask for a standalone check: a backend or a headless desktop of its
+// own.
+func (c *doctorCmd) forced() bool { return c.Backend != "auto" || c.Headless == "always" }
+
 func (d *doctor) verdict() error {
 	if d.failed == 0 {
 		d.line("all checks passed")
@@ -145,12 +163,13 @@ func (d *doctor) browsers(ctx context.Context, o *observer.Observer, apps []obse
 		if err != nil || len(wins) == 0 {
 			continue // no window to have content (or gone): nothing to say
 		}
-		start := time.Now()
-		areas, filled := webAreas(ctx, o.Backend(), wins)
-		for filled == 0 && time.Since(start) < browserWait && ctx.Err() == nil {
-			time.Sleep(100 * time.Millisecond)
-			areas, filled = webAreas(ctx, o.Backend(), wins)
-		}
+		var areas, filled int
+		_ = backoff.Retry(func() error {
+			if areas, filled = webAreas(ctx, o.Backend(), wins); filled == 0 {
+				return errNoContent
+			}
+			return nil
+		}, pace.Every(ctx, 100*time.Millisecond, browserWait))
 		if filled > 0 {
 			ok = append(ok, fmt.Sprintf("%s (pid %d): %d web area(s) with content", a.Name, a.PID, filled))
 			continue
@@ -175,6 +194,8 @@ func (d *doctor) browsers(ctx context.Context, o *observer.Observer, apps []obse
 
 // browserWait is how long a Chromium-based app may take to build its tree once read.
 const browserWait = 2 * time.Second
+
+var errNoContent = errors.New("no web content yet")
 
 // isChromium reports whether an app is Chromium-based: a browser or an Electron app, whose toolkit (the
 // AT-SPI Application.ToolkitName) is Chromium.
@@ -243,13 +264,8 @@ func (d *doctor) frontmost(ctx context.Context, o *observer.Observer, apps []obs
 // events watches for the given time and counts the events by type. On the headless desktop it
 // toggles the fixture's checkbox once, so that there is something to see.
 func (d *doctor) events(ctx context.Context, o *observer.Observer, watch time.Duration, desk *daemon.Headless) {
-	var mu sync.Mutex
-	counts := map[observer.EventType]int{}
-	token, err := o.Subscribe(func(e observer.Event) {
-		mu.Lock()
-		counts[e.Type]++
-		mu.Unlock()
-	})
+	var seen eventTally
+	token, err := o.Subscribe(func(e observer.Event) { seen.add(e.Type) })
 	if !d.check("events", err) {
 		return
 	}
@@ -259,24 +275,48 @@ func (d *doctor) events(ctx context.Context, o *observer.Observer, watch time.Du
 			d.fail("events", observer.Errorf(observer.CodeUnavailable, "Restart axbus doctor.", "the fixture app did not take a toggle: %v", err))
 		}
 	}
+	hint := "Use the desktop (click, type) while axbus doctor watches, or watch longer (--watch 15s)."
+	if desk != nil {
+		hint = "The fixture app changed but no event came: AT-SPI events are not delivered; check at-spi2-core."
+	}
+	d.tallied(ctx, &seen, watch, "", hint)
+}
+
+// eventTally counts events by type as they come.
+type eventTally struct {
+	mu     sync.Mutex
+	counts map[observer.EventType]int
+}
+
+func (t *eventTally) add(typ observer.EventType) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.counts == nil {
+		t.counts = map[observer.EventType]int{}
+	}
+	t.counts[typ]++
+}
+
+// tallied waits for the watch to end and reports what came (where: on which subject, if said);
+// none is a failure with hint.
+func (d *doctor) tallied(ctx context.Context, t *eventTally, watch time.Duration, where, hint string) {
 	select {
 	case <-time.After(watch):
 	case <-ctx.Done():
 	}
-	mu.Lock()
-	defer mu.Unlock()
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	total, parts := 0, []string{}
-	for _, t := range slices.Sorted(maps.Keys(counts)) {
-		total += counts[t]
-		parts = append(parts, fmt.Sprintf("%s %d", t, counts[t]))
+	for _, typ := range slices.Sorted(maps.Keys(t.counts)) {
+		total += t.counts[typ]
+		parts = append(parts, fmt.Sprintf("%s %d", typ, t.counts[typ]))
+	}
+	if where != "" {
+		where = " on " + where
 	}
 	if total == 0 {
-		hint := "Use the desktop (click, type) while axbus doctor watches, or watch longer (--watch 15s)."
-		if desk != nil {
-			hint = "The fixture app changed but no event came: AT-SPI events are not delivered; check at-spi2-core."
-		}
-		d.fail("events", observer.Errorf(observer.CodeTimeout, hint, "no event in %v", watch))
+		d.fail("events", observer.Errorf(observer.CodeTimeout, hint, "no event%s in %v", where, watch))
 		return
 	}
-	d.pass("events", "%d in %v: %s", total, watch, strings.Join(parts, ", "))
+	d.pass("events", "%d%s in %v: %s", total, where, watch, strings.Join(parts, ", "))
 }

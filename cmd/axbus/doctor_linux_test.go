@@ -31,7 +31,8 @@ func TestDoctor(t *testing.T) {
 
 	out.Reset()
 	errb.Reset()
-	code = run(ctx, []string{"doctor", "--headless", "never", "--backend", "nope"}, &out, &errb)
+	code = run(ctx, []string{"doctor", "--headless", "never", "--backend", "ax"}, &out, &errb) // macOS's
+
 	if code != exitUsage || !strings.Contains(out.String(), "FAIL  accessibility backend") || !strings.Contains(out.String(), "fix: Choose one of") {
 		t.Fatalf("exit %d\n%s\n%s", code, out.String(), errb.String())
 	}
@@ -86,7 +87,7 @@ func TestDoctorBrowsers(t *testing.T) {
 			}
 		}()
 		var out, errb bytes.Buffer
-		code := run(ctx, []string{"doctor", "--headless", "never", "--watch", "1s"}, &out, &errb)
+		code := run(ctx, []string{"doctor", "--standalone", "--headless", "never", "--watch", "1s"}, &out, &errb)
 		close(stop)
 		<-toggled
 		t.Logf("exit %d\n%s%s", code, out.String(), errb.String())

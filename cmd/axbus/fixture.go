@@ -1,40 +1,33 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
-	"net"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/axbus/axbus/embedded"
+	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/observer"
 )
 
-// runFixture sends one control request to the GTK fixture app of the daemon's private headless
-// desktop (`axbus serve --headless`): a way to change the app from a second terminal and watch
-// the events, before and besides axbus's own commands.
-func runFixture(ctx context.Context, args []string, out io.Writer) error {
-	var stateDir string
-	fs := newFlags("fixture", "[--state-dir DIR] CMD [KEY=VALUE ...]   e.g. fixture toggle, fixture set_text text=hello, fixture state")
-	fs.StringVar(&stateDir, "state-dir", "", "state dir of the daemon that runs the headless desktop")
-	if err := parse(fs, args, 64); err != nil {
-		return err
-	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return errUsage
-	}
-	req := map[string]any{"cmd": fs.Arg(0)}
-	for _, kv := range fs.Args()[1:] {
+type fixtureCmd struct {
+	Cmd      string   `arg:"" help:"the request: toggle, set_text, state, save, ... (see fixtures/README.md)."`
+	Args     []string `arg:"" optional:"" placeholder:"KEY=VALUE" help:"the request's fields; a value is JSON when it parses as JSON, a string otherwise."`
+	StateDir string   `placeholder:"DIR" type:"path" help:"state dir of the daemon that runs the headless desktop."`
+	JSON     bool     `help:"print JSON even on a terminal."`
+}
+
+// Run sends one control request to the GTK fixture app of the daemon's private headless desktop
+// (`axbus serve --headless`): a way to change the app from a second terminal and watch the
+// events, before and besides axbus's own commands.
+func (c *fixtureCmd) Run(e *env) error {
+	req := map[string]any{"cmd": c.Cmd}
+	for _, kv := range c.Args {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
-			fmt.Fprintf(os.Stderr, "axbus fixture: %q is not KEY=VALUE\n", kv)
-			return errUsage
+			return observer.Errorf(observer.CodeBadRequest, "Give the request's fields as KEY=VALUE, e.g. text=hello.", "%q is not KEY=VALUE", kv)
 		}
 		var parsed any
 		if json.Unmarshal([]byte(v), &parsed) != nil {
@@ -42,35 +35,36 @@ func runFixture(ctx context.Context, args []string, out io.Writer) error {
 		}
 		req[k] = parsed
 	}
-	info, err := embedded.Discover(stateDir)
+	info, err := embedded.Discover(c.StateDir)
 	if err != nil {
 		return err
 	}
 	socks, _ := filepath.Glob(filepath.Join(info.StateDir, "headless", "*.sock"))
 	if len(socks) == 0 {
-		return fmt.Errorf("no fixture app: the daemon of %s runs no headless desktop (start it with axbus serve --headless always)", info.StateDir)
+		return observer.Errorf(observer.CodeUnavailable, "Start the daemon with axbus serve --headless always.",
+			"no fixture app: the daemon of %s runs no headless desktop", info.StateDir)
 	}
+	reply, err := fixtureCall(e.ctx, socks[0], req)
+	if err != nil {
+		return err
+	}
+	return e.print(c.JSON, reply)
+}
+
+// controlFixture sends a request to a fixture app's control socket and says whether it failed.
+func controlFixture(ctx context.Context, sock string, req map[string]any) error {
+	_, err := fixtureCall(ctx, sock, req)
+	return err
+}
+
+// fixtureCall sends one request to a fixture app's control socket and returns its reply.
+func fixtureCall(ctx context.Context, sock string, req map[string]any) (any, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", socks[0])
+	raw, err := headless.FixtureControl(ctx, sock, req)
 	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	if dl, ok := ctx.Deadline(); ok {
-		_ = conn.SetDeadline(dl)
-	}
-	if err := json.NewEncoder(conn).Encode(req); err != nil {
-		return err
-	}
-	line, err := bufio.NewReader(conn).ReadBytes('\n')
-	if err != nil {
-		return err
+		return nil, err
 	}
 	var reply any
-	if err := json.Unmarshal(line, &reply); err != nil {
-		return fmt.Errorf("fixture reply not understood: %s", line)
-	}
-	return printJSON(out, reply)
+	return reply, json.Unmarshal(raw, &reply)
 }

@@ -1,38 +1,66 @@
 // Command axbus is the one binary of axbus: `axbus serve` runs the daemon of a desktop session,
-// and the other commands are its clients (apps, windows, inspect, tail, status, schema). This
-// package only wires the other packages together.
+// and the other commands are its clients. This package only wires the other packages together:
+// the command line (kong), the connection (NATS habits: -s/--server, NATS_URL, NATS_CONTEXT),
+// and the output (a human form on a terminal, JSON when piped or with --json).
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/alecthomas/kong"
+
+	"github.com/axbus/axbus/api"
 )
 
-// command is one subcommand.
-type command struct {
-	name    string
-	summary string
-	run     func(ctx context.Context, args []string, out io.Writer) error
+// cli is the command line: one field per command, kebab-case, the snake_case names of the
+// endpoints kept as aliases.
+type cli struct {
+	Version kong.VersionFlag `help:"Print the version and exit."`
+
+	Serve            serveCmd            `cmd:"" help:"Run the daemon of this desktop session." group:"Daemon"`
+	Apps             appsCmd             `cmd:"" help:"List the running apps." group:"Observe"`
+	Windows          windowsCmd          `cmd:"" help:"List an app's windows." group:"Observe"`
+	Inspect          inspectCmd          `cmd:"" help:"Inspect a window into a snapshot." group:"Observe"`
+	Read             readCmd             `cmd:"" help:"Read a window's text in reading order." group:"Observe"`
+	Snapshot         snapshotCmd         `cmd:"" help:"List a stored snapshot again, whole or from one element." group:"Observe"`
+	Wait             waitCmd             `cmd:"" help:"Wait for a condition; exit 0 once it holds." group:"Observe"`
+	Tail             tailCmd             `cmd:"" help:"Follow the desktop's events, live and from history." group:"Observe"`
+	Status           statusCmd           `cmd:"" help:"The daemon's health." group:"Observe"`
+	Click            targetActionCmd     `cmd:"" help:"Click an element; prove it with --expect." group:"Act"`
+	Press            pressCmd            `cmd:"" help:"Invoke a named action of an element." group:"Act"`
+	SetValue         setValueCmd         `cmd:"" name:"set-value" aliases:"set_value" help:"Set an element's value." group:"Act"`
+	Type             typeCmd             `cmd:"" help:"Type text into an element." group:"Act"`
+	Focus            targetActionCmd     `cmd:"" help:"Give an element the keyboard focus." group:"Act"`
+	ScrollTo         targetActionCmd     `cmd:"" name:"scroll-to" aliases:"scroll_to" help:"Scroll an element into view." group:"Act"`
+	Expand           targetActionCmd     `cmd:"" help:"Expand an element." group:"Act"`
+	Collapse         targetActionCmd     `cmd:"" help:"Collapse an element." group:"Act"`
+	Select           targetActionCmd     `cmd:"" help:"Select an element (a row, an item, an option)." group:"Act"`
+	Toggle           targetActionCmd     `cmd:"" help:"Toggle a checkbox or switch once." group:"Act"`
+	Check            targetActionCmd     `cmd:"" help:"Check a checkbox (nothing when checked)." group:"Act"`
+	Uncheck          targetActionCmd     `cmd:"" help:"Uncheck a checkbox (nothing when unchecked)." group:"Act"`
+	Key              keyCmd              `cmd:"" help:"Send a key combination to an app (physical input)." group:"Act"`
+	WebAccessibility webAccessibilityCmd `cmd:"" name:"web-accessibility" aliases:"web_accessibility" help:"Claim or release an app's web accessibility (macOS Chromium and Electron)." group:"Act"`
+	Schema           schemaCmd           `cmd:"" help:"Print a JSON Schema of the API, or list them." group:"Tools"`
+	Desktop          desktopCmd          `cmd:"" help:"The daemon's private headless desktop." group:"Tools"`
+	Fixture          fixtureCmd          `cmd:"" help:"Change the headless desktop's fixture app." group:"Tools"`
+	Doctor           doctorCmd           `cmd:"" help:"Check this desktop's accessibility; print a report to paste into an issue." group:"Tools"`
+	Completion       completionCmd       `cmd:"" help:"Print a shell completion script (bash)." group:"Tools"`
 }
 
-func commands() []command {
-	return append([]command{
-		{"serve", "run the daemon of this desktop session", runServe},
-		{"apps", "list the running apps", runApps},
-		{"windows", "list an app's windows", runWindows},
-		{"inspect", "inspect a window into a snapshot", runInspect},
-		{"read", "read a window's text", runRead},
-		{"wait", "wait for a condition: wait CONDITION [--app NAME] [--timeout 5s]", runWait},
-		{"tail", "follow events: tail [APP[.TYPE]]", runTail},
-		{"status", "the daemon's health", runStatus},
-		{"schema", "print a JSON Schema: schema [NAME]", runSchema},
-		{"fixture", "change the headless desktop's fixture app: fixture CMD [KEY=VALUE...]", runFixture},
-		{"doctor", "check this desktop's accessibility and print a report to paste into an issue", runDoctor},
-	}, actionCommands()...)
+// env is what every command runs with: the streams are passed in, never taken from os.
+type env struct {
+	ctx    context.Context
+	stdout io.Writer
+	stderr io.Writer
+	parser *kong.Kong
+	// command is the selected command's name, as the endpoint knows it (set_value).
+	command string
 }
 
 func main() {
@@ -42,31 +70,76 @@ func main() {
 	os.Exit(code)
 }
 
-// run executes one command line and returns the exit status.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(stderr)
-		if len(args) == 0 {
-			return exitUsage
-		}
-		return 0
-	}
-	for _, c := range commands() {
-		if c.name == args[0] {
-			err := c.run(ctx, args[1:], stdout)
-			return report(err, stdout, stderr)
-		}
-	}
-	fmt.Fprintf(stderr, "axbus: unknown command %q; run axbus help\n", args[0])
-	return exitUsage
+// exited is how kong's exit (after --help or --version) leaves the parser in this process.
+type exited struct{ code int }
+
+// newParser is the command line's parser writing to the given streams.
+func newParser(stdout, stderr io.Writer) (*kong.Kong, error) {
+	return kong.New(&cli{},
+		kong.Name("axbus"),
+		kong.Description("The accessibility tree of a desktop on NATS: apps, windows, inspections, waits, actions and events.\n\n"+
+			"Clients find the local daemon by themselves; -s/--server (or NATS_URL, or a NATS_CONTEXT of the nats CLI) names another. "+
+			"On a terminal the output is for people; piped, or with --json, it is JSON. Exit statuses: see the README."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { panic(exited{code}) }),
+		kong.Vars{"version": "axbus " + api.Version}.CloneWith(serveVars()),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: true}),
+	)
 }
 
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "axbus: the accessibility tree of a desktop on NATS")
-	fmt.Fprintln(w, "\nusage: axbus COMMAND [flags]   (axbus COMMAND -h for its flags)")
-	fmt.Fprintln(w)
-	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+// run executes one command line and returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) (code int) {
+	if len(args) == 0 { // the help, but not a success
+		run(ctx, []string{"--help"}, stderr, stderr)
+		return exitUsage
 	}
-	fmt.Fprintln(w, "\nExit status: see the README's table (0 ok, 2 bad request, 3 not found, 4 stale, 5 app gone, 6 timeout, 7 action failed, 8 permission, 9 unavailable, 10 already running, 11 address in use).")
+	parser, err := newParser(stdout, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "axbus: %v\n", err)
+		return exitInternal
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			e, ok := r.(exited)
+			if !ok {
+				panic(r)
+			}
+			code = e.code
+		}
+	}()
+	kctx, err := parser.Parse(args)
+	if err != nil {
+		var pe *kong.ParseError
+		if errors.As(err, &pe) {
+			fmt.Fprintf(stderr, "axbus: %v\n", err)
+			fmt.Fprintf(stderr, "       run %q for its flags\n", "axbus "+commandPath(pe.Context)+" --help")
+			return exitUsage
+		}
+		fmt.Fprintf(stderr, "axbus: %v\n", err)
+		return exitUsage
+	}
+	e := &env{ctx: ctx, stdout: stdout, stderr: stderr, parser: parser, command: endpointName(kctx.Selected())}
+	return report(kctx.Run(e), stdout, stderr)
+}
+
+// commandPath is the command a parse error is about ("" before one was named).
+func commandPath(kctx *kong.Context) string {
+	if kctx == nil || kctx.Selected() == nil {
+		return ""
+	}
+	return kctx.Selected().FullPath()[len("axbus "):]
+}
+
+// endpointName is the endpoint of a command: its name in snake_case.
+func endpointName(n *kong.Node) string {
+	if n == nil {
+		return ""
+	}
+	b := []byte(n.Name)
+	for i, c := range b {
+		if c == '-' {
+			b[i] = '_'
+		}
+	}
+	return string(b)
 }

@@ -19,15 +19,32 @@ func isTerminal(w io.Writer) bool {
 // rawText is printed as it is, not as JSON.
 type rawText string
 
-// printJSON writes v as JSON: indented for a person, one line for a program.
-func printJSON(w io.Writer, v any) error {
+// printer writes replies and events: for a person on a terminal in their compact human form
+// (JSON indented where there is none), one JSON document a line for programs or with --json.
+type printer struct {
+	w     io.Writer
+	human bool
+	enc   *json.Encoder
+}
+
+func (e *env) printer(forceJSON bool) *printer {
+	return &printer{w: e.stdout, human: !forceJSON && isTerminal(e.stdout), enc: json.NewEncoder(e.stdout)}
+}
+
+// print writes one reply.
+func (e *env) print(forceJSON bool, v any) error { return e.printer(forceJSON).reply(v) }
+
+func (p *printer) reply(v any) error {
 	if t, ok := v.(rawText); ok {
-		_, err := io.WriteString(w, string(t)+"\n")
+		_, err := io.WriteString(p.w, string(t)+"\n")
 		return err
 	}
-	enc := json.NewEncoder(w)
-	if isTerminal(w) {
-		enc.SetIndent("", "  ")
+	if !p.human {
+		return p.enc.Encode(v)
 	}
-	return enc.Encode(v)
+	if h := humanForm(v); h != nil {
+		return h(p.w)
+	}
+	p.enc.SetIndent("", "  ")
+	return p.enc.Encode(v)
 }

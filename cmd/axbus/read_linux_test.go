@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 )
 
@@ -21,7 +21,7 @@ func TestDesktopRead(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			before, _ := dd.Observer.Store().Stats()
-			r, err := dd.client.Read(ctx, bus.ReadRequest{AppTarget: bus.AppTarget{PID: dd.apps[kind].PID}})
+			r, err := dd.client.Read(ctx, api.ReadRequest{AppTarget: api.AppTarget{PID: dd.apps[kind].PID}})
 			if err != nil {
 				t.Fatal(err)
 			}

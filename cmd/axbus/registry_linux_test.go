@@ -8,7 +8,7 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 )
@@ -62,7 +62,7 @@ func TestDesktopRegistryRestartKeepsTheApps(t *testing.T) {
 	// The app's worker handles its registration before the events that follow it: once an event
 	// made after the restart is seen, whatever the registration published is seen too.
 	dd.do(t, kind, map[string]any{"cmd": "set_text", "text": "after the restart"})
-	dd.await(t, "an event after the restart", pid, 10*time.Second, func(e bus.Envelope) bool {
+	dd.await(t, "an event after the restart", pid, 10*time.Second, func(e api.Envelope) bool {
 		switch e.Type {
 		case observer.EventAppLaunched, observer.EventWindowCreated, observer.EventDialogOpened:
 			t.Errorf("the restart announced the running app again: %s %s", e.Type, e.Raw)
@@ -73,7 +73,7 @@ func TestDesktopRegistryRestartKeepsTheApps(t *testing.T) {
 		t.Fatalf("the generation changed across the restart: %d -> %d", before, after)
 	}
 	was := dd.state(t, kind).Remember
-	r, err := dd.client.Act(ctx, "toggle", bus.ActionRequest{Target: insp.SnapshotID + ":" + check.ID})
+	r, err := dd.client.Act(ctx, "toggle", api.ActionRequest{Target: insp.SnapshotID + ":" + check.ID})
 	if err != nil || !r.Done {
 		t.Fatalf("toggle through the snapshot from before the restart: %+v %v", r, err)
 	}

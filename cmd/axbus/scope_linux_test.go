@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 )
@@ -32,7 +32,7 @@ func TestDesktopVisibleRowsAndScope(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	scoped, err := dd.client.Inspect(ctx, bus.InspectRequest{Scope: insp.SnapshotID + ":" + list.ID})
+	scoped, err := dd.client.Inspect(ctx, api.InspectRequest{Scope: insp.SnapshotID + ":" + list.ID})
 	if err != nil {
 		t.Fatal(err)
 	}

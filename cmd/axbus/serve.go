@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"log/slog"
 	"os"
 	"strconv"
@@ -16,32 +14,32 @@ import (
 	"github.com/axbus/axbus/observer"
 )
 
-func runServe(ctx context.Context, args []string, out io.Writer) error {
-	cfg := daemon.Config{}
-	var level string
-	fs := newFlags("serve", "[flags]")
-	fs.StringVar(&cfg.Backend, "backend", "auto", "accessibility backend: auto or one of "+strings.Join(daemon.Backends(), ", "))
-	fs.StringVar(&cfg.Desktop, "desktop", "demo", "simulated desktop for --backend sim: a fixture name or a JSON file")
-	fs.StringVar(&cfg.StateDir, "state-dir", "", "state dir: JetStream store, credentials, lock (default: the user's state dir)")
-	fs.StringVar(&cfg.Listen, "listen", embedded.DefaultListen, "client listen address; one other machines can reach (not loopback) needs --tls-cert and --tls-key, or --insecure-remote")
-	fs.StringVar(&cfg.TLSCert, "tls-cert", "", "require TLS on the client port with this PEM certificate (with --tls-key)")
-	fs.StringVar(&cfg.TLSKey, "tls-key", "", "the PEM private key of --tls-cert")
-	fs.BoolVar(&cfg.InsecureRemote, "insecure-remote", false, "accept a --listen address other machines can reach without TLS: they could read and alter all traffic")
-	fs.StringVar(&cfg.Host, "host", defaultHost(), "host id used in subjects")
-	fs.StringVar(&cfg.Prefix, "prefix", bus.DefaultPrefix, "subject prefix")
-	fs.StringVar(&cfg.Headless, "headless", "never", "run a private headless desktop with the GTK fixture app: never, auto (when there is no desktop session) or always (Linux)")
-	var snapApps string
-	fs.DurationVar(&cfg.SnapInterval, "snap-interval", time.Second, "polled snapshot diffs on ax.<host>.snap.<app> (an app is polled only while someone subscribes): how often; 0 or less turns them off")
-	fs.IntVar(&cfg.SnapResync, "snap-resync", 10, "a full re-read every this many snapshot cycles, for changes no notification announced (0: never)")
-	fs.StringVar(&snapApps, "snap-apps", "", "poll only these apps: comma-separated names or pids (default: every app someone subscribes to)")
-	fs.StringVar(&level, "log-level", "info", "debug, info, warn or error")
-	if err := parse(fs, args, 0); err != nil {
-		return err
-	}
+type serveCmd struct {
+	Backend        string        `enum:"auto,atspi,ax,sim" default:"auto" help:"accessibility backend: auto (this platform's: atspi on Linux, ax on macOS), or sim (a simulated desktop, no display needed)."`
+	Desktop        string        `default:"demo" help:"the simulated desktop of --backend sim: a fixture name (demo, large) or a JSON file."`
+	Headless       string        `enum:"never,auto,always" default:"never" help:"run a private headless desktop with the GTK fixture app (Linux): never, auto (when there is no desktop session) or always."`
+	StateDir       string        `placeholder:"DIR" type:"path" help:"state dir: JetStream store, credentials, lock (default: the user's state dir)."`
+	Listen         string        `default:"${listen}" placeholder:"HOST:PORT" help:"client listen address; one other machines can reach needs --tls-cert and --tls-key, or --insecure-remote."`
+	TLSCert        string        `name:"tls-cert" placeholder:"FILE" type:"existingfile" help:"require TLS on the client port with this PEM certificate (with --tls-key)."`
+	TLSKey         string        `name:"tls-key" placeholder:"FILE" type:"existingfile" help:"the PEM private key of --tls-cert."`
+	InsecureRemote bool          `help:"accept a --listen address other machines can reach without TLS: they could read and alter all traffic."`
+	Host           string        `default:"${host}" placeholder:"ID" help:"host id used in subjects."`
+	Prefix         string        `default:"ax" help:"subject prefix."`
+	SnapInterval   time.Duration `default:"1s" help:"polled snapshot diffs on <prefix>.<host>.snap.<app> (an app is polled only while someone subscribes): how often; 0 turns them off."`
+	SnapResync     int           `default:"10" help:"a full re-read every this many snapshot cycles, for changes no notification announced (0: never)."`
+	SnapApps       []string      `placeholder:"APP" help:"poll only these apps: names or pids, comma-separated (default: every app someone subscribes to)."`
+	LogLevel       string        `enum:"debug,info,warn,error" default:"info" help:"the daemon's log level (the log goes to stderr)."`
+}
+
+// Run serves until interrupted.
+func (c *serveCmd) Run(e *env) error {
+	cfg := daemon.Config{Backend: c.Backend, Desktop: c.Desktop, Headless: c.Headless, StateDir: c.StateDir, Listen: c.Listen,
+		TLSCert: c.TLSCert, TLSKey: c.TLSKey, InsecureRemote: c.InsecureRemote, Host: c.Host, Prefix: c.Prefix,
+		SnapInterval: c.SnapInterval, SnapResync: c.SnapResync}
 	if cfg.SnapInterval <= 0 {
 		cfg.SnapInterval = -1 // off
 	}
-	for _, a := range strings.Split(snapApps, ",") {
+	for _, a := range c.SnapApps {
 		if a = strings.TrimSpace(a); a == "" {
 			continue
 		}
@@ -52,19 +50,16 @@ func runServe(ctx context.Context, args []string, out io.Writer) error {
 		}
 	}
 	var lv slog.Level
-	if err := lv.UnmarshalText([]byte(level)); err != nil {
-		fmt.Fprintf(os.Stderr, "axbus serve: bad --log-level %q\n", level)
-		return errUsage
-	}
-	cfg.Log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: lv}))
+	_ = lv.UnmarshalText([]byte(c.LogLevel)) // the enum admits only levels
+	cfg.Log = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: lv}))
 
 	daemon.SetGCPolicy()
 	d, err := daemon.Start(cfg)
 	if err != nil {
 		return err
 	}
-	printBanner(out, d)
-	<-ctx.Done()
+	printBanner(e.stdout, d)
+	<-e.ctx.Done()
 	cfg.Log.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -79,4 +74,9 @@ func defaultHost() string {
 	}
 	h, _, _ = strings.Cut(h, ".")
 	return bus.Token(h)
+}
+
+// serveVars are the defaults of serve's flags that are computed.
+func serveVars() map[string]string {
+	return map[string]string{"listen": embedded.DefaultListen, "host": defaultHost()}
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/testcert"
@@ -67,8 +68,8 @@ func TestServeInsecureRemoteSaysSo(t *testing.T) {
 		t.Fatalf("status: exit %d: %s", code, errOut)
 	}
 	mustMatch(t, "status.reply", []byte(out))
-	want := bus.ListenStatus{URL: "nats://127.0.0.1:" + port, Address: info.Listen, InsecureRemote: true}
-	if st := decode[bus.StatusReply](t, out); st.Listen == nil || *st.Listen != want {
+	want := api.ListenStatus{URL: "nats://127.0.0.1:" + port, Address: info.Listen, InsecureRemote: true}
+	if st := decode[api.StatusReply](t, out); st.Listen == nil || *st.Listen != want {
 		t.Fatalf("status listen = %+v, want %+v", st.Listen, want)
 	}
 }
@@ -85,8 +86,8 @@ func TestServeLoopbackBanner(t *testing.T) {
 		t.Errorf("a loopback daemon warns:\n%s", strings.Join(s.banner, "\n"))
 	}
 	out, _, code := s.cli(t, "status")
-	want := bus.ListenStatus{URL: info.URL, Address: info.Listen, Loopback: true}
-	if st := decode[bus.StatusReply](t, out); code != 0 || st.Listen == nil || *st.Listen != want {
+	want := api.ListenStatus{URL: info.URL, Address: info.Listen, Loopback: true}
+	if st := decode[api.StatusReply](t, out); code != 0 || st.Listen == nil || *st.Listen != want {
 		t.Fatalf("status: exit %d, listen %+v, want %+v", code, st.Listen, want)
 	}
 }
@@ -118,8 +119,8 @@ func TestServeTLS(t *testing.T) {
 		t.Fatalf("status over TLS: exit %d: %s", code, errOut)
 	}
 	mustMatch(t, "status.reply", []byte(out))
-	want := bus.ListenStatus{URL: tlsURL, Address: info.Listen, TLS: true}
-	if st := decode[bus.StatusReply](t, out); st.Listen == nil || *st.Listen != want {
+	want := api.ListenStatus{URL: tlsURL, Address: info.Listen, TLS: true}
+	if st := decode[api.StatusReply](t, out); st.Listen == nil || *st.Listen != want {
 		t.Fatalf("status listen = %+v, want %+v", st.Listen, want)
 	}
 
@@ -149,7 +150,7 @@ func TestServeTLS(t *testing.T) {
 	var sout, serr strings.Builder
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	code = run(ctx, []string{"status", "--server", tlsURL, "--creds", info.CredsFile, "--tls-ca", certFile, "--host", "testhost"}, &sout, &serr)
+	code = run(ctx, []string{"status", "--server", tlsURL, "--nkey", info.CredsFile, "--tls-ca", certFile, "--host", "testhost"}, &sout, &serr)
 	if code != 0 {
 		t.Fatalf("status --server %s --tls-ca: exit %d: %s", tlsURL, code, serr.String())
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
@@ -100,14 +100,14 @@ func TestSnapPolledOnlyWhileSubscribed(t *testing.T) {
 }
 
 // nextSnap waits for the next diff on sub.
-func nextSnap(t *testing.T, sub *nats.Subscription) bus.SnapEnvelope {
+func nextSnap(t *testing.T, sub *nats.Subscription) api.SnapEnvelope {
 	t.Helper()
 	msg, err := sub.NextMsg(5 * time.Second)
 	if err != nil {
 		t.Fatalf("no diff on %s: %v", sub.Subject, err)
 	}
 	mustMatch(t, "snap", msg.Data)
-	var env bus.SnapEnvelope
+	var env api.SnapEnvelope
 	if err := json.Unmarshal(msg.Data, &env); err != nil {
 		t.Fatal(err)
 	}
@@ -158,14 +158,14 @@ func TestSnapNatsSub(t *testing.T) {
 	}
 	defer func() { _ = sub.Process.Kill(); _ = sub.Wait() }()
 	lines := firstJSONLine(stdout)
-	var env bus.SnapEnvelope
+	var env api.SnapEnvelope
 	select {
 	case l, ok := <-lines:
 		if !ok {
 			t.Fatal("nats sub ended without a diff")
 		}
 		mustMatch(t, "snap", []byte(l))
-		env = decode[bus.SnapEnvelope](t, l)
+		env = decode[api.SnapEnvelope](t, l)
 	case <-time.After(10 * time.Second):
 		t.Fatal("nats sub saw no diff in 10 s")
 	}
@@ -173,7 +173,7 @@ func TestSnapNatsSub(t *testing.T) {
 		t.Fatalf("first diff %s of %s: %d added of %d elements; want a reset of the whole window", env.Kind, env.App.Name, len(env.Added), env.Elements)
 	}
 	out, _, code := d.cli(t, "status")
-	st := decode[bus.StatusReply](t, out)
+	st := decode[api.StatusReply](t, out)
 	if code != 0 || len(st.Snaps.Polled) != 1 || st.Snaps.Polled[0].App.PID != notes || st.Snaps.Polled[0].Listeners != 1 {
 		t.Fatalf("status while nats sub listens (exit %d): %s", code, out)
 	}
@@ -185,7 +185,7 @@ func TestSnapNatsSub(t *testing.T) {
 		return !s.Polling && s.Elements == 0
 	})
 	out, _, _ = d.cli(t, "status")
-	if st := decode[bus.StatusReply](t, out); len(st.Snaps.Polled) != 0 || !strings.HasPrefix(st.Snaps.Idle, "no subscriber") {
+	if st := decode[api.StatusReply](t, out); len(st.Snaps.Polled) != 0 || !strings.HasPrefix(st.Snaps.Idle, "no subscriber") {
 		t.Errorf("status after nats sub left: %s", out)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/observer/sim"
 	"github.com/nats-io/nats.go"
@@ -23,7 +23,7 @@ func TestSnapDiffsThroughNATS(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = nc.Flush()
-	next := func(within time.Duration) (*bus.SnapEnvelope, []byte) {
+	next := func(within time.Duration) (*api.SnapEnvelope, []byte) {
 		msg, err := sub.NextMsg(within)
 		if err == nats.ErrTimeout {
 			return nil, nil
@@ -32,7 +32,7 @@ func TestSnapDiffsThroughNATS(t *testing.T) {
 			t.Fatal(err)
 		}
 		mustMatch(t, "snap", msg.Data)
-		var env bus.SnapEnvelope
+		var env api.SnapEnvelope
 		if err := json.Unmarshal(msg.Data, &env); err != nil {
 			t.Fatal(err)
 		}

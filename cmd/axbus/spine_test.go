@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/observer"
@@ -29,7 +30,7 @@ func TestAppsWindowsInspectStatusThroughTheCLI(t *testing.T) {
 		t.Fatalf("apps: exit %d: %s", code, errOut)
 	}
 	mustMatch(t, "apps.reply", []byte(out))
-	apps := decode[bus.AppsReply](t, out)
+	apps := decode[api.AppsReply](t, out)
 	var notes *observer.App
 	for i := range apps.Apps {
 		if apps.Apps[i].Name == "Notes" {
@@ -45,7 +46,7 @@ func TestAppsWindowsInspectStatusThroughTheCLI(t *testing.T) {
 		t.Fatalf("windows: exit %d: %s", code, errOut)
 	}
 	mustMatch(t, "windows.reply", []byte(out))
-	if w := decode[bus.WindowsReply](t, out); len(w.Windows) == 0 || w.App.PID != 501 {
+	if w := decode[api.WindowsReply](t, out); len(w.Windows) == 0 || w.App.PID != 501 {
 		t.Fatalf("windows of Notes: %s", out)
 	}
 
@@ -82,7 +83,7 @@ func TestAppsWindowsInspectStatusThroughTheCLI(t *testing.T) {
 		t.Fatalf("status: exit %d: %s", code, errOut)
 	}
 	mustMatch(t, "status.reply", []byte(out))
-	if st := decode[bus.StatusReply](t, out); st.Host != "testhost" || st.Snapshots.Count != 1 || st.Backend != "macos" {
+	if st := decode[api.StatusReply](t, out); st.Host != "testhost" || st.Snapshots.Count != 1 || st.Backend != "sim" {
 		t.Fatalf("status: %s", out)
 	}
 }
@@ -112,21 +113,21 @@ func TestSchemaCommand(t *testing.T) {
 func TestBadInputGetsClearErrors(t *testing.T) {
 	d := startTestDaemon(t)
 	nc := d.connect(t)
-	api := d.Subjects.Endpoint
+	endpoint := d.Subjects.Endpoint
 	for _, c := range []struct {
 		name, subject string
 		body          []byte
 		code          observer.Code
 		status        string
 	}{
-		{"malformed JSON", api("inspect"), []byte(`{"app": "Notes"`), observer.CodeBadRequest, "400"},
-		{"unknown field", api("inspect"), []byte(`{"app": "Notes", "depth": 3}`), observer.CodeBadRequest, "400"},
-		{"wrong type", api("windows"), []byte(`{"pid": "501"}`), observer.CodeBadRequest, "400"},
-		{"2 MB request", api("inspect"), []byte(`{"app": "` + strings.Repeat("N", 2<<20) + `"}`), observer.CodePayloadTooLarge, "413"},
-		{"unknown app", api("inspect"), []byte(`{"app": "NoSuchApp"}`), observer.CodeAppNotFound, "404"},
-		{"unknown pid", api("windows"), []byte(`{"pid": 4242}`), observer.CodeAppNotFound, "404"},
-		{"unknown snapshot", api("snapshot"), []byte(`{"snapshot_id": "s_000000000000"}`), observer.CodeSnapshotExpired, "410"},
-		{"bad element id", api("snapshot"), []byte(`{"snapshot_id": "s_0", "element": "12"}`), observer.CodeBadRequest, "400"},
+		{"malformed JSON", endpoint("inspect"), []byte(`{"app": "Notes"`), observer.CodeBadRequest, "400"},
+		{"unknown field", endpoint("inspect"), []byte(`{"app": "Notes", "depth": 3}`), observer.CodeBadRequest, "400"},
+		{"wrong type", endpoint("windows"), []byte(`{"pid": "501"}`), observer.CodeBadRequest, "400"},
+		{"2 MB request", endpoint("inspect"), []byte(`{"app": "` + strings.Repeat("N", 2<<20) + `"}`), observer.CodePayloadTooLarge, "413"},
+		{"unknown app", endpoint("inspect"), []byte(`{"app": "NoSuchApp"}`), observer.CodeAppNotFound, "404"},
+		{"unknown pid", endpoint("windows"), []byte(`{"pid": 4242}`), observer.CodeAppNotFound, "404"},
+		{"unknown snapshot", endpoint("snapshot"), []byte(`{"snapshot_id": "s_000000000000"}`), observer.CodeSnapshotExpired, "410"},
+		{"bad element id", endpoint("snapshot"), []byte(`{"snapshot_id": "s_0", "element": "12"}`), observer.CodeBadRequest, "400"},
 	} {
 		start := time.Now()
 		msg, err := nc.Request(c.subject, c.body, 5*time.Second)
@@ -140,13 +141,13 @@ func TestBadInputGetsClearErrors(t *testing.T) {
 			t.Errorf("%s: headers %v, want status %s and a message", c.name, msg.Header, c.status)
 		}
 		mustMatch(t, "error", msg.Data)
-		var body bus.ErrorBody
+		var body api.ErrorBody
 		if err := json.Unmarshal(msg.Data, &body); err != nil || body.Error.Code != c.code || body.Error.Suggestion == "" {
 			t.Errorf("%s: body %s, want code %s with a suggestion", c.name, msg.Data, c.code)
 		}
 	}
 	// still serving
-	if msg, err := nc.Request(api("apps"), nil, 5*time.Second); err != nil || msg.Header.Get(micro.ErrorCodeHeader) != "" {
+	if msg, err := nc.Request(endpoint("apps"), nil, 5*time.Second); err != nil || msg.Header.Get(micro.ErrorCodeHeader) != "" {
 		t.Fatalf("daemon stopped serving after bad input: %v", err)
 	}
 	// the CLI maps the codes to documented exit statuses, one line on stderr
@@ -179,7 +180,7 @@ func TestErrorsEchoLongInputCut(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: no reply: %v", c.endpoint, err)
 		}
-		var body bus.ErrorBody
+		var body api.ErrorBody
 		if err := json.Unmarshal(msg.Data, &body); err != nil || body.Error == nil {
 			t.Fatalf("%s: not an error: %.300s", c.endpoint, msg.Data)
 		}
@@ -221,6 +222,8 @@ func TestNatsCLI(t *testing.T) {
 
 	// nats sub sees the simulated desktop's events (on a wildcard of events alone: one that
 	// covers ax.<host>.snap.<app> too would get the polled diffs it makes the daemon publish)
+	saved := d.Subjects.Event("Notes", string(observer.EventChildrenChanged))
+	before := d.Server.Interest(saved)
 	sub := exec.CommandContext(ctx, natsCLI(t), "--server", d.Server.Info().URL, "--nkey", d.Server.Info().CredsFile,
 		"sub", "--raw", "--count", "1", d.Subjects.Prefix+".*.evt.>")
 	sub.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "HOME="+t.TempDir())
@@ -232,7 +235,8 @@ func TestNatsCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	line := firstJSONLine(stdout)
-	time.Sleep(300 * time.Millisecond) // let the subscription reach the server
+	// --raw prints no "Subscribing on", which comes before it subscribes anyway: ask the server
+	eventually(t, 10*time.Second, "the nats CLI's subscription", func() bool { return d.Server.Interest(saved) > before })
 	pressSave(t, d)
 	select {
 	case l, ok := <-line:
@@ -257,13 +261,35 @@ func pressSave(t *testing.T, d *testDaemon) {
 
 func TestTailSeesLiveAndPastEvents(t *testing.T) {
 	d := startTestDaemon(t)
-	pressSave(t, d) // "Saved" appears and a sheet opens 200 ms later
 	nc := d.connect(t)
 	client := busClient(t, nc)
 	if client.Host() != "testhost" {
 		t.Fatalf("discovered host %q", client.Host())
 	}
-	time.Sleep(600 * time.Millisecond)
+	// The tail starts once the sheet and the label were published: it reads them from history.
+	live, err := nc.SubscribeSync(d.Subjects.Events("notes", ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	pressSave(t, d) // "Saved" appears and a sheet opens 200 ms later
+	published := map[observer.EventType]bool{}
+	for !published[observer.EventDialogOpened] || !published[observer.EventChildrenChanged] {
+		msg, err := live.NextMsg(5 * time.Second)
+		if err != nil {
+			t.Fatalf("the sheet and the label were not published (saw %v): %v", published, err)
+		}
+		var env api.Envelope
+		if err := json.Unmarshal(msg.Data, &env); err != nil {
+			t.Fatal(err)
+		}
+		published[env.Type] = true
+	}
+	if err := live.Unsubscribe(); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	events, err := client.Tail(ctx, bus.TailOptions{App: "notes", All: true})
@@ -394,11 +420,11 @@ func TestEventsCarryTheirMsgID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var env bus.Envelope
+	var env api.Envelope
 	if err := json.Unmarshal(msg.Data, &env); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := msg.Header.Get(nats.MsgIdHdr), bus.MsgID("testhost", env.Boot, env.Seq); got != want || env.Boot == "" {
+	if got, want := msg.Header.Get(nats.MsgIdHdr), api.MsgID("testhost", env.Boot, env.Seq); got != want || env.Boot == "" {
 		t.Fatalf("Nats-Msg-Id %q, want %q", got, want)
 	}
 	if msg.Subject != d.Subjects.Event("Notes", string(env.Type)) {

@@ -6,18 +6,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 )
 
 // waitFor arms a wait through NATS, makes the change through the fixture's own control socket
 // once the wait listens, and returns the outcome.
-func (dd *desktopDaemon) waitFor(t *testing.T, kind, expr string, change map[string]any) *bus.WaitResult {
+func (dd *desktopDaemon) waitFor(t *testing.T, kind, expr string, change map[string]any) *api.WaitResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	req := bus.WaitRequest{Expr: expr, AppTarget: bus.AppTarget{PID: dd.apps[kind].PID}, TimeoutMS: 10000}
+	req := api.WaitRequest{Expr: expr, AppTarget: api.AppTarget{PID: dd.apps[kind].PID}, TimeoutMS: 10000}
 	r, err := dd.client.WaitAfter(ctx, req, func(context.Context) error {
 		if change != nil {
 			dd.do(t, kind, change)
@@ -33,7 +33,7 @@ func (dd *desktopDaemon) waitFor(t *testing.T, kind, expr string, change map[str
 }
 
 // listing decodes the snapshot a wait's reply lists.
-func listing(t *testing.T, r *bus.WaitResult) *observer.Inspection {
+func listing(t *testing.T, r *api.WaitResult) *observer.Inspection {
 	t.Helper()
 	insp, err := r.Snapshot.Inspection()
 	if err != nil || insp == nil {
@@ -43,9 +43,9 @@ func listing(t *testing.T, r *bus.WaitResult) *observer.Inspection {
 }
 
 // holdsMatch checks a met outcome whose snapshot lists the match under its id.
-func holdsMatch(t *testing.T, what string, r *bus.WaitResult, wantMatch bool) {
+func holdsMatch(t *testing.T, what string, r *api.WaitResult, wantMatch bool) {
 	t.Helper()
-	if r.Outcome != bus.WaitMet || r.Snapshot == nil {
+	if r.Outcome != api.WaitMet || r.Snapshot == nil {
 		t.Fatalf("%s: %s (%+v)", what, r.Outcome, r.Error)
 	}
 	if !wantMatch {
@@ -77,11 +77,11 @@ func TestDesktopWaits(t *testing.T) {
 				t.Fatalf("dialog window %+v", r.Window)
 			}
 			r = dd.waitFor(t, kind, `element:role=button,name="OK" gone`, map[string]any{"cmd": "close_dialog"})
-			if r.Outcome != bus.WaitMet {
+			if r.Outcome != api.WaitMet {
 				t.Fatalf("OK gone: %+v", r)
 			}
 			r = dd.waitFor(t, kind, `window_gone:title="Saved"`, nil)
-			if r.Outcome != bus.WaitMet {
+			if r.Outcome != api.WaitMet {
 				t.Fatalf("dialog window gone: %+v", r)
 			}
 			r = dd.waitFor(t, kind, `element:role=slider,name="Volume",value="60"`, map[string]any{"cmd": "set_value", "value": 60})
@@ -119,7 +119,7 @@ func TestDesktopWaitAppGoneAndTimeout(t *testing.T) {
 	app := dd.apps[headless.KindGTK3]
 	var killed time.Time
 	ctx := context.Background()
-	r, err := dd.client.WaitAfter(ctx, bus.WaitRequest{Expr: `text="never shown"`, AppTarget: bus.AppTarget{PID: app.PID}, TimeoutMS: 10000},
+	r, err := dd.client.WaitAfter(ctx, api.WaitRequest{Expr: `text="never shown"`, AppTarget: api.AppTarget{PID: app.PID}, TimeoutMS: 10000},
 		func(context.Context) error {
 			killed = time.Now()
 			return app.Kill()
@@ -127,20 +127,20 @@ func TestDesktopWaitAppGoneAndTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if late := time.Since(killed); r.Outcome != bus.WaitAppGone || late > 200*time.Millisecond {
+	if late := time.Since(killed); r.Outcome != api.WaitAppGone || late > 200*time.Millisecond {
 		t.Fatalf("after a kill: %s in %v", r.Outcome, late)
 	}
 	dd2 := startDesktopDaemon(t, headless.KindGTK3)
 	start := time.Now()
-	r, err = dd2.client.Wait(ctx, bus.WaitRequest{Expr: `text="never shown"`, AppTarget: bus.AppTarget{PID: dd2.apps[headless.KindGTK3].PID}, TimeoutMS: 500})
+	r, err = dd2.client.Wait(ctx, api.WaitRequest{Expr: `text="never shown"`, AppTarget: api.AppTarget{PID: dd2.apps[headless.KindGTK3].PID}, TimeoutMS: 500})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if late := time.Since(start) - 500*time.Millisecond; r.Outcome != bus.WaitTimeout || late > 50*time.Millisecond+20*time.Millisecond {
+	if late := time.Since(start) - 500*time.Millisecond; r.Outcome != api.WaitTimeout || late > 50*time.Millisecond+20*time.Millisecond {
 		t.Fatalf("timeout: %s, %v past the deadline", r.Outcome, late) // the 20 ms: a round trip over TCP
 	}
 	// the CLI exits 0 only when met
-	_, _, code := dd2.cli(t, "wait", `text="never shown"`, "--pid", fmt.Sprint(dd2.apps[headless.KindGTK3].PID), "--timeout", "200ms")
+	_, _, code := dd2.cli(t, "wait", `text="never shown"`, "--pid", fmt.Sprint(dd2.apps[headless.KindGTK3].PID), "--for", "200ms")
 	if code != exitTimeout {
 		t.Fatalf("axbus wait that timed out: exit %d", code)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 )
@@ -68,7 +68,7 @@ func (dd *desktopDaemon) webArea(t *testing.T) (*observer.Inspection, *observer.
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	top, err := dd.client.Inspect(ctx, bus.InspectRequest{AppTarget: bus.AppTarget{PID: dd.browser.PID}})
+	top, err := dd.client.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{PID: dd.browser.PID}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func (dd *desktopDaemon) page(t *testing.T) *observer.Inspection {
 	top, area := dd.webArea(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	insp, err := dd.client.Inspect(ctx, bus.InspectRequest{Scope: top.SnapshotID + ":" + area.ID})
+	insp, err := dd.client.Inspect(ctx, api.InspectRequest{Scope: top.SnapshotID + ":" + area.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func byID(t *testing.T, insp *observer.Inspection, id string) *observer.Element 
 
 // webAct does action on the page's element of that HTML id (or, with id "name:X", the element
 // named X).
-func (dd *desktopDaemon) webAct(t *testing.T, action, id string, req bus.ActionRequest) (*bus.ActionReply, error) {
+func (dd *desktopDaemon) webAct(t *testing.T, action, id string, req api.ActionRequest) (*api.ActionReply, error) {
 	t.Helper()
 	insp := dd.page(t)
 	var el *observer.Element
@@ -126,7 +126,7 @@ func (dd *desktopDaemon) webAct(t *testing.T, action, id string, req bus.ActionR
 	return dd.actTarget(t, action, insp.SnapshotID+":"+el.ID, req)
 }
 
-func (dd *desktopDaemon) mustWebAct(t *testing.T, action, id string, req bus.ActionRequest) *bus.ActionReply {
+func (dd *desktopDaemon) mustWebAct(t *testing.T, action, id string, req api.ActionRequest) *api.ActionReply {
 	t.Helper()
 	r, err := dd.webAct(t, action, id, req)
 	if err != nil {
@@ -144,8 +144,8 @@ func TestWebActionsOnChromium(t *testing.T) {
 	dd := startWebDaemon(t, "page.html")
 
 	t.Run("click Save, expect the text its script adds", func(t *testing.T) {
-		r := dd.mustWebAct(t, "click", "save", bus.ActionRequest{Expect: &bus.WaitRequest{Expr: `text:"Saved"`, TimeoutMS: 5000}})
-		if r.Mechanism != "accessibility" || r.Expect == nil || r.Expect.Outcome != bus.WaitMet {
+		r := dd.mustWebAct(t, "click", "save", api.ActionRequest{Expect: &api.WaitRequest{Expr: `text:"Saved"`, TimeoutMS: 5000}})
+		if r.Mechanism != "accessibility" || r.Expect == nil || r.Expect.Outcome != api.WaitMet {
 			t.Fatalf("click: mechanism %q, expect %+v", r.Mechanism, r.Expect)
 		}
 		if got := dd.dom(t, `document.getElementById('messages').textContent`); got != "Saved" {
@@ -153,38 +153,38 @@ func TestWebActionsOnChromium(t *testing.T) {
 		}
 	})
 	t.Run("press by index", func(t *testing.T) {
-		dd.mustWebAct(t, "press", "open-dialog", bus.ActionRequest{Action: "0"})
+		dd.mustWebAct(t, "press", "open-dialog", api.ActionRequest{Action: "0"})
 		dd.domEventually(t, `String(document.getElementById('dialog').open)`, "true")
-		dd.mustWebAct(t, "click", "dialog-ok", bus.ActionRequest{})
+		dd.mustWebAct(t, "click", "dialog-ok", api.ActionRequest{})
 		dd.domEventually(t, `String(document.getElementById('dialog').open)`, "false")
 	})
 	t.Run("check box and radio", func(t *testing.T) {
-		r := dd.mustWebAct(t, "check", "remember", bus.ActionRequest{})
+		r := dd.mustWebAct(t, "check", "remember", api.ActionRequest{})
 		if r.Mechanism != "accessibility" {
 			t.Fatalf("check went %s", r.Mechanism)
 		}
 		dd.domEventually(t, `String(document.getElementById('remember').checked)`, "true")
-		dd.mustWebAct(t, "uncheck", "remember", bus.ActionRequest{})
+		dd.mustWebAct(t, "uncheck", "remember", api.ActionRequest{})
 		dd.domEventually(t, `String(document.getElementById('remember').checked)`, "false")
-		dd.mustWebAct(t, "check", "large", bus.ActionRequest{})
+		dd.mustWebAct(t, "check", "large", api.ActionRequest{})
 		dd.domEventually(t, `document.querySelector('input[name=size]:checked').id`, "large")
 	})
 	t.Run("select an option", func(t *testing.T) {
-		r := dd.mustWebAct(t, "select", "name:Blue", bus.ActionRequest{})
+		r := dd.mustWebAct(t, "select", "name:Blue", api.ActionRequest{})
 		if r.Mechanism != "accessibility" {
 			t.Fatalf("select went %s", r.Mechanism)
 		}
 		dd.domEventually(t, `document.getElementById('colour').value`, "Blue")
 	})
 	t.Run("focus", func(t *testing.T) {
-		r := dd.mustWebAct(t, "focus", "notes", bus.ActionRequest{})
+		r := dd.mustWebAct(t, "focus", "notes", api.ActionRequest{})
 		if r.Mechanism != "accessibility" {
 			t.Fatalf("focus went %s", r.Mechanism)
 		}
 		dd.domEventually(t, `document.activeElement.id`, "notes")
 	})
 	t.Run("text: refused headless, typed with physical input", func(t *testing.T) {
-		_, err := dd.webAct(t, "set_value", "name", bus.ActionRequest{Value: "Zoë"})
+		_, err := dd.webAct(t, "set_value", "name", api.ActionRequest{Value: "Zoë"})
 		if e := observer.AsError(err); err == nil || !strings.Contains(mustString(t, e.Details), "EditableText") ||
 			!strings.Contains(e.Suggestion, "physical") {
 			t.Fatalf("headless set_value on a web field: %v %v", err, e.Details)
@@ -196,15 +196,15 @@ func TestWebActionsOnChromium(t *testing.T) {
 			{"name", "Zoë Ångström", " ça va"},
 			{"notes", "Straße", " 日本語"},
 		} {
-			dd.mustWebAct(t, "set_value", f.id, bus.ActionRequest{Value: f.value, Policy: "physical"})
+			dd.mustWebAct(t, "set_value", f.id, api.ActionRequest{Value: f.value, Policy: "physical"})
 			dd.domEventually(t, `document.getElementById('`+f.id+`').value`, f.value)
-			dd.mustWebAct(t, "type", f.id, bus.ActionRequest{Text: f.more, Policy: "physical"})
+			dd.mustWebAct(t, "type", f.id, api.ActionRequest{Text: f.more, Policy: "physical"})
 			dd.domEventually(t, `document.getElementById('`+f.id+`').value`, f.value+f.more)
 		}
 	})
 	t.Run("password never leaves", func(t *testing.T) {
 		const typed = "Typed-S3cret"
-		dd.mustWebAct(t, "set_value", "password", bus.ActionRequest{Value: typed, Policy: "physical"})
+		dd.mustWebAct(t, "set_value", "password", api.ActionRequest{Value: typed, Policy: "physical"})
 		dd.domEventually(t, `document.getElementById('password').value`, typed)
 		insp := dd.page(t)
 		pw := byID(t, insp, "password")
@@ -213,7 +213,7 @@ func TestWebActionsOnChromium(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		read, err := dd.client.Read(ctx, bus.ReadRequest{AppTarget: bus.AppTarget{PID: dd.browser.PID}})
+		read, err := dd.client.Read(ctx, api.ReadRequest{AppTarget: api.AppTarget{PID: dd.browser.PID}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -252,7 +252,7 @@ func TestWebReadOnChromium(t *testing.T) {
 	top, area := dd.webArea(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	r, err := dd.client.Read(ctx, bus.ReadRequest{Scope: top.SnapshotID + ":" + area.ID})
+	r, err := dd.client.Read(ctx, api.ReadRequest{Scope: top.SnapshotID + ":" + area.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,12 +304,12 @@ func TestWebLongPageOnChromium(t *testing.T) {
 		// The first wait reads the page whole (~8 s; under the race detector on two busy cores, 40).
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Second)
 		defer cancel()
-		r, err := dd.client.Wait(ctx, bus.WaitRequest{Expr: `text:"Row 1990"`, AppTarget: bus.AppTarget{PID: dd.browser.PID}, TimeoutMS: 90000})
+		r, err := dd.client.Wait(ctx, api.WaitRequest{Expr: `text:"Row 1990"`, AppTarget: api.AppTarget{PID: dd.browser.PID}, TimeoutMS: 90000})
 		if err != nil {
 			t.Fatal(err)
 		}
 		mustMatch(t, "wait.reply", mustJSON(t, r))
-		if r.Outcome != bus.WaitMet || r.Match == nil || r.Match.Name != "Row 1990" || r.Snapshot == nil {
+		if r.Outcome != api.WaitMet || r.Match == nil || r.Match.Name != "Row 1990" || r.Snapshot == nil {
 			t.Fatalf("wait: %s %+v limits %+v", r.Outcome, r.Match, r.Limits)
 		}
 		insp, err := r.Snapshot.Inspection()
@@ -320,8 +320,8 @@ func TestWebLongPageOnChromium(t *testing.T) {
 			t.Fatalf("the snapshot does not hold the match: %+v", el)
 		}
 		// Once read, the copy answers at once: the next wait is met from it.
-		r, err = dd.client.Wait(ctx, bus.WaitRequest{Expr: `text:"Row 2000"`, AppTarget: bus.AppTarget{PID: dd.browser.PID}, TimeoutMS: 10000})
-		if err != nil || r.Outcome != bus.WaitMet {
+		r, err = dd.client.Wait(ctx, api.WaitRequest{Expr: `text:"Row 2000"`, AppTarget: api.AppTarget{PID: dd.browser.PID}, TimeoutMS: 10000})
+		if err != nil || r.Outcome != api.WaitMet {
 			t.Fatalf("second wait: %v %+v", err, r)
 		}
 	})
@@ -332,15 +332,15 @@ func TestWebLongPageOnChromium(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		w, err := dd.client.Wait(ctx, bus.WaitRequest{Expr: `element:role=link,identifier=r1900`, AppTarget: bus.AppTarget{PID: dd.browser.PID}, TimeoutMS: 30000})
-		if err != nil || w.Outcome != bus.WaitMet {
+		w, err := dd.client.Wait(ctx, api.WaitRequest{Expr: `element:role=link,identifier=r1900`, AppTarget: api.AppTarget{PID: dd.browser.PID}, TimeoutMS: 30000})
+		if err != nil || w.Outcome != api.WaitMet {
 			t.Fatalf("wait for the link: %v %+v", err, w)
 		}
 		snap, err := w.Snapshot.Inspection()
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := dd.client.Act(ctx, "scroll_to", bus.ActionRequest{Target: snap.SnapshotID + ":" + w.Match.ID})
+		r, err := dd.client.Act(ctx, "scroll_to", api.ActionRequest{Target: snap.SnapshotID + ":" + w.Match.ID})
 		if err != nil {
 			t.Fatalf("scroll_to: %v %v", err, observer.AsError(err).Details)
 		}
@@ -351,7 +351,7 @@ func TestWebLongPageOnChromium(t *testing.T) {
 	})
 	t.Run("read reaches the last row", func(t *testing.T) {
 		top, area := dd.webArea(t)
-		r, err := dd.client.Read(context.Background(), bus.ReadRequest{Scope: top.SnapshotID + ":" + area.ID})
+		r, err := dd.client.Read(context.Background(), api.ReadRequest{Scope: top.SnapshotID + ":" + area.ID})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -369,15 +369,15 @@ func TestWebEventsOnChromium(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	// The script adds a paragraph; the wait is armed first, so nothing is missed.
-	r, err := dd.client.WaitAfter(ctx, bus.WaitRequest{Expr: `text:"Added by script"`, AppTarget: bus.AppTarget{PID: dd.browser.PID}, TimeoutMS: 10000},
+	r, err := dd.client.WaitAfter(ctx, api.WaitRequest{Expr: `text:"Added by script"`, AppTarget: api.AppTarget{PID: dd.browser.PID}, TimeoutMS: 10000},
 		func(ctx context.Context) error {
 			_, err := dd.browser.Eval(ctx, `(() => { const p = document.createElement('p'); p.textContent = 'Added by script'; document.body.appendChild(p); return 'ok'; })()`)
 			return err
 		})
-	if err != nil || r.Outcome != bus.WaitMet || r.Trigger == nil || r.Trigger.Kind != "event" {
+	if err != nil || r.Outcome != api.WaitMet || r.Trigger == nil || r.Trigger.Kind != "event" {
 		t.Fatalf("wait for the script's text: %v %+v", err, r)
 	}
-	dd.await(t, "children_changed from the page", dd.browser.PID, 10*time.Second, func(e bus.Envelope) bool {
+	dd.await(t, "children_changed from the page", dd.browser.PID, 10*time.Second, func(e api.Envelope) bool {
 		return e.Type == observer.EventChildrenChanged
 	})
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer/sim"
 )
 
@@ -19,14 +19,14 @@ func TestWebAccessibilityLedger(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	subject := d.Subjects.Endpoint("web_accessibility")
-	ask := func(body string) bus.WebAccessibilityReply {
+	ask := func(body string) api.WebAccessibilityReply {
 		t.Helper()
 		out, err := d.natsRun(t, ctx, "req", "--raw", subject, body)
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", body, err, out)
 		}
 		mustMatch(t, "web_accessibility.reply", []byte(out))
-		return decode[bus.WebAccessibilityReply](t, out)
+		return decode[api.WebAccessibilityReply](t, out)
 	}
 	ask(`{"app":"notes","on":true,"agent":"agent-a"}`)
 	r := ask(`{"app":"notes","on":true,"agent":"agent-b"}`)

@@ -134,8 +134,8 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	}
 	d.Service, err = bus.NewService(d.Server.Conn(), d.Observer, d.Subjects,
 		bus.WithPublisher(d.Pub), bus.WithSnapPublisher(d.Snap), bus.WithPoller(d.Poller), bus.WithStream(d.Subjects.StreamName()),
-		bus.WithLogger(cfg.Log.With("part", "service")), bus.WithListen(listenStatus(d.Server.Info())), bus.WithEndpoints(d.Waits.Endpoint()),
-		bus.WithEndpoints(d.Commands.Endpoints()...), bus.WithEndpoints(bus.WebAccessibilityEndpoint(d.Observer, d.Ledger)))
+		bus.WithLogger(cfg.Log.With("part", "service")), bus.WithListen(listenStatus(d.Server.Info())),
+		bus.WithOperations(bus.Operations{Wait: d.Waits.Serve, Act: d.Commands.Do, Ledger: d.Ledger}))
 	if err != nil {
 		return d, err
 	}

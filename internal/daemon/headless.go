@@ -33,10 +33,14 @@ func StartHeadless(cfg *Config, stateDir string) (*Headless, error) {
 	case "", "never":
 		return nil, nil
 	case "auto":
-		if hasDesktop() || platformBackend != "atspi" {
-			return nil, nil
+		if hasDesktop() || platformBackend != "atspi" || !servesPlatform(cfg.Backend) {
+			return nil, nil // a desktop is there, or the backend needs none (sim)
 		}
 	case "always":
+		if !servesPlatform(cfg.Backend) {
+			return nil, observer.Errorf(observer.CodeBadRequest, "Drop --headless always, or use --backend atspi.",
+				"the %s backend serves no headless desktop", cfg.Backend)
+		}
 	default:
 		return nil, observer.Errorf(observer.CodeBadRequest, "Use --headless never, auto or always.", "unknown --headless %q", cfg.Headless)
 	}
@@ -59,4 +63,10 @@ func StartHeadless(cfg *Config, stateDir string) (*Headless, error) {
 	}
 	cfg.SessionBus, cfg.A11yBus, cfg.Display, cfg.XAuthority = sess.SessionBus, sess.A11yBus, sess.Display, sess.XAuthority
 	return &Headless{Session: sess, App: app}, nil
+}
+
+// servesPlatform says whether backend is this platform's accessibility (the one a headless
+// desktop is for).
+func servesPlatform(backend string) bool {
+	return backend == "" || backend == "auto" || backend == platformBackend
 }

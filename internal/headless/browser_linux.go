@@ -17,6 +17,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/cenkalti/backoff/v4"
+
+	"github.com/axbus/axbus/internal/pace"
 	"github.com/godbus/dbus/v5"
 
 	"github.com/axbus/axbus/fixtures/web"
@@ -117,12 +120,13 @@ func (s *Session) StartBrowser(ctx context.Context, page string, args ...string)
 		return nil, fail("not in the AT-SPI registry", err)
 	}
 	tReg := time.Since(t0)
-	for {
-		if b.session, err = dev.attachPage(ctx); !errors.Is(err, errNoPage) {
-			break
+	err = backoff.Retry(func() error {
+		var err error
+		if b.session, err = dev.attachPage(ctx); errors.Is(err, errNoPage) {
+			return err
 		}
-		sleep(ctx, pagePoll)
-	}
+		return backoff.Permanent(err)
+	}, pace.Every(ctx, pagePoll, 0))
 	if err != nil {
 		return nil, fail("no DevTools page target", err)
 	}
@@ -255,46 +259,56 @@ func (s *Session) navigate(ctx context.Context, b *Browser, page string) error {
 // replaced) are retried.
 func (b *Browser) waitLoaded(ctx context.Context, cond string) (string, error) {
 	js := "(" + cond + `) && document.readyState == "complete" ? [document.title] : null`
+	var title string
 	var last error
-	for {
+	err := backoff.Retry(func() error {
 		v, err := b.cdp.evaluate(ctx, b.session, js)
 		if err == nil {
 			var t []string
 			if json.Unmarshal(v, &t) == nil && len(t) == 1 {
-				return t[0], nil
+				title = t[0]
+				return nil
 			}
 		}
 		last = err
-		select {
-		case <-b.proc.done:
-			return "", fmt.Errorf("chromium exited (%v)", b.proc.err)
-		default:
+		if b.proc.exited() {
+			return backoff.Permanent(errExited)
 		}
-		if ctx.Err() != nil {
-			if last != nil {
-				return "", fmt.Errorf("%w (last: %v)", ctx.Err(), last)
-			}
-			return "", ctx.Err()
-		}
-		sleep(ctx, pagePoll)
+		return errNotYet
+	}, pace.Every(ctx, pagePoll, 0))
+	switch {
+	case err == nil:
+		return title, nil
+	case errors.Is(err, errExited):
+		return "", fmt.Errorf("chromium exited (%v)", b.proc.err)
+	case last != nil:
+		return "", fmt.Errorf("%w (last: %v)", err, last)
 	}
+	return "", err
 }
+
+// errExited ends a wait on a browser that exited.
+var errExited = errors.New("headless: the browser exited")
 
 // waitDocument polls the browser's accessibility tree until it holds a document web named b.Title (Chromium
 // builds the tree of a page some time after the page has loaded).
 func (s *Session) waitDocument(ctx context.Context, b *Browser) error {
-	for {
-		names, err := s.documents(ctx, b.Bus)
-		for _, n := range names {
-			if n == b.Title {
-				return nil
-			}
+	var names []string
+	var last error
+	err := backoff.Retry(func() error {
+		names, last = s.documents(ctx, b.Bus)
+		switch {
+		case slices.Contains(names, b.Title):
+			return nil
+		case errors.Is(last, errClosed):
+			return backoff.Permanent(last)
 		}
-		if ctx.Err() != nil {
-			return fmt.Errorf("%w (document webs seen: %q, want %q; last error: %v)", ctx.Err(), names, b.Title, err)
-		}
-		sleep(ctx, pagePoll)
+		return errNotYet
+	}, pace.Every(ctx, pagePoll, 0))
+	if err != nil {
+		return fmt.Errorf("%w (document webs seen: %q, want %q; last error: %v)", err, names, b.Title, last)
 	}
+	return nil
 }
 
 // documents lists the names of the document webs under the app bus, breadth first down to docDepth levels,

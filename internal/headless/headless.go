@@ -13,24 +13,28 @@
 // AXBUS_HEADLESS_SESSION=<dir>; Close finds them all by it (and by their recorded PIDs) and ends them, treats
 // zombies as dead, and removes what it created.
 //
-// Sessions work on Linux only; elsewhere Start and Available report that.
+// Sessions work on Linux only; elsewhere Start and Available report that (session_other.go).
+//
+// headless.go holds the Session and App types, Start's options and where the fixtures are found;
+// control.go the client of the apps' control socket (App.Do, App.State, FixtureControl). The Linux
+// files: session_linux.go is Start, the session's dir and its environment; spawn_linux.go starts
+// its processes (Xvfb, the session bus, the accessibility services) and waits for them;
+// registry_linux.go reads the AT-SPI registry (RegisteredApps, WaitRegistered); apps_linux.go is
+// StartApp; browser_linux.go, browser_type_linux.go and cdp_linux.go are StartBrowser, Browser and
+// its DevTools client; teardown_linux.go is Close; preflight_linux.go names the Debian packages a
+// session lacks (Available); proc_linux.go finds processes by pid and start time and by the
+// session's marker; xauth_linux.go writes the session's cookie; poll_linux.go paces the waits that poll;
+// join_linux.go is JoinEnv, the environment of a program joining a running session.
 package headless
 
 import (
-	"bufio"
-	"bytes"
-	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
-	"time"
 )
 
 // The fixture apps' content that tests rely on (fixtures/apps/fixture_control.py is the source of truth).
@@ -103,148 +107,6 @@ type App struct {
 	Log    string // the app's stderr (GTK warnings), removed with the session
 
 	proc *child
-}
-
-// State is a fixture app's own view of itself (the "state" control request), read from its widgets.
-type State struct {
-	Toolkit      string   `json:"toolkit"`
-	PID          int      `json:"pid"`
-	Name         string   `json:"name"`          // the text of the "Name" entry
-	PasswordLen  int      `json:"password_len"`  // the length of the password, never the password
-	Remember     bool     `json:"remember"`      // the "Remember me" check box
-	Bold         bool     `json:"bold"`          // the "Bold" toggle button
-	Notify       bool     `json:"notify"`        // the "Notify me" check box, on the notebook's first page
-	Page         int      `json:"page"`          // the notebook's current page, 1-based
-	Volume       float64  `json:"volume"`        // the "Volume" slider
-	SelectedRow  int      `json:"selected_row"`  // the selected row of "Rows", 1-based; 0 when none
-	VisibleRows  []int    `json:"visible_rows"`  // [first, last] rows (1-based) inside the list's viewport
-	Focus        string   `json:"focus"`         // accessible name of the focused fixture widget, "" if none
-	WindowActive bool     `json:"window_active"` // the main window has the input focus
-	DialogOpen   bool     `json:"dialog_open"`   // the "Saved" dialog is open
-	Labels       []string `json:"labels"`        // the texts of the labels added to "Messages"
-	Saved        bool     `json:"saved"`         // a "Saved" label is present
-	Saves        int      `json:"saves"`         // completed saves
-	SavedAt      int64    `json:"saved_t_ns"`    // CLOCK_REALTIME ns of the last completed save, 0 if none
-	SaveDelayMS  int      `json:"save_delay_ms"` // the delay between a Save press and its effect
-	Status       string   `json:"status"`        // the text of the "Status" label
-	T            int64    `json:"t_ns"`          // CLOCK_REALTIME ns when the state was read
-}
-
-// ControlError is a request a fixture app refused ({"ok":false,"error":...}).
-type ControlError struct {
-	Cmd, Message string
-}
-
-func (e *ControlError) Error() string {
-	return fmt.Sprintf("fixture refused %q: %s", e.Cmd, e.Message)
-}
-
-// Do sends one control request (e.g. {"cmd":"set_text","text":"hi"}) and returns the app's reply. Numbers in
-// the reply are float64, except the CLOCK_REALTIME nanosecond stamps (keys ending in "_ns"), which are int64.
-// A refused request returns the reply and a *ControlError. The context bounds the whole exchange; an app that
-// hangs or is stopped makes Do fail when it expires.
-func (a *App) Do(ctx context.Context, req map[string]any) (map[string]any, error) {
-	line, err := a.roundTrip(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
-	var reply map[string]any
-	if err := dec.Decode(&reply); err != nil {
-		return nil, fmt.Errorf("headless: %s app %d: bad reply %q: %w", a.Kind, a.PID, clip(line, 200), err)
-	}
-	for k, v := range reply {
-		reply[k] = numbers(v, strings.HasSuffix(k, "_ns"))
-	}
-	if ok, _ := reply["ok"].(bool); !ok {
-		msg, _ := reply["error"].(string)
-		cmd, _ := req["cmd"].(string)
-		return reply, &ControlError{Cmd: cmd, Message: msg}
-	}
-	return reply, nil
-}
-
-// numbers turns the json.Numbers in v into float64, or int64 for nanosecond stamps.
-func numbers(v any, ns bool) any {
-	switch v := v.(type) {
-	case json.Number:
-		if ns {
-			i, _ := v.Int64()
-			return i
-		}
-		f, _ := v.Float64()
-		return f
-	case []any:
-		for i := range v {
-			v[i] = numbers(v[i], false)
-		}
-	case map[string]any:
-		for k := range v {
-			v[k] = numbers(v[k], strings.HasSuffix(k, "_ns"))
-		}
-	}
-	return v
-}
-
-// State asks the app for its own state.
-func (a *App) State(ctx context.Context) (State, error) {
-	var s State
-	line, err := a.roundTrip(ctx, map[string]any{"cmd": "state"})
-	if err != nil {
-		return s, err
-	}
-	var head struct {
-		OK    bool   `json:"ok"`
-		Error string `json:"error"`
-	}
-	if err := json.Unmarshal(line, &head); err != nil {
-		return s, fmt.Errorf("headless: %s app %d: bad reply %q: %w", a.Kind, a.PID, clip(line, 200), err)
-	}
-	if !head.OK {
-		return s, &ControlError{Cmd: "state", Message: head.Error}
-	}
-	if err := json.Unmarshal(line, &s); err != nil {
-		return s, fmt.Errorf("headless: %s app %d: bad state %q: %w", a.Kind, a.PID, clip(line, 200), err)
-	}
-	return s, nil
-}
-
-// roundTrip writes one request line and reads one reply line on a fresh connection.
-func (a *App) roundTrip(ctx context.Context, req map[string]any) ([]byte, error) {
-	body, err := json.Marshal(req)
-	if err != nil {
-		return nil, fmt.Errorf("headless: encode request: %w", err)
-	}
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", a.Socket)
-	if err != nil {
-		return nil, fmt.Errorf("headless: %s app %d: %w", a.Kind, a.PID, err)
-	}
-	defer conn.Close()
-	if dl, ok := ctx.Deadline(); ok {
-		_ = conn.SetDeadline(dl)
-	}
-	stop := context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Unix(1, 0)) })
-	defer stop()
-	if _, err := conn.Write(append(body, '\n')); err != nil {
-		return nil, a.ioError(ctx, err)
-	}
-	line, err := bufio.NewReaderSize(conn, 64<<10).ReadBytes('\n')
-	if err != nil {
-		return nil, a.ioError(ctx, err)
-	}
-	return line, nil
-}
-
-func (a *App) ioError(ctx context.Context, err error) error {
-	switch {
-	case ctx.Err() != nil:
-		err = fmt.Errorf("%w (%v)", ctx.Err(), err)
-	case errors.Is(err, os.ErrDeadlineExceeded): // the socket's deadline is the context's, and fired first
-		err = fmt.Errorf("%w (%v)", context.DeadlineExceeded, err)
-	}
-	return fmt.Errorf("headless: %s app %d: %w", a.Kind, a.PID, err)
 }
 
 // Kill ends the app with SIGKILL (it then disappears from the AT-SPI registry).

@@ -40,3 +40,6 @@ func (s *Session) Close() error {
 	_ = s.state
 	return nil
 }
+
+// JoinEnv fails off Linux.
+func JoinEnv(dir string) ([]string, error) { return nil, errNotLinux }

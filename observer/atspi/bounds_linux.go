@@ -4,10 +4,17 @@ package atspi
 
 import (
 	"context"
+	"math"
 
 	"github.com/godbus/dbus/v5"
 
 	"github.com/axbus/axbus/observer"
+)
+
+// The coordinate types of Component.GetExtents.
+const (
+	coordScreen uint32 = 0
+	coordWindow uint32 = 1
 )
 
 // ReadBounds reads elements' bounds alone, one pipelined GetExtents each: how the visible-clip
@@ -67,4 +74,22 @@ func (b *Backend) ReadBounds(ctx context.Context, refs []observer.NodeRef) []obs
 		out[q.i].Rect, out[q.i].Offscreen = b.screenRect(ctx, q.app, refs[q.i], e, origins)
 	}
 	return out
+}
+
+// extents is Component.GetExtents' answer: (iiii).
+type extents struct{ X, Y, W, H int32 }
+
+// screenRect turns extents into global bounds: INT_MIN coordinates or an empty size mean the
+// element is off-screen; window coordinates (GTK4) get their window's screen position added.
+func (b *Backend) screenRect(ctx context.Context, app *appInfo, ref observer.NodeRef, e extents, origins originCache) (*observer.Rect, bool) {
+	if e.X == math.MinInt32 || e.Y == math.MinInt32 || e.W <= 0 || e.H <= 0 {
+		return nil, true
+	}
+	r := observer.Rect{X: float64(e.X), Y: float64(e.Y), W: float64(e.W), H: float64(e.H)}
+	if app != nil && app.windowCoords {
+		o := b.windowOrigin(ctx, app, ref, origins)
+		r.X += o.x
+		r.Y += o.y
+	}
+	return &r, false
 }

@@ -5,7 +5,26 @@
 // Files without a build tag are platform-free and tested on every OS: the table of every AT-SPI
 // role (its canonical name and normalised role), the state table, the normalisation of AT-SPI
 // events, node references, the mapping of D-Bus errors onto observer error codes, toolkit traits
-// and the keysym tables of physical typing. The files tagged linux hold the backend itself (Open).
+// and the keysym tables of physical typing. The files tagged linux hold the backend itself (Open):
+//
+//   - backend_linux.go opens and closes the backend (its options, the buses, the events registered
+//     with the registry) and maps failed calls onto observer errors; dial_linux.go makes buffered
+//     bus connections, peer_linux.go the direct connections to the apps that offer one.
+//   - apps_linux.go lists the apps and their windows; cache_linux.go keeps what a read learnt of
+//     an element that does not change (role, interfaces, actions, a long list's children).
+//   - read_linux.go is Read and the calls each of its phases sends; pipeline_linux.go runs the
+//     calls of a phase (all in flight together, or one at a time); answers_linux.go makes the node
+//     of their answers; wire_linux.go decodes AT-SPI's values as D-Bus carries them.
+//     bounds_linux.go is ReadBounds and the screen position of extents, with x11_linux.go for what
+//     only X11 knows (where a GTK4 window is, window titles).
+//   - focus_linux.go, actions_linux.go and input_linux.go are FocusPath, Perform and SetAttribute,
+//     and Input through XTEST.
+//   - Events: signals_linux.go queues the bus's signals without blocking; dispatch_linux.go
+//     consumes them (focus, app lifecycle, registry restarts for everybody; events for the watch);
+//     watch_linux.go is Watch and its per-app workers, worker_linux.go a worker's queue and the
+//     summaries of a run of events; handle_linux.go turns each job into events, windows_linux.go
+//     tracks each app's top-level windows, and recheck_linux.go re-reads the apps of toolkits that
+//     miss events.
 //
 // Element handles (observer.NodeRef) are "<bus name>|<object path>". Reads are pipelined: the
 // calls for a whole batch are in flight together, in three phases (role, states, properties and

@@ -49,8 +49,9 @@ type Backend struct {
 	apps appCache
 	self int
 
+	sinks *observer.Sinks // of every Watch; their source is one watchState
+
 	mu        sync.Mutex
-	watch     *watchState // nil while nobody watches
 	closed    bool
 	closeOnce sync.Once
 }
@@ -78,7 +79,9 @@ func Open(opts ...Option) (*Backend, error) {
 	// On the system-wide element the timeout is the default of every element; each element of
 	// the table also gets it explicitly before its first call.
 	axUIElementSetMessagingTimeout(systemWide(), float32(cfg.timeout.Seconds()))
-	return &Backend{cfg: cfg, log: cfg.log, refs: newRefTable(cfg.timeout), apps: newAppCache(), self: os.Getpid()}, nil
+	b := &Backend{cfg: cfg, log: cfg.log, refs: newRefTable(cfg.timeout), apps: newAppCache(), self: os.Getpid()}
+	b.sinks = observer.NewSinks(b.startWatch)
+	return b, nil
 }
 
 // Trusted reports whether this process may use the accessibility API; with prompt, macOS shows
@@ -93,8 +96,8 @@ func Trusted(prompt bool) bool {
 	return axIsProcessTrustedWithOptions(opts) != 0
 }
 
-// Platform names the conventions of this backend, the ones the simulated desktop imitates.
-func (b *Backend) Platform() string { return "macos" }
+// Platform is "ax", as --backend names this backend; the simulated desktop answers the same.
+func (b *Backend) Platform() string { return "ax" }
 
 // Chains returns the macOS action chains.
 func (b *Backend) Chains() observer.Chains { return Chains() }
@@ -103,12 +106,9 @@ func (b *Backend) Chains() observer.Chains { return Chains() }
 func (b *Backend) Close() error {
 	b.closeOnce.Do(func() {
 		b.mu.Lock()
-		w := b.watch
-		b.watch, b.closed = nil, true
+		b.closed = true
 		b.mu.Unlock()
-		if w != nil {
-			w.stop()
-		}
+		b.sinks.Close() // stops the watch, if any
 		b.refs.clear()
 	})
 	return nil

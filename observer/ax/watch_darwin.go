@@ -30,67 +30,49 @@ func (b *Backend) Watch(sink func(observer.Event)) (stop func(), err error) {
 	if sink == nil {
 		return nil, observer.Errorf(observer.CodeBadRequest, "Pass a function that receives the events.", "nil sink")
 	}
-	b.mu.Lock()
-	if b.closed {
-		b.mu.Unlock()
-		return nil, b.checkOpen()
+	if err := b.checkOpen(); err != nil {
+		return nil, err
 	}
-	w := b.watch
-	first := w == nil
-	if first {
-		w = newWatchState(b)
-		b.watch = w
-	}
-	id := w.sinks.Add(sink)
-	b.mu.Unlock()
-	if first {
-		w.start()
-	} else {
-		<-w.started
+	id, err := b.sinks.Subscribe(sink)
+	if err != nil {
+		if closed := b.checkOpen(); closed != nil {
+			return nil, closed
+		}
+		return nil, err
 	}
 	var once sync.Once
-	return func() { once.Do(func() { b.unwatch(w, id) }) }, nil
+	return func() { once.Do(func() { b.sinks.Unsubscribe(id) }) }, nil
 }
 
-func (b *Backend) unwatch(w *watchState, id int) {
-	if !w.sinks.Remove(id) {
-		return
-	}
-	b.mu.Lock()
-	mine := b.watch == w
-	if mine {
-		b.watch = nil
-	}
-	b.mu.Unlock()
-	if mine { // else Close stopped it
-		w.stop()
-	}
+// startWatch is the source of b.sinks: the first Watch starts a watch, whose stop the last one
+// calls.
+func (b *Backend) startWatch(deliver func(observer.Event)) (stop func(), err error) {
+	w := newWatchState(b, deliver)
+	w.start()
+	return w.stop, nil
 }
 
-// watchState is one watch: its sinks, its run loop, the app observers and the poller.
+// watchState is one watch: its run loop, the app observers and the poller.
 type watchState struct {
 	b       *Backend
 	ctx     context.Context
 	cancel  context.CancelFunc
-	started chan struct{}
+	deliver func(observer.Event) // hands an event to every sink
 	loop    *runLoop
-	sinks   observer.Sinks
-	wg      sync.WaitGroup // the poller and the app workers
+	wg      sync.WaitGroup // the poller and the app workers: all that delivers
 
 	mu   sync.Mutex
 	apps map[int]*appObserver // by pid
 }
 
-func newWatchState(b *Backend) *watchState {
+func newWatchState(b *Backend, deliver func(observer.Event)) *watchState {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &watchState{b: b, ctx: ctx, cancel: cancel, started: make(chan struct{}),
-		apps: map[int]*appObserver{}}
+	return &watchState{b: b, ctx: ctx, cancel: cancel, deliver: deliver, apps: map[int]*appObserver{}}
 }
 
 // start runs the loop, observes the running apps (waiting a while for their registrations, so
 // that little is missed once Watch returns) and starts the poller.
 func (w *watchState) start() {
-	defer close(w.started)
 	w.loop = startRunLoop()
 	apps, err := w.b.Apps(w.ctx)
 	if err != nil {
@@ -117,10 +99,8 @@ wait:
 }
 
 // stop ends the poller and the app workers (which unregister from the apps still running), then
-// the run loop.
+// the run loop. Nothing is delivered once it returns: only they deliver.
 func (w *watchState) stop() {
-	<-w.started
-	w.sinks.Close()
 	w.cancel()
 	w.wg.Wait()
 	w.loop.stop()
@@ -188,6 +168,3 @@ func (w *watchState) terminated(a observer.App) {
 	w.unobserve(a.PID)
 	w.deliver(observer.Event{Time: time.Now(), App: a.Ref(), Type: observer.EventAppTerminated, Raw: rawTerminated})
 }
-
-// deliver hands ev to every sink.
-func (w *watchState) deliver(ev observer.Event) { w.sinks.Deliver(ev) }

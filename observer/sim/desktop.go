@@ -8,7 +8,8 @@ import (
 	"github.com/axbus/axbus/observer"
 )
 
-// Desktop is a simulated desktop. It implements observer.Backend with Platform "macos".
+// Desktop is a simulated desktop. It implements observer.Backend with Platform "sim", following
+// the conventions of the ax backend it imitates.
 type Desktop struct {
 	clock Clock
 	done  chan struct{} // closed by Close: ends blocked calls
@@ -18,8 +19,10 @@ type Desktop struct {
 	latency  time.Duration
 	apps     []*app // in launch order; an exited app stays until its pid is relaunched
 	launches int
-	watchers map[*watcher]struct{}
+	sinks    *observer.Sinks // of every Watch; their source is the feed
+	feed     *feed           // nil while nobody watches
 	inputs   []observer.Input
+	hung     int // calls waiting for a hung app: tests act once one does
 	timers   map[uint64]func() bool
 	timerSeq uint64
 	firing   sync.WaitGroup // scheduled callbacks not yet finished or stopped
@@ -53,8 +56,9 @@ func New(spec *DesktopSpec, opts ...Option) (*Desktop, error) {
 	}
 	d := &Desktop{
 		clock: realClock{}, done: make(chan struct{}), latency: ms(spec.LatencyMS),
-		watchers: map[*watcher]struct{}{}, timers: map[uint64]func() bool{},
+		timers: map[uint64]func() bool{},
 	}
+	d.sinks = observer.NewSinks(d.startFeed)
 	for _, o := range opts {
 		o(d)
 	}
@@ -66,8 +70,9 @@ func New(spec *DesktopSpec, opts ...Option) (*Desktop, error) {
 	return d, nil
 }
 
-// Platform reports the conventions the simulator follows.
-func (d *Desktop) Platform() string { return "macos" }
+// Platform is "sim": the simulated desktop follows the ax backend's conventions (AX roles and
+// actions) but says what it is.
+func (d *Desktop) Platform() string { return "sim" }
 
 // Close stops scripts, reactions, timed faults and event delivery, and ends blocked calls.
 func (d *Desktop) Close() error {
@@ -84,14 +89,8 @@ func (d *Desktop) Close() error {
 			d.firing.Done()
 		}
 	}
-	watchers := make([]*watcher, 0, len(d.watchers))
-	for w := range d.watchers {
-		watchers = append(watchers, w)
-	}
 	d.mu.Unlock()
-	for _, w := range watchers {
-		w.stop()
-	}
+	d.sinks.Close() // outside d.mu: the feed's stop takes it
 	d.firing.Wait()
 	return nil
 }

@@ -1,5 +1,5 @@
 // Package sim is a simulated desktop: macOS-shaped accessibility trees loaded from JSON fixtures
-// (fixtures/desktops/*.json), implementing observer.Backend with Platform "macos".
+// (fixtures/desktops/*.json), implementing observer.Backend with the macOS backend's Platform, "ax".
 //
 // It owns the fixture format and its validation, the simulated apps and their trees, the
 // behaviour of AX actions and attributes (a checkbox toggles on AXPress, AXFocused moves focus),

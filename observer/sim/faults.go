@@ -81,6 +81,16 @@ func (d *Desktop) call(ctx context.Context, pids ...int) (hung map[int]error, er
 	if err := d.sleep(ctx, latency+extra); err != nil {
 		return nil, err
 	}
+	if len(hangs) > 0 {
+		d.mu.Lock()
+		d.hung++
+		d.mu.Unlock()
+		defer func() {
+			d.mu.Lock()
+			d.hung--
+			d.mu.Unlock()
+		}()
+	}
 	hung = map[int]error{}
 	for pid, resumed := range hangs {
 		select {

@@ -157,11 +157,7 @@ func TestHungAppResumes(t *testing.T) {
 	inject(t, d, notesPID, Fault{Kind: FaultHang})
 	done := make(chan error, 1)
 	go func() { _, err := d.Windows(context.Background(), notesPID); done <- err }()
-	select {
-	case err := <-done:
-		t.Fatalf("hung call returned %v", err)
-	case <-time.After(30 * time.Millisecond):
-	}
+	waitHung(t, d, 1)
 	if err := d.ClearFaults(notesPID); err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +171,7 @@ func TestHungCallEndsWhenAppDies(t *testing.T) {
 	inject(t, d, notesPID, Fault{Kind: FaultHang})
 	done := make(chan error, 1)
 	go func() { done <- d.Perform(context.Background(), d.Ref(notesPID, "save"), "AXPress") }()
-	time.Sleep(20 * time.Millisecond)
+	waitHung(t, d, 1)
 	if err := d.Kill(notesPID); err != nil {
 		t.Fatal(err)
 	}
@@ -280,5 +276,23 @@ func TestLatencyHonoursContext(t *testing.T) {
 	nodes := d.Read(ctx, []observer.NodeRef{d.Ref(notesPID, "save")})
 	if observer.CodeOf(nodes[0].Err) != observer.CodeTimeout || !errors.Is(nodes[0].Err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v", nodes[0].Err)
+	}
+}
+
+// waitHung waits until n calls are blocked on a hung app.
+func waitHung(t testing.TB, d *Desktop, n int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		d.mu.Lock()
+		hung := d.hung
+		d.mu.Unlock()
+		if hung >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d calls hung, want %d", hung, n)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }

@@ -23,7 +23,7 @@ func TestAppsAndWindows(t *testing.T) {
 		notes.Instance == "" || !notes.Active || apps[1].Active {
 		t.Fatalf("notes = %+v, mail active %v", notes, apps[1].Active)
 	}
-	if d.Platform() != "macos" {
+	if d.Platform() != "sim" {
 		t.Fatalf("platform %q", d.Platform())
 	}
 	wins, err := d.Windows(ctx, notesPID)

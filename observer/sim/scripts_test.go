@@ -81,14 +81,14 @@ func TestPlayScript(t *testing.T) {
 }
 
 func TestCloseStopsPendingReactions(t *testing.T) {
-	d := loadFixture(t, "demo")
+	d, clock := fakeDemo(t)
 	if err := d.Perform(context.Background(), d.Ref(notesPID, "save"), "AXPress"); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Close(); err != nil { // the 200 ms reaction and the clock loop are pending
 		t.Fatal(err)
 	}
-	time.Sleep(250 * time.Millisecond)
+	clock.Advance(time.Second) // a timer left running would fire here, on this goroutine
 	if _, ok := d.Peek(notesPID, "saved"); ok {
 		t.Fatal("a reaction ran after Close")
 	}

@@ -7,86 +7,121 @@ import (
 	"github.com/axbus/axbus/observer/ax"
 )
 
-// watcher delivers events to one sink from its own goroutine, in the order they happened.
-type watcher struct {
-	sink  func(observer.Event)
-	mu    sync.Mutex
-	queue []observer.Event
-	wake  chan struct{} // one pending wake-up at most
-	quit  chan struct{}
-	done  chan struct{}
-	once  sync.Once
+// Watch delivers the desktop's notifications, normalised, to sink until stop is called. The
+// sinks of every Watch are called on one goroutine, which runs only while someone watches, one
+// event at a time, in the order they happened; like a real backend's, a new Watch may also get
+// events that were still on their way. stop waits for a sink call in progress and, when it ends
+// the last Watch, for that goroutine to end: do not call it from sink.
+func (d *Desktop) Watch(sink func(observer.Event)) (stop func(), err error) {
+	if sink == nil {
+		return nil, observer.Errorf(observer.CodeBadRequest, "Pass a function that receives the events.", "nil sink")
+	}
+	id, err := d.sinks.Subscribe(sink)
+	if err != nil {
+		return nil, errClosed() // only Close makes it fail
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			if d.sinks.Unsubscribe(id) {
+				return // the feed has ended
+			}
+			d.mu.Lock()
+			f := d.feed
+			d.mu.Unlock()
+			if f != nil {
+				f.settle()
+			}
+		})
+	}, nil
 }
 
-// Watch delivers the desktop's notifications, normalised, to sink until stop is called. sink
-// runs on the watcher's own goroutine, one event at a time, in order. stop waits for a sink call
-// in progress and leaves no goroutine behind: do not call it from sink.
-func (d *Desktop) Watch(sink func(observer.Event)) (stop func(), err error) {
-	w := &watcher{sink: sink, wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
+// feed delivers the events emitted under d.mu from its own goroutine, so that no sink runs
+// under the desktop's lock. It is the source of d.sinks: it runs while anyone watches.
+type feed struct {
+	deliver func(observer.Event)
+	mu      sync.Mutex
+	queue   []observer.Event
+	wake    chan struct{} // one pending wake-up at most
+	quit    chan struct{}
+	done    chan struct{}
+	busy    sync.Mutex // held while an event is delivered
+}
+
+// startFeed starts the feed of the first Watch; its stop ends the goroutine and waits for it.
+func (d *Desktop) startFeed(deliver func(observer.Event)) (stop func(), err error) {
+	f := &feed{deliver: deliver, wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
 	d.mu.Lock()
 	if d.closed {
 		d.mu.Unlock()
 		return nil, errClosed()
 	}
-	d.watchers[w] = struct{}{}
+	d.feed = f
 	d.mu.Unlock()
-	go w.run()
+	go f.run()
 	return func() {
 		d.mu.Lock()
-		delete(d.watchers, w)
+		if d.feed == f {
+			d.feed = nil
+		}
 		d.mu.Unlock()
-		w.stop()
+		close(f.quit)
+		<-f.done
 	}, nil
 }
 
-func (w *watcher) push(e observer.Event) {
-	w.mu.Lock()
-	w.queue = append(w.queue, e)
-	w.mu.Unlock()
+func (f *feed) push(e observer.Event) {
+	f.mu.Lock()
+	f.queue = append(f.queue, e)
+	f.mu.Unlock()
 	select {
-	case w.wake <- struct{}{}:
+	case f.wake <- struct{}{}:
 	default:
 	}
 }
 
-func (w *watcher) run() {
-	defer close(w.done)
+func (f *feed) run() {
+	defer close(f.done)
 	for {
 		select {
-		case <-w.quit:
+		case <-f.quit:
 			return
-		case <-w.wake:
+		case <-f.wake:
 		}
 		for {
-			w.mu.Lock()
-			batch := w.queue
-			w.queue = nil
-			w.mu.Unlock()
+			f.mu.Lock()
+			batch := f.queue
+			f.queue = nil
+			f.mu.Unlock()
 			if len(batch) == 0 {
 				break
 			}
 			for _, e := range batch {
 				select {
-				case <-w.quit:
+				case <-f.quit:
 					return
 				default:
 				}
-				w.sink(e)
+				f.busy.Lock()
+				f.deliver(e)
+				f.busy.Unlock()
 			}
 		}
 	}
 }
 
-func (w *watcher) stop() {
-	w.once.Do(func() { close(w.quit) })
-	<-w.done
+// settle waits for the event being delivered, if any: a sink unsubscribed before it is called
+// by no later one.
+func (f *feed) settle() {
+	f.busy.Lock()
+	defer f.busy.Unlock()
 }
 
-// emit posts the AX (or NSWorkspace) notification raw about n (nil: the app itself) to every
-// watcher; callers hold d.mu. A secure field's value never gets into the event: Node leaves it
+// emit posts the AX (or NSWorkspace) notification raw about n (nil: the app itself) while anyone
+// watches; callers hold d.mu. A secure field's value never gets into the event: Node leaves it
 // out and Summary copies only what Node has.
 func (d *Desktop) emit(a *app, raw string, n *node, detail map[string]any) {
-	if len(d.watchers) == 0 {
+	if d.feed == nil {
 		return
 	}
 	e := observer.Event{Time: d.clock.Now(), App: a.appRef(), Raw: raw, Detail: detail}
@@ -105,7 +140,5 @@ func (d *Desktop) emit(a *app, raw string, n *node, detail map[string]any) {
 		return
 	}
 	e.Type = typ
-	for w := range d.watchers {
-		w.push(e)
-	}
+	d.feed.push(e)
 }

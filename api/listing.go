@@ -1,4 +1,4 @@
-package bus
+package api
 
 import (
 	"bytes"
@@ -39,7 +39,7 @@ func (l *Listing) Inspection() (*observer.Inspection, error) {
 }
 
 // MarshalJSON writes the listing: the bytes it came as, or the inspection.
-func (l *Listing) MarshalJSON() ([]byte, error) { return l.appendJSON(nil) }
+func (l *Listing) MarshalJSON() ([]byte, error) { return l.AppendJSON(nil) }
 
 // UnmarshalJSON keeps the listing as it is, to be decoded on first use.
 func (l *Listing) UnmarshalJSON(data []byte) error {
@@ -47,7 +47,11 @@ func (l *Listing) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-func (l *Listing) appendJSON(b []byte) ([]byte, error) {
+// RawListing is a listing of encoded bytes, decoded on first use; it keeps b.
+func RawListing(b []byte) *Listing { return &Listing{raw: b} }
+
+// AppendJSON appends the listing's JSON to b.
+func (l *Listing) AppendJSON(b []byte) ([]byte, error) {
 	switch {
 	case l.raw != nil:
 		return append(b, l.raw...), nil

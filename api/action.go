@@ -1,15 +1,6 @@
-package bus
+package api
 
-import (
-	"context"
-	"time"
-
-	"github.com/axbus/axbus/observer"
-)
-
-// Actions lists the action endpoints (package commands does them).
-var Actions = []string{"click", "press", "set_value", "type", "focus", "scroll_to", "expand", "collapse",
-	"select", "toggle", "check", "uncheck", "key"}
+import "github.com/axbus/axbus/observer"
 
 // ActionRequest asks for one action on an element of a snapshot (Target), or, for key, on an app.
 type ActionRequest struct {
@@ -85,22 +76,4 @@ type TraceStep struct {
 type PostState struct {
 	Value  *string         `json:"value,omitempty"`
 	States observer.States `json:"states"`
-}
-
-// Act sends an action to its endpoint.
-func (c *Client) Act(ctx context.Context, action string, req ActionRequest) (*ActionReply, error) {
-	if _, ok := ctx.Deadline(); !ok { // a chain has 10 s, then the expect its own time
-		wait := 5 * time.Second
-		if req.Expect != nil && req.Expect.TimeoutMS > 0 {
-			wait = time.Duration(req.Expect.TimeoutMS) * time.Millisecond
-		}
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, 15*time.Second+wait)
-		defer cancel()
-	}
-	var r ActionReply
-	if err := c.Call(ctx, action, req, &r); err != nil {
-		return nil, err
-	}
-	return &r, nil
 }

@@ -1,4 +1,4 @@
-package bus_test
+package api_test
 
 import (
 	"encoding/json"
@@ -6,12 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/schemas"
 )
 
-func metResult() *bus.WaitResult {
+func metResult() *api.WaitResult {
 	insp := &observer.Inspection{SnapshotID: "s_1", App: observer.AppRef{Name: "Notes", PID: 501}, Window: observer.WindowRef{ID: "w1", Title: "Notes <1>"},
 		Created: time.Date(2026, 12, 1, 2, 0, 0, 0, time.UTC), Budget: observer.UnscopedBudget(), Walked: 2,
 		Elements: []observer.Element{
@@ -20,27 +20,26 @@ func metResult() *bus.WaitResult {
 		}}
 	insp.Budget.Deadline = 0 // not on the wire: DeadlineMS is
 	match := insp.Elements[1]
-	return &bus.WaitResult{Outcome: bus.WaitMet, Condition: `text="Saved & done"`, ElapsedMS: 1.25, Match: &match,
-		Trigger: &bus.WaitTrigger{Kind: "event", Event: observer.EventValueChanged}, App: &insp.App, Snapshot: bus.NewListing(insp)}
+	return &api.WaitResult{Outcome: api.WaitMet, Condition: `text="Saved & done"`, ElapsedMS: 1.25, Match: &match,
+		Trigger: &api.WaitTrigger{Kind: "event", Event: observer.EventValueChanged}, App: &insp.App, Snapshot: api.NewListing(insp)}
 }
 
 // TestWaitReplyEncoding: the daemon's encoding of a wait's reply is the reply's schema, reads
 // back whole (the listing on first use), and says what encoding/json says of the same reply.
 func TestWaitReplyEncoding(t *testing.T) {
 	r := metResult()
-	enc, err := r.Encode()
+	data, span, err := r.Encode()
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := enc.Data
 	if err := schemas.Validate("wait.reply", data); err != nil {
 		t.Fatalf("%v\n%s", err, data)
 	}
-	var back bus.WaitResult
-	if err := json.Unmarshal(data, &back); err != nil {
+	var back api.WaitResult
+	if err := api.DecodeWaitResult(data, span, &back); err != nil {
 		t.Fatal(err)
 	}
-	if back.Outcome != bus.WaitMet || back.Match == nil || back.Match.Name != "Saved & done" {
+	if back.Outcome != api.WaitMet || back.Match == nil || back.Match.Name != "Saved & done" {
 		t.Fatalf("head read back as %+v", back)
 	}
 	want, _ := r.Snapshot.Inspection()
@@ -70,7 +69,7 @@ func TestWaitReplyEncoding(t *testing.T) {
 }
 
 func TestListingThatIsNotJSONIsAnError(t *testing.T) {
-	var r bus.WaitResult
+	var r api.WaitResult
 	if err := json.Unmarshal([]byte(`{"outcome":"met","snapshot":{"elements":"no"}}`), &r); err != nil {
 		t.Fatal(err) // the listing is read on first use
 	}

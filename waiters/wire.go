@@ -7,34 +7,23 @@ import (
 	"errors"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 )
 
-// Endpoint is the service's wait endpoint. A wait's reply comes when it ends; a requester that
-// asks for interim replies (bus.HeaderInterim) hears first that the wait listens.
-func (e *Engine) Endpoint() bus.Endpoint {
-	return bus.Endpoint{
-		Name:        "wait",
-		Description: "Wait for a condition, by subscription: the reply comes the moment it holds, with a snapshot that holds the match.",
-		Timeout:     MaxTimeout + 30*time.Second,
-		Handle: bus.Handler("wait", func(ctx context.Context, r bus.WaitRequest) (any, error) {
-			req, err := FromWire(r)
-			if err != nil {
-				return nil, err
-			}
-			res, err := e.Wait(ctx, req, func() { bus.SendInterim(ctx, bus.Armed{Armed: true}) })
-			if err != nil {
-				return nil, err
-			}
-			return res.Encode()
-		}),
+// Serve is the wait endpoint's operation: the request off the wire read and checked, then
+// waited for; armed is called once the wait listens.
+func (e *Engine) Serve(ctx context.Context, r api.WaitRequest, armed func()) (*Result, error) {
+	req, err := FromWire(r)
+	if err != nil {
+		return nil, err
 	}
+	return e.Wait(ctx, req, armed)
 }
 
 // FromWire turns a wait request off the wire into a Request: the condition parsed (compact) or
 // decoded (canonical JSON) and checked, the scope parsed, the durations in milliseconds read.
-func FromWire(r bus.WaitRequest) (Request, error) {
+func FromWire(r api.WaitRequest) (Request, error) {
 	cond, err := ConditionFromWire(r.Condition, r.Expr)
 	if err != nil {
 		return Request{}, err

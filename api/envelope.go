@@ -1,8 +1,6 @@
-package bus
+package api
 
-import (
-	"github.com/axbus/axbus/observer"
-)
+import "github.com/axbus/axbus/observer"
 
 // Envelope is an event as published on <prefix>.<host>.evt.<app>.<type>.
 type Envelope struct {
@@ -14,6 +12,21 @@ type Envelope struct {
 	// Gap counts the events dropped just before this one because the publish queue was full.
 	Gap uint64 `json:"gap,omitempty"`
 	observer.Event
+}
+
+// SnapEnvelope is a polled snapshot diff as published on <prefix>.<host>.snap.<app>.
+type SnapEnvelope struct {
+	Host string `json:"host"`
+	// Boot identifies the daemon run, as in event envelopes.
+	Boot string `json:"boot"`
+	// Seq counts the diffs published for one app instance (pid and generation), from 1: the
+	// diffs of two instances of an app share a subject but not a sequence. A gone diff ends it.
+	Seq uint64 `json:"seq"`
+	// Gap counts the diffs of this app instance lost just before this one (the queue was full,
+	// or NATS refused it). The poller follows a diff lost in the queue with a reset, so a
+	// consumer that sees a gap drops its state and applies the next reset.
+	Gap uint64 `json:"gap,omitempty"`
+	observer.Diff
 }
 
 // MsgID is the Nats-Msg-Id of the envelope.

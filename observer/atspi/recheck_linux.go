@@ -12,6 +12,10 @@ import (
 	"github.com/axbus/axbus/observer"
 )
 
+// The recheck: GTK4 misses events and reports only on elements a client has seen, so a watch
+// walks such an app's windows once, then re-reads it every recheck period while someone observes
+// it and reports what changed.
+
 // maxPollEvents bounds the events one re-read reports, so that a rebuilt view does not flood.
 const maxPollEvents = 200
 
@@ -38,6 +42,17 @@ type pollState struct {
 	values map[observer.NodeRef]string
 }
 
+// seenFlags records which real events arrived for an element since the last re-read, so that a
+// re-read does not report the same change again.
+type seenFlags uint8
+
+const (
+	seenChildren seenFlags = 1 << iota
+	seenName
+	seenState
+	seenValue
+)
+
 // seenOf is the kind of change a real event reports, for the re-read's bookkeeping.
 func seenOf(r RawEvent) seenFlags {
 	if r.Class != "object" {
@@ -59,6 +74,40 @@ func seenOf(r RawEvent) seenFlags {
 		}
 	}
 	return 0
+}
+
+// poller asks the workers of apps whose toolkit misses events to re-read them, those the
+// RecheckWhen gate says someone observes.
+func (w *watchState) poller() {
+	defer w.wg.Done()
+	t := time.NewTicker(w.b.cfg.recheck)
+	defer t.Stop()
+	for {
+		select {
+		case <-w.ctx.Done():
+			return
+		case <-t.C:
+		}
+		observed := w.b.recheckWhen.Load()
+		w.b.mu.Lock()
+		var buses []string
+		var apps []observer.App
+		for bus, a := range w.b.apps {
+			if a.recheck && a.complete && a.pid != w.b.selfPID {
+				buses = append(buses, bus)
+				apps = append(apps, observer.App{PID: a.pid, Name: a.name})
+			}
+		}
+		w.b.mu.Unlock()
+		for i, bus := range buses {
+			if observed != nil && !(*observed)(apps[i]) { // asked outside the lock: the gate may look at the daemon's state
+				continue // nobody observes the app: its missed changes wait for someone who does
+			}
+			if wk, _ := w.worker(bus, true); wk != nil {
+				wk.pushPoll()
+			}
+		}
+	}
 }
 
 // recheck re-reads an app whose toolkit misses events (GTK4): the whole tree through

@@ -1,0 +1,56 @@
+package api
+
+import "github.com/axbus/axbus/observer"
+
+// The requests and replies of the observing endpoints. Their JSON Schemas in package schemas
+// are the contract; a test checks that every reply the service sends matches its schema.
+
+// AppsRequest asks for the running apps.
+type AppsRequest struct{}
+
+// AppsReply lists the running apps.
+type AppsReply struct {
+	Apps []observer.App `json:"apps"`
+}
+
+// AppTarget names an app by name or pid.
+type AppTarget struct {
+	App string `json:"app,omitempty"`
+	PID int    `json:"pid,omitempty"`
+}
+
+// Query is the observer's form of the target.
+func (t AppTarget) Query() observer.AppQuery { return observer.AppQuery{Name: t.App, PID: t.PID} }
+
+// WindowsRequest asks for an app's windows.
+type WindowsRequest struct {
+	AppTarget
+}
+
+// WindowsReply lists an app's windows.
+type WindowsReply struct {
+	App     observer.AppRef   `json:"app"`
+	Windows []observer.Window `json:"windows"`
+}
+
+// InspectRequest asks for an inspection of one window, or of one element's subtree (Scope:
+// "SNAPSHOT:ELEMENT", which names its app and window itself).
+type InspectRequest struct {
+	AppTarget
+	Window string `json:"window,omitempty"`
+	Scope  string `json:"scope,omitempty"`
+}
+
+// SnapshotRequest asks for the listing of a stored snapshot again, whole or from one element.
+type SnapshotRequest struct {
+	SnapshotID string `json:"snapshot_id"`
+	Element    string `json:"element,omitempty"`
+}
+
+// ReadRequest asks for the text of a window, or of one element's subtree (Scope).
+type ReadRequest struct {
+	AppTarget
+	Window string `json:"window,omitempty"`
+	Scope  string `json:"scope,omitempty"`
+	Limit  int    `json:"limit,omitempty"`
+}

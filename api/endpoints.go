@@ -1,0 +1,100 @@
+package api
+
+import (
+	"time"
+
+	"github.com/axbus/axbus/observer"
+)
+
+// ServiceName is the micro service's name: `nats micro ls` lists it.
+const ServiceName = "axbus"
+
+// Version is the version of the API and the binary.
+const Version = "0.1.0"
+
+// Defaults and limits of the API, each said once.
+const (
+	// DefaultWaitTimeout is how long a wait or an expect waits when the request says nothing.
+	DefaultWaitTimeout = 5 * time.Second
+	// MaxWaitTimeout is the longest wait or expect a request may ask for.
+	MaxWaitTimeout = 5 * time.Minute
+	// ChainDeadline bounds one action's fallback chain; its expect has its own time after it.
+	ChainDeadline = 10 * time.Second
+	// ReplyTimeout is how long a client waits for a reply that has no deadline of its own.
+	ReplyTimeout = 30 * time.Second
+	// MaxRequest is the largest request body accepted. The server's max payload is larger, so
+	// an oversized request reaches the daemon and gets a clear error, not a closed connection.
+	MaxRequest = 1 << 20
+)
+
+// Kind sorts the endpoints by what they may do: Observe reads the desktop, Act changes it.
+type Kind string
+
+// The kinds of endpoints.
+const (
+	Observe Kind = "observe"
+	Act     Kind = "act"
+)
+
+// Endpoint describes one endpoint of the service: its subject is <prefix>.<host>.api.<Name>,
+// its schemas "<Name>.request" and "<Name>.reply".
+type Endpoint struct {
+	Name        string
+	Kind        Kind
+	Description string
+	// Timeout bounds the daemon's handler; the request's own deadline may be shorter.
+	Timeout time.Duration
+}
+
+// Endpoints is the one table of the service's endpoints, in the order `nats micro info` lists
+// them.
+var Endpoints = []Endpoint{
+	{"apps", Observe, "List the running apps that expose an accessibility tree.", 5 * time.Second},
+	{"windows", Observe, "List an app's windows, dialogs and sheets.", 5 * time.Second},
+	{"inspect", Observe, "Inspect a window: list what is on screen and keep the walk as a snapshot.", 20 * time.Second},
+	{"read", Observe, "Read a window's or a scope's text in reading order; no snapshot, no input.", observer.WholeBudget().Deadline + 2*time.Second},
+	{"snapshot", Observe, "List a stored snapshot again, whole or the subtree of one element; no new walk.", time.Second},
+	{"status", Observe, "The daemon's health: backend, event counters, snapshot store, client listener.", time.Second},
+	{"wait", Observe, "Wait for a condition, by subscription: the reply comes the moment it holds, with a snapshot that holds the match.", MaxWaitTimeout + 30*time.Second},
+	{"web_accessibility", Act, "Claim (on) or release (off) an app's web accessibility (Chromium, Electron) for an agent; restored when the last agent releases it or after 10 idle minutes.", 5 * time.Second},
+	action("click", "Click an element (press, confirm, open, ... as the platform's chain says); prove it with expect."),
+	action("press", "Invoke a named action of an element (action: AXPress, activate, ...)."),
+	action("set_value", "Set an element's value (value) directly."),
+	action("type", "Type text (text) into an element, appended to its value."),
+	action("focus", "Give an element the keyboard focus."),
+	action("scroll_to", "Scroll an element into view."),
+	action("expand", "Expand an element (a disclosure, a tree row)."),
+	action("collapse", "Collapse an element."),
+	action("select", "Select an element (a row, an item)."),
+	action("toggle", "Toggle a checkbox or switch, exactly once."),
+	action("check", "Check a checkbox (nothing when it is checked already)."),
+	action("uncheck", "Uncheck a checkbox (nothing when it is unchecked already)."),
+	action("key", "Send a key combination (keys: ctrl+s) to an app; physical input, so policy physical."),
+}
+
+// action is an action endpoint: the chain, then at most the longest expect.
+func action(name, description string) Endpoint {
+	return Endpoint{name, Act, description, ChainDeadline + MaxWaitTimeout + 30*time.Second}
+}
+
+// Actions lists the action endpoints' names (ActionRequest's endpoints), web_accessibility
+// aside.
+var Actions = func() []string {
+	var out []string
+	for _, ep := range Endpoints {
+		if ep.Kind == Act && ep.Name != "web_accessibility" {
+			out = append(out, ep.Name)
+		}
+	}
+	return out
+}()
+
+// EndpointNamed is the endpoint called name.
+func EndpointNamed(name string) (Endpoint, bool) {
+	for _, ep := range Endpoints {
+		if ep.Name == name {
+			return ep, true
+		}
+	}
+	return Endpoint{}, false
+}

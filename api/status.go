@@ -1,0 +1,63 @@
+package api
+
+import (
+	"time"
+
+	"github.com/axbus/axbus/observer"
+)
+
+// StatusRequest asks for the daemon's health.
+type StatusRequest struct{}
+
+// StatusReply is the daemon's health.
+type StatusReply struct {
+	Host    string         `json:"host"`
+	Version string         `json:"version"`
+	Backend string         `json:"backend"`
+	Started time.Time      `json:"started"`
+	Events  PublisherStats `json:"events"`
+	// Snaps counts the polled snapshot diffs and lists the apps polled; absent when polling is off.
+	Snaps     *SnapStatus   `json:"snaps,omitempty"`
+	Snapshots SnapshotStats `json:"snapshots"`
+	Stream    string        `json:"stream"`
+	// Listen is how clients reach the daemon; absent when the service was not told (WithListen).
+	Listen *ListenStatus `json:"listen,omitempty"`
+}
+
+// ListenStatus describes the daemon's client listener in status.
+type ListenStatus struct {
+	// URL is what a client on the daemon's machine connects to (nats:// or tls://).
+	URL string `json:"url"`
+	// Address is the address the listener is bound to ("[::]:4228": every interface).
+	Address string `json:"address"`
+	// Loopback says that only the daemon's machine can connect.
+	Loopback bool `json:"loopback"`
+	// TLS says that the listener requires TLS.
+	TLS bool `json:"tls"`
+	// InsecureRemote says that other machines can connect without TLS (--insecure-remote).
+	InsecureRemote bool `json:"insecure_remote"`
+}
+
+// SnapshotStats describes the snapshot store.
+type SnapshotStats struct {
+	Count int `json:"count"`
+	Bytes int `json:"bytes"`
+}
+
+// PublisherStats counts what a publisher (of events, or of snapshot diffs) did.
+type PublisherStats struct {
+	Published uint64 `json:"published"`
+	Dropped   uint64 `json:"dropped"`
+	Queued    int    `json:"queued"`
+	Capacity  int    `json:"capacity"`
+}
+
+// SnapStatus describes the polled snapshot diffs in status: the publisher's counters and which
+// apps are polled now.
+type SnapStatus struct {
+	PublisherStats
+	// Polled lists the apps polled now (someone subscribes to their diffs), by pid.
+	Polled []observer.AppPollStats `json:"polled"`
+	// Idle says why no app is polled; empty while one is.
+	Idle string `json:"idle,omitempty"`
+}

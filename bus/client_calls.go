@@ -1,0 +1,159 @@
+package bus
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/observer"
+	"github.com/nats-io/nats.go"
+)
+
+// The typed calls of Client, one per endpoint of api.Endpoints.
+
+// Apps lists the running apps.
+func (c *Client) Apps(ctx context.Context) ([]observer.App, error) {
+	var r api.AppsReply
+	err := c.Call(ctx, "apps", api.AppsRequest{}, &r)
+	return r.Apps, err
+}
+
+// Windows lists an app's windows.
+func (c *Client) Windows(ctx context.Context, app api.AppTarget) (*api.WindowsReply, error) {
+	var r api.WindowsReply
+	if err := c.Call(ctx, "windows", api.WindowsRequest{AppTarget: app}, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Inspect inspects a window.
+func (c *Client) Inspect(ctx context.Context, req api.InspectRequest) (*observer.Inspection, error) {
+	var r observer.Inspection
+	if err := c.Call(ctx, "inspect", req, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Status returns the daemon's health.
+func (c *Client) Status(ctx context.Context) (*api.StatusReply, error) {
+	var r api.StatusReply
+	if err := c.Call(ctx, "status", api.StatusRequest{}, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Snapshot lists a stored snapshot again, whole or from one element.
+func (c *Client) Snapshot(ctx context.Context, req api.SnapshotRequest) (*observer.Inspection, error) {
+	var r observer.Inspection
+	if err := c.Call(ctx, "snapshot", req, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Read returns the text of a window or scope. Without a deadline of ctx it waits as long as a
+// read may take (the whole budget's deadline), and a little more for the reply to come.
+func (c *Client) Read(ctx context.Context, req api.ReadRequest) (*observer.ReadResult, error) {
+	ctx, cancel := noDeadline(ctx, max(c.timeout, observer.WholeBudget().Deadline+5*time.Second))
+	defer cancel()
+	var r observer.ReadResult
+	if err := c.Call(ctx, "read", req, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Act sends an action to its endpoint.
+func (c *Client) Act(ctx context.Context, action string, req api.ActionRequest) (*api.ActionReply, error) {
+	if _, ok := ctx.Deadline(); !ok { // the chain's deadline, then the expect its own time
+		wait := api.DefaultWaitTimeout
+		if req.Expect != nil && req.Expect.TimeoutMS > 0 {
+			wait = time.Duration(req.Expect.TimeoutMS) * time.Millisecond
+		}
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, api.ChainDeadline+5*time.Second+wait)
+		defer cancel()
+	}
+	var r api.ActionReply
+	if err := c.Call(ctx, action, req, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// WebAccessibility claims (On) or releases an app's web accessibility for an agent.
+func (c *Client) WebAccessibility(ctx context.Context, req api.WebAccessibilityRequest) (*api.WebAccessibilityReply, error) {
+	var r api.WebAccessibilityReply
+	if err := c.Call(ctx, "web_accessibility", req, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Wait waits for a condition and returns how the wait ended. A wait that did not meet its
+// condition is not an error: Outcome says so.
+func (c *Client) Wait(ctx context.Context, req api.WaitRequest) (*api.WaitResult, error) {
+	return c.WaitAfter(ctx, req, nil)
+}
+
+// WaitAfter arms a wait, runs act once the daemon says the wait listens (so nothing act causes
+// is missed), then waits for the outcome: subscribe, act, wait.
+func (c *Client) WaitAfter(ctx context.Context, req api.WaitRequest, act func(context.Context) error) (*api.WaitResult, error) {
+	data, err := json.Marshal(req)
+	if err != nil {
+		return nil, observer.Errorf(observer.CodeBadRequest, "Pass a JSON-encodable request.", "%v", err)
+	}
+	timeout := time.Duration(req.TimeoutMS) * time.Millisecond
+	if timeout <= 0 {
+		timeout = api.DefaultWaitTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout+10*time.Second) // the daemon answers at the deadline
+	defer cancel()
+	inbox := c.nc.NewRespInbox()
+	replies := make(chan *nats.Msg, 4) // an armed note and the outcome: a small channel, not SubscribeSync's 64k
+	sub, err := c.nc.ChanSubscribe(inbox, replies)
+	if err != nil {
+		return nil, unavailable(inbox, err)
+	}
+	defer func() { _ = sub.Unsubscribe() }()
+	subject := c.subj.Endpoint("wait")
+	msg := &nats.Msg{Subject: subject, Reply: inbox, Data: data, Header: nats.Header{}}
+	if act != nil {
+		msg.Header.Set(api.HeaderInterim, "armed")
+	}
+	if err := c.nc.PublishMsg(msg); err != nil {
+		return nil, unavailable(subject, err)
+	}
+	for {
+		var reply *nats.Msg
+		select {
+		case reply = <-replies:
+		case <-ctx.Done():
+			return nil, unavailable(subject, ctx.Err())
+		}
+		if len(reply.Data) == 0 && reply.Header.Get("Status") == "503" {
+			return nil, unavailable(subject, nats.ErrNoResponders)
+		}
+		if e := decodeError(reply); e != nil {
+			return nil, e
+		}
+		if reply.Header.Get(api.HeaderInterim) == "armed" {
+			if act != nil {
+				if err := act(ctx); err != nil {
+					return nil, err
+				}
+				act = nil
+			}
+			continue
+		}
+		var r api.WaitResult
+		if err := api.DecodeWaitResult(reply.Data, reply.Header.Get(api.HeaderListing), &r); err != nil {
+			return nil, notUnderstood("wait reply", err)
+		}
+		return &r, nil
+	}
+}

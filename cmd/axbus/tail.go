@@ -1,0 +1,44 @@
+package main
+
+import (
+	"strings"
+	"time"
+
+	"github.com/axbus/axbus/bus"
+)
+
+type tailCmd struct {
+	Filter string        `arg:"" optional:"" placeholder:"APP[.TYPE]" help:"which events, as in their subjects: an app (notes), an app's events of one type (notes.value_changed), one type of every app (*.focus_changed); none: all."`
+	Since  time.Duration `help:"first replay the events of this last duration (e.g. 5m)."`
+	All    bool          `help:"first replay all the history the stream keeps."`
+	Last   bool          `help:"first replay the newest event of each app and type."`
+	connFlags
+}
+
+// Run follows the events until interrupted: one line each, as they come.
+func (c *tailCmd) Run(e *env) error {
+	opt := bus.TailOptions{Since: c.Since, All: c.All, LastPerSubject: c.Last}
+	app, typ, _ := strings.Cut(c.Filter, ".")
+	if app != "*" {
+		opt.App = app
+	}
+	if typ != "*" {
+		opt.Type = typ
+	}
+	client, closeConn, err := c.dial(e.ctx)
+	if err != nil {
+		return err
+	}
+	defer closeConn()
+	events, err := client.Tail(e.ctx, opt)
+	if err != nil {
+		return err
+	}
+	p := e.printer(c.JSON)
+	for env := range events {
+		if err := p.event(&env); err != nil {
+			return err
+		}
+	}
+	return nil
+}

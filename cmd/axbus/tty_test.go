@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/sim"
+)
+
+// ttyEnd is written to the terminal after a command ended, so that its reader knows it has
+// everything the command printed (a closed terminal's last bytes may be lost on some systems).
+const ttyEnd = "--- end of the command's output ---"
+
+// openTTY is a pseudo-terminal: its slave end is a command's stdout, its master end the screen,
+// read into lines (the terminal's CR LF made LF).
+func openTTY(t *testing.T) (slave *os.File, lines <-chan string) {
+	t.Helper()
+	master, slave, err := pty.Open()
+	if err != nil {
+		t.Fatalf("no pseudo-terminal: %v", err)
+	}
+	t.Cleanup(func() {
+		slave.Close()
+		master.Close() // ends the reader
+	})
+	out := make(chan string, 4096)
+	go func() {
+		defer close(out)
+		r := bufio.NewReader(master)
+		for {
+			l, err := r.ReadString('\n')
+			if err != nil {
+				return
+			}
+			out <- strings.TrimSuffix(strings.TrimSuffix(l, "\n"), "\r")
+		}
+	}()
+	return slave, out
+}
+
+// onTTY runs one command line with a terminal as its stdout and returns what the terminal
+// showed, a line each.
+func (d *testDaemon) onTTY(t *testing.T, args ...string) []string {
+	t.Helper()
+	slave, lines := openTTY(t)
+	full := append([]string{args[0], "--state-dir", d.dir}, args[1:]...)
+	var errb bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if code := run(ctx, full, slave, &errb); code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+	}
+	fmt.Fprintln(slave, ttyEnd)
+	var got []string
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok || l == ttyEnd {
+				return got
+			}
+			got = append(got, l)
+		case <-timeout:
+			t.Fatalf("%v: the terminal showed no end of the output within 10 s; so far %q", args, got)
+		}
+	}
+}
+
+// On a terminal inspect prints a header and one element a line, indented two spaces a level;
+// piped, or with --json, one JSON document.
+func TestTTYInspectIsCompact(t *testing.T) {
+	d := startTestDaemon(t)
+
+	piped, errOut, code := d.cli(t, "inspect", "--app", "notes")
+	if code != 0 {
+		t.Fatalf("inspect piped: exit %d: %s", code, errOut)
+	}
+	insp := oneInspection(t, piped)
+	depth := map[string]int{}
+	for _, e := range insp.Elements {
+		depth[e.ID] = e.Depth
+	}
+
+	lines := d.onTTY(t, "inspect", "--app", "notes")
+	header := regexp.MustCompile(`^snapshot s_[0-9a-f]{12}: Notes \(pid 501\), window "Notes": \d+ elements`)
+	if len(lines) == 0 || !header.MatchString(lines[0]) {
+		t.Fatalf("no header line: %q", lines)
+	}
+	if len(lines) != 1+len(insp.Elements) {
+		t.Fatalf("%d lines for %d elements:\n%s", len(lines), len(insp.Elements), strings.Join(lines, "\n"))
+	}
+	element := regexp.MustCompile(`^( *)(elem_\d+) ([a-z_]+)`)
+	save := false
+	for _, l := range lines[1:] {
+		m := element.FindStringSubmatch(l)
+		if m == nil {
+			t.Fatalf("not an element line: %q", l)
+		}
+		if want, ok := depth[m[2]]; !ok || len(m[1]) != 2*want {
+			t.Errorf("%q: indented %d, want 2 × depth %d", l, len(m[1]), want)
+		}
+		rest := strings.TrimPrefix(l, m[0])
+		save = save || (m[3] == "button" && strings.HasPrefix(rest, ` "Save"`))
+	}
+	if !save {
+		t.Fatalf(`no line elem_N button "Save":%s`, strings.Join(lines, "\n"))
+	}
+	if strings.Contains(strings.Join(lines, "\n"), `"snapshot_id"`) {
+		t.Fatal("JSON on the terminal")
+	}
+
+	lines = d.onTTY(t, "inspect", "--app", "notes", "--json")
+	if insp := oneInspection(t, strings.Join(lines, "\n")); insp.App.PID != 501 {
+		t.Fatalf("inspect --json on a terminal: %+v", insp.App)
+	}
+}
+
+// oneInspection decodes out as exactly one JSON document, an inspection.
+func oneInspection(t *testing.T, out string) observer.Inspection {
+	t.Helper()
+	mustMatch(t, "inspect.reply", []byte(out))
+	dec := json.NewDecoder(strings.NewReader(out))
+	var insp observer.Inspection
+	if err := dec.Decode(&insp); err != nil {
+		t.Fatalf("not JSON: %v\n%.500s", err, out)
+	}
+	if err := dec.Decode(new(any)); err != io.EOF {
+		t.Fatalf("more than one JSON document (%v):\n%.500s", err, out)
+	}
+	if !strings.HasPrefix(insp.SnapshotID, "s_") || len(insp.Elements) == 0 {
+		t.Fatalf("inspection: %.500s", out)
+	}
+	return insp
+}
+
+// On a terminal apps is a table with aligned columns.
+func TestTTYAppsIsATable(t *testing.T) {
+	d := startTestDaemon(t)
+	lines := d.onTTY(t, "apps")
+	if len(lines) != 3 || !regexp.MustCompile(`^PID +NAME +TOOLKIT +ID$`).MatchString(strings.TrimRight(lines[0], " ")) {
+		t.Fatalf("apps on a terminal:\n%s", strings.Join(lines, "\n"))
+	}
+	col := strings.Index(lines[0], "NAME")
+	for _, want := range []string{"501", "502"} {
+		found := false
+		for _, l := range lines[1:] {
+			if strings.HasPrefix(l, want+" ") && len(l) > col && l[col-1] == ' ' && l[col] != ' ' {
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("no row of pid %s with its name under NAME:\n%s", want, strings.Join(lines, "\n"))
+		}
+	}
+	if !strings.Contains(lines[1]+lines[2], "Notes") || !strings.Contains(lines[1]+lines[2], "Mail") {
+		t.Fatalf("apps on a terminal:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// On a terminal tail prints one line an event, as it comes.
+func TestTTYTailIsOneLineAnEvent(t *testing.T) {
+	d := startTestDaemon(t)
+	desk := d.Backend.(*sim.Desktop)
+	slave, lines := openTTY(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	consumers := func() int {
+		n, err := d.Server.StreamConsumers(ctx, d.Subjects.StreamName())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	before := consumers()
+	var errb syncWriter
+	code := make(chan int, 1)
+	go func() { code <- run(ctx, []string{"tail", "notes", "--state-dir", d.dir}, slave, &errb) }()
+	// The tail follows new events only: change the desktop once its consumer is there.
+	eventually(t, 10*time.Second, "the tail's consumer", func() bool { return consumers() > before })
+
+	event := regexp.MustCompile(`^\d\d:\d\d:\d\d\.\d{3}  Notes  value_changed  text_field "Title"$`)
+	for i := range 2 {
+		if err := desk.SetValue(501, "title", fmt.Sprintf("title %d", i)); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case got := <-lines:
+			if !event.MatchString(got) {
+				t.Fatalf("tail on a terminal: %q, want a line like %s", got, event)
+			}
+		case c := <-code:
+			t.Fatalf("tail ended with %d: %s", c, errb.String())
+		case <-ctx.Done():
+			t.Fatalf("tail showed no line for change %d within 30 s", i)
+		}
+	}
+	cancel()
+	if c := <-code; c != 0 {
+		t.Fatalf("tail ended with %d: %s", c, errb.String())
+	}
+	select {
+	case l := <-lines:
+		t.Fatalf("a line more than the events: %q", l)
+	default:
+	}
+}
+
+// syncWriter is a buffer that a command in another goroutine writes to.
+type syncWriter struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (w *syncWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *syncWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}

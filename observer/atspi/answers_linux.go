@@ -1,0 +1,320 @@
+//go:build linux
+
+package atspi
+
+import (
+	"context"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/godbus/dbus/v5"
+
+	"github.com/axbus/axbus/observer"
+)
+
+// What a read makes of the answers of its phases: the element's node, and what the cache keeps
+// for the next read.
+
+// phase1 takes in the first phase's answers (role, states, properties, interfaces) and keeps the
+// elements that can be read on.
+func (b *Backend) phase1(ctx context.Context, live []*rd) []*rd {
+	next := live[:0:0]
+	for _, it := range live {
+		if it.cState == nil {
+			b.fail(ctx, it, nil, ctx.Err())
+			continue
+		}
+		if it.cRole != nil {
+			if it.cRole.Err != nil {
+				b.fail(ctx, it, it.cRole, it.cRole.Err)
+				continue
+			}
+			if err := it.cRole.Store(&it.role); err != nil {
+				b.fail(ctx, it, it.cRole, err)
+				continue
+			}
+		} else {
+			it.role = it.known.role
+		}
+		var words []uint32
+		if it.cState.Err != nil {
+			// GetState is the call every element answers: its failure is the element's.
+			b.fail(ctx, it, it.cState, it.cState.Err)
+			continue
+		}
+		_ = it.cState.Store(&words)
+		it.st = makeStateSet(words)
+		if it.st.has(stateDefunct) {
+			it.err = observer.Errorf(observer.CodeElementNotFound, suggestionFor(observer.CodeElementNotFound),
+				"element %s of %s is defunct (destroyed)", it.path, b.appLabel(it.bus))
+			b.cache.forget(it.ref)
+			continue
+		}
+		if it.cProps.Err != nil {
+			if e := b.callError(ctx, it.bus, it.path, it.cProps.Method, it.cProps.Err); fatal(e) {
+				it.err = e
+				continue
+			}
+		} else {
+			_ = it.cProps.Store(&it.props)
+		}
+		it.ifaces = it.known.ifaces
+		if it.cIfaces != nil {
+			var names []string
+			if it.cIfaces.Err == nil && it.cIfaces.Store(&names) == nil {
+				it.ifaces = parseIfaces(names)
+			}
+		}
+		parent := variantRef(it.props["Parent"])
+		parentInfo, _ := b.cache.get(parent)
+		it.secure = IsSecureRole(it.role) || it.known.secure || (parent != "" && parentInfo.secure)
+		b.cache.update(it.ref, func(ri *refInfo) {
+			if it.cIfaces != nil && it.cIfaces.Err == nil {
+				ri.ifaces, ri.haveIfaces = it.ifaces, true
+			}
+			ri.role, ri.haveRole = it.role, true
+			ri.states, ri.haveStates = it.st, true
+			ri.childCount = propInt(it.props, "ChildCount")
+			if parent != "" {
+				ri.parent = parent
+			}
+			ri.secure = it.secure
+			if a, ok := it.props["Attributes"]; ok {
+				if m, ok := a.Value().(map[string]string); ok {
+					ri.attrs, ri.haveAttrs = ownedMap(m), true
+				}
+			}
+		})
+		if a, ok := it.props["Attributes"]; ok {
+			if m, ok := a.Value().(map[string]string); ok {
+				it.known.attrs, it.known.haveAttrs = m, true
+			}
+		}
+		next = append(next, it)
+	}
+	return next
+}
+
+// phase2 builds each element's node from the answers of the second phase: bounds, children,
+// value, actions, attributes.
+func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
+	next := live[:0:0]
+	var origins originCache
+	for _, it := range live {
+		// A vanished element or app shows in any call; the first fatal error wins.
+		for _, call := range []*dbus.Call{it.cExt, it.cKids, it.cValue, it.cCount, it.cActions, it.cAttr, it.cRel} {
+			if call != nil && call.Err != nil {
+				if e := b.callError(ctx, it.bus, it.path, call.Method, call.Err); fatal(e) {
+					it.err = e
+					break
+				}
+			}
+		}
+		if it.err != nil {
+			continue
+		}
+		n := &it.node
+		n.Ref = it.ref
+		n.States = nodeStates(it.role, it.st)
+		n.Role = NormaliseRole(it.role, n.States)
+		n.PlatformRole = RoleName(it.role)
+		n.Name = propString(it.props, "Name")
+		if it.app != nil && it.app.gtk4 && gtkClassName.MatchString(n.Name) {
+			n.Name = "" // GTK4 4.8 names unnamed widgets after their class ("GtkEntry")
+		}
+		if _, ok := it.props["Name"]; ok {
+			name := n.Name
+			b.cache.update(it.ref, func(ri *refInfo) { ri.name, ri.haveName = strings.Clone(name), true })
+		}
+		n.Description = propString(it.props, "Description")
+		n.Secure = it.secure
+		n.ChildCount = propInt(it.props, "ChildCount")
+		n.Parent = variantRef(it.props["Parent"])
+		if it.cExt != nil && it.cExt.Err == nil {
+			var e extents
+			if it.cExt.Store(&e) == nil {
+				if origins == nil {
+					origins = originCache{}
+				}
+				n.Bounds, n.Offscreen = b.screenRect(ctx, it.app, it.ref, e, origins)
+			}
+		}
+		if it.cKids != nil && it.cKids.Err == nil {
+			var kids []objRef
+			if it.cKids.Store(&kids) == nil {
+				n.Children = make([]observer.NodeRef, 0, len(kids))
+				for _, k := range kids {
+					if !isNullRef(k.Bus, string(k.Path)) {
+						n.Children = append(n.Children, MakeRef(k.Bus, string(k.Path)))
+					}
+				}
+				n.ChildCount = len(n.Children)
+				if len(kids) >= longList && len(kids) == propInt(it.props, "ChildCount") {
+					kept := n.Children
+					b.cache.update(it.ref, func(ri *refInfo) { ri.children = kept })
+				}
+			}
+		} else if mode.full() && it.cKids == nil && len(it.known.children) > 0 {
+			n.Children = it.known.children // unchanged since the last read: same count, no event
+		} else if mode.full() && n.ChildCount > 0 && it.cKids != nil {
+			n.ChildCount = 0 // the children could not be listed
+		}
+		if it.cValue != nil && it.cValue.Err == nil && !it.secure {
+			var v dbus.Variant
+			if it.cValue.Store(&v) == nil {
+				if f, ok := variantFloat(v); ok {
+					n.Value, n.HasValue = strconv.FormatFloat(f, 'f', -1, 64), true
+				}
+			}
+		}
+		if it.cCount != nil && it.cCount.Err == nil && !it.secure {
+			var v dbus.Variant
+			if it.cCount.Store(&v) == nil {
+				if c, ok := v.Value().(int32); ok && c > 0 {
+					it.count = c
+				}
+			}
+		}
+		if isCheckable(it.role) && !n.HasValue {
+			switch {
+			case it.st.has(stateIndeterminate):
+				n.Value = "2"
+			case it.st.has(stateChecked):
+				n.Value = "1"
+			default:
+				n.Value = "0"
+			}
+			n.HasValue = true
+		}
+		if it.cActions != nil && it.cActions.Err == nil {
+			var acts []actionDesc
+			if it.cActions.Store(&acts) == nil {
+				it.known.actions, it.known.haveActions = actionNames(acts), true
+				switch {
+				case !slices.Contains(it.known.actions, ""):
+					names := ownedSlice(it.known.actions)
+					b.cache.update(it.ref, func(ri *refInfo) { ri.actions, ri.haveActions = names, true })
+				case !interactive(it.st):
+					// Unnamed actions of an element no user acts on (Chromium's "doDefault" on
+					// every text run and section): not worth two calls each on a 16,000-element
+					// page. They stay unlisted; Perform asks for them when it is asked to.
+					it.known.actions = nil
+				}
+			}
+		}
+		if it.cAttr != nil && it.cAttr.Err == nil {
+			var attrs map[string]string
+			if it.cAttr.Store(&attrs) == nil {
+				it.known.attrs, it.known.haveAttrs = attrs, true
+				owned := ownedMap(attrs)
+				b.cache.update(it.ref, func(ri *refInfo) { ri.attrs, ri.haveAttrs = owned, true })
+			}
+		}
+		n.Actions = it.known.actions
+		n.Identifier = propString(it.props, "AccessibleId")
+		if n.Identifier == "" {
+			n.Identifier = it.known.attrs["id"]
+		}
+		n.Subrole = it.known.attrs["xml-roles"]
+		next = append(next, it)
+	}
+	return next
+}
+
+// phase3 completes the node with the third phase's answers: text, action names, label.
+func (b *Backend) phase3(ctx context.Context, it *rd, mode readMode) {
+	n := &it.node
+	if it.cText != nil {
+		if it.cText.Err != nil {
+			if e := b.callError(ctx, it.bus, it.path, it.cText.Method, it.cText.Err); fatal(e) {
+				it.err = e
+				return
+			}
+		} else if !it.secure {
+			var s string
+			if it.cText.Store(&s) == nil {
+				b.placeText(it, s)
+				count := it.count
+				b.cache.update(it.ref, func(ri *refInfo) { ri.text, ri.textCount, ri.haveText = strings.Clone(s), count, true })
+			}
+		}
+	} else if !it.secure && it.ifaces.has(ifText) && it.count == 0 && it.st.has(stateEditable) && !n.HasValue {
+		n.HasValue = true // an empty entry has the value ""
+	}
+	if len(it.cActionNames) > 0 {
+		names := slices.Clone(it.known.actions)
+		k := 0
+		for i := range names {
+			if names[i] == "" && k < len(it.cActionNames) {
+				if c := it.cActionNames[k]; c.Err == nil {
+					_ = c.Store(&names[i])
+				}
+				k++
+			}
+		}
+		n.Actions = names
+		owned := ownedSlice(names)
+		b.cache.update(it.ref, func(ri *refInfo) { ri.actions, ri.haveActions = owned, true })
+	}
+	if it.cLabel != nil && it.cLabel.Err == nil {
+		var v dbus.Variant
+		if it.cLabel.Store(&v) == nil {
+			if s, ok := v.Value().(string); ok {
+				n.Label = s
+			}
+		}
+	}
+	if n.Secure { // the second lock: nothing of a secure field's text leaves the read
+		n.Value, n.HasValue, n.Text = "", false, ""
+	}
+	_ = mode
+}
+
+// reuseText places the text kept from the last read when nothing says it changed: the same
+// length, and no text or name event since (a watch drops the kept text on those; without a watch
+// nothing would, so the text is read again). It saves a round of calls per walk.
+func (b *Backend) reuseText(it *rd) bool {
+	if !it.known.haveText || it.known.textCount != it.count || !b.watching() {
+		return false
+	}
+	b.placeText(it, it.known.text)
+	return true
+}
+
+// placeText puts an element's text where it belongs: the value of an editable element (an entry,
+// an editable text view), the text of content (a label, a paragraph, a read-only text view).
+func (b *Backend) placeText(it *rd, s string) {
+	n := &it.node
+	switch {
+	case it.secure:
+	case n.HasValue && it.ifaces.has(ifValue):
+		// a spin button's number is its value already
+	case it.st.has(stateEditable):
+		n.Value, n.HasValue = s, true
+	case onlyEmbedded(s): // a web container's text: one U+FFFC per child, nothing of its own
+	case s != n.Name: // a label's text is usually its name: Text only when it says more
+		n.Text = s
+	}
+}
+
+// onlyEmbedded reports whether a hypertext holds nothing but object replacement characters
+// (and spaces): the text of a container whose children say it all.
+func onlyEmbedded(s string) bool {
+	return strings.TrimFunc(s, func(r rune) bool { return r == '\uFFFC' || unicode.IsSpace(r) }) == ""
+}
+
+// gtkClassName matches the class names GTK4 uses as the name of unnamed widgets.
+var gtkClassName = regexp.MustCompile(`^Gtk[A-Z][A-Za-z0-9]*$`)
+
+// interactive reports whether a user acts on the element: one that takes the focus or a selection.
+func interactive(st stateSet) bool { return st.has(stateFocusable) || st.has(stateSelectable) }
+
+// watching reports whether a watch runs: only then do events keep the cached text true.
+func (b *Backend) watching() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.watch != nil
+}

@@ -1,0 +1,348 @@
+//go:build linux
+
+package atspi
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+
+	"github.com/axbus/axbus/observer"
+)
+
+// Tuning of an app's worker.
+const (
+	maxQueuedJobs     = 5000            // per app; beyond it the oldest events are dropped
+	unresponsiveQuiet = 2 * time.Second // after a read timed out, events of the app go without element summaries
+	// summaryBudget bounds the read of the elements of a run of events: the event on the bus within
+	// 50 ms of the change matters more than a complete summary.
+	summaryBudget = 30 * time.Millisecond
+	// maxTold bounds what a watch remembers of an app's elements' states and names.
+	maxTold = 50_000
+)
+
+// The kinds of jobs of an app's worker.
+const (
+	jobEvent = iota
+	jobLaunched
+	jobGone
+	jobPoll
+	// jobRegisteredAgain: an app that was running registered with a restarted registry.
+	jobRegisteredAgain
+)
+
+// job is one thing an app's worker does, in arrival order.
+type job struct {
+	kind    int
+	raw     RawEvent
+	rawName string
+	src     observer.NodeRef
+	data    dbus.Variant
+	at      time.Time
+	app     *appInfo
+}
+
+// appWorker handles one app's jobs in order, on its own goroutine: a frozen app delays only its
+// own events.
+type appWorker struct {
+	w      *watchState
+	bus    string
+	notify chan struct{}
+
+	mu         sync.Mutex
+	queue      []job
+	running    bool
+	pollQueued bool
+
+	// owned by the worker's goroutine
+	windows      map[observer.NodeRef]winMark
+	windowsInit  bool
+	lastFocus    focusMark
+	unresponsive time.Time
+	seen         map[observer.NodeRef]seenFlags
+	poll         *pollState
+	primed       bool
+	// pre holds the elements of the current run of events, read together; prior what the watch
+	// knew of them before the run.
+	pre   map[observer.NodeRef]*observer.Node
+	prior map[observer.NodeRef]told
+	// told is what the watch knew of elements after the runs so far.
+	told map[observer.NodeRef]told
+}
+
+// told is what the watch knows of an element's states and name: from the events it delivered and
+// from its own baseline (GTK4's re-read), never from reads made for others. An inspection or the
+// poller may read a change before its event arrives; that must not make the event look like a
+// toolkit repeating itself (GTK4 re-announces unchanged states and names).
+type told struct {
+	states, mask stateSet // mask: the states known
+	name         string
+	haveName     bool
+}
+
+// lastTold is what the watch knows of ref: from this run, the runs before, or GTK4's baseline.
+func (wk *appWorker) lastTold(ref observer.NodeRef) told {
+	if t, ok := wk.prior[ref]; ok {
+		return t
+	}
+	if t, ok := wk.told[ref]; ok {
+		return t
+	}
+	if wk.poll != nil {
+		if it, ok := wk.poll.items[ref]; ok {
+			return told{states: makeStateSet(it.States), mask: ^stateSet(0), name: it.Name, haveName: true}
+		}
+	}
+	return told{}
+}
+
+func (wk *appWorker) push(j job) {
+	wk.mu.Lock()
+	if len(wk.queue) >= maxQueuedJobs {
+		wk.queue = wk.queue[1:]
+		wk.w.mu.Lock()
+		wk.w.dropped++
+		dropped := wk.w.dropped
+		wk.w.mu.Unlock()
+		if dropped%1000 == 1 {
+			wk.w.b.log.Warn("atspi: events dropped: an app sends more than it can be read", "bus", wk.bus, "dropped", dropped)
+		}
+	}
+	wk.queue = append(wk.queue, j)
+	wk.mu.Unlock()
+	wk.wake()
+}
+
+func (wk *appWorker) pushPoll() {
+	wk.mu.Lock()
+	if wk.pollQueued {
+		wk.mu.Unlock()
+		return
+	}
+	wk.pollQueued = true
+	wk.queue = append(wk.queue, job{kind: jobPoll, at: time.Now()})
+	wk.mu.Unlock()
+	wk.wake()
+}
+
+func (wk *appWorker) wake() {
+	select {
+	case wk.notify <- struct{}{}:
+	default:
+	}
+}
+
+// run starts the worker's goroutine.
+func (wk *appWorker) run() {
+	wk.w.mu.Lock()
+	defer wk.w.mu.Unlock()
+	if !wk.w.stopped {
+		wk.startLocked()
+	}
+}
+
+// startLocked starts the goroutine; the watch's lock is held.
+func (wk *appWorker) startLocked() {
+	if wk.running {
+		return
+	}
+	wk.running = true
+	wk.w.wg.Add(1)
+	go wk.loop()
+}
+
+func (wk *appWorker) loop() {
+	defer wk.w.wg.Done()
+	ctx := wk.w.ctx
+	for {
+		wk.mu.Lock()
+		jobs := wk.queue
+		wk.queue = nil
+		for _, j := range jobs {
+			if j.kind == jobPoll {
+				wk.pollQueued = false
+			}
+		}
+		wk.mu.Unlock()
+		if ctx.Err() != nil {
+			return
+		}
+		if len(jobs) == 0 {
+			select {
+			case <-ctx.Done():
+				return
+			case <-wk.notify:
+			}
+			continue
+		}
+		for i := 0; i < len(jobs); {
+			if jobs[i].kind != jobEvent {
+				if wk.handle(ctx, jobs[i]) {
+					wk.w.ended(wk)
+					return
+				}
+				i++
+				continue
+			}
+			// A run of events: their elements are read together, in one pipelined read.
+			end := i
+			for end < len(jobs) && jobs[end].kind == jobEvent {
+				end++
+			}
+			wk.prefetch(ctx, jobs[i:end])
+			for _, j := range jobs[i:end] {
+				wk.handle(ctx, j)
+			}
+			if len(wk.told) > maxTold { // a long-lived app: start afresh rather than grow without bound
+				wk.told = map[observer.NodeRef]told{}
+			}
+			for ref, t := range wk.prior {
+				wk.told[ref] = t
+			}
+			wk.pre, wk.prior = nil, nil
+			i = end
+		}
+	}
+}
+
+// prefetch reads the elements a run of events is about, in one pipelined read, and keeps what
+// was known of them before, so that a repeated state or name can still be told from a change.
+func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
+	b := wk.w.b
+	wk.pre = map[observer.NodeRef]*observer.Node{}
+	wk.prior = map[observer.NodeRef]told{}
+	if time.Now().Before(wk.unresponsive) {
+		return
+	}
+	var refs []observer.NodeRef
+	fresh := map[observer.NodeRef]bool{} // an event about a change of the element's own content
+	for _, j := range jobs {
+		t, _, ok := Classify(j.raw)
+		if !ok || t == observer.EventElementDestroyed {
+			continue
+		}
+		ref := eventRef(j)
+		switch t {
+		case observer.EventValueChanged, observer.EventTextChanged, observer.EventStateChanged, observer.EventTitleChanged:
+			fresh[ref] = true
+		}
+		if _, dup := wk.prior[ref]; dup {
+			continue
+		}
+		wk.prior[ref] = wk.lastTold(ref)
+		refs = append(refs, ref)
+		if t == observer.EventChildrenChanged && j.raw.mainKind() == "add" && ref == RootRef(wk.bus) {
+			if c := variantRef(j.data); c != "" && c != ref { // a new top-level, named by GTK3
+				if _, dup := wk.prior[c]; !dup {
+					wk.prior[c] = wk.lastTold(c)
+					refs = append(refs, c)
+				}
+			}
+		}
+	}
+	if len(refs) == 0 {
+		return
+	}
+	// A busy app (creating a dialog, moving focus) answers late: past the budget the events go
+	// with what the cache knows of their elements rather than late, when it knows their role and
+	// name. An element it does not know, or whose own value, text, states or name the event is
+	// about (the cache holds them as they were), is read to the end: a stale or empty summary
+	// would tell a subscriber wrong.
+	rctx, cancel := context.WithTimeout(ctx, summaryBudget)
+	defer cancel()
+	var late []observer.NodeRef
+	for i, n := range b.read(rctx, refs, modeSummary, false) {
+		switch {
+		case n.Err == nil:
+			wk.pre[refs[i]] = &n
+		case observer.CodeOf(n.Err) == observer.CodeAppNotResponding:
+			wk.unresponsive = time.Now().Add(unresponsiveQuiet)
+			wk.pre[refs[i]] = nil
+		case observer.CodeOf(n.Err) == observer.CodeTimeout && ctx.Err() == nil:
+			if ri, _ := b.cache.get(refs[i]); ri.haveRole && ri.haveName && !fresh[refs[i]] {
+				wk.pre[refs[i]] = cachedNode(ri, refs[i])
+			} else {
+				late = append(late, refs[i])
+			}
+		default:
+			wk.pre[refs[i]] = nil
+		}
+	}
+	for i, n := range b.read(ctx, late, modeSummary, false) {
+		wk.pre[late[i]] = nil
+		if n.Err == nil {
+			wk.pre[late[i]] = &n
+		}
+	}
+}
+
+// cachedNode is an element as the cache knows it (role, name, states), or nil.
+func cachedNode(ri refInfo, ref observer.NodeRef) *observer.Node {
+	if !ri.haveRole {
+		return nil
+	}
+	n := &observer.Node{Ref: ref, PlatformRole: RoleName(ri.role), Name: ri.name, Secure: ri.secure}
+	if ri.haveStates {
+		n.States = nodeStates(ri.role, ri.states)
+	}
+	n.Role = NormaliseRole(ri.role, n.States)
+	return n
+}
+
+// eventRef is the element an event is about: its source, or the new active descendant.
+func eventRef(j job) observer.NodeRef {
+	if j.raw.Event == "active-descendant-changed" {
+		if d := variantRef(j.data); d != "" {
+			return d
+		}
+	}
+	return j.src
+}
+
+// remember records what an event delivered told about ref, for the events after it.
+func (wk *appWorker) remember(ref observer.NodeRef, change func(*told)) {
+	t := wk.lastTold(ref)
+	change(&t)
+	if wk.prior != nil {
+		wk.prior[ref] = t
+	} else {
+		wk.told[ref] = t
+	}
+}
+
+// appInfo returns what is known of the worker's app, asking once when it is not known.
+func (wk *appWorker) appInfo(ctx context.Context) *appInfo {
+	b := wk.w.b
+	if a := b.app(wk.bus); a != nil && a.complete {
+		return a
+	}
+	if a := b.ensureApps(ctx, map[string]bool{wk.bus: true})[wk.bus]; a != nil {
+		if a.pid == b.selfPID {
+			return nil
+		}
+		return a
+	}
+	return nil
+}
+
+// summary reads the element an event is about, in one pipelined read. After a read of the app
+// timed out, events go without summaries for a while, so that a frozen app is not asked again
+// for every event.
+func (wk *appWorker) summary(ctx context.Context, ref observer.NodeRef) *observer.Node {
+	if n, ok := wk.pre[ref]; ok {
+		return n
+	}
+	if time.Now().Before(wk.unresponsive) {
+		return nil
+	}
+	n := wk.w.b.read(ctx, []observer.NodeRef{ref}, modeSummary, false)[0]
+	if n.Err != nil {
+		if observer.CodeOf(n.Err) == observer.CodeAppNotResponding {
+			wk.unresponsive = time.Now().Add(unresponsiveQuiet)
+		}
+		return nil
+	}
+	return &n
+}

@@ -1,0 +1,96 @@
+package observer
+
+// Code is a stable error code of the public API. Agents branch on it; keep them stable.
+type Code string
+
+// The error codes; codeTable says what each means to a NATS tool and to the CLI.
+const (
+	CodeBadRequest       Code = "BAD_REQUEST"
+	CodePayloadTooLarge  Code = "PAYLOAD_TOO_LARGE"
+	CodeAppNotFound      Code = "APP_NOT_FOUND"
+	CodeAppAmbiguous     Code = "APP_AMBIGUOUS"
+	CodeWindowNotFound   Code = "WINDOW_NOT_FOUND"
+	CodeElementNotFound  Code = "ELEMENT_NOT_FOUND"
+	CodeSnapshotExpired  Code = "SNAPSHOT_EXPIRED"
+	CodeStaleRef         Code = "STALE_REF"
+	CodeAmbiguousTarget  Code = "AMBIGUOUS_TARGET"
+	CodeScopeMoved       Code = "SCOPE_MOVED"
+	CodeScopeChanged     Code = "SCOPE_CHANGED"
+	CodeScopeAmbiguous   Code = "SCOPE_AMBIGUOUS"
+	CodeScopeGeneration  Code = "SCOPE_GENERATION"
+	CodeAppGone          Code = "APP_GONE"
+	CodeAppNotResponding Code = "APP_NOT_RESPONDING"
+	CodeTimeout          Code = "TIMEOUT"
+	CodeActionFailed     Code = "ACTION_FAILED"
+	CodeNotSupported     Code = "NOT_SUPPORTED"
+	CodePermissionDenied Code = "PERMISSION_DENIED"
+	CodeTransient        Code = "TRANSIENT"
+	CodeUnavailable      Code = "UNAVAILABLE"
+	CodeAlreadyRunning   Code = "ALREADY_RUNNING"
+	CodeAddressInUse     Code = "ADDRESS_IN_USE"
+	CodeInternal         Code = "INTERNAL"
+)
+
+// CodeInfo is what one code means to each kind of caller.
+type CodeInfo struct {
+	Code Code
+	// Status is micro's error code header: the HTTP-like status that `nats` tools show.
+	Status int
+	// Exit is the axbus CLI's exit status.
+	Exit int
+	// Suggestion is said when the error has none of its own.
+	Suggestion string
+}
+
+// codeTable is the one table of error codes: the README's exit table and the error schema's
+// enum are checked against it.
+var codeTable = []CodeInfo{
+	{CodeBadRequest, 400, 2, "See the request's schema with: axbus schema NAME."},
+	{CodePayloadTooLarge, 413, 2, "Send a smaller request; requests are at most 1 MiB."},
+	{CodeAppNotFound, 404, 3, "Run axbus apps to see the apps that expose an accessibility tree."},
+	{CodeAppAmbiguous, 409, 3, "Name the app exactly, or by --pid."},
+	{CodeWindowNotFound, 404, 3, "List the app's windows with: axbus windows --app NAME."},
+	{CodeElementNotFound, 404, 3, "Inspect again and use an id of the new snapshot."},
+	{CodeSnapshotExpired, 410, 4, "Inspect again: the snapshot is no longer kept."},
+	{CodeStaleRef, 410, 4, "Inspect again: the element is not what the snapshot saw."},
+	{CodeAmbiguousTarget, 409, 4, "Inspect again and name one element."},
+	{CodeScopeMoved, 410, 4, "Inspect again and scope into an element of the new snapshot."},
+	{CodeScopeChanged, 410, 4, "Inspect again and scope into an element of the new snapshot."},
+	{CodeScopeAmbiguous, 409, 4, "Inspect again and scope into an element of the new snapshot."},
+	{CodeScopeGeneration, 410, 4, "The app restarted: inspect it again."},
+	{CodeAppGone, 410, 5, "Start the app again."},
+	{CodeAppNotResponding, 503, 5, "The app is busy or stuck; check it (axbus apps) and retry."},
+	{CodeTimeout, 408, 6, "Retry with a longer timeout."},
+	{CodeActionFailed, 422, 7, "Check the trace; try another action, or --policy physical."},
+	{CodeNotSupported, 501, 7, "Use another action or backend."},
+	{CodePermissionDenied, 403, 8, "Grant the permission the message names."},
+	{CodeTransient, 503, 7, "Retry."},
+	{CodeUnavailable, 503, 9, "Start the daemon with `axbus serve` (or `make run`)."},
+	{CodeAlreadyRunning, 409, 10, "Use the daemon that runs, or stop it first."},
+	{CodeAddressInUse, 409, 11, "Choose another address with --listen."},
+	{CodeInternal, 500, 1, "This is a bug in axbus; please report it with the daemon's log."},
+}
+
+// Codes lists every error code, in the table's order.
+var Codes = func() []Code {
+	out := make([]Code, len(codeTable))
+	for i, c := range codeTable {
+		out[i] = c.Code
+	}
+	return out
+}()
+
+// CodeTable is the table of error codes (a copy).
+func CodeTable() []CodeInfo { return append([]CodeInfo(nil), codeTable...) }
+
+// Info is the table's row of c; an unknown code is INTERNAL's.
+func (c Code) Info() CodeInfo {
+	for _, i := range codeTable {
+		if i.Code == c {
+			return i
+		}
+	}
+	info := codeTable[len(codeTable)-1]
+	info.Code = c
+	return info
+}
