@@ -22,18 +22,24 @@ const (
 	ChainDeadline = 10 * time.Second
 	// ReplyTimeout is how long a client waits for a reply that has no deadline of its own.
 	ReplyTimeout = 30 * time.Second
+	// MaxInFlightPerIdentity bounds one identity's requests handled at once: past it, its own
+	// requests get BUSY while everyone else is served. MaxInFlight bounds them all.
+	MaxInFlightPerIdentity = 1024
+	MaxInFlight            = 8192
 	// MaxRequest is the largest request body accepted. The server's max payload is larger, so
 	// an oversized request reaches the daemon and gets a clear error, not a closed connection.
 	MaxRequest = 1 << 20
 )
 
-// Kind sorts the endpoints by what they may do: Observe reads the desktop, Act changes it.
+// Kind sorts the endpoints by what they may do: Observe reads the desktop, Act changes it,
+// Manage changes who may do what. Kind.May says which roles call which.
 type Kind string
 
 // The kinds of endpoints.
 const (
 	Observe Kind = "observe"
 	Act     Kind = "act"
+	Manage  Kind = "manage"
 )
 
 // Endpoint describes one endpoint of the service: its subject is <prefix>.<host>.api.<Name>,
@@ -56,6 +62,7 @@ var Endpoints = []Endpoint{
 	{"snapshot", Observe, "List a stored snapshot again, whole or the subtree of one element; no new walk.", time.Second},
 	{"status", Observe, "The daemon's health: backend, event counters, snapshot store, client listener.", time.Second},
 	{"wait", Observe, "Wait for a condition, by subscription: the reply comes the moment it holds, with a snapshot that holds the match.", MaxWaitTimeout + 30*time.Second},
+	{"creds", Manage, "Add, list or remove a client identity (its name, role and nkey's public key); a removed one is disconnected at once.", 5 * time.Second},
 	{"web_accessibility", Act, "Claim (on) or release (off) an app's web accessibility (Chromium, Electron) for an agent; restored when the last agent releases it or after 10 idle minutes.", 5 * time.Second},
 	action("click", "Click an element (press, confirm, open, ... as the platform's chain says); prove it with expect."),
 	action("press", "Invoke a named action of an element (action: AXPress, activate, ...)."),

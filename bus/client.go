@@ -95,7 +95,7 @@ func (c *Client) Call(ctx context.Context, endpoint string, req, reply any) erro
 	if req != nil {
 		var err error
 		if data, err = json.Marshal(req); err != nil {
-			return observer.Errorf(observer.CodeBadRequest, "Pass a JSON-encodable request.", "%v", err)
+			return unencodable(err)
 		}
 	}
 	return c.CallRaw(ctx, endpoint, data, reply)
@@ -108,7 +108,7 @@ func (c *Client) CallRaw(ctx context.Context, endpoint string, data []byte, repl
 	subject := c.subj.Endpoint(endpoint)
 	msg, err := c.nc.RequestMsgWithContext(ctx, &nats.Msg{Subject: subject, Data: data})
 	if err != nil {
-		return unavailable(subject, err)
+		return c.refused(ctx, endpoint, unavailable(subject, err))
 	}
 	if e := decodeError(msg); e != nil {
 		return e
@@ -130,4 +130,28 @@ func (c *Client) CallRaw(ctx context.Context, endpoint string, data []byte, repl
 func notUnderstood(what string, err error) *observer.Error {
 	return observer.Errorf(observer.CodeInternal, "The daemon and this client disagree on the API; use the same axbus version.",
 		"%s not understood: %v", what, err)
+}
+
+// unencodable is a request encoding/json refused.
+func unencodable(err error) *observer.Error {
+	return observer.Errorf(observer.CodeBadRequest, "Pass a JSON-encodable request.", "%v", err)
+}
+
+// natsTrouble is a NATS call that failed for another reason than a missing daemon.
+func natsTrouble(what string, err error) *observer.Error {
+	return observer.Errorf(observer.CodeUnavailable, "Check the NATS connection.", "%s: %v", what, err).Wrap(err)
+}
+
+// refused tells a role's limit from a missing daemon: an endpoint nobody answers while status
+// does is one this identity's role does not reach (the server routes only what a role imports).
+func (c *Client) refused(ctx context.Context, endpoint string, e *observer.Error) *observer.Error {
+	if e.Code != observer.CodeUnavailable || endpoint == "status" || !errors.Is(e, nats.ErrNoResponders) {
+		return e
+	}
+	msg, err := c.nc.RequestWithContext(ctx, c.subj.Endpoint("status"), []byte("{}"))
+	if err != nil || decodeError(msg) != nil {
+		return e
+	}
+	return observer.Errorf(observer.CodePermissionDenied, "Ask an admin for credentials of a role that may (axbus creds add NAME --role agent).",
+		"this identity's role may not call %s", endpoint)
 }

@@ -85,6 +85,15 @@ func (c *Client) Act(ctx context.Context, action string, req api.ActionRequest) 
 	return &r, nil
 }
 
+// Creds adds, lists or removes a client identity (admins only).
+func (c *Client) Creds(ctx context.Context, req api.CredsRequest) (*api.CredsReply, error) {
+	var r api.CredsReply
+	if err := c.Call(ctx, "creds", req, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
 // WebAccessibility claims (On) or releases an app's web accessibility for an agent.
 func (c *Client) WebAccessibility(ctx context.Context, req api.WebAccessibilityRequest) (*api.WebAccessibilityReply, error) {
 	var r api.WebAccessibilityReply
@@ -105,7 +114,7 @@ func (c *Client) Wait(ctx context.Context, req api.WaitRequest) (*api.WaitResult
 func (c *Client) WaitAfter(ctx context.Context, req api.WaitRequest, act func(context.Context) error) (*api.WaitResult, error) {
 	data, err := json.Marshal(req)
 	if err != nil {
-		return nil, observer.Errorf(observer.CodeBadRequest, "Pass a JSON-encodable request.", "%v", err)
+		return nil, unencodable(err)
 	}
 	timeout := time.Duration(req.TimeoutMS) * time.Millisecond
 	if timeout <= 0 {

@@ -36,6 +36,7 @@ func (s *Service) handlers() map[string]handler {
 		"status":            typed("status", func(context.Context, api.StatusRequest) (any, error) { return s.status(), nil }),
 		"wait":              typed("wait", s.wait),
 		"web_accessibility": typed("web_accessibility", s.webAccessibility),
+		"creds":             typed("creds", s.creds),
 	}
 	for _, action := range api.Actions {
 		h[action] = typed(action, func(ctx context.Context, r api.ActionRequest) (any, error) { return s.act(ctx, action, r) })
@@ -154,6 +155,13 @@ func (s *Service) webAccessibility(ctx context.Context, r api.WebAccessibilityRe
 		return nil, err
 	}
 	return api.WebAccessibilityReply{App: app.Ref(), Ledger: l.Entries()}, nil
+}
+
+func (s *Service) creds(ctx context.Context, r api.CredsRequest) (any, error) {
+	if s.ops.Creds == nil {
+		return nil, notServed("identities")
+	}
+	return s.ops.Creds(ctx, r)
 }
 
 func notServed(what string) *observer.Error {

@@ -28,7 +28,11 @@ type Service struct {
 	log     *slog.Logger
 	started time.Time
 	limit   chan struct{} // bounds the requests in flight
-	svc     *microService
+	// inflight counts each identity's requests in flight (api.MaxInFlightPerIdentity).
+	inflight inflight
+	// identities names the user of a client account (nil: every request is the daemon's own).
+	identities func(account string) (api.Identity, bool)
+	svc        *microService
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -45,6 +49,8 @@ type Operations struct {
 	Act func(ctx context.Context, action string, r api.ActionRequest) (*api.ActionReply, error)
 	// Ledger switches web accessibility on and off for agents; nil when the backend cannot.
 	Ledger *observer.Ledger
+	// Creds adds, lists and removes client identities (the server's accounts).
+	Creds func(ctx context.Context, r api.CredsRequest) (*api.CredsReply, error)
 }
 
 // ServiceOption configures a Service.
@@ -68,16 +74,19 @@ func WithListen(l api.ListenStatus) ServiceOption { return func(s *Service) { s.
 // WithLogger sets the service's logger.
 func WithLogger(l *slog.Logger) ServiceOption { return func(s *Service) { s.log = l } }
 
+// WithIdentities names the identity of the account a request came from (the server's
+// Nats-Request-Info header), for role checks, fairness and the audit trail.
+func WithIdentities(fn func(account string) (api.Identity, bool)) ServiceOption {
+	return func(s *Service) { s.identities = fn }
+}
+
 // WithOperations serves waits, actions and the web-accessibility ledger.
 func WithOperations(ops Operations) ServiceOption { return func(s *Service) { s.ops = ops } }
-
-// MaxInFlight bounds the requests handled at once; beyond it requests get UNAVAILABLE.
-const MaxInFlight = 4096
 
 // NewService registers the service on nc.
 func NewService(nc *nats.Conn, obs *observer.Observer, subj Subjects, opts ...ServiceOption) (*Service, error) {
 	s := &Service{nc: nc, obs: obs, subj: subj, log: slog.New(slog.DiscardHandler), started: time.Now(),
-		limit: make(chan struct{}, MaxInFlight)}
+		limit: make(chan struct{}, api.MaxInFlight), inflight: inflight{n: map[string]int{}}}
 	for _, o := range opts {
 		o(s)
 	}
@@ -136,17 +145,31 @@ func (s *Service) wrap(ep api.Endpoint, handle handler, stats func() *microEndpo
 			}
 			s.svc.done(stats(), time.Since(start), msg)
 		}
+		who, err := s.identify(req.Header)
+		if err == nil && !ep.Kind.May(who.Role) {
+			err = observer.Errorf(observer.CodePermissionDenied, "Ask an admin for credentials of a role that may (axbus creds add).",
+				"%s (role %s) may not call %s", who.Name, who.Role, ep.Name)
+		}
+		if err != nil {
+			done(nil, err)
+			return
+		}
+		if !s.inflight.take(who.Name) {
+			done(nil, observer.Errorf(observer.CodeBusy, "", "%s has %d requests in flight already", who.Name, api.MaxInFlightPerIdentity))
+			return
+		}
 		select {
 		case s.limit <- struct{}{}:
 		default:
+			s.inflight.give(who.Name)
 			done(nil, observer.Errorf(observer.CodeUnavailable, "Retry in a moment.",
-				"the daemon is handling %d requests already", MaxInFlight))
+				"the daemon is handling %d requests already", api.MaxInFlight))
 			return
 		}
 		s.wg.Add(1)
 		go func() {
-			defer func() { <-s.limit; s.wg.Done() }()
-			ctx, cancel := context.WithTimeout(s.ctx, ep.Timeout)
+			defer func() { <-s.limit; s.inflight.give(who.Name); s.wg.Done() }()
+			ctx, cancel := context.WithTimeout(api.WithIdentity(s.ctx, who), ep.Timeout)
 			defer cancel()
 			if interim {
 				ctx = context.WithValue(ctx, interimKey{}, func(v any) { s.interim(reply, v) })

@@ -29,7 +29,7 @@ type TailOptions struct {
 func (c *Client) Tail(ctx context.Context, opt TailOptions) (<-chan api.Envelope, error) {
 	js, err := jetstream.New(c.nc)
 	if err != nil {
-		return nil, observer.Errorf(observer.CodeUnavailable, "Check the NATS connection.", "jetstream: %v", err)
+		return nil, natsTrouble("jetstream", err)
 	}
 	cfg := jetstream.OrderedConsumerConfig{
 		FilterSubjects: []string{c.subj.Events(opt.App, opt.Type)},
@@ -50,12 +50,12 @@ func (c *Client) Tail(ctx context.Context, opt TailOptions) (<-chan api.Envelope
 			return nil, observer.Errorf(observer.CodeUnavailable, "Check the host name (--host) and that its daemon runs.",
 				"no event stream %s", c.subj.StreamName())
 		}
-		return nil, observer.Errorf(observer.CodeUnavailable, "Check the NATS connection.", "tail: %v", err)
+		return nil, natsTrouble("tail", err)
 	}
 	out := make(chan api.Envelope, 256)
 	msgs, err := cons.Messages()
 	if err != nil {
-		return nil, observer.Errorf(observer.CodeUnavailable, "Check the NATS connection.", "tail: %v", err)
+		return nil, natsTrouble("tail", err)
 	}
 	go func() {
 		<-ctx.Done()

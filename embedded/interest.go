@@ -17,10 +17,10 @@ import (
 // alone counts only the first level that matches (a client on ax.h.snap.* and one on
 // ax.h.snap.gedit count as one), so with someone listening the exact count comes from a scan
 // of the account's subscriptions (about 65 µs with a daemon's 130), made again only once the
-// account's subscriptions changed. Every client is in the global account: the nkey users are
-// given no account of their own.
+// account's subscriptions changed. The account is the daemon's: a client of another account
+// that receives the subject through an import has its shadow subscription there.
 func (s *Server) Interest(subject string) int {
-	acc := s.ns.GlobalAccount()
+	acc := s.daemonAccount()
 	if !acc.SubscriptionInterest(subject) {
 		return 0
 	}
@@ -64,4 +64,15 @@ func (c *interestCounts) of(ns *server.Server, acc *server.Account, subject stri
 	}
 	c.counts[subject] = n
 	return n
+}
+
+// daemonAccount is the account of the daemon's connection: DaemonAccount with WithAccess, the
+// global one otherwise.
+func (s *Server) daemonAccount() *server.Account {
+	if s.access != nil {
+		if acc, err := s.ns.LookupAccount(DaemonAccount); err == nil {
+			return acc
+		}
+	}
+	return s.ns.GlobalAccount()
 }

@@ -41,6 +41,8 @@ type config struct {
 	// insecureRemote accepts a plaintext client listener that other
 	// machines can reach.
 	insecureRemote bool
+	// access, when set, gives every client user an account of its own.
+	access *accessConfig
 }
 
 type streamSpec struct {
@@ -111,4 +113,18 @@ func WithTLS(certFile, keyFile string) Option {
 // address that is not loopback, with an *ExposedListenError.
 func WithInsecureRemote(ok bool) Option {
 	return func(c *config) { c.insecureRemote = ok }
+}
+
+// WithAccess gives each client user an account of its own whose role's Grant says what it
+// reaches of the daemon's account (see DaemonAccount). The client credentials of the state dir
+// (the desktop owner's) are the user OwnerName with role ownerRole; the users added with
+// AddUser are kept in the state dir's users.json. Without WithAccess every client shares the
+// daemon's account with every right.
+func WithAccess(roles map[string]Grant, ownerRole string) Option {
+	return func(c *config) { c.access = &accessConfig{roles: roles, ownerRole: ownerRole} }
+}
+
+type accessConfig struct {
+	roles     map[string]Grant
+	ownerRole string
 }

@@ -47,6 +47,16 @@ type Server struct {
 
 	mu   sync.Mutex
 	done bool
+
+	// What a reload of the accounts needs again (AddUser, RemoveUser).
+	cfg       config
+	host      string
+	port      int
+	stls      *serverTLS
+	daemonPub string
+	access    *accessConfig
+	owner     User
+	users     []User
 }
 
 // Start starts the server and returns when it is ready for connections:
@@ -139,7 +149,19 @@ func Start(opts ...Option) (_ *Server, err error) {
 		}
 	}
 
-	ns, err := server.NewServer(serverOptions(cfg, host, port, dir, clientPub, daemonPub, stls))
+	owner := User{Name: OwnerName, Nkey: clientPub}
+	var users []User
+	if cfg.access != nil {
+		owner.Role = cfg.access.ownerRole
+		if users, err = loadUsers(dir); err != nil {
+			return nil, err
+		}
+	}
+	sopts, err := serverOptions(cfg, host, port, dir, owner, users, daemonPub, stls)
+	if err != nil {
+		return nil, err
+	}
+	ns, err := server.NewServer(sopts)
 	if err != nil {
 		return nil, fmt.Errorf("configure nats server: %w", err)
 	}
@@ -188,6 +210,8 @@ func Start(opts ...Option) (_ *Server, err error) {
 		js:   js,
 		lock: lk,
 		log:  cfg.logger,
+		cfg:  cfg, host: host, port: port, stls: stls, daemonPub: daemonPub,
+		access: cfg.access, owner: owner, users: users,
 		info: Info{
 			URL:       clientURL(ns, host, stls != nil),
 			PID:       os.Getpid(),
@@ -213,11 +237,31 @@ func Start(opts ...Option) (_ *Server, err error) {
 	return s, nil
 }
 
-func serverOptions(cfg config, host string, port int, dir, clientPub, daemonPub string, stls *serverTLS) *server.Options {
+func serverOptions(cfg config, host string, port int, dir string, owner User, users []User, daemonPub string, stls *serverTLS) (*server.Options, error) {
 	if port == 0 {
 		port = server.RANDOM_PORT // 0 means the default port 4222 to nats-server
 	}
-	opts := &server.Options{
+	opts := &server.Options{}
+	if cfg.access != nil {
+		text, err := accountsConfig(daemonPub, cfg.access.roles, append([]User{owner}, users...))
+		if err == nil {
+			err = opts.ProcessConfigString(text)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("accounts: %w", err)
+		}
+	} else {
+		opts.Nkeys = []*server.NkeyUser{
+			// Clients: the seed file in the state dir, over TCP.
+			{Nkey: owner.Nkey, AllowedConnectionTypes: connTypes(jwt.ConnectionTypeStandard)},
+			// The daemon itself: in-process only, so the key is useless elsewhere.
+			{Nkey: daemonPub, AllowedConnectionTypes: connTypes(jwt.ConnectionTypeInProcess)},
+		}
+	}
+	*opts = server.Options{
+		Accounts: opts.Accounts,
+		Nkeys:    opts.Nkeys,
+
 		ServerName: serverName,
 		Host:       host,
 		Port:       port,
@@ -234,20 +278,13 @@ func serverOptions(cfg config, host string, port int, dir, clientPub, daemonPub 
 		// nats-server adds its own "jetstream" level below this one.
 		StoreDir:               filepath.Join(dir, jetStreamDir),
 		DisableJetStreamBanner: true,
-
-		Nkeys: []*server.NkeyUser{
-			// Clients: the seed file in the state dir, over TCP.
-			{Nkey: clientPub, AllowedConnectionTypes: connTypes(jwt.ConnectionTypeStandard)},
-			// The daemon itself: in-process only, so the key is useless elsewhere.
-			{Nkey: daemonPub, AllowedConnectionTypes: connTypes(jwt.ConnectionTypeInProcess)},
-		},
 	}
 	if stls != nil {
 		// Every TCP client must do TLS (AllowNonTLS stays false); only the
 		// in-process connection may go without, which nats-server allows.
 		opts.TLSConfig = stls.config
 	}
-	return opts
+	return opts, nil
 }
 
 func connTypes(types ...string) map[string]struct{} {

@@ -26,6 +26,7 @@ const (
 	CodePermissionDenied Code = "PERMISSION_DENIED"
 	CodeTransient        Code = "TRANSIENT"
 	CodeUnavailable      Code = "UNAVAILABLE"
+	CodeBusy             Code = "BUSY"
 	CodeAlreadyRunning   Code = "ALREADY_RUNNING"
 	CodeAddressInUse     Code = "ADDRESS_IN_USE"
 	CodeInternal         Code = "INTERNAL"
@@ -66,6 +67,7 @@ var codeTable = []CodeInfo{
 	{CodePermissionDenied, 403, 8, "Grant the permission the message names."},
 	{CodeTransient, 503, 7, "Retry."},
 	{CodeUnavailable, 503, 9, "Start the daemon with `axbus serve` (or `make run`)."},
+	{CodeBusy, 429, 12, "Wait for some of your own requests to end: everyone else is served meanwhile."},
 	{CodeAlreadyRunning, 409, 10, "Use the daemon that runs, or stop it first."},
 	{CodeAddressInUse, 409, 11, "Choose another address with --listen."},
 	{CodeInternal, 500, 1, "This is a bug in axbus; please report it with the daemon's log."},

@@ -170,7 +170,7 @@ func readFailed(caller context.Context, app App, win Window, scoped bool, cause 
 	switch code := CodeOf(cause); {
 	case cause == nil || code == CodeTimeout || code == CodeAppNotResponding:
 		if caller.Err() != nil {
-			e = Errorf(CodeTimeout, "Retry with a longer timeout.", "the request ended before %s could be read", what)
+			e = Errorf(CodeTimeout, "", "the request ended before %s could be read", what)
 		} else {
 			e = Errorf(CodeAppNotResponding, "Check that the app is alive (axbus apps) and retry. "+pixelsAdvice,
 				"%s did not answer: could not read %s", app.Name, what)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -120,6 +121,10 @@ func (t natsTarget) connect() (*nats.Conn, error) {
 		opts = append(opts, nats.RootCAs(t.ca))
 	}
 	nc, err := nats.Connect(t.url, opts...)
+	if errors.Is(err, nats.ErrAuthorization) {
+		return nil, observer.Errorf(observer.CodePermissionDenied, "Check the credentials (--nkey, --creds, --context): an admin lists them with axbus creds ls.",
+			"%s does not know these credentials (never added, or removed)", t.url).Wrap(err)
+	}
 	if err != nil {
 		return nil, observer.Errorf(observer.CodeUnavailable, "Check the server's URL and credentials (-s, --nkey, --creds, --context).",
 			"cannot connect to %s: %v", t.url, err).Wrap(err)

@@ -30,6 +30,10 @@ func humanForm(v any) func(io.Writer) error {
 		return func(w io.Writer) error { return waitForm(w, r) }
 	case *api.ActionReply:
 		return func(w io.Writer) error { return actionForm(w, r) }
+	case *api.CredsReply:
+		return func(w io.Writer) error { return credsForm(w, r) }
+	case interface{ human(io.Writer) error }:
+		return r.human
 	}
 	return nil
 }

@@ -46,6 +46,7 @@ type cli struct {
 	Uncheck          targetActionCmd     `cmd:"" help:"Uncheck a checkbox (nothing when unchecked)." group:"Act"`
 	Key              keyCmd              `cmd:"" help:"Send a key combination to an app (physical input)." group:"Act"`
 	WebAccessibility webAccessibilityCmd `cmd:"" name:"web-accessibility" aliases:"web_accessibility" help:"Claim or release an app's web accessibility (macOS Chromium and Electron)." group:"Act"`
+	Creds            credsCmd            `cmd:"" help:"Manage the identities that may connect, and their roles (admins)." group:"Tools"`
 	Schema           schemaCmd           `cmd:"" help:"Print a JSON Schema of the API, or list them." group:"Tools"`
 	Desktop          desktopCmd          `cmd:"" help:"The daemon's private headless desktop." group:"Tools"`
 	Fixture          fixtureCmd          `cmd:"" help:"Change the headless desktop's fixture app." group:"Tools"`

@@ -16,6 +16,9 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
+// jsonOf is v as JSON, for a MarshalJSON of a reply made for printing.
+func jsonOf(v any) ([]byte, error) { return json.Marshal(v) }
+
 // rawText is printed as it is, not as JSON.
 type rawText string
 

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/commands"
 	"github.com/axbus/axbus/embedded"
@@ -89,6 +90,7 @@ func Start(cfg Config) (_ *Daemon, err error) {
 		embedded.WithInsecureRemote(cfg.InsecureRemote),
 		embedded.WithLogger(cfg.Log.With("part", "nats")),
 		embedded.WithEventStream(d.Subjects.StreamName(), d.Subjects.AllEvents()),
+		embedded.WithAccess(grants(d.Subjects), api.RoleAdmin), // the desktop's owner
 	)
 	if err != nil {
 		return nil, err
@@ -135,7 +137,8 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	d.Service, err = bus.NewService(d.Server.Conn(), d.Observer, d.Subjects,
 		bus.WithPublisher(d.Pub), bus.WithSnapPublisher(d.Snap), bus.WithPoller(d.Poller), bus.WithStream(d.Subjects.StreamName()),
 		bus.WithLogger(cfg.Log.With("part", "service")), bus.WithListen(listenStatus(d.Server.Info())),
-		bus.WithOperations(bus.Operations{Wait: d.Waits.Serve, Act: d.Commands.Do, Ledger: d.Ledger}))
+		bus.WithIdentities(identities(d.Server)),
+		bus.WithOperations(bus.Operations{Wait: d.Waits.Serve, Act: d.Commands.Do, Ledger: d.Ledger, Creds: creds(d.Server)}))
 	if err != nil {
 		return d, err
 	}

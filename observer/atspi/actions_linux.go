@@ -123,8 +123,7 @@ func (b *Backend) target(ref observer.NodeRef) (bus, path string, err error) {
 	}
 	bus, path, ok := ParseRef(ref)
 	if !ok {
-		return "", "", observer.Errorf(observer.CodeStaleRef, "Inspect again: the handle is not an AT-SPI element of this daemon.",
-			"%q is not an AT-SPI element handle", ref)
+		return "", "", errNotOurs(ref)
 	}
 	return bus, path, nil
 }

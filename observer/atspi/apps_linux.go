@@ -236,7 +236,7 @@ func (b *Backend) busOf(ctx context.Context, pid int) (*appInfo, error) {
 	if a := find(); a != nil {
 		return a, nil
 	}
-	return nil, observer.Errorf(observer.CodeAppNotFound, "Run axbus apps to see the apps that expose an accessibility tree.",
+	return nil, observer.Errorf(observer.CodeAppNotFound, "",
 		"no app with pid %d is registered with AT-SPI", pid).With("pid", pid)
 }
 

@@ -32,8 +32,7 @@ func (b *Backend) ReadBounds(ctx context.Context, refs []observer.NodeRef) []obs
 	for i, ref := range refs {
 		bus, path, ok := ParseRef(ref)
 		if !ok {
-			out[i].Err = observer.Errorf(observer.CodeStaleRef, "Inspect again: the handle is not an AT-SPI element of this daemon.",
-				"%q is not an AT-SPI element handle", ref)
+			out[i].Err = errNotOurs(ref)
 			continue
 		}
 		buses[bus] = true

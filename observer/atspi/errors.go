@@ -61,7 +61,8 @@ func codeOfDBusError(name, message string) observer.Code {
 	return observer.CodeInternal
 }
 
-// suggestionFor is the suggestion that goes with an error code of this backend.
+// suggestionFor is the suggestion that goes with an error code of this backend: what the D-Bus
+// side of it means to a user; "" (the code table's default) where there is nothing to add.
 func suggestionFor(code observer.Code) string {
 	switch code {
 	case observer.CodeAppGone:
@@ -78,8 +79,13 @@ func suggestionFor(code observer.Code) string {
 		return "The bus refused the call; check the session's D-Bus policy."
 	case observer.CodeBadRequest:
 		return "Check the request's arguments."
-	case observer.CodeTimeout:
-		return "Retry with a longer timeout."
 	}
-	return "This is a bug in axbus or an unexpected answer from the app; please report it with the daemon's log."
+	return ""
+}
+
+// errNotOurs is a handle that is no AT-SPI element of this daemon: from another backend, or
+// made up.
+func errNotOurs(ref observer.NodeRef) *observer.Error {
+	return observer.Errorf(observer.CodeStaleRef, "Inspect again: the handle is not an AT-SPI element of this daemon.",
+		"%q is not an AT-SPI element handle", ref)
 }

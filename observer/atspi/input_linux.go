@@ -70,7 +70,7 @@ func (b *Backend) click(x *xConn, in observer.Input) error {
 		button = 1
 	}
 	if button < 1 || button > 9 {
-		return observer.Errorf(observer.CodeBadRequest, "Use button 1 (left), 2 (middle) or 3 (right).", "bad button %d", in.Button)
+		return observer.ErrButton(in.Button)
 	}
 	count := max(in.Count, 1)
 	px, py := int16(math.Round(in.X)), int16(math.Round(in.Y))

@@ -92,8 +92,7 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 		items[i] = it
 		bus, path, ok := ParseRef(ref)
 		if !ok {
-			it.err = observer.Errorf(observer.CodeStaleRef, "Inspect again: the handle is not an AT-SPI element of this daemon.",
-				"%q is not an AT-SPI element handle", ref)
+			it.err = errNotOurs(ref)
 			continue
 		}
 		it.bus, it.path = bus, path

@@ -204,7 +204,7 @@ func TestDBusErrorCodes(t *testing.T) {
 		if got := codeOfDBusError(c.name, c.msg); got != c.want {
 			t.Errorf("codeOfDBusError(%s, %q) = %s, want %s", c.name, c.msg, got, c.want)
 		}
-		if suggestionFor(c.want) == "" {
+		if observer.Errorf(c.want, suggestionFor(c.want), "x").Suggestion == "" {
 			t.Errorf("no suggestion for %s", c.want)
 		}
 	}

@@ -17,7 +17,7 @@ import (
 // sink must not block.
 func (b *Backend) Watch(sink func(observer.Event)) (stop func(), err error) {
 	if sink == nil {
-		return nil, observer.Errorf(observer.CodeBadRequest, "Pass a function that receives the events.", "nil sink")
+		return nil, observer.ErrNilSink()
 	}
 	b.mu.Lock()
 	if b.closed {

@@ -134,7 +134,7 @@ func runSelectViaParent(ctx context.Context, b observer.Backend, t observer.Step
 		}
 	}
 	if n.PlatformRole != "AXRow" && !n.States.Has(observer.StateSelectable) {
-		return observer.Errorf(observer.CodeNotSupported, "Click the element instead.", "the element is not in a row or list item")
+		return clickInstead("the element is not in a row or list item")
 	}
 	if n.States.Has(observer.StateSelectable) {
 		if err := b.SetAttribute(ctx, n.Ref, "AXSelected", true); err == nil || !notSupported(err) {
@@ -142,7 +142,7 @@ func runSelectViaParent(ctx context.Context, b observer.Backend, t observer.Step
 		}
 	}
 	if n.Parent == "" {
-		return observer.Errorf(observer.CodeNotSupported, "Click the element instead.", "the row has no parent to select it in")
+		return clickInstead("the row has no parent to select it in")
 	}
 	p, err := observer.ReadOne(ctx, b, n.Parent)
 	if err != nil {
@@ -155,7 +155,7 @@ func runSelectViaParent(ctx context.Context, b observer.Backend, t observer.Step
 	case "AXList":
 		attr = "AXSelectedChildren"
 	default:
-		return observer.Errorf(observer.CodeNotSupported, "Click the element instead.",
+		return clickInstead(
 			"the row's parent is a %s, not a table, outline or list", p.PlatformRole)
 	}
 	return b.SetAttribute(ctx, p.Ref, attr, []observer.NodeRef{n.Ref})
@@ -173,7 +173,7 @@ const alternateUIDelay = 100 * time.Millisecond
 
 func runShowAlternateUI(ctx context.Context, b observer.Backend, t observer.StepTarget) error {
 	if !slices.Contains(t.Node.Actions, "AXShowAlternateUI") {
-		return observer.Errorf(observer.CodeNotSupported, "Click the element instead.", "the element has no alternate UI")
+		return clickInstead("the element has no alternate UI")
 	}
 	if err := b.Perform(ctx, t.Ref, "AXShowAlternateUI"); err != nil {
 		return err
@@ -185,7 +185,7 @@ func runShowAlternateUI(ctx context.Context, b observer.Backend, t observer.Step
 	if err != nil {
 		return err
 	}
-	var last error = observer.Errorf(observer.CodeNotSupported, "Click the element instead.", "the alternate UI shows nothing to press")
+	var last error = clickInstead("the alternate UI shows nothing to press")
 	for _, c := range n.Children[:min(len(n.Children), 3)] {
 		if last = b.Perform(ctx, c, "AXPress"); last == nil {
 			return nil
@@ -206,6 +206,12 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	case <-ctx.Done():
-		return observer.Errorf(observer.CodeTimeout, "Retry with a longer timeout.", "%v", ctx.Err()).Wrap(ctx.Err())
+		return observer.Errorf(observer.CodeTimeout, "", "%v", ctx.Err()).Wrap(ctx.Err())
 	}
+}
+
+// clickInstead is a selection or an alternate UI the element does not offer: a click is the
+// way left.
+func clickInstead(format string, args ...any) *observer.Error {
+	return observer.Errorf(observer.CodeNotSupported, "Click the element instead.", format, args...)
 }

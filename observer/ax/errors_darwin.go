@@ -42,7 +42,7 @@ func errAppGone(pid int, what string) *observer.Error {
 }
 
 func errNoApp(pid int) *observer.Error {
-	return observer.Errorf(observer.CodeAppNotFound, "Run axbus apps to see the apps that expose an accessibility tree.",
+	return observer.Errorf(observer.CodeAppNotFound, "",
 		"no running app has pid %d", pid).With("pid", pid)
 }
 

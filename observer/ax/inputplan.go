@@ -48,8 +48,7 @@ func planInput(in observer.Input) (inputPlan, error) {
 		case 3:
 			c.down, c.up, c.button = eventRightMouseDown, eventRightMouseUp, mouseButtonRight
 		default:
-			return inputPlan{}, observer.Errorf(observer.CodeBadRequest, "Use button 1 (left), 2 (middle) or 3 (right).",
-				"no mouse button %d", in.Button)
+			return inputPlan{}, observer.ErrButton(in.Button)
 		}
 		return inputPlan{click: &c}, nil
 	case observer.InputType:
@@ -62,7 +61,7 @@ func planInput(in observer.Input) (inputPlan, error) {
 		}
 		return inputPlan{combos: combos}, nil
 	}
-	return inputPlan{}, observer.Errorf(observer.CodeBadRequest, "Use click, type or key.", "unknown input kind %q", in.Kind)
+	return inputPlan{}, observer.ErrInputKind(in.Kind)
 }
 
 // empty reports whether the plan sends no event (typing ""): there is nothing to bring the app

@@ -28,7 +28,7 @@ const (
 // reported as events. The last stop unregisters and ends it all. sink must not block.
 func (b *Backend) Watch(sink func(observer.Event)) (stop func(), err error) {
 	if sink == nil {
-		return nil, observer.Errorf(observer.CodeBadRequest, "Pass a function that receives the events.", "nil sink")
+		return nil, observer.ErrNilSink()
 	}
 	if err := b.checkOpen(); err != nil {
 		return nil, err

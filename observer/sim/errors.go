@@ -74,7 +74,7 @@ func errClosed() *observer.Error {
 
 // errContext is the error of a call whose context ended while it waited.
 func errContext(err error) *observer.Error {
-	return observer.Errorf(observer.CodeTimeout, "Retry with a longer timeout.", "the call ended before the app answered: %v", err).Wrap(err)
+	return observer.Errorf(observer.CodeTimeout, "", "the call ended before the app answered: %v", err).Wrap(err)
 }
 
 // ctxErr is errContext of ctx's error, or nil while ctx is live.

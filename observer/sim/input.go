@@ -43,7 +43,7 @@ func (d *Desktop) Input(ctx context.Context, in observer.Input) error {
 	case observer.InputKey:
 		d.keys(a, in.Keys)
 	default:
-		return observer.Errorf(observer.CodeBadRequest, "Use click, type or key.", "unknown input kind %q", in.Kind)
+		return observer.ErrInputKind(in.Kind)
 	}
 	return nil
 }

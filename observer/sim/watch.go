@@ -14,7 +14,7 @@ import (
 // the last Watch, for that goroutine to end: do not call it from sink.
 func (d *Desktop) Watch(sink func(observer.Event)) (stop func(), err error) {
 	if sink == nil {
-		return nil, observer.Errorf(observer.CodeBadRequest, "Pass a function that receives the events.", "nil sink")
+		return nil, observer.ErrNilSink()
 	}
 	id, err := d.sinks.Subscribe(sink)
 	if err != nil {

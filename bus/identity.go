@@ -1,0 +1,63 @@
+package bus
+
+import (
+	"encoding/json"
+	"sync"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/observer"
+)
+
+// requestInfoHeader is where the server says who sent a request that crossed into the daemon's
+// account through a service import shared with it. The server writes it over whatever the
+// client sent; a request of the daemon's own account has none.
+const requestInfoHeader = "Nats-Request-Info"
+
+// identify is who sent a request with header h.
+func (s *Service) identify(h nats.Header) (api.Identity, error) {
+	raw := h.Get(requestInfoHeader)
+	if raw == "" || s.identities == nil {
+		return api.Daemon, nil
+	}
+	var info struct {
+		Account string `json:"acc"`
+		Conn    uint64 `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(raw), &info); err != nil || info.Account == "" {
+		return api.Identity{}, observer.Errorf(observer.CodePermissionDenied, "", "the request carries no identity the server vouches for")
+	}
+	id, ok := s.identities(info.Account)
+	if !ok {
+		return api.Identity{}, observer.Errorf(observer.CodePermissionDenied, "Ask an admin for credentials (axbus creds add).",
+			"account %s is no identity of this daemon (removed?)", info.Account)
+	}
+	id.Conn = info.Conn
+	return id, nil
+}
+
+// inflight counts requests in flight by identity.
+type inflight struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// take counts one more request of name, unless it has api.MaxInFlightPerIdentity already.
+func (f *inflight) take(name string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.n[name] >= api.MaxInFlightPerIdentity {
+		return false
+	}
+	f.n[name]++
+	return true
+}
+
+func (f *inflight) give(name string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.n[name]--; f.n[name] <= 0 {
+		delete(f.n, name)
+	}
+}

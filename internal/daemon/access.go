@@ -1,0 +1,72 @@
+package daemon
+
+import (
+	"context"
+	"slices"
+
+	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/embedded"
+	"github.com/axbus/axbus/observer"
+)
+
+// grants are what each role's accounts reach of the daemon's (the server enforces them: a
+// subject a role does not import leads nowhere). Every role receives the events, diffs,
+// action records and lease changes, reads the event history and calls the endpoints its kind
+// allows; only the daemon publishes on those subjects. Only an admin purges the history;
+// nobody creates a stream or a consumer outside it.
+func grants(subj bus.Subjects) map[string]embedded.Grant {
+	stream := subj.StreamName()
+	own := []string{subj.AllEvents(), subj.Prefix + "." + subj.Host + ".snap.>", subj.Prefix + "." + subj.Host + ".act.>",
+		subj.Prefix + "." + subj.Host + ".lease.>"}
+	readHistory := []string{"$JS.API.INFO", "$JS.API.STREAM.NAMES", "$JS.API.STREAM.LIST", "$JS.API.STREAM.INFO." + stream,
+		"$JS.API.STREAM.MSG.GET." + stream, "$JS.API.DIRECT.GET." + stream, "$JS.API.DIRECT.GET." + stream + ".>",
+		"$JS.API.CONSUMER.CREATE." + stream, "$JS.API.CONSUMER.CREATE." + stream + ".>",
+		"$JS.API.CONSUMER.DURABLE.CREATE." + stream + ".>", "$JS.API.CONSUMER.INFO." + stream + ".>",
+		"$JS.API.CONSUMER.DELETE." + stream + ".>", "$JS.API.CONSUMER.MSG.NEXT." + stream + ".>"}
+	manageHistory := []string{"$JS.API.STREAM.PURGE." + stream, "$JS.API.CONSUMER.NAMES." + stream, "$JS.API.CONSUMER.LIST." + stream}
+	out := map[string]embedded.Grant{}
+	for _, role := range api.Roles {
+		g := embedded.Grant{Services: []string{"$SRV.>"}, Streams: own, JetStream: readHistory,
+			DenyPublish: own, DenySubscribe: []string{subj.API() + ".>"}}
+		for _, ep := range api.Endpoints {
+			if ep.Kind.May(role) {
+				g.Services = append(g.Services, subj.Endpoint(ep.Name))
+			}
+		}
+		if role == api.RoleAdmin {
+			g.JetStream = append(slices.Clone(readHistory), manageHistory...)
+		}
+		out[role] = g
+	}
+	return out
+}
+
+// identities is the service's view of the server's users.
+func identities(s *embedded.Server) func(account string) (api.Identity, bool) {
+	return func(account string) (api.Identity, bool) {
+		u, ok := s.UserOfAccount(account)
+		return api.Identity{Name: u.Name, Role: u.Role}, ok
+	}
+}
+
+// creds is the creds endpoint's operation on the server's users.
+func creds(s *embedded.Server) func(ctx context.Context, r api.CredsRequest) (*api.CredsReply, error) {
+	return func(_ context.Context, r api.CredsRequest) (*api.CredsReply, error) {
+		var err error
+		switch r.Op {
+		case "add":
+			err = s.AddUser(embedded.User{Name: r.Name, Role: r.Role, Nkey: r.Nkey})
+		case "rm":
+			err = s.RemoveUser(r.Name)
+		}
+		if err != nil {
+			return nil, observer.Errorf(observer.CodeBadRequest, "See the identities with: axbus creds ls", "%v", err)
+		}
+		reply := &api.CredsReply{Users: []api.User{}}
+		for _, u := range s.Users() {
+			reply.Users = append(reply.Users, api.User{Name: u.Name, Role: u.Role, Nkey: u.Nkey})
+		}
+		return reply, nil
+	}
+}
