@@ -62,7 +62,9 @@ var Endpoints = []Endpoint{
 	{"snapshot", Observe, "List a stored snapshot again, whole or the subtree of one element; no new walk.", time.Second},
 	{"status", Observe, "The daemon's health: backend, event counters, snapshot store, client listener.", time.Second},
 	{"wait", Observe, "Wait for a condition, by subscription: the reply comes the moment it holds, with a snapshot that holds the match.", MaxWaitTimeout + 30*time.Second},
+	{"agents", Observe, "Who is connected: each identity's role, connections and since when, its last action and its leases.", time.Second},
 	{"creds", Manage, "Add, list or remove a client identity (its name, role and nkey's public key); a removed one is disconnected at once.", 5 * time.Second},
+	{"lease", Act, "Acquire, renew, release or list leases: an identity's exclusive hold on an app, a window or the host's physical input, ended by its TTL, its release or its holder's connection going; an acquire may wait for a lease to be free.", MaxLeaseWait + 10*time.Second},
 	{"web_accessibility", Act, "Claim (on) or release (off) an app's web accessibility (Chromium, Electron) for an agent; restored when the last agent releases it or after 10 idle minutes.", 5 * time.Second},
 	action("click", "Click an element (press, confirm, open, ... as the platform's chain says); prove it with expect."),
 	action("press", "Invoke a named action of an element (action: AXPress, activate, ...)."),
@@ -85,11 +87,11 @@ func action(name, description string) Endpoint {
 }
 
 // Actions lists the action endpoints' names (ActionRequest's endpoints), web_accessibility
-// aside.
+// and lease aside.
 var Actions = func() []string {
 	var out []string
 	for _, ep := range Endpoints {
-		if ep.Kind == Act && ep.Name != "web_accessibility" {
+		if ep.Kind == Act && ep.Name != "web_accessibility" && ep.Name != "lease" {
 			out = append(out, ep.Name)
 		}
 	}

@@ -5,8 +5,8 @@ import "github.com/axbus/axbus/observer"
 // WebAccessibilityRequest claims (on) or releases (off) an app's web accessibility for an agent.
 type WebAccessibilityRequest struct {
 	AppTarget
-	On    bool   `json:"on"`
-	Agent string `json:"agent"`
+	// On claims it for the identity that asks (api.IdentityOf), not for a name the request gives.
+	On bool `json:"on"`
 }
 
 // WebAccessibilityReply is the ledger after the request.

@@ -94,6 +94,27 @@ func (c *Client) Creds(ctx context.Context, req api.CredsRequest) (*api.CredsRep
 	return &r, nil
 }
 
+// Agents lists who is connected: identities, roles, connections, last actions, leases.
+func (c *Client) Agents(ctx context.Context) (*api.AgentsReply, error) {
+	var r api.AgentsReply
+	if err := c.Call(ctx, "agents", api.AgentsRequest{}, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Lease acquires, renews, releases or lists leases. Without a deadline of ctx an acquire that
+// waits is given its wait and a little more.
+func (c *Client) Lease(ctx context.Context, req api.LeaseRequest) (*api.LeaseReply, error) {
+	ctx, cancel := noDeadline(ctx, max(c.timeout, time.Duration(req.WaitMS)*time.Millisecond+10*time.Second))
+	defer cancel()
+	var r api.LeaseReply
+	if err := c.Call(ctx, "lease", req, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
 // WebAccessibility claims (On) or releases an app's web accessibility for an agent.
 func (c *Client) WebAccessibility(ctx context.Context, req api.WebAccessibilityRequest) (*api.WebAccessibilityReply, error) {
 	var r api.WebAccessibilityReply

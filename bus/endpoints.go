@@ -37,10 +37,13 @@ func (s *Service) handlers() map[string]handler {
 		"wait":              typed("wait", s.wait),
 		"web_accessibility": typed("web_accessibility", s.webAccessibility),
 		"creds":             typed("creds", s.creds),
+		"agents":            typed("agents", s.agents),
+		"lease":             typed("lease", s.lease),
 	}
 	for _, action := range api.Actions {
 		h[action] = typed(action, func(ctx context.Context, r api.ActionRequest) (any, error) { return s.act(ctx, action, r) })
 	}
+	s.audited(h) // last: every action endpoint's handler records its calls
 	return h
 }
 
@@ -147,14 +150,21 @@ func (s *Service) webAccessibility(ctx context.Context, r api.WebAccessibilityRe
 		return nil, err
 	}
 	if r.On {
-		err = l.Enable(ctx, app.PID, r.Agent)
+		err = l.Enable(ctx, app.PID, api.IdentityOf(ctx).Name)
 	} else {
-		err = l.Release(ctx, app.PID, r.Agent)
+		err = l.Release(ctx, app.PID, api.IdentityOf(ctx).Name)
 	}
 	if err != nil {
 		return nil, err
 	}
 	return api.WebAccessibilityReply{App: app.Ref(), Ledger: l.Entries()}, nil
+}
+
+func (s *Service) lease(ctx context.Context, r api.LeaseRequest) (any, error) {
+	if s.ops.Lease == nil {
+		return nil, notServed("leases")
+	}
+	return s.ops.Lease(ctx, r)
 }
 
 func (s *Service) creds(ctx context.Context, r api.CredsRequest) (any, error) {

@@ -2,6 +2,7 @@ package bus
 
 import (
 	"encoding/json"
+	"strings"
 	"sync"
 
 	"github.com/nats-io/nats.go"
@@ -35,6 +36,20 @@ func (s *Service) identify(h nats.Header) (api.Identity, error) {
 	}
 	id.Conn = info.Conn
 	return id, nil
+}
+
+// delivered says that m is a message JetStream delivered from a stream (its reply is an ack
+// subject, or it carries the stream's headers) rather than a request: the proxy refuses push
+// consumers onto the daemon's subjects, and this drops what one made before would send.
+func (s *Service) delivered(m *nats.Msg) bool {
+	if m.Header.Get(requestInfoHeader) != "" {
+		return false // a client's request, the server vouches for it
+	}
+	if strings.HasPrefix(m.Reply, "$JS.ACK.") || m.Header.Get("Nats-Stream") != "" || m.Header.Get("Nats-Sequence") != "" {
+		s.log.Warn("a stream delivery reached the API: dropped", "subject", m.Subject)
+		return true
+	}
+	return false
 }
 
 // inflight counts requests in flight by identity.

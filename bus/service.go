@@ -3,6 +3,7 @@ package bus
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -28,10 +29,13 @@ type Service struct {
 	log     *slog.Logger
 	started time.Time
 	limit   chan struct{} // bounds the requests in flight
+	jsproxy *JetStreamProxy
+	relay   *Relay
 	// inflight counts each identity's requests in flight (api.MaxInFlightPerIdentity).
 	inflight inflight
 	// identities names the user of a client account (nil: every request is the daemon's own).
 	identities func(account string) (api.Identity, bool)
+	audit      *Audit // records every action; nil records none
 	svc        *microService
 
 	ctx    context.Context
@@ -51,6 +55,12 @@ type Operations struct {
 	Ledger *observer.Ledger
 	// Creds adds, lists and removes client identities (the server's accounts).
 	Creds func(ctx context.Context, r api.CredsRequest) (*api.CredsReply, error)
+	// Agents lists the identities connected now with their connections (the server's view).
+	Agents func(ctx context.Context) ([]api.Agent, error)
+	// LeasesOf names the leases an identity holds, for presence; nil shows none.
+	LeasesOf func(name string) []string
+	// Lease acquires, renews, releases and lists leases (package commands).
+	Lease func(ctx context.Context, r api.LeaseRequest) (*api.LeaseReply, error)
 }
 
 // ServiceOption configures a Service.
@@ -119,12 +129,21 @@ func NewService(nc *nats.Conn, obs *observer.Observer, subj Subjects, opts ...Se
 		s.cancel()
 		return nil, err
 	}
+	var err error
+	if s.jsproxy, err = StartJetStreamProxy(nc, subj, s.log); err == nil {
+		s.relay, err = StartRelay(nc, subj)
+	}
+	if err != nil {
+		_ = s.svc.stop()
+		s.cancel()
+		return nil, err
+	}
 	return s, nil
 }
 
 // Stop stops taking requests, cancels those in flight and waits for their handlers.
 func (s *Service) Stop() error {
-	err := s.svc.stop()
+	err := errors.Join(s.relay.Stop(), s.jsproxy.Stop(), s.svc.stop())
 	s.cancel()
 	s.wg.Wait()
 	return err
@@ -144,6 +163,9 @@ func (s *Service) wrap(ep api.Endpoint, handle handler, stats func() *microEndpo
 				msg = observer.AsError(err).Message
 			}
 			s.svc.done(stats(), time.Since(start), msg)
+		}
+		if s.delivered(req) {
+			return // a stored message JetStream delivered here: no request at all
 		}
 		who, err := s.identify(req.Header)
 		if err == nil && !ep.Kind.May(who.Role) {

@@ -63,6 +63,23 @@ func (s Subjects) API() string { return s.Prefix + "." + s.Host + ".api" }
 // Endpoint is the subject of one endpoint.
 func (s Subjects) Endpoint(name string) string { return s.API() + "." + name }
 
+// Coordination is the subject prefix where agent publishes to the other agents and monitors
+// (<prefix>.<host>.coord.<agent>.>; agent "*" is every agent's): the server routes an agent's
+// messages only from its own name.
+func (s Subjects) Coordination(agent string) string {
+	return s.Prefix + "." + s.Host + ".coord." + agent + ".>"
+}
+
+// CoordinationRelay is where the daemon hears an agent's coordination messages, to publish them
+// on Coordination(agent): the server maps an agent's own Coordination subjects there.
+func (s Subjects) CoordinationRelay(agent string) string {
+	return s.Prefix + "." + s.Host + ".relay.coord." + agent + ".>"
+}
+
+// JetStreamProxy is the subject prefix of the JetStream API calls the daemon checks for clients
+// before making them (JetStreamProxy + ".CONSUMER.CREATE.<stream>...").
+func (s Subjects) JetStreamProxy() string { return s.Prefix + "." + s.Host + ".js" }
+
 // StreamName is the JetStream stream that keeps the host's events.
 func (s Subjects) StreamName() string {
 	return "AXBUS_EVT_" + strings.ToUpper(strings.ReplaceAll(s.Host, "-", "_"))

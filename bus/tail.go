@@ -27,12 +27,17 @@ type TailOptions struct {
 // is lost to a slow reader, unlike a plain subscription) until ctx ends. The channel is closed
 // then.
 func (c *Client) Tail(ctx context.Context, opt TailOptions) (<-chan api.Envelope, error) {
+	return tail[api.Envelope](ctx, c, c.subj.Events(opt.App, opt.Type), opt)
+}
+
+// tail follows the stream's messages on filter, each decoded as a T.
+func tail[T any](ctx context.Context, c *Client, filter string, opt TailOptions) (<-chan T, error) {
 	js, err := jetstream.New(c.nc)
 	if err != nil {
 		return nil, natsTrouble("jetstream", err)
 	}
 	cfg := jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{c.subj.Events(opt.App, opt.Type)},
+		FilterSubjects: []string{filter},
 		DeliverPolicy:  jetstream.DeliverNewPolicy,
 	}
 	switch {
@@ -52,7 +57,7 @@ func (c *Client) Tail(ctx context.Context, opt TailOptions) (<-chan api.Envelope
 		}
 		return nil, natsTrouble("tail", err)
 	}
-	out := make(chan api.Envelope, 256)
+	out := make(chan T, 256)
 	msgs, err := cons.Messages()
 	if err != nil {
 		return nil, natsTrouble("tail", err)
@@ -68,12 +73,12 @@ func (c *Client) Tail(ctx context.Context, opt TailOptions) (<-chan api.Envelope
 			if err != nil {
 				return // stopped, or the connection closed
 			}
-			var env api.Envelope
-			if json.Unmarshal(msg.Data(), &env) != nil {
+			var v T
+			if json.Unmarshal(msg.Data(), &v) != nil {
 				continue
 			}
 			select {
-			case out <- env:
+			case out <- v:
 			case <-ctx.Done():
 				return
 			}

@@ -21,6 +21,8 @@ type Engine struct {
 	locks map[int]*sync.Mutex // by pid
 	// deadline is the chain deadline (tests shorten it).
 	deadline time.Duration
+	// leases, when set, refuse actions on what another identity holds (WithLeases).
+	leases *Leases
 }
 
 // Option configures an Engine.
@@ -76,6 +78,10 @@ func (e *Engine) Do(ctx context.Context, action string, req api.ActionRequest) (
 	}
 	unlock := e.lock(t.app.PID)
 	defer unlock()
+	gate, err := e.leaseGate(ctx, action, t)
+	if err != nil {
+		return nil, err
+	}
 
 	reply := &api.ActionReply{Action: action, App: t.app.Ref(), Trace: []api.TraceStep{}}
 	if t.ref != "" {
@@ -94,7 +100,7 @@ func (e *Engine) Do(ctx context.Context, action string, req api.ActionRequest) (
 			return nil, err // NaN and infinities are refused before any backend sees them
 		}
 	}
-	r := &run{name: action, b: e.o.Backend(), chain: chain, t: t, action: req.Action, value: value,
+	r := &run{name: action, b: gate.backend(e.o.Backend()), chain: chain, t: t, action: req.Action, value: value,
 		physical: physical, deadline: e.deadline}
 	if action == "check" || action == "uncheck" {
 		want := action == "check"
@@ -109,6 +115,7 @@ func (e *Engine) Do(ctx context.Context, action string, req api.ActionRequest) (
 		r.stop = ex.met
 	}
 	chainErr := r.exec(ctx)
+	refused := gate.end() // the input lease lasts the chain, not the expect
 	reply.Done, reply.Step, reply.Delivered, reply.Mechanism = r.done, r.step, r.delivered, r.mechanism
 	if r.trace != nil {
 		reply.Trace = r.trace
@@ -118,6 +125,12 @@ func (e *Engine) Do(ctx context.Context, action string, req api.ActionRequest) (
 			ex.cancel()
 		}
 		return nil, chainErr
+	}
+	if !r.done && refused != nil {
+		if ex != nil {
+			ex.cancel()
+		}
+		return nil, observer.AsError(refused).With("trace", r.trace)
 	}
 	if r.done {
 		reply.PostState = e.postState(ctx, action, t)

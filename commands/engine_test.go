@@ -200,6 +200,8 @@ func TestEveryErrorHasASuggestion(t *testing.T) {
 		observer.CodePermissionDenied: "only macOS refuses accessibility to an untrusted process",
 		observer.CodeTransient:        "a transient step error is retried, then traced; the action ends ACTION_FAILED",
 		observer.CodeUnavailable:      "the backend is up for as long as the daemon serves",
+		observer.CodeBusy:             "the service's edge refuses it, per identity, before any handler",
+		observer.CodeLeaseHeld:        "this table acts as the daemon, whom no lease stops (lease_test.go makes it, for other identities)",
 		observer.CodeAlreadyRunning:   "a daemon's start-up error (embedded), never a request's",
 		observer.CodeAddressInUse:     "a daemon's start-up error (embedded), never a request's",
 		observer.CodeInternal:         "a bug, never a path",

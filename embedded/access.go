@@ -32,6 +32,16 @@ type Grant struct {
 	// DenySubscribe are subjects the account may not subscribe to (the daemon's requests: no
 	// one but the daemon answers them).
 	DenySubscribe []string
+	// Proxied are requests on a local subject (Local) that the daemon answers on another of its
+	// own (Daemon), identity shared: a JetStream API call it checks before making it.
+	// Both subjects may hold {user}, the account's user (an agent's own coordination
+	// subjects, which the daemon relays to everyone); the daemon exports them with "*" there.
+	Proxied []Proxy
+}
+
+// Proxy maps a request subject of a client account onto the daemon's, same wildcards.
+type Proxy struct {
+	Local, Daemon string
 }
 
 // User is a client identity: a name (its account's), a role and its nkey's public key.
@@ -59,6 +69,9 @@ func accountsConfig(daemonNkey string, roles map[string]Grant, users []User) (st
 	for _, name := range sortedKeys(roles) {
 		g := roles[name]
 		services = append(append(services, g.Services...), g.JetStream...)
+		for _, p := range g.Proxied {
+			services = append(services, strings.ReplaceAll(p.Daemon, "{user}", "*"))
+		}
 		streams = append(streams, g.Streams...)
 	}
 	services, streams = unique(services), unique(streams)
@@ -93,6 +106,10 @@ func accountsConfig(daemonNkey string, roles map[string]Grant, users []User) (st
 		for _, s := range append(slices.Clone(g.Services), g.JetStream...) {
 			share := slices.Contains(g.Services, s)
 			fmt.Fprintf(&b, "      {service: {account: %s, subject: %q}, share: %v}\n", DaemonAccount, s, share)
+		}
+		for _, p := range g.Proxied {
+			fmt.Fprintf(&b, "      {service: {account: %s, subject: %q}, to: %q, share: true}\n", DaemonAccount,
+				strings.ReplaceAll(p.Daemon, "{user}", u.Name), strings.ReplaceAll(p.Local, "{user}", u.Name))
 		}
 		for _, s := range g.Streams {
 			fmt.Fprintf(&b, "      {stream: {account: %s, subject: %q}}\n", DaemonAccount, s)

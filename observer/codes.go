@@ -27,6 +27,7 @@ const (
 	CodeTransient        Code = "TRANSIENT"
 	CodeUnavailable      Code = "UNAVAILABLE"
 	CodeBusy             Code = "BUSY"
+	CodeLeaseHeld        Code = "LEASE_HELD"
 	CodeAlreadyRunning   Code = "ALREADY_RUNNING"
 	CodeAddressInUse     Code = "ADDRESS_IN_USE"
 	CodeInternal         Code = "INTERNAL"
@@ -68,6 +69,7 @@ var codeTable = []CodeInfo{
 	{CodeTransient, 503, 7, "Retry."},
 	{CodeUnavailable, 503, 9, "Start the daemon with `axbus serve` (or `make run`)."},
 	{CodeBusy, 429, 12, "Wait for some of your own requests to end: everyone else is served meanwhile."},
+	{CodeLeaseHeld, 409, 13, "Another identity holds the lease: wait for it (axbus lease acquire --wait 30s), or act elsewhere."},
 	{CodeAlreadyRunning, 409, 10, "Use the daemon that runs, or stop it first."},
 	{CodeAddressInUse, 409, 11, "Choose another address with --listen."},
 	{CodeInternal, 500, 1, "This is a bug in axbus; please report it with the daemon's log."},

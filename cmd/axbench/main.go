@@ -51,6 +51,7 @@ func main() {
 		defer pprof.StopCPUProfile()
 	}
 	suites := []suite{
+		{"agents", benchAgents},
 		{"api", benchAPI},
 		{"events", benchEvents},
 		{"idle", benchIdleRSS},

@@ -94,7 +94,7 @@ func TestNATSHabits(t *testing.T) {
 	apps("apps", "--nkey", info.CredsFile)
 
 	// Without the credentials the server refuses: the URL was really used.
-	if _, errOut, code := runIn(t, "apps"); code != exitUnavailable || !strings.Contains(errOut, info.URL) {
+	if _, errOut, code := runIn(t, "apps"); code != observer.CodePermissionDenied.Info().Exit || !strings.Contains(errOut, info.URL) {
 		t.Fatalf("NATS_URL without credentials: exit %d: %s", code, errOut)
 	}
 

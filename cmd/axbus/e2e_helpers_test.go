@@ -18,6 +18,7 @@ import (
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/schemas"
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nkeys"
 	"go.uber.org/goleak"
 )
 
@@ -187,4 +188,31 @@ func busClient(t *testing.T, nc *nats.Conn) *bus.Client {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// newNkey makes an nkey and writes its seed (0600) in a temp dir; it returns the seed file and
+// the public key.
+func newNkey(t *testing.T, name string) (seedFile, pub string) {
+	t.Helper()
+	kp, err := nkeys.CreateUser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed, _ := kp.Seed()
+	pub, _ = kp.PublicKey()
+	seedFile = filepath.Join(t.TempDir(), name+".nk")
+	if err := os.WriteFile(seedFile, append(seed, '\n'), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return seedFile, pub
+}
+
+// addIdentity adds an identity of role to the daemon's server and returns its nkey seed file.
+func (d *testDaemon) addIdentity(t *testing.T, name, role string) string {
+	t.Helper()
+	seedFile, pub := newNkey(t, name)
+	if err := d.Server.AddUser(embedded.User{Name: name, Role: role, Nkey: pub}); err != nil {
+		t.Fatal(err)
+	}
+	return seedFile
 }

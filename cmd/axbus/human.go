@@ -32,6 +32,8 @@ func humanForm(v any) func(io.Writer) error {
 		return func(w io.Writer) error { return actionForm(w, r) }
 	case *api.CredsReply:
 		return func(w io.Writer) error { return credsForm(w, r) }
+	case *api.AgentsReply:
+		return func(w io.Writer) error { return agentsForm(w, r) }
 	case interface{ human(io.Writer) error }:
 		return r.human
 	}

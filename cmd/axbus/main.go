@@ -32,6 +32,7 @@ type cli struct {
 	Wait             waitCmd             `cmd:"" help:"Wait for a condition; exit 0 once it holds." group:"Observe"`
 	Tail             tailCmd             `cmd:"" help:"Follow the desktop's events, live and from history." group:"Observe"`
 	Status           statusCmd           `cmd:"" help:"The daemon's health." group:"Observe"`
+	Agents           agentsCmd           `cmd:"" help:"Who is connected: identities, roles, since when, last action, leases." group:"Observe"`
 	Click            targetActionCmd     `cmd:"" help:"Click an element; prove it with --expect." group:"Act"`
 	Press            pressCmd            `cmd:"" help:"Invoke a named action of an element." group:"Act"`
 	SetValue         setValueCmd         `cmd:"" name:"set-value" aliases:"set_value" help:"Set an element's value." group:"Act"`
@@ -45,6 +46,7 @@ type cli struct {
 	Check            targetActionCmd     `cmd:"" help:"Check a checkbox (nothing when checked)." group:"Act"`
 	Uncheck          targetActionCmd     `cmd:"" help:"Uncheck a checkbox (nothing when unchecked)." group:"Act"`
 	Key              keyCmd              `cmd:"" help:"Send a key combination to an app (physical input)." group:"Act"`
+	Lease            leaseCmd            `cmd:"" help:"Hold an app, a window or the physical input for this identity alone: acquire, renew, release, ls." group:"Act"`
 	WebAccessibility webAccessibilityCmd `cmd:"" name:"web-accessibility" aliases:"web_accessibility" help:"Claim or release an app's web accessibility (macOS Chromium and Electron)." group:"Act"`
 	Creds            credsCmd            `cmd:"" help:"Manage the identities that may connect, and their roles (admins)." group:"Tools"`
 	Schema           schemaCmd           `cmd:"" help:"Print a JSON Schema of the API, or list them." group:"Tools"`

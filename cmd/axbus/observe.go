@@ -112,12 +112,11 @@ func (c *statusCmd) Run(e *env) error {
 type webAccessibilityCmd struct {
 	State string `arg:"" enum:"on,off" help:"on claims the app's web accessibility for --agent, off releases the claim."`
 	appFlags
-	Agent string `default:"axbus-cli" help:"who claims it: the ledger keeps it on until every agent released it."`
 	connFlags
 }
 
 func (c *webAccessibilityCmd) Run(e *env) error {
 	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
-		return cl.WebAccessibility(ctx, api.WebAccessibilityRequest{AppTarget: c.target(), On: c.State == "on", Agent: c.Agent})
+		return cl.WebAccessibility(ctx, api.WebAccessibilityRequest{AppTarget: c.target(), On: c.State == "on"})
 	})
 }

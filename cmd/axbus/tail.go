@@ -12,6 +12,8 @@ type tailCmd struct {
 	Since  time.Duration `help:"first replay the events of this last duration (e.g. 5m)."`
 	All    bool          `help:"first replay all the history the stream keeps."`
 	Last   bool          `help:"first replay the newest event of each app and type."`
+
+	Actions bool `help:"follow the action records instead (who did what to which element, and how it went); APP[.ACTION] filters them."`
 	connFlags
 }
 
@@ -30,6 +32,9 @@ func (c *tailCmd) Run(e *env) error {
 		return err
 	}
 	defer closeConn()
+	if c.Actions {
+		return c.tailActions(e, client, opt)
+	}
 	events, err := client.Tail(e.ctx, opt)
 	if err != nil {
 		return err

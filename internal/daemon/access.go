@@ -19,25 +19,43 @@ func grants(subj bus.Subjects) map[string]embedded.Grant {
 	stream := subj.StreamName()
 	own := []string{subj.AllEvents(), subj.Prefix + "." + subj.Host + ".snap.>", subj.Prefix + "." + subj.Host + ".act.>",
 		subj.Prefix + "." + subj.Host + ".lease.>"}
+	hear := append(slices.Clone(own), subj.Coordination("*"))
 	readHistory := []string{"$JS.API.INFO", "$JS.API.STREAM.NAMES", "$JS.API.STREAM.LIST", "$JS.API.STREAM.INFO." + stream,
 		"$JS.API.STREAM.MSG.GET." + stream, "$JS.API.DIRECT.GET." + stream, "$JS.API.DIRECT.GET." + stream + ".>",
-		"$JS.API.CONSUMER.CREATE." + stream, "$JS.API.CONSUMER.CREATE." + stream + ".>",
-		"$JS.API.CONSUMER.DURABLE.CREATE." + stream + ".>", "$JS.API.CONSUMER.INFO." + stream + ".>",
+		"$JS.API.CONSUMER.INFO." + stream + ".>",
 		"$JS.API.CONSUMER.DELETE." + stream + ".>", "$JS.API.CONSUMER.MSG.NEXT." + stream + ".>"}
 	manageHistory := []string{"$JS.API.STREAM.PURGE." + stream, "$JS.API.CONSUMER.NAMES." + stream, "$JS.API.CONSUMER.LIST." + stream}
 	out := map[string]embedded.Grant{}
 	for _, role := range api.Roles {
-		g := embedded.Grant{Services: []string{"$SRV.>"}, Streams: own, JetStream: readHistory,
-			DenyPublish: own, DenySubscribe: []string{subj.API() + ".>"}}
+		g := embedded.Grant{Services: []string{"$SRV.>"}, Streams: hear, JetStream: readHistory,
+			DenyPublish: own, DenySubscribe: []string{subj.API() + ".>"}, Proxied: consumerCreation(subj)}
 		for _, ep := range api.Endpoints {
 			if ep.Kind.May(role) {
 				g.Services = append(g.Services, subj.Endpoint(ep.Name))
 			}
 		}
+		if api.Act.May(role) { // agents coordinate: each publishes under its own name, the daemon relays to all
+			g.Proxied = append(g.Proxied, embedded.Proxy{Local: subj.Coordination("{user}"), Daemon: subj.CoordinationRelay("{user}")})
+		} else {
+			g.DenyPublish = append(slices.Clone(own), subj.Coordination("*"))
+		}
 		if role == api.RoleAdmin {
 			g.JetStream = append(slices.Clone(readHistory), manageHistory...)
 		}
 		out[role] = g
+	}
+	return out
+}
+
+// consumerCreation routes a client's consumer creation on the event history through the
+// daemon (bus.JetStreamProxy), which refuses push consumers: their delivery subject would be
+// one of the daemon's account, so JetStream itself would publish stored events there (on the
+// API, as requests no identity vouches for, or on the live event subjects).
+func consumerCreation(subj bus.Subjects) []embedded.Proxy {
+	stream := subj.StreamName()
+	var out []embedded.Proxy
+	for _, api := range []string{"CONSUMER.CREATE." + stream, "CONSUMER.CREATE." + stream + ".>", "CONSUMER.DURABLE.CREATE." + stream + ".>"} {
+		out = append(out, embedded.Proxy{Local: "$JS.API." + api, Daemon: subj.JetStreamProxy() + "." + api})
 	}
 	return out
 }

@@ -57,9 +57,11 @@ type Daemon struct {
 	Backend  observer.Backend
 	Observer *observer.Observer
 	Pub      *bus.Publisher
+	Audit    *bus.Audit       // the action records
 	Poller   *observer.Poller // nil when polling is off
 	Waits    *waiters.Engine
 	Commands *commands.Engine
+	Leases   *commands.Leases // in the KV bucket AXBUS_LEASES_<HOST>
 	// Ledger is the web-accessibility ledger; nil when the backend has no such switch.
 	Ledger   *observer.Ledger
 	Snap     *bus.SnapPublisher
@@ -89,8 +91,9 @@ func Start(cfg Config) (_ *Daemon, err error) {
 		embedded.WithTLS(cfg.TLSCert, cfg.TLSKey),
 		embedded.WithInsecureRemote(cfg.InsecureRemote),
 		embedded.WithLogger(cfg.Log.With("part", "nats")),
-		embedded.WithEventStream(d.Subjects.StreamName(), d.Subjects.AllEvents()),
+		embedded.WithEventStream(d.Subjects.StreamName(), d.Subjects.AllEvents(), d.Subjects.AllActions()),
 		embedded.WithAccess(grants(d.Subjects), api.RoleAdmin), // the desktop's owner
+		embedded.WithKeyValue(leaseBucket(d.Subjects)),
 	)
 	if err != nil {
 		return nil, err
@@ -108,6 +111,7 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	}
 	d.Observer = observer.New(d.Backend)
 	d.Pub = bus.NewPublisher(d.Server.Conn(), d.Subjects, 0, cfg.Log.With("part", "publisher"))
+	d.Audit = bus.NewAudit(d.Server.Conn(), d.Subjects, d.Pub.Boot(), cfg.Log.With("part", "audit"))
 	if d.token, err = d.Observer.Subscribe(func(e observer.Event) { d.Pub.Offer(e) }); err != nil {
 		return d, err
 	}
@@ -130,15 +134,22 @@ func Start(cfg Config) (_ *Daemon, err error) {
 		return d, err
 	}
 	d.gateRechecks()
-	d.Commands = commands.New(d.Observer, d.Waits)
+	lctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	d.Leases, err = startLeases(lctx, d)
+	cancel()
+	if err != nil {
+		return d, err
+	}
+	d.Commands = commands.New(d.Observer, d.Waits, commands.WithLeases(d.Leases))
 	if wa, ok := d.Backend.(observer.WebAccessibility); ok {
 		d.Ledger = observer.NewLedger(wa)
 	}
 	d.Service, err = bus.NewService(d.Server.Conn(), d.Observer, d.Subjects,
 		bus.WithPublisher(d.Pub), bus.WithSnapPublisher(d.Snap), bus.WithPoller(d.Poller), bus.WithStream(d.Subjects.StreamName()),
 		bus.WithLogger(cfg.Log.With("part", "service")), bus.WithListen(listenStatus(d.Server.Info())),
-		bus.WithIdentities(identities(d.Server)),
-		bus.WithOperations(bus.Operations{Wait: d.Waits.Serve, Act: d.Commands.Do, Ledger: d.Ledger, Creds: creds(d.Server)}))
+		bus.WithIdentities(identities(d.Server)), bus.WithAudit(d.Audit),
+		bus.WithOperations(bus.Operations{Wait: d.Waits.Serve, Act: d.Commands.Do, Ledger: d.Ledger, Creds: creds(d.Server),
+			Agents: presence(d.Server), Lease: d.Leases.Serve, LeasesOf: d.Leases.HeldBy}))
 	if err != nil {
 		return d, err
 	}
@@ -182,6 +193,9 @@ func (d *Daemon) Close(ctx context.Context) error {
 		errs = append(errs, d.Service.Stop())
 		close(d.stop)
 		<-d.swept
+	}
+	if d.Leases != nil {
+		d.Leases.Close()
 	}
 	if d.Waits != nil {
 		d.Waits.Stop()

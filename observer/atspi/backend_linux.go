@@ -422,3 +422,10 @@ func (b *Backend) appLabel(bus string) string {
 	}
 	return fmt.Sprintf("%s (pid %d)", name, a.pid)
 }
+
+// errNotOurs is a handle that is no AT-SPI element of this daemon: from another backend, or
+// made up.
+func errNotOurs(ref observer.NodeRef) *observer.Error {
+	return observer.Errorf(observer.CodeStaleRef, "Inspect again: the handle is not an AT-SPI element of this daemon.",
+		"%q is not an AT-SPI element handle", ref)
+}

@@ -82,10 +82,3 @@ func suggestionFor(code observer.Code) string {
 	}
 	return ""
 }
-
-// errNotOurs is a handle that is no AT-SPI element of this daemon: from another backend, or
-// made up.
-func errNotOurs(ref observer.NodeRef) *observer.Error {
-	return observer.Errorf(observer.CodeStaleRef, "Inspect again: the handle is not an AT-SPI element of this daemon.",
-		"%q is not an AT-SPI element handle", ref)
-}

@@ -1,0 +1,269 @@
+package bus
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"regexp"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/observer"
+)
+
+// The audit trail (a record of every action, published on the daemon's own subjects) and
+// presence (who is connected, and the last action of each), which reads it.
+
+// Action is the subject of the records of an app's action.
+func (s Subjects) Action(app, action string) string {
+	return s.Prefix + "." + s.Host + ".act." + Token(app) + "." + Token(action)
+}
+
+// Actions is the subject filter for action records; empty app or action match all.
+func (s Subjects) Actions(app, action string) string {
+	if app == "" && action == "" {
+		return s.AllActions()
+	}
+	a, t := "*", "*"
+	if app != "" {
+		a = Token(app)
+	}
+	if action != "" {
+		t = Token(action)
+	}
+	return s.Prefix + "." + s.Host + ".act." + a + "." + t
+}
+
+// AllActions matches every action record of the host; the host's stream keeps them.
+func (s Subjects) AllActions() string { return s.Prefix + "." + s.Host + ".act.>" }
+
+// Audit publishes the record of every action and keeps each identity's last in memory.
+// Records are few (one per action request), so each is published at once, in order, rather
+// than queued: none is dropped.
+type Audit struct {
+	nc   *nats.Conn
+	subj Subjects
+	boot string
+	log  *slog.Logger
+
+	mu     sync.Mutex
+	seq    uint64
+	last   map[string]api.ActionRecord // by identity name
+	failed atomic.Uint64
+}
+
+// NewAudit publishes action records on nc under boot, the daemon run's id (Publisher.Boot).
+func NewAudit(nc *nats.Conn, subj Subjects, boot string, log *slog.Logger) *Audit {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Audit{nc: nc, subj: subj, boot: boot, log: log, last: map[string]api.ActionRecord{}}
+}
+
+// WithAudit records every call of an action endpoint in a.
+func WithAudit(a *Audit) ServiceOption { return func(s *Service) { s.audit = a } }
+
+// Publish gives r its envelope (host, boot, seq), publishes it on its action's subject and
+// keeps it as its agent's last.
+func (a *Audit) Publish(r api.ActionRecord) api.ActionRecord {
+	app := ""
+	if r.App != nil {
+		app = r.App.Name
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock() // held while publishing, so that records go out in the order of seq
+	a.seq++
+	r.Host, r.Boot, r.Seq = a.subj.Host, a.boot, a.seq
+	a.last[r.Agent.Name] = r
+	data, err := json.Marshal(&r)
+	if err == nil {
+		err = a.nc.PublishMsg(&nats.Msg{Subject: a.subj.Action(app, r.Action), Data: data,
+			Header: nats.Header{nats.MsgIdHdr: []string{r.MsgID()}}})
+	}
+	if err != nil {
+		if n := a.failed.Add(1); n&(n-1) == 0 {
+			a.log.Warn("action record not published", "action", r.Action, "agent", r.Agent.Name, "failed", n, "err", err)
+		}
+	}
+	return r
+}
+
+// Last is the last action record of the identity called name in this daemon run.
+func (a *Audit) Last(name string) (api.ActionRecord, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r, ok := a.last[name]
+	return r, ok
+}
+
+// audited makes every action endpoint's handler of h record its calls, done or refused (the
+// server refuses a role's actions before any reach the daemon; those are not recorded). It
+// runs after every handler is in h.
+func (s *Service) audited(h map[string]handler) {
+	if s.audit == nil {
+		return
+	}
+	for _, ep := range api.Endpoints {
+		if fn, ok := h[ep.Name]; ok && ep.Kind == api.Act {
+			h[ep.Name] = s.recorded(ep.Name, fn)
+		}
+	}
+}
+
+func (s *Service) recorded(action string, fn handler) handler {
+	return func(ctx context.Context, data []byte) (any, error) {
+		start := time.Now()
+		result, err := fn(ctx, data)
+		r := record(action, data, result, err)
+		r.Time, r.Agent, r.ElapsedMS = start, api.IdentityOf(ctx), float64(time.Since(start))/float64(time.Millisecond)
+		if r.Target != nil && (r.App == nil || r.Target.Role == "") {
+			s.fromSnapshot(&r)
+		}
+		s.audit.Publish(r)
+		return result, err
+	}
+}
+
+// fromSnapshot fills in from the target's snapshot what a refused action's reply did not say.
+func (s *Service) fromSnapshot(r *api.ActionRecord) {
+	snap, err := s.obs.Store().Get(r.Target.Snapshot)
+	if err != nil {
+		return
+	}
+	if r.App == nil {
+		app := snap.App
+		r.App = &app
+	}
+	if el, err := snap.Element(r.Target.Element); err == nil && r.Target.Role == "" {
+		r.Target.Role, r.Target.Name = el.Role, el.Name
+	}
+}
+
+// given notes that a request had a field and drops its content, so that a value or keys never
+// reach the record, not even through a copy.
+type given bool
+
+func (g *given) UnmarshalJSON(b []byte) error {
+	*g = string(b) != "null"
+	return nil
+}
+
+// opWord is what a request's op may be to be recorded.
+var opWord = regexp.MustCompile(`^[a-z_]{1,16}$`)
+
+// auditedRequest is what a record takes of an action's request.
+type auditedRequest struct {
+	Target string `json:"target"`
+	App    string `json:"app"`
+	PID    int    `json:"pid"`
+	Policy string `json:"policy"`
+	Op     string `json:"op"`
+	On     *bool  `json:"on"`
+	Value  given  `json:"value"`
+	Text   given  `json:"text"`
+	Keys   given  `json:"keys"`
+}
+
+// record is the record of one action from its request, reply and error; the envelope, agent
+// and times are the caller's.
+func record(action string, data []byte, result any, err error) api.ActionRecord {
+	r := api.ActionRecord{Action: action}
+	var req auditedRequest
+	_ = json.Unmarshal(data, &req) // a request the schema refused is recorded with what it says
+	// What a refused request said is kept only as far as the record's schema allows it, and an
+	// app's name only in part: a record stays small whatever a client sends.
+	if req.Policy == api.PolicyHeadless || req.Policy == api.PolicyPhysical {
+		r.Policy = req.Policy
+	}
+	if opWord.MatchString(req.Op) {
+		r.Op = req.Op
+	}
+	if req.On != nil {
+		r.Op = map[bool]string{true: "on", false: "off"}[*req.On]
+	}
+	for _, g := range []struct {
+		name string
+		had  given
+	}{{"value", req.Value}, {"text", req.Text}, {"keys", req.Keys}} {
+		if g.had {
+			r.Given = append(r.Given, g.name)
+		}
+	}
+	if sc, err := observer.ParseScope(req.Target); err == nil {
+		r.Target = &api.RecordTarget{Snapshot: sc.Snapshot, Element: sc.Element}
+	}
+	if req.App != "" || req.PID > 0 {
+		r.App = &observer.AppRef{Name: observer.Excerpt(req.App), PID: max(req.PID, 0)}
+	}
+	if err != nil {
+		r.Error = observer.AsError(err).Code
+		return r
+	}
+	r.Done = true
+	switch reply := result.(type) {
+	case *api.ActionReply:
+		app := reply.App
+		r.App = &app
+		r.Done, r.Step, r.Mechanism = reply.Done, reply.Step, reply.Mechanism
+		if t := reply.Target; t != nil {
+			r.Target = &api.RecordTarget{Snapshot: t.Snapshot, Element: t.Element, Role: t.Role, Name: t.Name}
+		}
+		if e := reply.Expect; e != nil {
+			r.Expect = &api.RecordExpect{Outcome: e.Outcome, ElapsedMS: e.ElapsedMS}
+		}
+	default: // another endpoint's reply (web_accessibility, lease): the app it names, if any
+		var named struct {
+			App   *observer.AppRef `json:"app"`
+			Lease struct {
+				App *observer.AppRef `json:"app"`
+			} `json:"lease"`
+		}
+		if b, err := json.Marshal(result); err == nil && json.Unmarshal(b, &named) == nil {
+			for _, app := range []*observer.AppRef{named.App, named.Lease.App} {
+				if app != nil && app.Name != "" {
+					r.App = app
+				}
+			}
+		}
+	}
+	return r
+}
+
+// agents lists who is connected, each with its last action and leases.
+func (s *Service) agents(ctx context.Context, _ api.AgentsRequest) (any, error) {
+	if s.ops.Agents == nil {
+		return nil, notServed("presence")
+	}
+	agents, err := s.ops.Agents(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := range agents {
+		a := &agents[i]
+		if s.audit != nil {
+			if r, ok := s.audit.Last(a.Name); ok {
+				a.LastAction = &r
+			}
+		}
+		if s.ops.LeasesOf != nil {
+			a.Leases = s.ops.LeasesOf(a.Name)
+		}
+	}
+	slices.SortFunc(agents, func(a, b api.Agent) int { return cmp.Compare(a.Name, b.Name) })
+	if agents == nil {
+		agents = []api.Agent{}
+	}
+	return api.AgentsReply{Agents: agents}, nil
+}
+
+// TailActions follows the host's action records through its stream, as Tail does its events:
+// opt.Type is an action's name.
+func (c *Client) TailActions(ctx context.Context, opt TailOptions) (<-chan api.ActionRecord, error) {
+	return tail[api.ActionRecord](ctx, c, c.subj.Actions(opt.App, opt.Type), opt)
+}

@@ -1,0 +1,300 @@
+package bus_test
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"go.uber.org/goleak"
+
+	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/embedded"
+	"github.com/axbus/axbus/fixtures"
+	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/sim"
+	"github.com/axbus/axbus/schemas"
+)
+
+// auditedService is a service on the simulated demo desktop with ops, its actions recorded by
+// an audit; its client is the daemon's own connection.
+func auditedService(t *testing.T, ops bus.Operations) (*bus.Client, *bus.Audit, *nats.Conn) {
+	t.Helper()
+	subj := bus.NewSubjects("", "h")
+	ignore := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
+	s, err := embedded.Start(embedded.WithStateDir(t.TempDir()), embedded.WithListen("127.0.0.1:0"),
+		embedded.WithEventStream(subj.StreamName(), subj.AllEvents(), subj.AllActions()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := s.Shutdown(ctx); err != nil {
+			t.Errorf("Shutdown: %v", err)
+		}
+	})
+	data, _ := fixtures.Desktop("demo")
+	spec, err := sim.Parse("demo.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	desk, err := sim.New(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = desk.Close() })
+	audit := bus.NewAudit(s.Conn(), subj, "b1", nil)
+	svc, err := bus.NewService(s.Conn(), observer.New(desk), subj, bus.WithAudit(audit),
+		bus.WithOperations(ops))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = svc.Stop() })
+	client, err := bus.NewClient(context.Background(), s.Conn(), bus.WithHost("h"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client, audit, s.Conn()
+}
+
+// TestAuditRecordsEveryAction: each call of an action endpoint, done or refused, is one record
+// on its app's and action's subject, in order, with its own message id; values, texts and keys
+// are named, never carried.
+func TestAuditRecordsEveryAction(t *testing.T) {
+	const secret = "correct-horse-battery-staple"
+	client, audit, nc := auditedService(t, bus.Operations{Act: func(_ context.Context, action string, r api.ActionRequest) (*api.ActionReply, error) {
+		if action == "toggle" {
+			return nil, observer.Errorf(observer.CodeStaleRef, "Inspect again.", "the element is gone")
+		}
+		app := observer.AppRef{Name: "Notes", PID: 501, Generation: 1}
+		sc, _ := observer.ParseScope(r.Target)
+		// A careless reply: the value echoed in its post state. The record must not copy it.
+		value := r.Value + r.Text
+		return &api.ActionReply{Action: action, App: app, Done: true, Step: "set_attribute", Delivered: true, Mechanism: "accessibility",
+			Target:    &api.ActionTarget{Snapshot: sc.Snapshot, Element: sc.Element, Role: observer.RolePassword, Name: "Password"},
+			PostState: &api.PostState{Value: &value},
+			Expect:    &api.WaitResult{Outcome: api.WaitMet, ElapsedMS: 12.5}}, nil
+	}})
+	ctx := context.Background()
+	insp, err := client.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{App: "Notes"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var password, save string
+	for _, el := range insp.Elements {
+		switch el.Name {
+		case "Password":
+			password = insp.SnapshotID + ":" + el.ID
+		case "Save":
+			save = insp.SnapshotID + ":" + el.ID
+		}
+	}
+	sub, err := nc.SubscribeSync("ax.h.act.>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Act(ctx, "set_value", api.ActionRequest{Target: password, Value: secret}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Act(ctx, "type", api.ActionRequest{Target: password, Text: secret}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Act(ctx, "toggle", api.ActionRequest{Target: save}); observer.AsError(err).Code != observer.CodeStaleRef {
+		t.Fatalf("toggle: %v, want STALE_REF", err)
+	}
+	if _, err := client.Act(ctx, "key", api.ActionRequest{Keys: secret, Policy: api.PolicyPhysical}); observer.AsError(err).Code != observer.CodeBadRequest {
+		t.Fatalf("key with neither target nor app: %v, want the schema's BAD_REQUEST", err)
+	}
+	if _, err := client.WebAccessibility(ctx, api.WebAccessibilityRequest{AppTarget: api.AppTarget{App: "Notes"}, On: true}); err == nil {
+		t.Fatal("web_accessibility on the sim: want NOT_SUPPORTED")
+	}
+	if _, err := client.Apps(ctx); err != nil { // an observation: no record
+		t.Fatal(err)
+	}
+
+	type want struct {
+		subject, action, op, err, role string
+		given                          []string
+		done                           bool
+	}
+	wants := []want{
+		{"ax.h.act.notes.set_value", "set_value", "", "", "password_field", []string{"value"}, true},
+		{"ax.h.act.notes.type", "type", "", "", "password_field", []string{"text"}, true},
+		{"ax.h.act.notes.toggle", "toggle", "", "STALE_REF", "button", nil, false},
+		{"ax.h.act._.key", "key", "", "BAD_REQUEST", "", []string{"keys"}, false},
+		{"ax.h.act.notes.web_accessibility", "web_accessibility", "on", "NOT_SUPPORTED", "", nil, false},
+	}
+	var last api.ActionRecord
+	for i, w := range wants {
+		msg, err := sub.NextMsg(5 * time.Second)
+		if err != nil {
+			t.Fatalf("record %d (%s): %v", i+1, w.action, err)
+		}
+		if strings.Contains(string(msg.Data), secret) || strings.Contains(string(msg.Data), "correct-horse") {
+			t.Fatalf("record %s carries the secret: %s", w.action, msg.Data)
+		}
+		if err := schemas.Validate("act", msg.Data); err != nil {
+			t.Fatalf("record %s: %v\n%s", w.action, err, msg.Data)
+		}
+		var r api.ActionRecord
+		if err := json.Unmarshal(msg.Data, &r); err != nil {
+			t.Fatal(err)
+		}
+		if msg.Subject != w.subject || r.Action != w.action || r.Op != w.op || string(r.Error) != w.err || r.Done != w.done ||
+			strings.Join(r.Given, ",") != strings.Join(w.given, ",") {
+			t.Errorf("record %d on %s: %s\nwant %+v", i+1, msg.Subject, msg.Data, w)
+		}
+		if r.Host != "h" || r.Boot != "b1" || r.Seq != uint64(i+1) || msg.Header.Get(nats.MsgIdHdr) != "h-b1-act-"+strconv.Itoa(i+1) {
+			t.Errorf("record %d: host %s boot %s seq %d id %q", i+1, r.Host, r.Boot, r.Seq, msg.Header.Get(nats.MsgIdHdr))
+		}
+		if r.Agent != api.Daemon || r.Time.IsZero() || r.ElapsedMS <= 0 {
+			t.Errorf("record %d: agent %+v time %v elapsed %v", i+1, r.Agent, r.Time, r.ElapsedMS)
+		}
+		if w.role != "" && (r.Target == nil || string(r.Target.Role) != w.role || r.App == nil || r.App.PID != 501) {
+			t.Errorf("record %d: target %+v app %+v, want a %s of Notes (from the reply or the snapshot)", i+1, r.Target, r.App, w.role)
+		}
+		if w.action == "set_value" && (r.Expect == nil || r.Expect.Outcome != api.WaitMet || r.Expect.ElapsedMS != 12.5 || r.Step != "set_attribute") {
+			t.Errorf("set_value record lacks its expect or step: %s", msg.Data)
+		}
+		last = r
+	}
+	if extra, err := sub.NextMsg(200 * time.Millisecond); err == nil {
+		t.Fatalf("a record too many: %s %s", extra.Subject, extra.Data)
+	}
+	if got, ok := audit.Last(api.Daemon.Name); !ok || got.Seq != last.Seq {
+		t.Fatalf("last record of the daemon: %+v %v, want seq %d", got, ok, last.Seq)
+	}
+}
+
+// The stream keeps the records: TailActions replays them, filtered by app and action.
+func TestTailActionsReplaysHistory(t *testing.T) {
+	client, _, _ := auditedService(t, bus.Operations{Act: func(_ context.Context, action string, r api.ActionRequest) (*api.ActionReply, error) {
+		return &api.ActionReply{Action: action, App: observer.AppRef{Name: "Notes", PID: 501}, Done: true}, nil
+	}})
+	ctx := context.Background()
+	if _, err := client.Act(ctx, "key", api.ActionRequest{AppTarget: api.AppTarget{App: "Notes"}, Keys: "ctrl+s"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.Act(ctx, "focus", api.ActionRequest{Target: "s_000000000000:elem_1"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		opt  bus.TailOptions
+		want []string
+	}{
+		{bus.TailOptions{All: true}, []string{"key", "focus"}},
+		{bus.TailOptions{All: true, Type: "focus"}, []string{"focus"}},
+		{bus.TailOptions{All: true, App: "notes", Type: "key"}, []string{"key"}},
+	} {
+		tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		records, err := client.TailActions(tctx, c.opt)
+		if err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		var got []string
+		for r := range records {
+			got = append(got, r.Action)
+			if len(got) == len(c.want) {
+				cancel()
+			}
+		}
+		cancel()
+		if strings.Join(got, ",") != strings.Join(c.want, ",") {
+			t.Errorf("tail %+v: %v, want %v", c.opt, got, c.want)
+		}
+	}
+}
+
+// agents joins the server's view of who is connected with each identity's last action and its
+// leases (when there is a lease store), by name; without a view it is not served.
+func TestAgentsJoinsPresenceAuditAndLeases(t *testing.T) {
+	since := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	ops := bus.Operations{
+		Act: func(_ context.Context, action string, r api.ActionRequest) (*api.ActionReply, error) {
+			return &api.ActionReply{Action: action, App: observer.AppRef{Name: "Notes", PID: 501}, Done: true}, nil
+		},
+		Agents: func(context.Context) ([]api.Agent, error) {
+			return []api.Agent{
+				{Name: "zed", Role: api.RoleMonitor, Since: since, Connections: []api.AgentConn{{ID: 7, Since: since}}},
+				{Name: "daemon", Role: api.RoleAdmin, Since: since, Connections: []api.AgentConn{{ID: 3, Since: since}}},
+			}, nil
+		},
+	}
+	client, _, _ := auditedService(t, ops)
+	ctx := context.Background()
+	if _, err := client.Act(ctx, "key", api.ActionRequest{AppTarget: api.AppTarget{App: "Notes"}, Keys: "ctrl+s"}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := client.Agents(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(r)
+	if err := schemas.Validate("agents.reply", b); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	if len(r.Agents) != 2 || r.Agents[0].Name != "daemon" || r.Agents[1].Name != "zed" {
+		t.Fatalf("agents not by name: %s", b)
+	}
+	if l := r.Agents[0].LastAction; l == nil || l.Action != "key" || r.Agents[1].LastAction != nil || r.Agents[0].Leases != nil {
+		t.Fatalf("last actions or leases: %s", b)
+	}
+
+	ops.LeasesOf = func(name string) []string {
+		if name == "zed" {
+			return []string{"app:notes"}
+		}
+		return nil
+	}
+	client, _, _ = auditedService(t, ops)
+	if r, err = client.Agents(ctx); err != nil || !slices.Equal(r.Agents[1].Leases, []string{"app:notes"}) || r.Agents[0].LastAction != nil {
+		t.Fatalf("with a lease store (and a new audit): %+v %v", r, err)
+	}
+
+	client, _, _ = auditedService(t, bus.Operations{})
+	if _, err := client.Agents(ctx); observer.AsError(err) == nil || observer.AsError(err).Code != observer.CodeNotSupported {
+		t.Fatalf("no presence: %v, want NOT_SUPPORTED", err)
+	}
+}
+
+// A request the schema refuses is recorded too, within the record's schema and small, whatever
+// it holds.
+func TestAuditRecordOfAHostileRequestStaysSmall(t *testing.T) {
+	client, _, nc := auditedService(t, bus.Operations{Act: func(context.Context, string, api.ActionRequest) (*api.ActionReply, error) {
+		t.Error("a request the schema refuses reached the action")
+		return nil, nil
+	}})
+	sub, err := nc.SubscribeSync("ax.h.act.>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = nc.Flush()
+	huge := strings.Repeat("Notes", 20000)
+	body, _ := json.Marshal(map[string]any{"app": huge, "pid": -3, "policy": "sideways", "op": huge, "target": "s_1:elem_x", "value": "hunter2", "keys": nil})
+	if err := client.CallRaw(context.Background(), "click", body, nil); observer.AsError(err) == nil || observer.AsError(err).Code != observer.CodeBadRequest {
+		t.Fatalf("%v, want BAD_REQUEST", err)
+	}
+	msg, err := sub.NextMsg(5 * time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schemas.Validate("act", msg.Data); err != nil || len(msg.Data) > 2048 || strings.Contains(string(msg.Data), "hunter2") {
+		t.Fatalf("record of %d bytes (%v): %.600s", len(msg.Data), err, msg.Data)
+	}
+	var r api.ActionRecord
+	_ = json.Unmarshal(msg.Data, &r)
+	if r.Error != observer.CodeBadRequest || !slices.Equal(r.Given, []string{"value"}) || r.Policy != "" || r.Op != "" || r.Target != nil {
+		t.Fatalf("record %s", msg.Data)
+	}
+}

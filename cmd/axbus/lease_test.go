@@ -1,0 +1,501 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/embedded"
+	"github.com/axbus/axbus/internal/daemon"
+	"github.com/axbus/axbus/observer"
+)
+
+// leaseAgent is an identity made through the creds endpoint, connected as itself.
+type leaseAgent struct {
+	name   string
+	seed   string // its nkey seed file
+	nc     *nats.Conn
+	client *bus.Client
+}
+
+// newLeaseAgent adds an identity of role to d (as its owner) and connects as it.
+func newLeaseAgent(t *testing.T, d *testDaemon, name, role string) *leaseAgent {
+	t.Helper()
+	seed, pub := newNkey(t, name)
+	a := &leaseAgent{name: name, seed: seed}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := busClient(t, d.connect(t)).Creds(ctx, api.CredsRequest{Op: "add", Name: name, Role: role, Nkey: pub}); err != nil {
+		t.Fatal(err)
+	}
+	a.connect(t, d)
+	return a
+}
+
+// connect connects the agent again, a new connection of the same identity.
+func (a *leaseAgent) connect(t *testing.T, d *testDaemon) {
+	t.Helper()
+	opt, err := nats.NkeyOptionFromSeed(a.seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.nc, err = nats.Connect(d.Server.ClientURL(), opt, nats.Name(a.name)); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(a.nc.Close)
+	a.client = busClient(t, a.nc)
+}
+
+func (a *leaseAgent) lease(t *testing.T, req api.LeaseRequest) (*api.LeaseReply, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	r, err := a.client.Lease(ctx, req)
+	if err == nil {
+		mustMatch(t, "lease.reply", mustJSONOf(t, r))
+	}
+	return r, err
+}
+
+func (a *leaseAgent) mustLease(t *testing.T, req api.LeaseRequest) *api.LeaseReply {
+	t.Helper()
+	r, err := a.lease(t, req)
+	if err != nil {
+		t.Fatalf("%s: lease %s: %v", a.name, req.Op, err)
+	}
+	return r
+}
+
+func (a *leaseAgent) act(t *testing.T, action string, req api.ActionRequest) (*api.ActionReply, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return a.client.Act(ctx, action, req)
+}
+
+// inspectTarget is SNAPSHOT:ELEMENT of the element of app's window with this role and name.
+func (a *leaseAgent) inspectTarget(t *testing.T, app api.AppTarget, role observer.Role, name string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	insp, err := a.client.Inspect(ctx, api.InspectRequest{AppTarget: app})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, el := range insp.Elements {
+		if el.Role == role && (el.Name == name || el.Label == name) {
+			return insp.SnapshotID + ":" + el.ID
+		}
+	}
+	t.Fatalf("no %s %q", role, name)
+	return ""
+}
+
+func mustJSONOf(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// mustBeHeldBy fails unless err is LEASE_HELD naming holder, with its expiry.
+func mustBeHeldBy(t *testing.T, what string, err error, holder string) {
+	t.Helper()
+	e := observer.AsError(err)
+	if e == nil || e.Code != observer.CodeLeaseHeld || e.Details["holder"] != holder || e.Details["expires"] == nil ||
+		!strings.Contains(e.Message, holder) || e.Suggestion == "" {
+		t.Fatalf("%s: want LEASE_HELD naming %s, got %#v", what, holder, e)
+	}
+}
+
+// leaseEvents records the lease changes a subscriber of every lease subject sees.
+type leaseEvents struct {
+	mu  sync.Mutex
+	evs []api.LeaseEvent
+}
+
+func watchLeases(t *testing.T, nc *nats.Conn, subj bus.Subjects) *leaseEvents {
+	t.Helper()
+	le := &leaseEvents{}
+	sub, err := nc.Subscribe(subj.Prefix+"."+subj.Host+".lease.>", func(m *nats.Msg) {
+		var ev api.LeaseEvent
+		if err := json.Unmarshal(m.Data, &ev); err != nil || !strings.HasSuffix(m.Subject, ".lease."+ev.Lease.Key) {
+			t.Errorf("lease event on %s: %v %s", m.Subject, err, m.Data)
+		}
+		le.mu.Lock()
+		le.evs = append(le.evs, ev)
+		le.mu.Unlock()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sub.Unsubscribe() })
+	if err := nc.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	return le
+}
+
+// of is the events of key so far: "event holder", in order.
+func (le *leaseEvents) of(key string) []string {
+	le.mu.Lock()
+	defer le.mu.Unlock()
+	var out []string
+	for _, ev := range le.evs {
+		if ev.Lease.Key == key {
+			out = append(out, ev.Event+" "+ev.Lease.Holder)
+		}
+	}
+	return out
+}
+
+// awaitEvents waits until key's events are want.
+func (le *leaseEvents) awaitEvents(t *testing.T, key string, want ...string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for strings.Join(le.of(key), ",") != strings.Join(want, ",") {
+		if time.Now().After(deadline) {
+			t.Fatalf("events of %s\n  %v\nwant\n  %v", key, le.of(key), want)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// waitingAcquire starts b's acquire with a wait and returns once the daemon is subscribed to
+// the changes of key on b's behalf; the reply comes on the channel with the time it came.
+func waitingAcquire(t *testing.T, d *testDaemon, b *leaseAgent, req api.LeaseRequest, key string) <-chan acquired {
+	t.Helper()
+	subject := d.Subjects.Prefix + "." + d.Subjects.Host + ".lease." + key
+	before := d.Server.Interest(subject)
+	got := make(chan acquired, 1)
+	go func() {
+		r, err := b.client.Lease(context.Background(), req)
+		got <- acquired{r, err, time.Now()}
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for d.Server.Interest(subject) <= before {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s's acquire does not listen for changes of %s", b.name, key)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return got
+}
+
+// lockedBuffer is a strings.Builder safe for a command writing while the test reads.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+type acquired struct {
+	r   *api.LeaseReply
+	err error
+	at  time.Time
+}
+
+func (a acquired) holder(t *testing.T, who string) {
+	t.Helper()
+	if a.err != nil || a.r.Lease == nil || a.r.Lease.Holder != who {
+		t.Fatalf("want the lease for %s, got %+v %v", who, a.r, a.err)
+	}
+}
+
+// leaseKV is the value and the TTL the daemon's bucket keeps for key.
+func leaseKV(t *testing.T, d *testDaemon, key string) (api.Lease, time.Duration, bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	st, err := d.Server.JetStream().Stream(ctx, "KV_AXBUS_LEASES_TESTHOST")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := st.GetLastMsgForSubject(ctx, "$KV.AXBUS_LEASES_TESTHOST."+key)
+	if err != nil || len(m.Data) == 0 {
+		return api.Lease{}, 0, false
+	}
+	var l api.Lease
+	if err := json.Unmarshal(m.Data, &l); err != nil {
+		t.Fatal(err)
+	}
+	ttl, _ := time.ParseDuration(m.Header.Get("Nats-TTL"))
+	return l, ttl, true
+}
+
+// TestLeasesBetweenTwoAgents: two identities on the simulated desktop. alice's lease on Notes
+// refuses bob's click (LEASE_HELD naming her); bob's waiting acquire gets it the moment she
+// releases it; her leases end with her connection; bob's physical key is refused while she
+// holds the input lease.
+func TestLeasesBetweenTwoAgents(t *testing.T) {
+	d := startTestDaemon(t)
+	alice := newLeaseAgent(t, d, "alice", "agent")
+	bob := newLeaseAgent(t, d, "bob", "agent")
+	events := watchLeases(t, d.connect(t), d.Subjects)
+	notes := api.AppTarget{App: "Notes"}
+	const key = "app.notes.501"
+
+	l := alice.mustLease(t, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: notes}).Lease
+	if l.Key != key || l.Holder != "alice" || l.Conn == 0 || l.App == nil || l.App.PID != 501 || l.TTLMS != 30000 {
+		t.Fatalf("alice's lease %+v", l)
+	}
+	if kv, ttl, ok := leaseKV(t, d, key); !ok || kv.Holder != "alice" || ttl != 31*time.Second {
+		t.Fatalf("the bucket keeps %+v with TTL %q", kv, ttl)
+	}
+	// A renewal keeps a TTL on the entry (KeyValue.Update would drop it: nats.go#1994).
+	alice.mustLease(t, api.LeaseRequest{Op: api.LeaseRenew, Key: key, TTLMS: 120000})
+	if kv, ttl, ok := leaseKV(t, d, key); !ok || kv.TTLMS != 120000 || ttl != 121*time.Second {
+		t.Fatalf("after renew the bucket keeps %+v with TTL %q", kv, ttl)
+	}
+
+	save := bob.inspectTarget(t, notes, observer.RoleButton, "Save") // reads need no lease
+	_, err := bob.act(t, "click", api.ActionRequest{Target: save})
+	mustBeHeldBy(t, "bob's click", err, "alice")
+	var out, errb strings.Builder
+	code := run(context.Background(), []string{"click", save, "-s", d.Server.ClientURL(), "--nkey", bob.seed}, &out, &errb)
+	if code != 13 || !strings.Contains(errb.String(), "LEASE_HELD") || !strings.Contains(errb.String(), "alice holds the lease on Notes") {
+		t.Fatalf("bob's axbus click: exit %d\n%s", code, errb.String())
+	}
+	for _, op := range []string{api.LeaseRenew, api.LeaseRelease} {
+		_, err := bob.lease(t, api.LeaseRequest{Op: op, AppTarget: notes})
+		mustBeHeldBy(t, "bob's "+op, err, "alice")
+	}
+
+	got := waitingAcquire(t, d, bob, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: notes, WaitMS: 10000}, key)
+	asked := time.Now()
+	alice.mustLease(t, api.LeaseRequest{Op: api.LeaseRelease, AppTarget: notes})
+	released := time.Now()
+	b := <-got
+	b.holder(t, "bob")
+	// Bob's reply may come before alice's: the daemon publishes the change before it replies.
+	t.Logf("bob's acquire reply came %v after alice's release reply, %v after her release request (bob waited %.1f ms)",
+		b.at.Sub(released), b.at.Sub(asked), b.r.WaitedMS)
+	if took := b.at.Sub(asked); took > 50*time.Millisecond {
+		t.Errorf("bob got the lease %v after alice asked to release it; want < 50 ms", took)
+	}
+	if _, err := bob.act(t, "click", api.ActionRequest{Target: save}); err != nil {
+		t.Fatalf("bob's click with his lease: %v", err)
+	}
+
+	// alice's connection goes: her leases end (the app's and the input's).
+	bob.mustLease(t, api.LeaseRequest{Op: api.LeaseRelease, Key: key})
+	alice.mustLease(t, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: notes})
+	alice.mustLease(t, api.LeaseRequest{Op: api.LeaseAcquire, Input: true})
+	got = waitingAcquire(t, d, bob, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: notes, WaitMS: 10000}, key)
+	alice.nc.Close()
+	closed := time.Now()
+	b = <-got
+	b.holder(t, "bob")
+	t.Logf("from alice's connection closing to bob's acquire reply: %v", b.at.Sub(closed))
+	events.awaitEvents(t, api.InputLeaseKey, "acquired alice", "holder_gone alice")
+	ls := bob.mustLease(t, api.LeaseRequest{Op: api.LeaseList})
+	if len(ls.Leases) != 1 || ls.Leases[0].Holder != "bob" {
+		t.Fatalf("leases after alice's connection went: %+v", ls.Leases)
+	}
+
+	// A physical key of bob's takes the input lease for its length when it is free, and is
+	// refused while alice (connected again) holds it.
+	keys := api.ActionRequest{AppTarget: api.AppTarget{PID: 501}, Keys: "cmd+s", Policy: api.PolicyPhysical}
+	if r, err := bob.act(t, "key", keys); err != nil || r.Mechanism != "physical" {
+		t.Fatalf("bob's key while input is free: %+v %v", r, err)
+	}
+	alice.connect(t, d)
+	alice.mustLease(t, api.LeaseRequest{Op: api.LeaseAcquire, Input: true})
+	_, err = bob.act(t, "key", keys)
+	mustBeHeldBy(t, "bob's key", err, "alice")
+	events.awaitEvents(t, api.InputLeaseKey, "acquired alice", "holder_gone alice", "acquired bob", "released bob", "acquired alice")
+	events.awaitEvents(t, key, "acquired alice", "renewed alice", "released alice", "acquired bob", "released bob",
+		"acquired alice", "holder_gone alice", "acquired bob")
+
+	// A monitor has no route to the lease endpoint.
+	mon := newLeaseAgent(t, d, "watcher", "monitor")
+	if _, err := mon.lease(t, api.LeaseRequest{Op: api.LeaseList}); observer.CodeOf(err) != observer.CodePermissionDenied {
+		t.Fatalf("a monitor's lease ls: %v", err)
+	}
+}
+
+// TestLeaseExpiresAtItsTTL: a lease nobody renews ends at its TTL, and a waiter gets it.
+func TestLeaseExpiresAtItsTTL(t *testing.T) {
+	d := startTestDaemon(t)
+	alice := newLeaseAgent(t, d, "alice", "agent")
+	bob := newLeaseAgent(t, d, "bob", "agent")
+	events := watchLeases(t, d.connect(t), d.Subjects)
+	mail := api.AppTarget{App: "Mail"}
+	l := alice.mustLease(t, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: mail, TTLMS: 1000}).Lease
+	got := waitingAcquire(t, d, bob, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: mail, WaitMS: 5000}, l.Key)
+	b := <-got
+	b.holder(t, "bob")
+	if late := b.at.Sub(l.Expires); late < 0 || late > 100*time.Millisecond {
+		t.Fatalf("bob got it %v after alice's lease expired", late)
+	}
+	events.awaitEvents(t, l.Key, "acquired alice", "expired alice", "acquired bob")
+}
+
+// leaseCLI runs an axbus lease command as the daemon's owner.
+func leaseCLI(t *testing.T, d *testDaemon, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb strings.Builder
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	code = run(ctx, append(append([]string{"lease"}, args...), "--state-dir", d.dir), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+// TestLeaseCommands: axbus lease acquire holds its lease while it runs and releases it when
+// stopped; ls, renew and release name it; a second acquire waits for it.
+func TestLeaseCommands(t *testing.T) {
+	d := startTestDaemon(t)
+	bob := newLeaseAgent(t, d, "bob", "agent")
+	url := d.Server.ClientURL()
+	ctx, stop := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan int, 1)
+	var errb lockedBuffer
+	go func() {
+		done <- run(ctx, []string{"lease", "acquire", "--app", "Notes", "--ttl", "2s", "-s", url, "--nkey", bob.seed}, pw, &errb)
+		_ = pw.Close()
+	}()
+	line, ok := <-firstJSONLine(pr)
+	if !ok {
+		t.Fatalf("lease acquire printed nothing: %s", errb.String())
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
+	mustMatch(t, "lease.reply", []byte(line))
+	held := decode[api.LeaseReply](t, line)
+	if held.Lease == nil || held.Lease.Holder != "bob" || held.Lease.Key != "app.notes.501" {
+		t.Fatalf("acquire printed %s", line)
+	}
+	time.Sleep(2500 * time.Millisecond) // past its first TTL: the command renews it
+	out, errs, code := leaseCLI(t, d, "ls")
+	ls := decode[api.LeaseReply](t, out)
+	if code != 0 || len(ls.Leases) != 1 || ls.Leases[0].Holder != "bob" || !ls.Leases[0].Expires.After(held.Lease.Expires) {
+		t.Fatalf("lease ls: exit %d %s %s", code, out, errs)
+	}
+	_, errs, code = leaseCLI(t, d, "acquire", "--app", "Notes")
+	if code != 13 || !strings.Contains(errs, "bob holds the lease") {
+		t.Fatalf("the owner's acquire: exit %d %s", code, errs)
+	}
+	if _, errs, code = leaseCLI(t, d, "release", "--key", "app.notes.501"); code != 13 {
+		t.Fatalf("the owner's release of bob's lease: exit %d %s", code, errs)
+	}
+	stop()
+	if code := <-done; code != 0 {
+		t.Fatalf("lease acquire exited %d: %s", code, errb.String())
+	}
+	if out, _, code = leaseCLI(t, d, "ls"); code != 0 || strings.TrimSpace(out) != `{"leases":[]}` {
+		t.Fatalf("after the command stopped: exit %d %s", code, out)
+	}
+	// Released by another command of the same identity, the holding command ends without error.
+	ctx2, stop2 := context.WithCancel(context.Background())
+	defer stop2()
+	pr2, pw2 := io.Pipe()
+	go func() {
+		done <- run(ctx2, []string{"lease", "acquire", "--input", "-s", url, "--nkey", bob.seed}, pw2, io.Discard)
+		_ = pw2.Close()
+	}()
+	if _, ok := <-firstJSONLine(pr2); !ok {
+		t.Fatal("lease acquire --input printed nothing")
+	}
+	go func() { _, _ = io.Copy(io.Discard, pr2) }()
+	var o strings.Builder
+	if code := run(context.Background(), []string{"lease", "release", "--input", "-s", url, "--nkey", bob.seed}, &o, io.Discard); code != 0 {
+		t.Fatalf("release: exit %d %s", code, o.String())
+	}
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("the holding command exited %d", code)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the holding command did not see its lease released")
+	}
+}
+
+func TestLeaseHumanForm(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local)
+	notes := &observer.AppRef{Name: "Notes", PID: 501, Generation: 1}
+	app := api.Lease{Key: "app.notes.501", What: api.LeaseApp, Holder: "alice", Expires: at, TTLMS: 30000, App: notes}
+	input := api.Lease{Key: "input", What: api.LeaseInput, Holder: "bob", Expires: at, TTLMS: 15000, App: notes, Action: "key"}
+	var b strings.Builder
+	if err := (&leaseReply{Lease: &app, WaitedMS: 12.5}).human(&b); err != nil {
+		t.Fatal(err)
+	}
+	if err := (&leaseReply{Leases: []api.Lease{app, input}}).human(&b); err != nil {
+		t.Fatal(err)
+	}
+	want := "app.notes.501: Notes (pid 501), held by alice until 03:04:05.000 (ttl 30s), after waiting 12.5ms\n" +
+		"KEY            HOLDER  EXPIRES       COVERS\n" +
+		"app.notes.501  alice   03:04:05.000  Notes (pid 501)\n" +
+		"input          bob     03:04:05.000  physical input, for a key on Notes\n"
+	if b.String() != want {
+		t.Fatalf("human form\n%s\nwant\n%s", b.String(), want)
+	}
+}
+
+// TestLeasesDoNotOutliveTheDaemon: a daemon started again on the same state dir begins with no
+// leases: those of the last run were tied to its connections.
+func TestLeasesDoNotOutliveTheDaemon(t *testing.T) {
+	dir := t.TempDir()
+	start := func() *testDaemon {
+		d, err := daemon.Start(daemon.Config{Backend: "sim", Desktop: "demo", StateDir: dir, Listen: "127.0.0.1:0", Host: "testhost"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &testDaemon{Daemon: d, dir: dir}
+	}
+	stop := func(d *testDaemon) {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := d.Close(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := start()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	// The daemon's own: no connection of a client to end it before the daemon stops.
+	if _, err := d.Leases.Serve(ctx, api.LeaseRequest{Op: api.LeaseAcquire, Input: true, TTLMS: 600000}); err != nil {
+		t.Fatal(err)
+	}
+	stop(d)
+	st, err := embedded.Start(embedded.WithStateDir(dir), embedded.WithListen("127.0.0.1:0"), embedded.WithKeyValue("AXBUS_LEASES_TESTHOST"),
+		embedded.WithAccess(map[string]embedded.Grant{api.RoleAdmin: {}}, api.RoleAdmin)) // the daemon's account: its JetStream
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := leaseKV(t, &testDaemon{Daemon: &daemon.Daemon{Server: st}}, api.InputLeaseKey); !ok {
+		t.Fatal("the bucket did not keep the lease") // else the test below proves nothing
+	}
+	if err := st.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	d = start()
+	defer stop(d)
+	if l, _, ok := leaseKV(t, d, api.InputLeaseKey); ok {
+		t.Fatalf("the bucket kept %+v from the last run", l)
+	}
+	if ls := d.Leases.List(); len(ls) != 0 {
+		t.Fatalf("leases %+v", ls)
+	}
+}
