@@ -30,6 +30,8 @@ const (
 
 // ActionReply is what an action did and the evidence of its effect.
 type ActionReply struct {
+	// Agent is who asked, as the server authenticated it.
+	Agent  *Identity       `json:"agent,omitempty"`
 	Action string          `json:"action"`
 	App    observer.AppRef `json:"app"`
 	// Target is the element acted on; Recovered says it was found again, moved, rather than

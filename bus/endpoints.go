@@ -135,7 +135,13 @@ func (s *Service) act(ctx context.Context, action string, r api.ActionRequest) (
 	if s.ops.Act == nil {
 		return nil, notServed("actions")
 	}
-	return s.ops.Act(ctx, action, r)
+	reply, err := s.ops.Act(ctx, action, r)
+	if err != nil {
+		return nil, err
+	}
+	who := api.IdentityOf(ctx)
+	reply.Agent = &who
+	return reply, nil
 }
 
 func (s *Service) webAccessibility(ctx context.Context, r api.WebAccessibilityRequest) (any, error) {
