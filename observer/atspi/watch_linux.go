@@ -42,18 +42,17 @@ func (b *Backend) Watch(sink func(observer.Event)) (stop func(), err error) {
 }
 
 func (b *Backend) unwatch(w *watchState, id int) {
-	last := w.sinks.Remove(id)
-	if !last {
-		return
-	}
+	// Under b.mu, as Watch adds: a Watch between the last removal and the watch's end would
+	// join a watch about to stop, and hear nothing.
 	b.mu.Lock()
-	mine := b.watch == w
+	last := w.sinks.Remove(id)
+	mine := last && b.watch == w
 	if mine {
 		b.watch = nil
 	}
 	b.mu.Unlock()
 	if !mine {
-		return // Close stopped it
+		return // others still listen, or Close stopped it
 	}
 	w.stop()
 	ctx, cancel := context.WithTimeout(context.Background(), b.cfg.callTimeout)
