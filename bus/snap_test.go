@@ -3,7 +3,6 @@ package bus_test
 import (
 	"context"
 	"encoding/json"
-	"github.com/axbus/axbus/fixtures"
 	"testing"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
+	"github.com/axbus/axbus/fixtures"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )

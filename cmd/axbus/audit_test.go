@@ -88,13 +88,7 @@ func startAuditRun(t *testing.T) *auditRun {
 	r.mon = r.d.auditIdentity(t, "mon", api.RoleMonitor, nats.ErrorHandler(r.monV.handler))
 
 	// The monitor follows the action records with a plain subscription, as `nats sub` would.
-	sub, err := r.mon.SubscribeSync(r.d.Subjects.AllActions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := r.mon.Flush(); err != nil {
-		t.Fatal(err)
-	}
+	sub := subscribed(t, r.mon, r.d.Subjects.AllActions())
 	ctx := context.Background()
 	insp, err := busClient(t, r.alice).Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{App: "Notes"}})
 	if err != nil {

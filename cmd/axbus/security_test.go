@@ -865,18 +865,7 @@ func TestCoordinationSubjects(t *testing.T) {
 		return nc
 	}
 	alice, bob, mon := connect("alice", api.RoleAgent), connect("bob", api.RoleAgent), connect("mon", api.RoleMonitor)
-	heard := func(nc *nats.Conn) *nats.Subscription {
-		t.Helper()
-		sub, err := nc.SubscribeSync(d.Subjects.Coordination("*"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := nc.Flush(); err != nil {
-			t.Fatal(err)
-		}
-		return sub
-	}
-	bobHears, monHears := heard(bob), heard(mon)
+	bobHears, monHears := subscribed(t, bob, d.Subjects.Coordination("*")), subscribed(t, mon, d.Subjects.Coordination("*"))
 	_ = mon.Publish("ax.testhost.coord.mon.x", []byte("from the monitor"))
 	_ = alice.Publish("ax.testhost.coord.bob.claim", []byte("alice as bob"))
 	_ = alice.Publish("ax.testhost.coord.alice.claim", []byte("notes is mine"))

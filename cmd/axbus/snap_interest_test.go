@@ -61,11 +61,11 @@ func TestSnapPolledOnlyWhileSubscribed(t *testing.T) {
 		t.Errorf("status with no subscriber: polled %+v, idle %q", st.Snaps.Polled, st.Snaps.Idle)
 	}
 
-	exact := subscribeSnap(t, nc, d.Subjects.Snap("Ledger"))
+	exact := subscribed(t, nc, d.Subjects.Snap("Ledger"))
 	if env := nextSnap(t, exact); env.Kind != observer.DiffReset || len(env.Added) != 4000 || env.Elements != 4000 {
 		t.Fatalf("first diff of a new subscriber: %s with %d added", env.Kind, len(env.Added))
 	}
-	wild := subscribeSnap(t, nc, d.Subjects.AllSnaps())
+	wild := subscribed(t, nc, d.Subjects.AllSnaps())
 	if env := nextSnap(t, wild); env.Kind != observer.DiffReset || len(env.Added) != 4000 {
 		t.Fatalf("first diff of a wildcard subscriber: %s with %d added", env.Kind, len(env.Added))
 	}
@@ -112,18 +112,6 @@ func nextSnap(t *testing.T, sub *nats.Subscription) api.SnapEnvelope {
 		t.Fatal(err)
 	}
 	return env
-}
-
-func subscribeSnap(t *testing.T, nc *nats.Conn, subject string) *nats.Subscription {
-	t.Helper()
-	sub, err := nc.SubscribeSync(subject)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := nc.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	return sub
 }
 
 func mustMarshal(t *testing.T, v any) []byte {
