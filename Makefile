@@ -41,6 +41,7 @@ test: deps tools
 	$(MAKE) lint
 	$(MAKE) cross
 	$(GO) test -race -count=1 -timeout 20m -p 1 ./...
+	$(GO) test -count=1 -run '^TestLocatorsOnGTK$$' ./cmd/axbus/  # its timing, which the race detector distorts
 	$(MAKE) fuzz
 
 fuzz:
@@ -48,6 +49,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime $(FUZZTIME) ./schemas/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseCompact$$' -fuzztime $(FUZZTIME) ./waiters/
 	$(GO) test -run '^$$' -fuzz '^FuzzConditionJSON$$' -fuzztime $(FUZZTIME) ./waiters/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseLocator$$' -fuzztime $(FUZZTIME) ./waiters/
 	$(GO) test -run '^$$' -fuzz '^FuzzSplitKeys$$' -fuzztime $(FUZZTIME) ./observer/
 	$(GO) test -run '^$$' -fuzz '^FuzzInspectionJSON$$' -fuzztime $(FUZZTIME) ./observer/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseExport$$' -fuzztime $(FUZZTIME) ./internal/headless/

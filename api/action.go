@@ -6,8 +6,18 @@ import "github.com/axbus/axbus/observer"
 type ActionRequest struct {
 	// Target is SNAPSHOT:ELEMENT, e.g. s_1a2b3c4d5e6f:elem_12.
 	Target string `json:"target,omitempty"`
-	// AppTarget names the app of a key action (a target's snapshot names it otherwise).
+	// Locator names the element instead of Target, in the element form of conditions
+	// (role=button,name=Save), optionally within another element or window
+	// (dialog:title~Save >> role=button,name=OK), with nth=N for the N-th match in tree order.
+	// The action waits, by subscription, until exactly one element matches and is actionable.
+	Locator string `json:"locator,omitempty"`
+	// AppTarget names the app of a key action or of a locator (a target's snapshot names it
+	// otherwise).
 	AppTarget
+	// Window narrows a locator to one window of the app (id or title).
+	Window string `json:"window,omitempty"`
+	// TimeoutMS bounds the wait for a locator's element to become actionable; 0 means 5 s.
+	TimeoutMS int `json:"timeout_ms,omitempty"`
 	// Action is press's named action (AXPress, "activate").
 	Action string `json:"action,omitempty"`
 	// Value is set_value's value; Text is type's text; Keys is key's combination ("ctrl+s").
@@ -63,6 +73,10 @@ type ActionTarget struct {
 	Recovered bool           `json:"recovered"`
 	// MovedBy is how far (in points or pixels) the element moved since the snapshot.
 	MovedBy float64 `json:"moved_by,omitempty"`
+	// Locator is the locator the element was found by; WaitedMS how long it took to become
+	// actionable; Snapshot holds it.
+	Locator  string   `json:"locator,omitempty"`
+	WaitedMS *float64 `json:"waited_ms,omitempty"`
 }
 
 // TraceStep is one step of an action's chain as it was tried.
@@ -78,4 +92,13 @@ type TraceStep struct {
 type PostState struct {
 	Value  *string         `json:"value,omitempty"`
 	States observer.States `json:"states"`
+}
+
+// Candidate is one of the elements a locator matched when it must match one (AMBIGUOUS_TARGET):
+// nth=Nth picks it.
+type Candidate struct {
+	Nth    int            `json:"nth"`
+	Role   observer.Role  `json:"role"`
+	Name   string         `json:"name,omitempty"`
+	Bounds *observer.Rect `json:"bounds,omitempty"`
 }

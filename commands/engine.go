@@ -72,7 +72,12 @@ func (e *Engine) Do(ctx context.Context, action string, req api.ActionRequest) (
 	if err != nil {
 		return nil, err
 	}
-	t, err := e.targetOf(ctx, action, req)
+	var t *target
+	if req.Locator != "" {
+		t, err = e.locate(ctx, action, chain, req, physical)
+	} else {
+		t, err = e.targetOf(ctx, action, req)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +172,7 @@ func (e *Engine) targetOf(ctx context.Context, action string, req api.ActionRequ
 	defer cancel()
 	if req.Target == "" {
 		if action != "key" {
-			return nil, observer.Errorf(observer.CodeBadRequest, "Give the element as target: SNAPSHOT:ELEMENT from an inspect.",
+			return nil, observer.Errorf(observer.CodeBadRequest, "Give the element as target (SNAPSHOT:ELEMENT from an inspect) or as locator (role=button,name=Save).",
 				"%s needs a target", action)
 		}
 		app, err := e.o.FindApp(ctx, req.Query())

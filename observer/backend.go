@@ -64,6 +64,17 @@ type Bounds struct {
 	Err       error
 }
 
+// HitTester is implemented by backends that can tell which element is at a point of the screen:
+// the "not covered" check of actionability before physical input lands there.
+type HitTester interface {
+	// HitPath lists the elements at (x, y), in global screen coordinates (as Rect), from the
+	// top of the window that shows the point down to the deepest element there, as the platform
+	// hit-tests (AT-SPI: Component.GetAccessibleAtPoint from window down; macOS:
+	// AXUIElementCopyElementAtPosition, then its parents). An element covered by another is not
+	// on the path; an empty path means nothing of window's is at the point.
+	HitPath(ctx context.Context, window NodeRef, x, y float64) ([]NodeRef, error)
+}
+
 // TextReader is implemented by backends whose Read leaves out the text of elements whose name
 // says the same (a label's accessible name is its text), to save calls. ReadWithText reads the
 // text of every text element too: reading a window's text needs it.

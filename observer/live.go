@@ -22,6 +22,11 @@ type LiveWindow struct {
 	// readAt and readTook are when the last whole read ended and how long it took: ResyncDue.
 	readAt   time.Time
 	readTook time.Duration
+	// resyncs counts the whole re-reads in progress; meanwhile holds what refreshes re-read
+	// during them, which the re-read may have read before it changed: it is marked again when
+	// the re-read's tree takes over, so that the copy never goes back in time.
+	resyncs   int
+	meanwhile map[NodeRef]markKind
 }
 
 // LiveChanges is what a refresh found: the elements added, removed and changed.
@@ -129,6 +134,11 @@ func (lw *LiveWindow) Refresh(ctx context.Context) LiveChanges {
 	}
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
+	if lw.resyncs > 0 {
+		for ref, kind := range m.refs {
+			lw.meanwhile[ref] |= kind
+		}
+	}
 	d, retry := applyMarks(ctx, lw.o.backend, lw.tree, m)
 	lw.marks.again(retry)
 	return changesOf(d)
@@ -136,10 +146,23 @@ func (lw *LiveWindow) Refresh(ctx context.Context) LiveChanges {
 
 // Resync reads the window whole again and returns what changed, notified or not. A read cut
 // short by its deadline changes nothing: every element it did not reach would look removed.
+// Refreshes may run while it reads (the copy is locked only to take the read over): what they
+// re-read meanwhile is marked again for the next refresh.
 func (lw *LiveWindow) Resync(ctx context.Context) LiveChanges {
 	lw.mu.Lock()
 	win := lw.tree.window
+	if lw.resyncs++; lw.meanwhile == nil {
+		lw.meanwhile = map[NodeRef]markKind{}
+	}
 	lw.mu.Unlock()
+	defer func() {
+		lw.mu.Lock()
+		if lw.resyncs--; lw.resyncs == 0 {
+			lw.marks.mark(lw.meanwhile)
+			lw.meanwhile = nil
+		}
+		lw.mu.Unlock()
+	}()
 	start := time.Now()
 	walk := Walk(ctx, gentle{lw.o.backend}, win.Ref, WalkOptions{Budget: WholeBudget()})
 	lw.mu.Lock()

@@ -81,6 +81,15 @@ func (m *marks) again(refs []NodeRef) {
 	}
 }
 
+// mark puts refs back with what to read of each.
+func (m *marks) mark(refs map[NodeRef]markKind) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for r, kind := range refs {
+		m.refs[r] |= kind
+	}
+}
+
 // take returns what was marked and starts afresh.
 func (m *marks) take() markSet {
 	m.mu.Lock()

@@ -26,17 +26,24 @@ func FuzzParseCompact(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := ParseCompact(s)
 		if err != nil {
-			var e *observer.Error
-			if !errors.As(err, &e) || e.Code != observer.CodeBadRequest {
-				t.Fatalf("%q: %v", s, err)
-			}
-			if col, _ := e.Details["position"].(int); col < 1 || col > utf8.RuneCountInString(s)+1 {
-				t.Fatalf("%q: position %v outside the text", s, e.Details["position"])
-			}
+			checkRefused(t, s, err)
 			return
 		}
 		checkAccepted(t, c)
 	})
+}
+
+// checkRefused checks what holds of every refusal of the compact form (conditions, locators):
+// a BAD_REQUEST at a column within the text.
+func checkRefused(t *testing.T, s string, err error) {
+	t.Helper()
+	var e *observer.Error
+	if !errors.As(err, &e) || e.Code != observer.CodeBadRequest {
+		t.Fatalf("%q: %v", s, err)
+	}
+	if col, _ := e.Details["position"].(int); col < 1 || col > utf8.RuneCountInString(s)+1 {
+		t.Fatalf("%q: position %v outside the text", s, e.Details["position"])
+	}
 }
 
 // FuzzConditionJSON: any bytes decode or are refused (a JSON syntax error, or a BAD_REQUEST with

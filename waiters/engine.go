@@ -15,6 +15,9 @@ const (
 	MaxTimeout     = api.MaxWaitTimeout
 	DefaultRecheck = time.Second
 	MinRecheck     = 100 * time.Millisecond
+	// MaxRecheck is how far apart the default recheck spaces an app's whole re-reads while they
+	// keep finding nothing its notifications had not announced.
+	MaxRecheck = 4 * time.Second
 )
 
 // Engine resolves waits by subscription. It subscribes to the observer's events once; each app

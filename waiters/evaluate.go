@@ -18,6 +18,10 @@ func (aw *appWatch) evaluate(ctx context.Context, w *wait, trigger *Trigger, onl
 
 // check is evaluate on a view made already.
 func (aw *appWatch) check(ctx context.Context, w *wait, trigger *Trigger, v *view) {
+	if w.loc != nil {
+		aw.checkLocate(ctx, w, trigger, v)
+		return
+	}
 	ok, match, win := w.cond.Holds(v)
 	if !ok {
 		if v.only == nil {
@@ -173,6 +177,15 @@ func (v *view) Elements(fn func(*observer.Node) bool) {
 			return
 		}
 	}
+}
+
+// trees are the view's window copies as a locator searches them.
+func (v *view) trees() []tree {
+	out := make([]tree, len(v.lives))
+	for i, lw := range v.lives {
+		out[i] = lw
+	}
+	return out
 }
 
 // lookup finds the elements refs name in the view's windows.

@@ -56,6 +56,8 @@ type parser struct {
 	parens int                  // how many parentheses are open
 	kind   Kind                 // the kind of the leaf being read, for the suggestion
 	last   *Condition           // the leaf read last, for what may follow it
+	// locator says a locator is being read (ParseLocator), for the suggestion.
+	locator bool
 }
 
 // span is where a condition was written: its first column, the column after it, and the

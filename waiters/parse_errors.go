@@ -92,7 +92,12 @@ var compactKindExamples = map[Kind]string{
 	KindState:      `e.g. state:elem_7=checked, state:elem_7!=checked or state:role=checkbox,name~Remember,state=checked`,
 }
 
-func (p *parser) example() string { return compactExample(p.kind) }
+func (p *parser) example() string {
+	if p.locator {
+		return locatorExample
+	}
+	return compactExample(p.kind)
+}
 
 // compactExample shows conditions of kind k, or of any kind.
 func compactExample(k Kind) string {

@@ -21,6 +21,7 @@ const (
 	tokNotEq             // !=
 	tokOpen              // (
 	tokClose             // )
+	tokWithin            // >> (a locator's nesting)
 	tokInvalid           // a character that starts no token
 )
 
@@ -82,6 +83,9 @@ func (s *scanner) scan() (token, *syntaxFault) {
 		return token{kind: kind, text: string(r), col: col}, nil
 	}
 	switch {
+	case s.nests(start):
+		s.pos += 2
+		return token{kind: tokWithin, text: ">>", col: col}, nil
 	case r == '!' && s.at(start+1) == '=':
 		s.pos += 2
 		return token{kind: tokNotEq, text: "!=", col: col}, nil
@@ -90,7 +94,7 @@ func (s *scanner) scan() (token, *syntaxFault) {
 	case r == '/':
 		return s.regex(col)
 	case isWordRune(r):
-		for s.pos < len(s.src) && isWordRune(s.src[s.pos]) {
+		for s.pos < len(s.src) && isWordRune(s.src[s.pos]) && !s.nests(s.pos) {
 			s.pos++
 		}
 		word := string(s.src[start:s.pos])
@@ -102,6 +106,9 @@ func (s *scanner) scan() (token, *syntaxFault) {
 	s.pos++
 	return token{kind: tokInvalid, text: string(r), col: col}, nil
 }
+
+// nests reports whether >> (a locator's "within") begins at i: it ends a word, as "a>>b" reads.
+func (s *scanner) nests(i int) bool { return s.at(i) == '>' && s.at(i+1) == '>' }
 
 // at returns the character at i, or 0 past the end.
 func (s *scanner) at(i int) rune {

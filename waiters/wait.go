@@ -12,6 +12,10 @@ import (
 // Request is one wait: a condition, what it is about, and how long to wait.
 type Request struct {
 	Condition *Condition
+	// Locator, instead of Condition, waits for the element it names to be found, one alone, and
+	// to pass Checks: an action's wait for its target.
+	Locator *Locator
+	Checks  Checks
 	// App names the app; none means the whole desktop (a window of an app that is not running
 	// yet, say).
 	App observer.AppQuery
@@ -27,7 +31,8 @@ type Request struct {
 	// Timeout ends the wait; 0 means DefaultTimeout, more than MaxTimeout is refused.
 	Timeout time.Duration
 	// Recheck is how often the wait's app is re-read whole for changes no notification
-	// announced; 0 means DefaultRecheck.
+	// announced; 0 means DefaultRecheck, spaced out up to MaxRecheck while the re-reads find
+	// nothing the notifications had not announced.
 	Recheck time.Duration
 }
 
@@ -60,6 +65,10 @@ type wait struct {
 	done   chan *Result
 	// seen says, should the wait end unmet, which of its windows it could not see whole.
 	seen limitsSource
+	// recheckAsked says the request gave its recheck period: it is kept, not spaced out.
+	recheckAsked bool
+	// loc is a locator's wait's state; nil for a condition's.
+	loc *locating
 	// ready is closed once a watcher has evaluated the wait: its windows are watched.
 	ready     chan struct{}
 	readyOnce sync.Once
@@ -75,6 +84,12 @@ func (w *wait) finish(r *Result) {
 			r.Limits = w.seen.limits()
 		}
 		r.Condition = w.cond.String()
+		if w.loc != nil {
+			r.Condition = w.loc.l.String()
+			if r.Outcome == Timeout {
+				w.loc.explain(r)
+			}
+		}
 		r.ElapsedMS = float64(time.Since(w.start).Microseconds()) / 1000
 		w.done <- r
 	})
@@ -120,6 +135,22 @@ func (e *Engine) Wait(ctx context.Context, req Request, armed func()) (*Result, 
 
 // prepare checks a request and resolves what it names.
 func (e *Engine) prepare(ctx context.Context, req Request) (*wait, error) {
+	var loc *locating
+	if req.Locator != nil {
+		if req.Condition != nil || len(req.Locator.Steps) == 0 {
+			return nil, observer.Errorf(observer.CodeBadRequest, "Give a condition or a locator.", "a wait has one condition or one locator")
+		}
+		for _, st := range req.Locator.Steps {
+			if err := e.checkRoles(st.Cond); err != nil {
+				return nil, err
+			}
+		}
+		if req.Checks.Uncovered && req.App.PID == 0 && req.App.Name == "" {
+			return nil, observer.Errorf(observer.CodeBadRequest, "Name the app (app or pid).", "a locator for physical input needs its app")
+		}
+		loc = &locating{l: req.Locator, checks: req.Checks}
+		req.Condition = req.Locator.Element()
+	}
 	if req.Condition == nil {
 		return nil, observer.Errorf(observer.CodeBadRequest, `Give a condition, e.g. text:"Saved".`, "no condition")
 	}
@@ -136,6 +167,7 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*wait, error) {
 		return nil, observer.Errorf(observer.CodeBadRequest, "Give a timeout between 1 ms and 5 minutes.",
 			"timeout %v is out of range", req.Timeout).With("max_ms", MaxTimeout.Milliseconds())
 	}
+	explicit := req.Recheck != 0
 	switch {
 	case req.Recheck == 0:
 		req.Recheck = DefaultRecheck
@@ -143,7 +175,7 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*wait, error) {
 		return nil, observer.Errorf(observer.CodeBadRequest, "Give a recheck period of at least 100 ms.",
 			"recheck %v is too short", req.Recheck)
 	}
-	w := &wait{req: req, cond: req.Condition, start: time.Now(), done: make(chan *Result, 1), ready: make(chan struct{}),
+	w := &wait{req: req, cond: req.Condition, loc: loc, recheckAsked: explicit, start: time.Now(), done: make(chan *Result, 1), ready: make(chan struct{}),
 		targets: map[string]observer.NodeRef{}}
 	if err := e.resolveTargets(w); err != nil {
 		return nil, err
@@ -161,7 +193,7 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*wait, error) {
 		return nil, observer.Errorf(observer.CodeBadRequest, "Name the app (app or pid) the window, scope or element ids belong to.",
 			"a window, scope or element ids need an app")
 	}
-	w.shares = appearsOnly(w.cond) && w.req.Window == "" && w.scope == "" && w.cond.NeedsElements()
+	w.shares = loc == nil && appearsOnly(w.cond) && w.req.Window == "" && w.scope == "" && w.cond.NeedsElements()
 	for _, l := range w.cond.Leaves() {
 		if l.Kind == KindWindowGone && l.Title == nil && l.window == "" {
 			return nil, observer.Errorf(observer.CodeBadRequest, `Name the window: window_gone:title="Report", or wait on an app's window (app and window).`,

@@ -24,6 +24,12 @@ type appWatch struct {
 	closed bool
 	// idleSince is when the last wait left; the watcher lingers, kept warm by events.
 	idleSince time.Time
+	// since is when the watcher began to listen; moved, when layout events last named an
+	// element (locators wait for their element to keep still); due, the locators' waits whose
+	// settle period or recheck ended.
+	since time.Time
+	moved map[observer.NodeRef]time.Time
+	due   []*wait
 
 	// owned by run
 	app     observer.App
@@ -31,6 +37,15 @@ type appWatch struct {
 	live    map[observer.NodeRef]*observer.LiveWindow // by window handle
 	gone    bool
 	listed  []*wait // waitList's
+	// resyncing says a whole re-read is in progress, off the loop: rounds go on meanwhile, so an
+	// event is answered in milliseconds even while a window's re-read takes a quarter second.
+	resyncing bool
+	resynced  chan resynced
+	// pace is the default recheck period now: DefaultRecheck, doubled up to MaxRecheck by every
+	// re-read that finds nothing new, so that an app whose toolkit announces everything is not
+	// walked whole every second (a quarter second of its and our time, in the way of actions).
+	pace time.Duration
+	bg   sync.WaitGroup // the re-read's goroutine
 	// unconfirmed are the waits whose condition held of the copy but not of the app when read
 	// again: the next recheck looks at them whole, whatever changed.
 	unconfirmed map[*wait]bool
@@ -38,7 +53,8 @@ type appWatch struct {
 
 func newAppWatch(e *Engine, pid int) *appWatch {
 	return &appWatch{e: e, pid: pid, waits: map[*wait]bool{}, kick: make(chan struct{}, 1), quit: make(chan struct{}),
-		live: map[observer.NodeRef]*observer.LiveWindow{}, unconfirmed: map[*wait]bool{}}
+		live: map[observer.NodeRef]*observer.LiveWindow{}, unconfirmed: map[*wait]bool{},
+		since: time.Now(), moved: map[observer.NodeRef]time.Time{}, resynced: make(chan resynced, 1), pace: DefaultRecheck}
 }
 
 func (aw *appWatch) nudge() {
@@ -53,6 +69,9 @@ func (aw *appWatch) push(ev observer.Event) {
 	aw.mu.Lock()
 	if len(aw.events) < maxQueued {
 		aw.events = append(aw.events, ev)
+	}
+	if ev.Type == observer.EventLayoutChanged && ev.Ref != "" {
+		aw.noteLayout(ev.Ref, time.Now())
 	}
 	aw.mu.Unlock()
 	for _, lw := range aw.liveSnapshot() {
@@ -119,6 +138,9 @@ func (aw *appWatch) stop() {
 // run is the watcher's loop: new waits are evaluated at once, events as they come, and
 // everything again every recheck period.
 func (aw *appWatch) run(ctx context.Context) {
+	defer aw.bg.Wait()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // before the wait: a re-read in progress ends
 	recheck := time.NewTicker(aw.recheckPeriod())
 	defer recheck.Stop()
 	aw.refreshWindows(ctx)
@@ -130,8 +152,11 @@ func (aw *appWatch) run(ctx context.Context) {
 			return
 		case <-aw.kick:
 			aw.round(ctx)
+		case r := <-aw.resynced:
+			aw.resyncing = false
+			aw.resyncDone(ctx, r)
 		case <-recheck.C:
-			if aw.idleFor() == 0 { // a lingering watcher is kept warm by events alone
+			if aw.idleFor() == 0 && !aw.resyncing { // a lingering watcher is kept warm by events alone
 				aw.resync(ctx)
 			}
 			recheck.Reset(aw.recheckPeriod())
@@ -143,20 +168,22 @@ func (aw *appWatch) run(ctx context.Context) {
 func (aw *appWatch) recheckPeriod() time.Duration {
 	aw.mu.Lock()
 	defer aw.mu.Unlock()
-	p := DefaultRecheck
+	p := aw.pace
 	for w := range aw.waits {
-		p = min(p, w.req.Recheck)
+		if w.recheckAsked {
+			p = min(p, w.req.Recheck)
+		}
 	}
 	return p
 }
 
-// take returns the queued events and the waits added since the last round.
-func (aw *appWatch) take() ([]observer.Event, []*wait) {
+// take returns the queued events, the waits added since the last round and those due again.
+func (aw *appWatch) take() ([]observer.Event, []*wait, []*wait) {
 	aw.mu.Lock()
 	defer aw.mu.Unlock()
-	evs, added := aw.events, aw.added
-	aw.events, aw.added = nil, nil
-	return evs, added
+	evs, added, due := aw.events, aw.added, aw.due
+	aw.events, aw.added, aw.due = nil, nil, nil
+	return evs, added, due
 }
 
 // waitList lists the waits to evaluate: the app's own and the desktop-wide ones. The list is
@@ -175,8 +202,14 @@ func (aw *appWatch) waitList() []*wait {
 // round handles what came since the last one: events re-read what they name, then every wait
 // is evaluated; waits added meanwhile are evaluated as they begin.
 func (aw *appWatch) round(ctx context.Context) {
-	evs, added := aw.take()
+	evs, added, due := aw.take()
+	for _, w := range due {
+		aw.unconfirmed[w] = true // looked at whole below; one that ended is forgotten there
+	}
 	trigger := &Trigger{Kind: "initial"}
+	if len(due) > 0 {
+		trigger = &Trigger{Kind: "recheck"}
+	}
 	if len(evs) > 0 {
 		last := evs[len(evs)-1]
 		trigger = &Trigger{Kind: "event", Event: last.Type, Raw: last.Raw}
@@ -273,29 +306,59 @@ func (c *Condition) matchesAnyOf(nodes []*observer.Node) bool {
 	return slices.ContainsFunc(nodes, c.MatchesElement)
 }
 
-// resync re-reads the app whole, for what no notification announced, and evaluates every wait.
+// resynced is what a whole re-read changed.
+type resynced struct {
+	touched     map[observer.NodeRef]bool
+	winsChanged bool
+}
+
+// resync re-reads the app whole, for what no notification announced, off the loop; resyncDone
+// evaluates the waits on what it changed.
 func (aw *appWatch) resync(ctx context.Context) {
 	if aw.gone {
 		return
 	}
 	before := aw.windows
 	aw.refreshWindows(ctx)
-	touched := map[observer.NodeRef]bool{}
+	r := resynced{touched: map[observer.NodeRef]bool{}, winsChanged: !sameWindows(before, aw.windows)}
+	var due []*observer.LiveWindow
 	for _, lw := range aw.liveSnapshot() {
-		if !lw.ResyncDue() {
-			continue // re-read whole so recently, for so long, that the waits come first
-		}
-		c := lw.Resync(ctx)
-		for _, ref := range append(c.Added, c.Changed...) {
-			touched[ref] = true
-		}
-		if len(c.Removed) > 0 {
-			touched[""] = true
+		if lw.ResyncDue() { // else re-read whole so recently, for so long, that the waits come first
+			due = append(due, lw)
 		}
 	}
-	// Every wait was evaluated on the copy as it was: only what the re-read changed can change
-	// an outcome, which keeps a thousand waits' recheck as cheap as one's.
-	aw.evaluateWaits(ctx, &Trigger{Kind: "recheck"}, touched, nil, nil, !sameWindows(before, aw.windows))
+	aw.resyncing = true
+	aw.bg.Add(1)
+	go func() {
+		defer aw.bg.Done()
+		for _, lw := range due {
+			c := lw.Resync(ctx)
+			for _, ref := range append(c.Added, c.Changed...) {
+				r.touched[ref] = true
+			}
+			if len(c.Removed) > 0 {
+				r.touched[""] = true
+			}
+		}
+		aw.resynced <- r // buffered: one re-read at a time
+	}()
+}
+
+// resyncDone evaluates the waits after a whole re-read. Every wait was evaluated on the copy as
+// it was: only what the re-read changed can change an outcome, which keeps a thousand waits'
+// recheck as cheap as one's. What events named while it read is read again first.
+func (aw *appWatch) resyncDone(ctx context.Context, r resynced) {
+	aw.mu.Lock()
+	if len(r.touched) == 0 && !r.winsChanged {
+		aw.pace = min(2*aw.pace, MaxRecheck)
+	} else {
+		aw.pace = DefaultRecheck // it found what no notification said: keep looking often
+	}
+	aw.mu.Unlock()
+	for ref := range aw.refreshLive(ctx) {
+		r.touched[ref] = true
+	}
+	aw.evaluateWaits(ctx, &Trigger{Kind: "recheck"}, r.touched, nil, nil, r.winsChanged)
 }
 
 // sameWindows reports whether two window lists are alike for conditions.

@@ -24,11 +24,18 @@ func (e *Engine) Serve(ctx context.Context, r api.WaitRequest, armed func()) (*R
 // FromWire turns a wait request off the wire into a Request: the condition parsed (compact) or
 // decoded (canonical JSON) and checked, the scope parsed, the durations in milliseconds read.
 func FromWire(r api.WaitRequest) (Request, error) {
-	cond, err := ConditionFromWire(r.Condition, r.Expr)
+	var cond *Condition
+	var loc *Locator
+	var err error
+	if len(bytes.TrimSpace(r.Condition)) == 0 && IsLocator(r.Expr) {
+		loc, err = ParseLocator(r.Expr) // a locator holds once an element it names is there
+	} else {
+		cond, err = ConditionFromWire(r.Condition, r.Expr)
+	}
 	if err != nil {
 		return Request{}, err
 	}
-	req := Request{Condition: cond, App: r.Query(), Window: r.Window, Snapshot: r.Snapshot,
+	req := Request{Condition: cond, Locator: loc, App: r.Query(), Window: r.Window, Snapshot: r.Snapshot,
 		Timeout: time.Duration(r.TimeoutMS) * time.Millisecond, Recheck: time.Duration(r.RecheckMS) * time.Millisecond}
 	if r.Scope != "" {
 		scope, err := observer.ParseScope(r.Scope)

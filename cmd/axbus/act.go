@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"time"
 
 	"github.com/axbus/axbus/api"
@@ -16,43 +17,67 @@ type actionFlags struct {
 	connFlags
 }
 
+// elementHelp is what an action's element argument may be.
+const elementHelp = "the element: SNAPSHOT:ELEMENT (an id from an inspect or wait), or a locator such as 'role=button,name=Save' (with --app) that the action waits to be actionable."
+
+// locatorFlags scope a locator: the app it looks in and, optionally, one window of it.
+type locatorFlags struct {
+	appFlags
+	Window string `placeholder:"W" help:"with a locator: the window (id or title) to look in; default all the app's." group:"Target"`
+}
+
 type targetActionCmd struct {
-	Target string `arg:"" placeholder:"SNAPSHOT:ELEMENT" help:"the element, an id from an earlier inspect or wait."`
+	Element string `arg:"" placeholder:"ELEMENT" help:"${element_help}"`
+	locatorFlags
 	actionFlags
 }
 
 func (c *targetActionCmd) Run(e *env) error {
-	return act(e, &c.actionFlags, api.ActionRequest{Target: c.Target})
+	return act(e, &c.actionFlags, c.element(c.Element), api.ActionRequest{})
 }
 
 type pressCmd struct {
-	Target string `arg:"" placeholder:"SNAPSHOT:ELEMENT" help:"the element."`
-	Action string `arg:"" help:"the action's name (activate, AXPress) or index (0), as inspect lists them."`
+	Element string `arg:"" placeholder:"ELEMENT" help:"${element_help}"`
+	Action  string `arg:"" help:"the action's name (activate, AXPress) or index (0), as inspect lists them."`
+	locatorFlags
 	actionFlags
 }
 
 func (c *pressCmd) Run(e *env) error {
-	return act(e, &c.actionFlags, api.ActionRequest{Target: c.Target, Action: c.Action})
+	return act(e, &c.actionFlags, c.element(c.Element), api.ActionRequest{Action: c.Action})
 }
 
 type setValueCmd struct {
-	Target string `arg:"" placeholder:"SNAPSHOT:ELEMENT" help:"the element."`
-	Value  string `arg:"" help:"the value: text, or a number for a slider or spin button."`
+	Element string `arg:"" placeholder:"ELEMENT" help:"${element_help}"`
+	Value   string `arg:"" help:"the value: text, or a number for a slider or spin button."`
+	locatorFlags
 	actionFlags
 }
 
 func (c *setValueCmd) Run(e *env) error {
-	return act(e, &c.actionFlags, api.ActionRequest{Target: c.Target, Value: c.Value})
+	return act(e, &c.actionFlags, c.element(c.Element), api.ActionRequest{Value: c.Value})
 }
 
 type typeCmd struct {
-	Target string `arg:"" placeholder:"SNAPSHOT:ELEMENT" help:"the element."`
-	Text   string `arg:"" help:"the text, appended to the element's value."`
+	Element string `arg:"" placeholder:"ELEMENT" help:"${element_help}"`
+	Text    string `arg:"" help:"the text, appended to the element's value."`
+	locatorFlags
 	actionFlags
 }
 
 func (c *typeCmd) Run(e *env) error {
-	return act(e, &c.actionFlags, api.ActionRequest{Target: c.Target, Text: c.Text})
+	return act(e, &c.actionFlags, c.element(c.Element), api.ActionRequest{Text: c.Text})
+}
+
+// elementRef matches an id from a snapshot; anything else is a locator.
+var elementRef = regexp.MustCompile(`^s_[0-9a-f]+:elem_(0|[1-9][0-9]*)$`)
+
+// element names the element of a request: by id, or by locator in the flags' scope.
+func (f locatorFlags) element(arg string) api.ActionRequest {
+	if elementRef.MatchString(arg) {
+		return api.ActionRequest{Target: arg, AppTarget: f.target(), Window: f.Window}
+	}
+	return api.ActionRequest{Locator: arg, AppTarget: f.target(), Window: f.Window}
 }
 
 type keyCmd struct {
@@ -62,21 +87,31 @@ type keyCmd struct {
 }
 
 func (c *keyCmd) Run(e *env) error {
-	return act(e, &c.actionFlags, api.ActionRequest{Keys: c.Keys, AppTarget: c.target()})
+	return act(e, &c.actionFlags, api.ActionRequest{AppTarget: c.target()}, api.ActionRequest{Keys: c.Keys})
 }
 
-// act does one action; it exits 0 only when the action worked and its expect, if any, was met.
-func act(e *env, f *actionFlags, req api.ActionRequest) error {
+// act does one action on el with what req gives; it exits 0 only when the action worked and its
+// expect, if any, was met. For a locator, --timeout bounds the wait for its element to become
+// actionable, and the reply is awaited that long and as long as the action and expect may take.
+func act(e *env, f *actionFlags, el, req api.ActionRequest) error {
+	req.Target, req.Locator, req.AppTarget, req.Window = el.Target, el.Locator, el.AppTarget, el.Window
 	req.Policy = f.Policy
+	expectFor := api.DefaultWaitTimeout
 	if f.Expect != "" {
 		req.Expect = &api.WaitRequest{Expr: f.Expect, TimeoutMS: int(f.For.Milliseconds())}
+		expectFor = max(expectFor, f.For)
 	}
-	client, closeConn, err := f.dial(e.ctx)
+	conn := f.connFlags
+	if req.Locator != "" && conn.Timeout > 0 {
+		req.TimeoutMS = int(conn.Timeout.Milliseconds())
+		conn.Timeout += api.ChainDeadline + expectFor + time.Second
+	}
+	client, closeConn, err := conn.dial(e.ctx)
 	if err != nil {
 		return err
 	}
 	defer closeConn()
-	ctx, cancel := f.replyContext(e.ctx)
+	ctx, cancel := conn.replyContext(e.ctx)
 	defer cancel()
 	r, err := client.Act(ctx, e.command, req)
 	if err != nil {

@@ -141,6 +141,9 @@ func actionForm(w io.Writer, r *api.ActionReply) error {
 	target := ""
 	if r.Target != nil {
 		target = fmt.Sprintf(" %s:%s %s %q", r.Target.Snapshot, r.Target.Element, r.Target.Role, short(r.Target.Name, 60))
+		if r.Target.WaitedMS != nil {
+			target += " (actionable after " + ms(*r.Target.WaitedMS) + ")"
+		}
 	}
 	verdict := "not done"
 	if r.Done {

@@ -85,7 +85,7 @@ func newParser(stdout, stderr io.Writer) (*kong.Kong, error) {
 			"On a terminal the output is for people; piped, or with --json, it is JSON. Exit statuses: see the README."),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { panic(exited{code}) }),
-		kong.Vars{"version": "axbus " + api.Version}.CloneWith(serveVars()),
+		kong.Vars{"version": "axbus " + api.Version, "element_help": elementHelp}.CloneWith(serveVars()),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: true}),
 	)
 }

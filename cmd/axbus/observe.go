@@ -6,6 +6,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/waiters"
 )
 
 // appFlags name an app: --app or --pid.
@@ -58,12 +59,26 @@ type inspectCmd struct {
 	appFlags
 	Window string `placeholder:"W" help:"window id or title (default: the focused window)." group:"Target"`
 	Scope  string `placeholder:"SNAPSHOT:ELEMENT" help:"list one element's subtree, off-screen content included (an id from an earlier inspect)." group:"Target"`
+	Find   string `placeholder:"LOCATOR" help:"list only the elements a locator matches (e.g. 'role=button,name~Save'), with their ids: an inspection of the matches alone." group:"Target"`
 	connFlags
 }
 
 func (c *inspectCmd) Run(e *env) error {
+	var l *waiters.Locator
+	if c.Find != "" {
+		var err error
+		if l, err = waiters.ParseLocator(c.Find); err != nil {
+			return err
+		}
+	}
 	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
-		return cl.Inspect(ctx, api.InspectRequest{AppTarget: c.target(), Window: c.Window, Scope: c.Scope})
+		insp, err := cl.Inspect(ctx, api.InspectRequest{AppTarget: c.target(), Window: c.Window, Scope: c.Scope})
+		if err != nil || l == nil {
+			return insp, err
+		}
+		found := *insp // an inspection of the matches alone: the same reply, its ids actionable
+		found.Elements = l.FindIn(insp)
+		return &found, nil
 	})
 }
 

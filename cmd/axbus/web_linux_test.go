@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -151,6 +152,54 @@ func TestWebActionsOnChromium(t *testing.T) {
 		if got := dd.dom(t, `document.getElementById('messages').textContent`); got != "Saved" {
 			t.Fatalf("the page's messages: %q", got)
 		}
+	})
+	t.Run("locators: a button enabled 300 ms later, two alike, nth", func(t *testing.T) {
+		app := api.AppTarget{PID: dd.browser.PID}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		// An Apply button, disabled, enabled by the page 300 ms after the request; each click
+		// stamps the page's own clock on it: the witness.
+		dd.dom(t, `(() => {
+			const add = (id, disabled) => {
+				const b = document.createElement('button');
+				b.id = id; b.type = 'button'; b.textContent = 'Apply'; b.disabled = disabled;
+				b.onclick = () => { b.dataset.clicked = String(Date.now()); };
+				document.querySelector('section[aria-label=Actions]').appendChild(b);
+			};
+			add('apply1', true);
+			setTimeout(() => { const b = document.getElementById('apply1'); b.disabled = false; b.dataset.enabled = String(Date.now()); }, 300);
+			window.addApply2 = () => add('apply2', false);
+			return 'ok';
+		})()`)
+		r, err := dd.client.Act(ctx, "click", api.ActionRequest{Locator: "role=button,name=Apply", AppTarget: app})
+		if err != nil {
+			t.Fatalf("click by locator: %v %v", err, observer.AsError(err).Details)
+		}
+		if r.Target == nil || r.Target.Locator == "" || r.Target.WaitedMS == nil || r.Target.Name != "Apply" {
+			t.Fatalf("reply: %+v", r.Target)
+		}
+		dd.domEventually(t, `String(!!document.getElementById('apply1').dataset.clicked)`, "true")
+		clicked, _ := strconv.ParseInt(dd.dom(t, `document.getElementById('apply1').dataset.clicked`), 10, 64)
+		enabled, _ := strconv.ParseInt(dd.dom(t, `document.getElementById('apply1').dataset.enabled`), 10, 64)
+		t.Logf("chromium: clicked %d ms after the page enabled it; waited_ms %.1f", clicked-enabled, *r.Target.WaitedMS)
+		if enabled == 0 || clicked < enabled {
+			t.Fatalf("clicked at %d, enabled at %d", clicked, enabled)
+		}
+
+		dd.dom(t, `(addApply2(), 'ok')`)
+		// Once the tree shows both (a wait on a locator), acting on either is ambiguous.
+		if w, err := dd.client.Wait(ctx, api.WaitRequest{Expr: "role=button,name=Apply,nth=2", AppTarget: app}); err != nil || w.Outcome != api.WaitMet {
+			t.Fatalf("wait for the second Apply: %v %+v", err, w)
+		}
+		_, err = dd.client.Act(ctx, "click", api.ActionRequest{Locator: "role=button,name=Apply", AppTarget: app})
+		if e := observer.AsError(err); e.Code != observer.CodeAmbiguousTarget || len(e.Details["candidates"].([]any)) != 2 {
+			t.Fatalf("two Apply buttons: %v", err)
+		}
+		if _, err := dd.client.Act(ctx, "click", api.ActionRequest{Locator: "role=button,name=Apply,nth=2", AppTarget: app}); err != nil {
+			t.Fatalf("nth=2: %v %v", err, observer.AsError(err).Details)
+		}
+		dd.domEventually(t, `String(!!document.getElementById('apply2').dataset.clicked)`, "true")
+		dd.dom(t, `(document.getElementById('apply1').remove(), document.getElementById('apply2').remove(), 'ok')`)
 	})
 	t.Run("press by index", func(t *testing.T) {
 		dd.mustWebAct(t, "press", "open-dialog", api.ActionRequest{Action: "0"})

@@ -37,7 +37,18 @@ type State struct {
 	SavedAt      int64    `json:"saved_t_ns"`    // CLOCK_REALTIME ns of the last completed save, 0 if none
 	SaveDelayMS  int      `json:"save_delay_ms"` // the delay between a Save press and its effect
 	Status       string   `json:"status"`        // the text of the "Status" label
+	Buttons      []Button `json:"buttons"`       // the buttons of add_button, in order of addition
 	T            int64    `json:"t_ns"`          // CLOCK_REALTIME ns when the state was read
+}
+
+// Button is one button added to the fixture window by {"cmd":"add_button"}, as the app sees it.
+type Button struct {
+	Label       string `json:"label"`          // its label and accessible name
+	Index       int    `json:"index"`          // its position in State.Buttons: 0-based, in order of addition
+	Sensitive   bool   `json:"sensitive"`      // gtk_widget_get_sensitive
+	Clicks      int    `json:"clicks"`         // times its "clicked" fired, however it was activated
+	ClickedAt   int64  `json:"clicked_t_ns"`   // CLOCK_REALTIME ns of the last click, 0 if none
+	SensitiveAt int64  `json:"sensitive_t_ns"` // CLOCK_REALTIME ns right after the last set_sensitive took effect, 0 if none
 }
 
 // ControlError is a request a fixture app refused ({"ok":false,"error":...}).

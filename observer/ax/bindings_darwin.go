@@ -54,8 +54,10 @@ var (
 	cfRunLoopSourceSignal func(src uintptr)
 	cfRunLoopWakeUp       func(rl uintptr)
 
-	axUIElementCreateApplication           func(pid int32) uintptr
-	axUIElementCreateSystemWide            func() uintptr
+	axUIElementCreateApplication func(pid int32) uintptr
+	axUIElementCreateSystemWide  func() uintptr
+	// x and y are C float (float32), which purego passes as such.
+	axUIElementCopyElementAtPosition       func(app uintptr, x, y float32, elem *uintptr) AXError
 	axUIElementCopyAttributeValue          func(elem, attr uintptr, value *uintptr) AXError
 	axUIElementCopyMultipleAttributeValues func(elem, attrs uintptr, options uint32, values *uintptr) AXError
 	axUIElementCopyActionNames             func(elem uintptr, names *uintptr) AXError
@@ -166,6 +168,7 @@ func bindAll() (err error) {
 
 		{&as, &axUIElementCreateApplication, "AXUIElementCreateApplication"},
 		{&as, &axUIElementCreateSystemWide, "AXUIElementCreateSystemWide"},
+		{&as, &axUIElementCopyElementAtPosition, "AXUIElementCopyElementAtPosition"},
 		{&as, &axUIElementCopyAttributeValue, "AXUIElementCopyAttributeValue"},
 		{&as, &axUIElementCopyMultipleAttributeValues, "AXUIElementCopyMultipleAttributeValues"},
 		{&as, &axUIElementCopyActionNames, "AXUIElementCopyActionNames"},
