@@ -5,6 +5,11 @@ TOOLS := $(CURDIR)/.tools/bin
 export PATH := $(TOOLS):$(PATH)
 NATSCLI_VERSION := v0.5.0
 STATICCHECK_VERSION := v0.8.2
+# The official TypeScript MCP SDK (a client nobody here wrote, used by the `axbus mcp` test), in
+# .tools/node/node_modules; fixtures/mcp/client.mjs finds it there.
+MCP_SDK_VERSION := 1.32.2
+NODE_TOOLS := $(CURDIR)/.tools/node
+MCP_SDK_PACKAGE := $(NODE_TOOLS)/node_modules/@modelcontextprotocol/sdk/package.json
 # A count, not a duration: a duration races the fuzz coordinator's deadline on a loaded machine
 # and fails with "context deadline exceeded" (go.dev/issue/75804, unfixed in Go 1.26).
 FUZZTIME ?= 30000x
@@ -12,12 +17,13 @@ ARGS ?=
 
 # The Debian packages of the headless desktop and the fixture apps (see research on AT-SPI).
 APT_PACKAGES := xvfb xauth dbus dbus-x11 at-spi2-core libatk-adaptor libatk-bridge2.0-0 python3-gi \
-	gir1.2-gtk-3.0 gir1.2-gtk-4.0 gir1.2-atspi-2.0 python3-pyatspi x11-utils chromium gtk-3-examples
+	gir1.2-gtk-3.0 gir1.2-gtk-4.0 gir1.2-atspi-2.0 python3-pyatspi x11-utils chromium gtk-3-examples \
+	nodejs
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PREFIX ?= $(HOME)/.local
 
-.PHONY: run test bench lint cross build install tools fuzz deps
+.PHONY: run test bench lint cross build install tools fuzz deps mcp-sdk
 
 ## build: bin/axbus. -v names each package as it compiles: the first build (about a minute,
 ## nats-server is large) shows its progress, a cached one prints nothing.
@@ -72,19 +78,30 @@ cross:
 	GOOS=darwin GOARCH=amd64 CGO_ENABLED=0 $(GO) build ./...
 	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) vet ./...
 
-## deps: install the missing Debian packages (nothing when all are there).
+## deps: install the missing Debian packages (nothing when all are there). npm by its command,
+## not its package: NodeSource's nodejs bundles npm and conflicts with Debian's npm package.
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	command -v npm >/dev/null || missing="$$missing npm"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing Debian packages:" $$missing; \
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-## tools: the nats CLI (a client nobody here wrote, used by the tests) and staticcheck.
-tools: $(TOOLS)/nats $(TOOLS)/staticcheck
+## tools: the nats CLI and the TypeScript MCP SDK (clients nobody here wrote, used by the tests)
+## and staticcheck.
+tools: $(TOOLS)/nats $(TOOLS)/staticcheck mcp-sdk
 
 $(TOOLS)/nats:
 	GOBIN=$(TOOLS) $(GO) install github.com/nats-io/natscli/nats@$(NATSCLI_VERSION)
 
 $(TOOLS)/staticcheck:
 	GOBIN=$(TOOLS) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+# Installed unless its package.json names the pinned version (missing, or another version).
+mcp-sdk:
+	@grep -qs '"version": "$(MCP_SDK_VERSION)"' $(MCP_SDK_PACKAGE) || { \
+		echo "installing @modelcontextprotocol/sdk@$(MCP_SDK_VERSION) into $(NODE_TOOLS)"; \
+		npm install --prefix $(NODE_TOOLS) --no-audit --no-fund --save-exact \
+			@modelcontextprotocol/sdk@$(MCP_SDK_VERSION) && \
+		grep -qs '"version": "$(MCP_SDK_VERSION)"' $(MCP_SDK_PACKAGE); }

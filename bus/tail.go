@@ -8,6 +8,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -32,30 +33,9 @@ func (c *Client) Tail(ctx context.Context, opt TailOptions) (<-chan api.Envelope
 
 // tail follows the stream's messages on filter, each decoded as a T.
 func tail[T any](ctx context.Context, c *Client, filter string, opt TailOptions) (<-chan T, error) {
-	js, err := jetstream.New(c.nc)
+	cons, err := c.orderedConsumer(ctx, filter, 0, jetstream.DeliverNewPolicy, opt)
 	if err != nil {
-		return nil, natsTrouble("jetstream", err)
-	}
-	cfg := jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{filter},
-		DeliverPolicy:  jetstream.DeliverNewPolicy,
-	}
-	switch {
-	case opt.All:
-		cfg.DeliverPolicy = jetstream.DeliverAllPolicy
-	case opt.LastPerSubject:
-		cfg.DeliverPolicy = jetstream.DeliverLastPerSubjectPolicy
-	case opt.Since > 0:
-		start := time.Now().Add(-opt.Since)
-		cfg.DeliverPolicy, cfg.OptStartTime = jetstream.DeliverByStartTimePolicy, &start
-	}
-	cons, err := js.OrderedConsumer(ctx, c.subj.StreamName(), cfg)
-	if err != nil {
-		if errors.Is(err, jetstream.ErrStreamNotFound) {
-			return nil, observer.Errorf(observer.CodeUnavailable, "Check the host name (--host) and that its daemon runs.",
-				"no event stream %s", c.subj.StreamName())
-		}
-		return nil, natsTrouble("tail", err)
+		return nil, err
 	}
 	out := make(chan T, 256)
 	msgs, err := cons.Messages()
@@ -85,4 +65,90 @@ func tail[T any](ctx context.Context, c *Client, filter string, opt TailOptions)
 		}
 	}()
 	return out, nil
+}
+
+// EventsAfter returns up to limit of the host's stored events after cursor (a stream sequence;
+// 0: from the oldest kept, or from opt.Since ago), each with its sequence, waiting up to wait for the first when there
+// are none yet: how an agent that cannot hold a subscription (an MCP tool call) still misses
+// none, by asking again from the last sequence it got.
+func (c *Client) EventsAfter(ctx context.Context, cursor uint64, limit int, wait time.Duration, opt TailOptions) ([]SequencedEvent, error) {
+	cons, err := c.orderedConsumer(ctx, c.subj.Events(opt.App, opt.Type), cursor, jetstream.DeliverAllPolicy, opt)
+	if err != nil {
+		return nil, err
+	}
+	batch, err := cons.FetchNoWait(limit)
+	if err != nil {
+		return nil, natsTrouble("events", err)
+	}
+	out := collect(batch)
+	if len(out) > 0 || wait <= 0 {
+		return out, nil
+	}
+	msg, err := cons.Next(jetstream.FetchMaxWait(wait)) // nothing yet: wait for one
+	switch {
+	case errors.Is(err, nats.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
+		return nil, nil
+	case err != nil:
+		return nil, natsTrouble("events", err)
+	}
+	out = appendEvent(nil, msg)
+	if limit > 1 {
+		if batch, err = cons.FetchNoWait(limit - 1); err == nil {
+			out = append(out, collect(batch)...)
+		}
+	}
+	return out, nil
+}
+
+// SequencedEvent is an event with its sequence in the host's stream: the cursor after it.
+type SequencedEvent struct {
+	Seq   uint64
+	Event api.Envelope
+}
+
+func collect(batch jetstream.MessageBatch) []SequencedEvent {
+	var out []SequencedEvent
+	for msg := range batch.Messages() {
+		out = appendEvent(out, msg)
+	}
+	return out
+}
+
+func appendEvent(out []SequencedEvent, msg jetstream.Msg) []SequencedEvent {
+	meta, err := msg.Metadata()
+	var env api.Envelope
+	if err != nil || json.Unmarshal(msg.Data(), &env) != nil {
+		return out
+	}
+	return append(out, SequencedEvent{Seq: meta.Sequence.Stream, Event: env})
+}
+
+// orderedConsumer is an ordered consumer of the host's stream on filter: after cursor when one
+// is given, else from where opt says, else by policy.
+func (c *Client) orderedConsumer(ctx context.Context, filter string, cursor uint64, policy jetstream.DeliverPolicy, opt TailOptions) (jetstream.Consumer, error) {
+	js, err := jetstream.New(c.nc)
+	if err != nil {
+		return nil, natsTrouble("jetstream", err)
+	}
+	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{filter}, DeliverPolicy: policy}
+	switch {
+	case cursor > 0:
+		cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, cursor+1
+	case opt.All:
+		cfg.DeliverPolicy = jetstream.DeliverAllPolicy
+	case opt.LastPerSubject:
+		cfg.DeliverPolicy = jetstream.DeliverLastPerSubjectPolicy
+	case opt.Since > 0:
+		start := time.Now().Add(-opt.Since)
+		cfg.DeliverPolicy, cfg.OptStartTime = jetstream.DeliverByStartTimePolicy, &start
+	}
+	cons, err := js.OrderedConsumer(ctx, c.subj.StreamName(), cfg)
+	if err != nil {
+		if errors.Is(err, jetstream.ErrStreamNotFound) {
+			return nil, observer.Errorf(observer.CodeUnavailable, "Check the host name (--host) and that its daemon runs.",
+				"no event stream %s", c.subj.StreamName())
+		}
+		return nil, natsTrouble("a consumer of the event stream", err)
+	}
+	return cons, nil
 }

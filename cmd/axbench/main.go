@@ -55,6 +55,7 @@ func main() {
 		{"api", benchAPI},
 		{"events", benchEvents},
 		{"idle", benchIdleRSS},
+		{"mcp", benchMCP},
 		{"poll", benchPoll},
 		{"wait", benchSimWaits},
 	}

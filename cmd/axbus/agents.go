@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/axbus/axbus/internal/textform"
 	"io"
 	"strconv"
 	"strings"
@@ -78,14 +79,14 @@ func recordLine(r *api.ActionRecord) string {
 			line += " " + string(t.Role)
 		}
 		if t.Name != "" {
-			line += " " + strconv.Quote(short(t.Name, 40))
+			line += " " + strconv.Quote(textform.Short(t.Name, 40))
 		}
 	}
 	line += "  " + outcomeOf(r)
 	if x := r.Expect; x != nil {
-		line += "  expect " + string(x.Outcome) + " " + ms(x.ElapsedMS)
+		line += "  expect " + string(x.Outcome) + " " + textform.MS(x.ElapsedMS)
 	}
-	return line + "  " + ms(r.ElapsedMS)
+	return line + "  " + textform.MS(r.ElapsedMS)
 }
 
 func appOf(r *api.ActionRecord) string {

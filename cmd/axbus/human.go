@@ -3,197 +3,23 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
-	"strconv"
-	"strings"
-	"text/tabwriter"
-	"time"
-	"unicode/utf8"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/internal/textform"
 )
 
-// The human forms of replies and events, for a terminal: one thing a line, the ids first so
-// that they can be copied into the next command.
-
-// humanForm is the writer of v's human form, or nil when v has none (it is then indented JSON).
+// humanForm is the writer of v's human form (textform's, or the command's own), or nil when v
+// has none (it is then indented JSON).
 func humanForm(v any) func(io.Writer) error {
 	switch r := v.(type) {
-	case *api.AppsReply:
-		return func(w io.Writer) error { return appsForm(w, r) }
-	case *api.WindowsReply:
-		return func(w io.Writer) error { return windowsForm(w, r) }
-	case *observer.Inspection:
-		return func(w io.Writer) error { return inspectionForm(w, r) }
-	case *api.WaitResult:
-		return func(w io.Writer) error { return waitForm(w, r) }
-	case *api.ActionReply:
-		return func(w io.Writer) error { return actionForm(w, r) }
+	case interface{ human(io.Writer) error }:
+		return r.human
 	case *api.CredsReply:
 		return func(w io.Writer) error { return credsForm(w, r) }
 	case *api.AgentsReply:
 		return func(w io.Writer) error { return agentsForm(w, r) }
-	case interface{ human(io.Writer) error }:
-		return r.human
 	}
-	return nil
-}
-
-func appsForm(w io.Writer, r *api.AppsReply) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PID\tNAME\tTOOLKIT\tID")
-	for _, a := range r.Apps {
-		name := a.Name
-		if a.Active {
-			name += " (active)"
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", a.PID, name, a.Toolkit, a.ID)
-	}
-	return tw.Flush()
-}
-
-func windowsForm(w io.Writer, r *api.WindowsReply) error {
-	fmt.Fprintf(w, "%s (pid %d)\n", r.App.Name, r.App.PID)
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tROLE\tTITLE\tBOUNDS\t")
-	for _, win := range r.Windows {
-		var flags []string
-		if win.Focused {
-			flags = append(flags, "focused")
-		}
-		if win.Modal {
-			flags = append(flags, "modal")
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", win.ID, win.Role, strconv.Quote(win.Title), rect(win.Bounds), strings.Join(flags, ","))
-	}
-	return tw.Flush()
-}
-
-// inspectionForm is one element a line, indented by depth: id, role, name, value, states.
-func inspectionForm(w io.Writer, insp *observer.Inspection) error {
-	fmt.Fprintf(w, "snapshot %s: %s (pid %d), window %q: %d elements", insp.SnapshotID, insp.App.Name, insp.App.PID, insp.Window.Title, len(insp.Elements))
-	if insp.OffscreenOmitted > 0 {
-		fmt.Fprintf(w, ", %d off screen", insp.OffscreenOmitted)
-	}
-	if insp.Truncated {
-		var cut []string
-		for _, t := range insp.Truncation {
-			cut = append(cut, string(t))
-		}
-		fmt.Fprintf(w, ", cut by %s", strings.Join(cut, ","))
-	}
-	fmt.Fprintln(w)
-	base := 0
-	if len(insp.Elements) > 0 {
-		base = insp.Elements[0].Depth
-	}
-	for _, el := range insp.Elements {
-		line := strings.Repeat("  ", el.Depth-base) + el.ID + " " + string(el.Role)
-		if el.Name != "" {
-			line += " " + strconv.Quote(short(el.Name, 60))
-		}
-		if el.Value != nil && !el.Secure {
-			line += " value=" + strconv.Quote(short(*el.Value, 40))
-		}
-		if el.Secure {
-			line += " (secure)"
-		}
-		if s := stateWords(el.States); len(s) > 0 {
-			line += " [" + strings.Join(s, ",") + "]"
-		}
-		if _, err := fmt.Fprintln(w, line); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func waitForm(w io.Writer, r *api.WaitResult) error {
-	line := fmt.Sprintf("%s after %s: %s", r.Outcome, ms(r.ElapsedMS), r.Condition)
-	if r.Trigger != nil {
-		line += " (" + r.Trigger.Kind
-		if r.Trigger.Event != "" {
-			line += " " + string(r.Trigger.Event)
-		}
-		line += ")"
-	}
-	fmt.Fprintln(w, line)
-	if r.Match != nil {
-		snap := ""
-		if r.Snapshot != nil {
-			if insp, err := r.Snapshot.Inspection(); err == nil && insp != nil {
-				snap = insp.SnapshotID + ":"
-			}
-		}
-		fmt.Fprintf(w, "  match: %s%s %s %q\n", snap, r.Match.ID, r.Match.Role, short(r.Match.Name, 60))
-	}
-	if r.Error != nil {
-		fmt.Fprintf(w, "  error: %s: %s\n", r.Error.Code, r.Error.Message)
-	}
-	for _, l := range r.Limits {
-		fmt.Fprintf(w, "  could not see window %q whole: %d elements read\n", l.Window.Title, l.Elements)
-	}
-	return nil
-}
-
-func actionForm(w io.Writer, r *api.ActionReply) error {
-	target := ""
-	if r.Target != nil {
-		target = fmt.Sprintf(" %s:%s %s %q", r.Target.Snapshot, r.Target.Element, r.Target.Role, short(r.Target.Name, 60))
-		if r.Target.WaitedMS != nil {
-			target += " (actionable after " + ms(*r.Target.WaitedMS) + ")"
-		}
-	}
-	verdict := "not done"
-	if r.Done {
-		verdict = "done by " + r.Step
-		if r.Mechanism != "" {
-			verdict += " (" + r.Mechanism + ")"
-		}
-	}
-	fmt.Fprintf(w, "%s%s: %s\n", r.Action, target, verdict)
-	for _, s := range r.Trace {
-		line := fmt.Sprintf("  %-28s %-10s %s", s.Step, s.Result, ms(s.ElapsedMS))
-		if s.Message != "" {
-			line += "  " + short(s.Message, 80)
-		}
-		fmt.Fprintln(w, line)
-	}
-	if r.Expect != nil {
-		fmt.Fprint(w, "  expect ")
-		return waitForm(w, r.Expect)
-	}
-	return nil
-}
-
-// eventLine is one event: time, app, type, element, the detail in short.
-func eventLine(env *api.Envelope) string {
-	line := env.Time.Local().Format("15:04:05.000") + "  " + env.App.Name + "  " + string(env.Type)
-	if el := env.Element; el != nil {
-		line += "  " + string(el.Role)
-		if el.Name != "" {
-			line += " " + strconv.Quote(short(el.Name, 40))
-		}
-	} else if env.Window != nil {
-		line += "  window " + strconv.Quote(short(env.Window.Title, 40))
-	}
-	if len(env.Detail) > 0 {
-		keys := make([]string, 0, len(env.Detail))
-		for k := range env.Detail {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		var parts []string
-		for _, k := range keys {
-			parts = append(parts, k+"="+short(fmt.Sprint(env.Detail[k]), 30))
-		}
-		line += "  " + strings.Join(parts, " ")
-	}
-	if env.Gap > 0 {
-		line += fmt.Sprintf("  (%d events dropped before)", env.Gap)
-	}
-	return line
+	return textform.Of(v)
 }
 
 // event writes one event of a tail.
@@ -201,39 +27,6 @@ func (p *printer) event(env *api.Envelope) error {
 	if !p.human {
 		return p.enc.Encode(env)
 	}
-	_, err := fmt.Fprintln(p.w, eventLine(env))
+	_, err := fmt.Fprintln(p.w, textform.EventLine(env))
 	return err
-}
-
-func rect(r *observer.Rect) string {
-	if r == nil {
-		return "-"
-	}
-	return fmt.Sprintf("%gx%g+%g+%g", r.W, r.H, r.X, r.Y)
-}
-
-func ms(v float64) string {
-	return (time.Duration(v * float64(time.Millisecond))).Round(100 * time.Microsecond).String()
-}
-
-// short cuts s to n runes, on one line.
-func short(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
-}
-
-// stateWords are an element's states but "enabled", which nearly every element has: a person
-// reads the exceptions.
-func stateWords(s observer.States) []string {
-	var out []string
-	for _, n := range s.Names() {
-		if n != "enabled" {
-			out = append(out, n)
-		}
-	}
-	return out
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/axbus/axbus/internal/textform"
 	"io"
 	"strconv"
 	"text/tabwriter"
@@ -175,7 +176,7 @@ func (r *leaseReply) human(w io.Writer) error {
 	if r.Lease != nil {
 		line := leaseLine(*r.Lease)
 		if r.WaitedMS > 0 {
-			line += ", after waiting " + ms(r.WaitedMS)
+			line += ", after waiting " + textform.MS(r.WaitedMS)
 		}
 		_, err := fmt.Fprintln(w, line)
 		return err

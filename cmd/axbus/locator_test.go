@@ -63,6 +63,21 @@ func TestLocatorsThroughTheCLI(t *testing.T) {
 		t.Fatalf("a locator without its app: exit %d, %s", code, errOut)
 	}
 
+	// A window over the first Save: physical input would land on it, so it is refused.
+	if err := desk.AddNode(501, "", sim.NodeSpec{ID: "popup", Role: "AXWindow", Title: "Popup", Frame: []float64{100, 70, 100, 60}}); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code = d.cli(t, "click", "role=button,name=Save,nth=1", "--app", "Notes", "--policy", "physical", "--timeout", "300ms")
+	if e := decode[api.ErrorBody](t, out).Error; code != observer.CodeTimeout.Info().Exit || e.Details["check"] != "covered" {
+		t.Fatalf("a covered button, physical input: exit %d\n%s%s", code, out, errOut)
+	}
+	if _, errOut, code = d.cli(t, "click", "role=button,name=Save,nth=1", "--app", "Notes"); code != 0 {
+		t.Fatalf("a covered button, no physical input: exit %d %s", code, errOut)
+	}
+	if err := desk.RemoveNode(501, "popup"); err != nil {
+		t.Fatal(err)
+	}
+
 	out, errOut, code = d.cli(t, "wait", "role=toolbar >> name=Save,nth=2", "--app", "Notes")
 	if r := decode[api.WaitResult](t, out); code != 0 || r.Match == nil || r.Match.Bounds.X != 300 {
 		t.Fatalf("wait on a locator: exit %d\n%s%s", code, out, errOut)

@@ -49,6 +49,7 @@ type cli struct {
 	Lease            leaseCmd            `cmd:"" help:"Hold an app, a window or the physical input for this identity alone: acquire, renew, release, ls." group:"Act"`
 	WebAccessibility webAccessibilityCmd `cmd:"" name:"web-accessibility" aliases:"web_accessibility" help:"Claim or release an app's web accessibility (macOS Chromium and Electron)." group:"Act"`
 	Creds            credsCmd            `cmd:"" help:"Manage the identities that may connect, and their roles (admins)." group:"Tools"`
+	MCP              mcpCmd              `cmd:"" name:"mcp" help:"Serve the desktop to AI agents over the Model Context Protocol (stdio, or HTTP on loopback)." group:"Tools"`
 	Schema           schemaCmd           `cmd:"" help:"Print a JSON Schema of the API, or list them." group:"Tools"`
 	Desktop          desktopCmd          `cmd:"" help:"The daemon's private headless desktop." group:"Tools"`
 	Fixture          fixtureCmd          `cmd:"" help:"Change the headless desktop's fixture app." group:"Tools"`

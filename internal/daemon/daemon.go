@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/axbus/axbus/api"
@@ -53,6 +54,7 @@ type Config struct {
 
 // Daemon is one running axbus.
 type Daemon struct {
+	closed   atomic.Bool
 	Server   *embedded.Server
 	Backend  observer.Backend
 	Observer *observer.Observer
@@ -187,7 +189,11 @@ func (d *Daemon) sweep() {
 
 // Close shuts down in the order that loses nothing: the service stops taking requests, the
 // observer stops watching, the publisher sends what it queued, then the server drains and stops.
+// Closing again does nothing.
 func (d *Daemon) Close(ctx context.Context) error {
+	if d.closed.Swap(true) {
+		return nil
+	}
 	var errs []error
 	if d.Service != nil {
 		errs = append(errs, d.Service.Stop())

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/nats-io/nats.go"
+
+	"github.com/axbus/axbus/embedded"
+	"github.com/axbus/axbus/mcpserver"
+	"github.com/axbus/axbus/observer"
+)
+
+type mcpCmd struct {
+	HTTP      string `placeholder:"ADDR" help:"serve streamable HTTP on this loopback address (127.0.0.1:8765) instead of stdio; every request needs the bearer token."`
+	TokenFile string `placeholder:"FILE" type:"path" help:"the HTTP bearer token's file (mode 0600): read if it exists, made otherwise (default: mcp.token in the state dir)."`
+	connFlags
+}
+
+func (c *mcpCmd) Run(e *env) error {
+	client, closeConn, err := c.dial(e.ctx)
+	if err != nil {
+		return err
+	}
+	defer closeConn()
+	s, err := mcpserver.New(client)
+	if err != nil {
+		return err
+	}
+	// The daemon going away ends the server at once, with a clear error: a client must not wait
+	// on tools that can no longer answer.
+	ctx, stop := context.WithCancelCause(e.ctx)
+	defer stop(nil)
+	client.Conn().SetDisconnectErrHandler(func(_ *nats.Conn, err error) {
+		stop(observer.Errorf(observer.CodeUnavailable, "Start the daemon (axbus serve) and the MCP server again.",
+			"the daemon went away: %v", err))
+	})
+	client.Conn().SetClosedHandler(func(*nats.Conn) {
+		stop(observer.Errorf(observer.CodeUnavailable, "Start the daemon (axbus serve) and the MCP server again.", "the connection to the daemon closed"))
+	})
+	if c.HTTP == "" {
+		err = s.MCP().Run(ctx, &mcp.StdioTransport{})
+	} else {
+		err = c.serveHTTP(ctx, e, s)
+	}
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
+		return cause
+	}
+	if err != nil && !errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "EOF") {
+		return err
+	}
+	return nil // stdin closed, or a signal: a clean end
+}
+
+// serveHTTP serves streamable HTTP on a loopback address, every request checked for the token.
+func (c *mcpCmd) serveHTTP(ctx context.Context, e *env, s *mcpserver.Server) error {
+	host, _, err := net.SplitHostPort(c.HTTP)
+	if ip := net.ParseIP(host); err != nil || (host != "localhost" && (ip == nil || !ip.IsLoopback())) {
+		return observer.Errorf(observer.CodeBadRequest, "Give a loopback address, e.g. --http 127.0.0.1:8765.",
+			"%q is not a loopback address: the MCP server's HTTP transport serves this machine only", c.HTTP)
+	}
+	tokenFile, token, err := c.token()
+	if err != nil {
+		return err
+	}
+	l, err := net.Listen("tcp", c.HTTP)
+	if err != nil {
+		return observer.Errorf(observer.CodeAddressInUse, "Choose another port.", "listen on %s: %v", c.HTTP, err)
+	}
+	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.MCP() }, nil)
+	srv := &http.Server{Handler: bearer(token, handler), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(e.stderr, "axbus mcp: streamable HTTP on http://%s/ (Authorization: Bearer <the token in %s>)\n", l.Addr(), tokenFile)
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shut)
+	}()
+	if err := srv.Serve(l); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// token reads the bearer token, or makes one in a file only the user can read.
+func (c *mcpCmd) token() (file, token string, err error) {
+	file = c.TokenFile
+	if file == "" {
+		dir := c.StateDir
+		if dir == "" {
+			if dir, err = embedded.DefaultStateDir(); err != nil {
+				return "", "", err
+			}
+		}
+		file = filepath.Join(dir, "mcp.token")
+	}
+	if b, err := os.ReadFile(file); err == nil && len(strings.TrimSpace(string(b))) >= 32 {
+		return file, strings.TrimSpace(string(b)), nil
+	}
+	var raw [32]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return "", "", err
+	}
+	token = hex.EncodeToString(raw[:])
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return "", "", err
+	}
+	if err := os.WriteFile(file, []byte(token+"\n"), 0o600); err != nil {
+		return "", "", observer.Errorf(observer.CodeInternal, "Give a writable --token-file.", "writing the token: %v", err)
+	}
+	return file, token, nil
+}
+
+// bearer refuses a request without the token (401), comparing in constant time.
+func bearer(token string, next http.Handler) http.Handler {
+	want := []byte("Bearer " + token)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if subtle.ConstantTimeCompare([]byte(r.Header.Get("Authorization")), want) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="axbus"`)
+			http.Error(w, "axbus: UNAUTHORIZED: give the bearer token of the token file (Authorization: Bearer ...)", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,305 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpClient runs `axbus mcp` (the built binary, args after it) with the go-sdk's own client
+// over its CommandTransport, and closes the session with the test.
+func mcpClient(t *testing.T, bin string, args ...string) (*mcp.ClientSession, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"mcp"}, args...)...)
+	cmd.Stderr = os.Stderr
+	return mcpConnect(t, cmd, nil), cmd
+}
+
+// mcpConnect connects the go-sdk's client (with opts) to the MCP server cmd runs.
+func mcpConnect(t *testing.T, cmd *exec.Cmd, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: "axbus-test", Version: "0"}, opts)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = session.Close() })
+	return session
+}
+
+// callTool calls a tool and returns its result, failing on a protocol error.
+func callTool(t *testing.T, s *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	r, err := s.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return r
+}
+
+// text is a result's text contents, one after another.
+func text(r *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range r.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text + "\n")
+		}
+	}
+	return b.String()
+}
+
+// structured decodes a result's structured content into a T.
+func structured[T any](t *testing.T, r *mcp.CallToolResult) T {
+	t.Helper()
+	var v T
+	raw, _ := json.Marshal(r.StructuredContent)
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("structured content %s: %v", raw, err)
+	}
+	return v
+}
+
+// TestMCPOnTheSimulatedDesktop: the tools' list, a bad argument, events after a cursor and
+// their resource, and how the stdio server ends: when stdin closes, when the daemon goes.
+func TestMCPOnTheSimulatedDesktop(t *testing.T) {
+	d := startTestDaemon(t)
+	bin := buildAxbus(t)
+	s, cmd := mcpClient(t, bin, "--state-dir", d.dir)
+	ctx := context.Background()
+
+	list, err := s.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*mcp.Tool{}
+	for _, tool := range list.Tools {
+		byName[tool.Name] = tool
+	}
+	for _, name := range []string{"list_apps", "list_windows", "inspect", "read_text", "wait_for", "click", "press", "set_value",
+		"type_text", "press_key", "focus", "scroll_to", "select", "toggle", "check", "uncheck", "expand", "collapse",
+		"lease_acquire", "lease_release", "events"} {
+		tool := byName[name]
+		if tool == nil || tool.InputSchema == nil || tool.OutputSchema == nil || tool.Annotations == nil || tool.Description == "" {
+			t.Fatalf("tool %s: %+v", name, tool)
+		}
+	}
+	if !byName["inspect"].Annotations.ReadOnlyHint || byName["click"].Annotations.ReadOnlyHint ||
+		!*byName["set_value"].Annotations.DestructiveHint || *byName["click"].Annotations.DestructiveHint {
+		t.Fatal("annotations: inspect read-only, click not destructive, set_value destructive")
+	}
+	if raw, _ := json.Marshal(byName["click"].InputSchema); strings.Contains(string(raw), "urn:axbus") || !strings.Contains(string(raw), "locator") {
+		t.Fatalf("click's input schema is not self-contained or lacks locator: %.300s", raw)
+	}
+
+	r := callTool(t, s, "list_apps", map[string]any{})
+	if r.IsError || !strings.Contains(text(r), "Notes") {
+		t.Fatalf("list_apps: %s", text(r))
+	}
+	r = callTool(t, s, "click", map[string]any{"locator": "role=button,name=Save", "app": "Notes", "expect": map[string]any{"expr": `text:"Saved"`}})
+	if r.IsError || !strings.Contains(text(r), "expect met") {
+		t.Fatalf("click by locator: %s", text(r))
+	}
+	r = callTool(t, s, "click", map[string]any{"target": "nonsense"})
+	if !r.IsError || !strings.HasPrefix(text(r), "BAD_REQUEST: ") || !strings.Contains(text(r), "suggestion: ") {
+		t.Fatalf("a bad argument: %+v %s", r, text(r))
+	}
+	r = callTool(t, s, "events", map[string]any{"colour": "red"})
+	if !r.IsError || !strings.HasPrefix(text(r), "BAD_REQUEST: ") {
+		t.Fatalf("events with a bad argument: %s", text(r))
+	}
+
+	// Events after a cursor: the click's are there; from the last cursor, none until a new one.
+	page := structured[eventsPage](t, callTool(t, s, "events", map[string]any{"app": "Notes"}))
+	if len(page.Events) == 0 || page.Cursor == 0 {
+		t.Fatalf("events: %+v", page)
+	}
+	for page.More {
+		page = structured[eventsPage](t, callTool(t, s, "events", map[string]any{"app": "Notes", "cursor": page.Cursor}))
+	}
+	next := structured[eventsPage](t, callTool(t, s, "events", map[string]any{"app": "Notes", "cursor": page.Cursor, "wait_ms": 100}))
+	if len(next.Events) != 0 || next.Cursor != page.Cursor {
+		t.Fatalf("events after the last cursor: %+v", next)
+	}
+
+	if err := s.Close(); err != nil { // stdin closes: the server ends, exit 0
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil && !strings.Contains(err.Error(), "Wait was already called") {
+		t.Fatalf("axbus mcp after stdin closed: %v", err)
+	}
+	if cmd.ProcessState == nil || cmd.ProcessState.ExitCode() != 0 {
+		t.Fatalf("axbus mcp after stdin closed: %v", cmd.ProcessState)
+	}
+}
+
+// eventsPage is the events tool's structured result.
+type eventsPage struct {
+	Events []json.RawMessage `json:"events"`
+	Cursor uint64            `json:"cursor"`
+	More   bool              `json:"more"`
+}
+
+// TestMCPEndsWhenTheDaemonGoes: the daemon stops; the stdio server exits at once with
+// UNAVAILABLE's status and says why, rather than leave its client waiting.
+func TestMCPEndsWhenTheDaemonGoes(t *testing.T) {
+	d := startTestDaemon(t)
+	bin := buildAxbus(t)
+	cmd := exec.Command(bin, "mcp", "--state-dir", d.dir)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	session := mcpConnect(t, cmd, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if r := callTool(t, session, "list_apps", map[string]any{}); r.IsError {
+		t.Fatalf("list_apps: %s", text(r))
+	}
+	if err := d.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	gone := time.Now()
+	if err := session.Wait(); err == nil {
+		t.Log("the session ended cleanly")
+	}
+	for cmd.ProcessState == nil && time.Since(gone) < 10*time.Second {
+		time.Sleep(10 * time.Millisecond) // the transport reaps the process as the session ends
+	}
+	if cmd.ProcessState == nil {
+		t.Fatal("axbus mcp still runs 10 s after the daemon went away")
+	}
+	if code := cmd.ProcessState.ExitCode(); code != exitUnavailable || !strings.Contains(stderr.String(), "UNAVAILABLE") {
+		t.Fatalf("exit %d, stderr %q; want %d and UNAVAILABLE", code, stderr.String(), exitUnavailable)
+	}
+	t.Logf("ended %v after the daemon: %s", time.Since(gone).Round(time.Millisecond), strings.TrimSpace(stderr.String()))
+}
+
+// TestMCPOverHTTPNeedsTheToken: the streamable HTTP transport refuses a request without the
+// bearer token, and serves one with it; the token's file is the user's alone.
+func TestMCPOverHTTPNeedsTheToken(t *testing.T) {
+	d := startTestDaemon(t)
+	bin := buildAxbus(t)
+	tokenFile := filepath.Join(t.TempDir(), "mcp.token")
+	addr := "127.0.0.1:" + freePort(t)
+	cmd := exec.Command(bin, "mcp", "--state-dir", d.dir, "--http", addr, "--token-file", tokenFile)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	url := "http://" + addr + "/"
+	// The server listens once its banner is out; wait for the token's file, which comes first.
+	deadline := time.Now().Add(10 * time.Second)
+	var token []byte
+	for {
+		if b, err := os.ReadFile(tokenFile); err == nil && len(b) > 0 {
+			token = b
+			if resp, err := http.Get(url); err == nil {
+				resp.Body.Close()
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no HTTP server on %s: %s", addr, stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if fi, err := os.Stat(tokenFile); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("token file mode %v (%v), want 0600", fi.Mode(), err)
+	}
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`
+	for _, auth := range []string{"", "Bearer wrong", "Bearer " + strings.TrimSpace(string(token))} {
+		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		want := http.StatusUnauthorized
+		if strings.HasSuffix(auth, strings.TrimSpace(string(token))) && auth != "" {
+			want = http.StatusOK
+		}
+		if resp.StatusCode != want {
+			t.Fatalf("Authorization %q: status %d, want %d", auth, resp.StatusCode, want)
+		}
+	}
+	// With the token, the go-sdk's client works end to end.
+	client := mcp.NewClient(&mcp.Implementation{Name: "axbus-test", Version: "0"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url,
+		HTTPClient: &http.Client{Transport: bearerTransport(strings.TrimSpace(string(token)))}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	r := callTool(t, session, "list_apps", map[string]any{})
+	if r.IsError || !strings.Contains(text(r), "Notes") {
+		t.Fatalf("list_apps over HTTP: %s", text(r))
+	}
+	if out, _, code := d.cli(t, "mcp", "--http", "0.0.0.0:0"); code != exitUsage {
+		t.Fatalf("a non-loopback address: exit %d %s", code, out)
+	}
+}
+
+type bearerTransport string
+
+func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestMCPPushesEvents: a client subscribed to axbus://events/notes is sent
+// notifications/resources/updated when Notes has an event, and reading the resource gives it.
+func TestMCPPushesEvents(t *testing.T) {
+	d := startTestDaemon(t)
+	bin := buildAxbus(t)
+	updated := make(chan string, 16)
+	session := mcpConnect(t, exec.Command(bin, "mcp", "--state-dir", d.dir), &mcp.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { updated <- r.Params.URI }})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	templates, err := session.ListResourceTemplates(ctx, nil)
+	if err != nil || len(templates.ResourceTemplates) != 1 || templates.ResourceTemplates[0].URITemplate != "axbus://events/{app}" {
+		t.Fatalf("resource templates: %+v %v", templates, err)
+	}
+	const uri = "axbus://events/notes"
+	if err := session.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
+		t.Fatal(err)
+	}
+	if r := callTool(t, session, "click", map[string]any{"locator": "role=button,name=Save", "app": "Notes"}); r.IsError {
+		t.Fatalf("click: %s", text(r))
+	}
+	select {
+	case got := <-updated:
+		if got != uri {
+			t.Fatalf("updated %q, want %q", got, uri)
+		}
+	case <-ctx.Done():
+		t.Fatal("no notifications/resources/updated after an event of Notes")
+	}
+	res, err := session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	if err != nil || len(res.Contents) != 1 || !strings.Contains(res.Contents[0].Text, `"type":`) {
+		t.Fatalf("read %s: %+v %v", uri, res, err)
+	}
+	if _, err := session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "axbus://nothing"}); err == nil {
+		t.Fatal("a resource that does not exist was read")
+	}
+}
