@@ -56,8 +56,8 @@ var userName = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
 
 // CheckUserName says why name cannot be a user's name, or nil.
 func CheckUserName(name string) error {
-	if !userName.MatchString(name) || strings.EqualFold(name, DaemonAccount) || name == "sys" {
-		return fmt.Errorf("user name %q: use 1 to 32 lower-case letters, digits, - and _, starting with a letter (not axbus or sys)", name)
+	if !userName.MatchString(name) || strings.EqualFold(name, DaemonAccount) || name == "sys" || name == HubUser {
+		return fmt.Errorf("user name %q: use 1 to 32 lower-case letters, digits, - and _, starting with a letter (not axbus, sys or hub)", name)
 	}
 	return nil
 }
@@ -90,7 +90,7 @@ func accountsConfig(daemonNkey string, roles map[string]Grant, users []User) (st
 	}
 	b.WriteString("    ]\n  }\n")
 	for _, u := range users {
-		if err := CheckUserName(u.Name); err != nil {
+		if err := CheckUserName(u.Name); err != nil && u.Name != HubUser { // the leaf's own
 			return "", err
 		}
 		g, ok := roles[u.Role]

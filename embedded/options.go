@@ -43,6 +43,8 @@ type config struct {
 	insecureRemote bool
 	// access, when set, gives every client user an account of its own.
 	access *accessConfig
+	// leaf, when set, is the hub the server joins as a leaf node.
+	leaf *Leaf
 }
 
 type streamSpec struct {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -57,6 +58,7 @@ type Server struct {
 	access    *accessConfig
 	owner     User
 	users     []User
+	hub       *User // the leaf's account, when the server joins a hub
 }
 
 // Start starts the server and returns when it is ready for connections:
@@ -224,6 +226,10 @@ func Start(opts ...Option) (_ *Server, err error) {
 			InsecureRemote: !loopback && stls == nil,
 		},
 	}
+	if cfg.leaf != nil {
+		_, hub, _ := leafRemote(cfg.leaf) // it worked for serverOptions a moment ago
+		s.hub = &hub
+	}
 	if stls != nil {
 		s.info.TLSCertFile, s.info.TLSCertSHA256 = stls.certFile, stls.pin
 	}
@@ -242,6 +248,18 @@ func serverOptions(cfg config, host string, port int, dir string, owner User, us
 		port = server.RANDOM_PORT // 0 means the default port 4222 to nats-server
 	}
 	opts := &server.Options{}
+	var remote *server.RemoteLeafOpts
+	if cfg.leaf != nil {
+		if cfg.access == nil {
+			return nil, errors.New("a leaf node needs accounts (WithAccess): the hub's requests have a role")
+		}
+		var hub User
+		var err error
+		if remote, hub, err = leafRemote(cfg.leaf); err != nil {
+			return nil, err
+		}
+		users = append(slices.Clone(users), hub)
+	}
 	if cfg.access != nil {
 		text, err := accountsConfig(daemonPub, cfg.access.roles, append([]User{owner}, users...))
 		if err == nil {
@@ -278,6 +296,11 @@ func serverOptions(cfg config, host string, port int, dir string, owner User, us
 		// nats-server adds its own "jetstream" level below this one.
 		StoreDir:               filepath.Join(dir, jetStreamDir),
 		DisableJetStreamBanner: true,
+	}
+	if remote != nil {
+		opts.LeafNode.Remotes = []*server.RemoteLeafOpts{remote}
+		opts.JetStreamDomain = cfg.leaf.Domain
+		opts.ServerName = serverName + "-" + cfg.leaf.Domain // the hub tells its leaves apart by name
 	}
 	if stls != nil {
 		// Every TCP client must do TLS (AllowNonTLS stays false); only the

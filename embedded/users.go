@@ -27,7 +27,11 @@ func (s *Server) allUsersLocked() []User {
 	if s.access == nil {
 		return nil
 	}
-	return append([]User{s.owner}, s.users...)
+	all := append([]User{s.owner}, s.users...)
+	if s.hub != nil {
+		all = append(all, *s.hub)
+	}
+	return all
 }
 
 // UserOfAccount is the user whose account is acc (the acc of a Nats-Request-Info header).

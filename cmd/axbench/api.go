@@ -22,7 +22,10 @@ func startDaemonWith(cfg daemon.Config) (*daemon.Daemon, string, func(), error) 
 	if err != nil {
 		return nil, "", nil, err
 	}
-	cfg.StateDir, cfg.Listen, cfg.Host = dir, "127.0.0.1:0", "bench"
+	cfg.StateDir, cfg.Listen = dir, "127.0.0.1:0"
+	if cfg.Host == "" {
+		cfg.Host = "bench"
+	}
 	d, err := daemon.Start(cfg)
 	if err != nil {
 		os.RemoveAll(dir)

@@ -54,6 +54,7 @@ func main() {
 		{"agents", benchAgents},
 		{"api", benchAPI},
 		{"events", benchEvents},
+		{"fleet", benchFleet},
 		{"idle", benchIdleRSS},
 		{"mcp", benchMCP},
 		{"poll", benchPoll},

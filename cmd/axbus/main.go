@@ -16,6 +16,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/embedded"
 )
 
 // cli is the command line: one field per command, kebab-case, the snake_case names of the
@@ -49,6 +50,7 @@ type cli struct {
 	Lease            leaseCmd            `cmd:"" help:"Hold an app, a window or the physical input for this identity alone: acquire, renew, release, ls." group:"Act"`
 	WebAccessibility webAccessibilityCmd `cmd:"" name:"web-accessibility" aliases:"web_accessibility" help:"Claim or release an app's web accessibility (macOS Chromium and Electron)." group:"Act"`
 	Creds            credsCmd            `cmd:"" help:"Manage the identities that may connect, and their roles (admins)." group:"Tools"`
+	Hub              hubCmd              `cmd:"" help:"Join many desktops: run a hub they join as leaf nodes, or print its nats-server configuration." group:"Daemon"`
 	MCP              mcpCmd              `cmd:"" name:"mcp" help:"Serve the desktop to AI agents over the Model Context Protocol (stdio, or HTTP on loopback)." group:"Tools"`
 	Schema           schemaCmd           `cmd:"" help:"Print a JSON Schema of the API, or list them." group:"Tools"`
 	Desktop          desktopCmd          `cmd:"" help:"The daemon's private headless desktop." group:"Tools"`
@@ -86,7 +88,8 @@ func newParser(stdout, stderr io.Writer) (*kong.Kong, error) {
 			"On a terminal the output is for people; piped, or with --json, it is JSON. Exit statuses: see the README."),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { panic(exited{code}) }),
-		kong.Vars{"version": "axbus " + api.Version, "element_help": elementHelp}.CloneWith(serveVars()),
+		kong.Vars{"version": "axbus " + api.Version, "element_help": elementHelp,
+			"hub_listen": embedded.DefaultHubListen, "hub_leaf_listen": embedded.DefaultHubLeafListen}.CloneWith(serveVars()),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: true}),
 	)
 }

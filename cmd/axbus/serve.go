@@ -29,13 +29,20 @@ type serveCmd struct {
 	SnapResync     int           `default:"10" help:"a full re-read every this many snapshot cycles, for changes no notification announced (0: never)."`
 	SnapApps       []string      `placeholder:"APP" help:"poll only these apps: names or pids, comma-separated (default: every app someone subscribes to)."`
 	LogLevel       string        `enum:"debug,info,warn,error" default:"info" help:"the daemon's log level (the log goes to stderr)."`
+	Hub            string        `placeholder:"URL" group:"Fleet" help:"join a hub as a leaf node: tls://HOST:7422 (nats:// on loopback only); its clients reach this host under <prefix>.<host>.>."`
+	HubNkey        string        `placeholder:"FILE" type:"existingfile" group:"Fleet" help:"the hub's leaf credential (hub-leaf.nk in the hub's state dir)."`
+	HubCA          string        `name:"hub-ca" placeholder:"FILE" type:"existingfile" group:"Fleet" help:"the CA of the hub's certificate (tls://)."`
+	HubRole        string        `enum:"monitor,agent,admin" default:"agent" group:"Fleet" help:"what the hub's requests may do on this host; the hub limits each of its users further."`
 }
 
 // Run serves until interrupted.
 func (c *serveCmd) Run(e *env) error {
 	cfg := daemon.Config{Backend: c.Backend, Desktop: c.Desktop, Headless: c.Headless, StateDir: c.StateDir, Listen: c.Listen,
 		TLSCert: c.TLSCert, TLSKey: c.TLSKey, InsecureRemote: c.InsecureRemote, Host: c.Host, Prefix: c.Prefix,
-		SnapInterval: c.SnapInterval, SnapResync: c.SnapResync}
+		SnapInterval: c.SnapInterval, SnapResync: c.SnapResync, HubURL: c.Hub, HubSeed: c.HubNkey, HubCA: c.HubCA, HubRole: c.HubRole}
+	if c.Hub != "" && c.HubNkey == "" {
+		return observer.Errorf(observer.CodeBadRequest, "Give --hub-nkey: the hub's hub-leaf.nk.", "--hub needs the hub's leaf credential")
+	}
 	if cfg.SnapInterval <= 0 {
 		cfg.SnapInterval = -1 // off
 	}

@@ -4,9 +4,11 @@
 package daemon
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -43,6 +45,11 @@ type Config struct {
 	// XAuthority is the Xauthority file whose cookie Display's X server asks for ("": $XAUTHORITY,
 	// else ~/.Xauthority); a headless session's X server refuses clients without it.
 	XAuthority string
+
+	// HubURL joins a hub as a leaf node (tls://HOST:7422, or nats:// on loopback), with the
+	// hub's leaf credential HubSeed (an nkey seed file) and, for TLS, the hub's CA HubCA. The
+	// hub's requests have HubRole on this host (default agent).
+	HubURL, HubSeed, HubCA, HubRole string
 
 	// Polled snapshots: every SnapInterval (0: 1 s; negative: off) the focused window of each app
 	// (or of SnapApps) that someone subscribes to is diffed with its last state, and a full
@@ -87,7 +94,16 @@ func Start(cfg Config) (_ *Daemon, err error) {
 		cfg.Listen = embedded.DefaultListen
 	}
 	d := &Daemon{Subjects: bus.NewSubjects(cfg.Prefix, cfg.Host), log: cfg.Log, stop: make(chan struct{}), swept: make(chan struct{})}
-	d.Server, err = embedded.Start(
+	opts := []embedded.Option{}
+	if cfg.HubURL != "" {
+		role := cmp.Or(cfg.HubRole, api.RoleAgent)
+		if !slices.Contains(api.Roles, role) {
+			return nil, observer.Errorf(observer.CodeBadRequest, "Give --hub-role monitor, agent or admin.", "unknown hub role %q", role)
+		}
+		opts = append(opts, embedded.WithLeaf(embedded.Leaf{URL: cfg.HubURL, SeedFile: cfg.HubSeed, CAFile: cfg.HubCA,
+			Role: role, Domain: d.Subjects.Host}))
+	}
+	d.Server, err = embedded.Start(append(opts,
 		embedded.WithStateDir(cfg.StateDir),
 		embedded.WithListen(cfg.Listen),
 		embedded.WithTLS(cfg.TLSCert, cfg.TLSKey),
@@ -96,7 +112,7 @@ func Start(cfg Config) (_ *Daemon, err error) {
 		embedded.WithEventStream(d.Subjects.StreamName(), d.Subjects.AllEvents(), d.Subjects.AllActions()),
 		embedded.WithAccess(grants(d.Subjects), api.RoleAdmin), // the desktop's owner
 		embedded.WithKeyValue(leaseBucket(d.Subjects)),
-	)
+	)...)
 	if err != nil {
 		return nil, err
 	}

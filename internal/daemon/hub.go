@@ -1,0 +1,105 @@
+package daemon
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/embedded"
+	"github.com/axbus/axbus/observer"
+)
+
+// HubPermissions are what a hub's client of role may publish and subscribe to, on hosts (none:
+// every host): the requests of the endpoints its role may call, service discovery, and the
+// hosts' events, diffs, action records and lease changes. The hub enforces them before a
+// request leaves it; each host then applies the role the hub's link has there.
+func HubPermissions(prefix, role string, hosts []string) (publish, subscribe []string) {
+	if prefix == "" {
+		prefix = bus.DefaultPrefix
+	}
+	if len(hosts) == 0 {
+		hosts = []string{"*"}
+	}
+	publish = []string{"$SRV.>"}
+	subscribe = []string{"_INBOX.>"}
+	for _, h := range hosts {
+		base := prefix + "." + h + "."
+		for _, ep := range api.Endpoints {
+			if ep.Kind.May(role) {
+				publish = append(publish, base+"api."+ep.Name)
+			}
+		}
+		subscribe = append(subscribe, base+"evt.>", base+"snap.>", base+"act.>", base+"lease.>")
+	}
+	return publish, subscribe
+}
+
+// HubClient is a client of a hub: its role, and the hosts it may reach (none: all).
+type HubClient struct {
+	Name  string   `json:"name"`
+	Role  string   `json:"role"`
+	Nkey  string   `json:"nkey"`
+	Hosts []string `json:"hosts,omitempty"`
+}
+
+const hubUsersFile = "hub-users.json"
+
+// LoadHubClients reads the hub's clients (none when there is no file yet).
+func LoadHubClients(dir string) ([]HubClient, error) {
+	b, err := os.ReadFile(filepath.Join(dir, hubUsersFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []HubClient
+	if err := json.Unmarshal(b, &out); err != nil {
+		return nil, fmt.Errorf("%s: %w", hubUsersFile, err)
+	}
+	return out, nil
+}
+
+// AddHubClient makes a credential (NAME.nk in dir) for a client of the hub with role, on hosts,
+// and records it; the hub takes it at its next start. It returns the credential's file.
+func AddHubClient(dir, name, role string, hosts []string) (string, error) {
+	if err := embedded.CheckUserName(name); err != nil {
+		return "", observer.Errorf(observer.CodeBadRequest, "Name it with lower-case letters, digits, - and _.", "%v", err)
+	}
+	if !slices.Contains(api.Roles, role) {
+		return "", observer.Errorf(observer.CodeBadRequest, "Give --role monitor, agent or admin.", "unknown role %q", role)
+	}
+	clients, err := LoadHubClients(dir)
+	if err != nil {
+		return "", err
+	}
+	if slices.ContainsFunc(clients, func(c HubClient) bool { return c.Name == name }) {
+		return "", observer.Errorf(observer.CodeBadRequest, "Choose another name.", "the hub has a client %s already", name)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	seed := filepath.Join(dir, name+".nk")
+	pub, err := embedded.LoadOrCreateSeed(seed)
+	if err != nil {
+		return "", err
+	}
+	clients = append(clients, HubClient{Name: name, Role: role, Nkey: pub, Hosts: hosts})
+	b, _ := json.MarshalIndent(clients, "", "  ")
+	return seed, os.WriteFile(filepath.Join(dir, hubUsersFile), append(b, '\n'), 0o600)
+}
+
+// HubUsers are the hub's clients with their permissions, for embedded.HubOptions.
+func HubUsers(prefix string, clients []HubClient) []embedded.HubAccess {
+	out := make([]embedded.HubAccess, len(clients))
+	for i, c := range clients {
+		pub, sub := HubPermissions(prefix, c.Role, c.Hosts)
+		out[i] = embedded.HubAccess{Name: c.Name, Nkey: c.Nkey, Publish: pub, Subscribe: sub}
+	}
+	return out
+}
