@@ -200,6 +200,11 @@ func TestFleet(t *testing.T) {
 		t.Fatalf("h3 rejoined: %v %v", apps, err)
 	}
 
+	out, errOut, code := runIn(t, "hosts", "-s", f.hub.ClientURL, "--nkey", f.hub.AdminSeedFile, "--wait", "300ms")
+	if hosts := decode[struct{ Hosts []bus.Host }](t, out).Hosts; code != 0 || len(hosts) != 3 || hosts[0].Host != "h1" || hosts[2].Host != "h3" {
+		t.Fatalf("axbus hosts through the hub: exit %d %s%s", code, out, errOut)
+	}
+
 	// The hub goes and comes back on the same ports: the hosts rejoin by themselves, and serve
 	// their local clients meanwhile.
 	f.hub.Shutdown()

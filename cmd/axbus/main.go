@@ -33,6 +33,7 @@ type cli struct {
 	Wait             waitCmd             `cmd:"" help:"Wait for a condition; exit 0 once it holds." group:"Observe"`
 	Tail             tailCmd             `cmd:"" help:"Follow the desktop's events, live and from history." group:"Observe"`
 	Status           statusCmd           `cmd:"" help:"The daemon's health." group:"Observe"`
+	Hosts            hostsCmd            `cmd:"" help:"The hosts this connection reaches (a hub's fleet): host id, backend, version." group:"Observe"`
 	Agents           agentsCmd           `cmd:"" help:"Who is connected: identities, roles, since when, last action, leases." group:"Observe"`
 	Click            targetActionCmd     `cmd:"" help:"Click an element; prove it with --expect." group:"Act"`
 	Press            pressCmd            `cmd:"" help:"Invoke a named action of an element." group:"Act"`
