@@ -204,6 +204,16 @@ func TestFleet(t *testing.T) {
 	if hosts := decode[struct{ Hosts []bus.Host }](t, out).Hosts; code != 0 || len(hosts) != 3 || hosts[0].Host != "h1" || hosts[2].Host != "h3" {
 		t.Fatalf("axbus hosts through the hub: exit %d %s%s", code, out, errOut)
 	}
+	out, errOut, code = runIn(t, "apps", "--host", "*", "-s", f.hub.ClientURL, "--nkey", f.hub.AdminSeedFile)
+	fleetApps := decode[struct {
+		Hosts []struct {
+			Host string
+			Apps []observer.App
+		}
+	}](t, out).Hosts
+	if code != 0 || len(fleetApps) != 3 || fleetApps[1].Host != "h2" || !slices.ContainsFunc(fleetApps[1].Apps, func(a observer.App) bool { return a.Name == "Notes" }) {
+		t.Fatalf("axbus apps --host '*' through the hub: exit %d %s%s", code, out, errOut)
+	}
 
 	// The hub goes and comes back on the same ports: the hosts rejoin by themselves, and serve
 	// their local clients meanwhile.

@@ -38,6 +38,9 @@ type appsCmd struct {
 }
 
 func (c *appsCmd) Run(e *env) error {
+	if c.Host == "*" {
+		return c.everyHost(e)
+	}
 	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
 		apps, err := cl.Apps(ctx)
 		return &api.AppsReply{Apps: apps}, err
