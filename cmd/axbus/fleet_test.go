@@ -279,3 +279,58 @@ func TestHubCommands(t *testing.T) {
 		t.Fatalf("serve joining a plaintext hub on another machine: exit %d %s", code, errOut)
 	}
 }
+
+// TestFleetOverTLS: hub init makes a CA and the hub's certificate; a desktop joins the hub over
+// tls:// trusting the CA, and a client of the hub reaches it over TLS; a plaintext client is
+// refused.
+func TestFleetOverTLS(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := runIn(t, "hub", "init", "--state-dir", dir)
+	if code != 0 || !strings.Contains(out, "--hub-ca") {
+		t.Fatalf("hub init: exit %d %s%s", code, out, errOut)
+	}
+	if _, _, code := runIn(t, "hub", "init", "--state-dir", dir); code == 0 {
+		t.Fatal("hub init overwrote the hub's certificates")
+	}
+	ca := filepath.Join(dir, embedded.HubCAFile)
+	hub, err := embedded.StartHub(embedded.HubOptions{StateDir: dir, Listen: "127.0.0.1:0", LeafListen: "127.0.0.1:0",
+		TLSCert: filepath.Join(dir, embedded.HubCertFile), TLSKey: filepath.Join(dir, embedded.HubKeyFile)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(hub.Shutdown)
+	if !strings.HasPrefix(hub.LeafURL, "tls://") || !strings.HasPrefix(hub.ClientURL, "tls://") {
+		t.Fatalf("the hub's URLs: %s %s", hub.ClientURL, hub.LeafURL)
+	}
+	d, err := daemon.Start(daemon.Config{Backend: "sim", Desktop: "demo", StateDir: t.TempDir(), Listen: "127.0.0.1:0", Host: "h1",
+		HubURL: hub.LeafURL, HubSeed: hub.LeafSeedFile, HubCA: ca})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = d.Close(ctx)
+	})
+	for deadline := time.Now().Add(10 * time.Second); hub.Leaves() != 1; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the desktop did not join the hub over TLS")
+		}
+	}
+	seed, err := nats.NkeyOptionFromSeed(hub.AdminSeedFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := nats.Connect(hub.ClientURL, seed, nats.RootCAs(ca))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	if apps, err := on(t, nc, "h1").Apps(context.Background()); err != nil || len(apps) == 0 {
+		t.Fatalf("apps of h1 over TLS through the hub: %v %v", apps, err)
+	}
+	if plain, err := nats.Connect(strings.Replace(hub.ClientURL, "tls://", "nats://", 1), seed, nats.MaxReconnects(0)); err == nil {
+		plain.Close()
+		t.Fatal("a plaintext client reached the TLS hub")
+	}
+}

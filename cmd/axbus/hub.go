@@ -16,6 +16,26 @@ type hubCmd struct {
 	Serve  hubServeCmd  `cmd:"" default:"withargs" help:"Run a hub (an embedded nats-server) that desktops join as leaf nodes."`
 	Config hubConfigCmd `cmd:"" help:"Print the hub's configuration, for a stock nats-server."`
 	Creds  hubCredsCmd  `cmd:"" help:"Add a client of the hub: a role, limited to some hosts (or all)."`
+	Init   hubInitCmd   `cmd:"" help:"Make a CA and the hub's certificate, for a fleet over TLS."`
+}
+
+type hubInitCmd struct {
+	Names []string `arg:"" optional:"" help:"the hub's host names or IP addresses, as desktops and clients reach it (loopback is always in)."`
+	hubFlags
+}
+
+func (c *hubInitCmd) Run(e *env) error {
+	dir, err := c.dir()
+	if err != nil {
+		return err
+	}
+	ca, cert, key, err := embedded.InitHubTLS(dir, c.Names)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(e.stdout, "CA %s, certificate %s, key %s:\n  axbus hub --tls-cert %s --tls-key %s\n  axbus serve --hub tls://HUB:7422 --hub-nkey %s --hub-ca %s\n",
+		ca, cert, key, cert, key, filepath.Join(dir, "hub-leaf.nk"), ca)
+	return err
 }
 
 // hubFlags locate and shape a hub.
