@@ -33,14 +33,54 @@ func (c *Client) Tail(ctx context.Context, opt TailOptions) (<-chan api.Envelope
 
 // tail follows the stream's messages on filter, each decoded as a T.
 func tail[T any](ctx context.Context, c *Client, filter string, opt TailOptions) (<-chan T, error) {
-	cons, err := c.orderedConsumer(ctx, filter, 0, jetstream.DeliverNewPolicy, opt)
+	in, err := tailReplayed[T](ctx, c, filter, opt)
 	if err != nil {
 		return nil, err
 	}
 	out := make(chan T, 256)
+	go func() {
+		defer close(out)
+		for m := range in {
+			if !m.ok {
+				continue
+			}
+			select {
+			case out <- m.v:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out, nil
+}
+
+// tailed is a message of a tail, decoded, and whether it is the last of the replay asked for
+// (or the first live one): after it, messages come as they are recorded.
+type tailed[T any] struct {
+	v        T
+	ok       bool // v is a message (not only the mark)
+	caughtUp bool
+}
+
+// tailReplayed is tail with each message marked when the replay is over. A tail with nothing
+// to replay starts with a zero message marked so.
+func tailReplayed[T any](ctx context.Context, c *Client, filter string, opt TailOptions) (<-chan tailed[T], error) {
+	cons, err := c.orderedConsumer(ctx, filter, 0, jetstream.DeliverNewPolicy, opt)
+	if err != nil {
+		return nil, err
+	}
+	info, err := cons.Info(ctx)
+	if err != nil {
+		return nil, natsTrouble("tail", err)
+	}
 	msgs, err := cons.Messages()
 	if err != nil {
 		return nil, natsTrouble("tail", err)
+	}
+	out := make(chan tailed[T], 256)
+	toReplay := info.NumPending
+	if toReplay == 0 {
+		out <- tailed[T]{caughtUp: true}
 	}
 	go func() {
 		<-ctx.Done()
@@ -48,17 +88,26 @@ func tail[T any](ctx context.Context, c *Client, filter string, opt TailOptions)
 	}()
 	go func() {
 		defer close(out)
+		var delivered uint64
 		for {
 			msg, err := msgs.Next()
 			if err != nil {
 				return // stopped, or the connection closed
 			}
-			var v T
-			if json.Unmarshal(msg.Data(), &v) != nil {
+			delivered++
+			var m tailed[T]
+			m.ok = json.Unmarshal(msg.Data(), &m.v) == nil
+			if toReplay > 0 {
+				meta, err := msg.Metadata()
+				if m.caughtUp = delivered >= toReplay || err == nil && meta.NumPending == 0; m.caughtUp {
+					toReplay = 0
+				}
+			}
+			if !m.ok && !m.caughtUp {
 				continue
 			}
 			select {
-			case out <- v:
+			case out <- m:
 			case <-ctx.Done():
 				return
 			}
@@ -126,7 +175,9 @@ func appendEvent(out []SequencedEvent, msg jetstream.Msg) []SequencedEvent {
 // orderedConsumer is an ordered consumer of the host's stream on filter: after cursor when one
 // is given, else from where opt says, else by policy.
 func (c *Client) orderedConsumer(ctx context.Context, filter string, cursor uint64, policy jetstream.DeliverPolicy, opt TailOptions) (jetstream.Consumer, error) {
-	js, err := jetstream.New(c.nc)
+	// The host's domain, not the default API prefix: through a hub every host's JetStream is in
+	// reach, and only its domain's names lead to this host's alone.
+	js, err := jetstream.NewWithDomain(c.nc, c.subj.Host)
 	if err != nil {
 		return nil, natsTrouble("jetstream", err)
 	}

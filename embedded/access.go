@@ -24,6 +24,9 @@ type Grant struct {
 	// JetStream are $JS.API subjects of the daemon's JetStream, imported as they are: the
 	// account has no JetStream of its own, so jetstream clients and `nats stream ...` reach the
 	// daemon's streams with the default API prefix, and only through these.
+	// With a JetStream domain (WithJetStreamDomain) they are imported a second time as
+	// $JS.<domain>.API...: the names a client of that domain uses, which through a hub (where
+	// every host's JetStream is in reach) lead to this host's alone.
 	JetStream []string
 	// DenyPublish are subjects the account may not publish on, even to itself (the daemon's
 	// own subjects: a forged event would mislead only its own account's subscribers, but it is
@@ -64,7 +67,7 @@ func CheckUserName(name string) error {
 
 // accountsConfig is the accounts section of the server's configuration: the daemon's account
 // exporting every grant's subjects, and one account per user importing its role's.
-func accountsConfig(daemonNkey string, roles map[string]Grant, users []User) (string, error) {
+func accountsConfig(daemonNkey string, roles map[string]Grant, users []User, domain string) (string, error) {
 	var services, streams []string
 	for _, name := range sortedKeys(roles) {
 		g := roles[name]
@@ -107,9 +110,17 @@ func accountsConfig(daemonNkey string, roles map[string]Grant, users []User) (st
 			share := slices.Contains(g.Services, s)
 			fmt.Fprintf(&b, "      {service: {account: %s, subject: %q}, share: %v}\n", DaemonAccount, s, share)
 		}
+		for _, s := range g.JetStream {
+			if d := inDomain(domain, s); d != s {
+				fmt.Fprintf(&b, "      {service: {account: %s, subject: %q}, to: %q}\n", DaemonAccount, s, d)
+			}
+		}
 		for _, p := range g.Proxied {
-			fmt.Fprintf(&b, "      {service: {account: %s, subject: %q}, to: %q, share: true}\n", DaemonAccount,
-				strings.ReplaceAll(p.Daemon, "{user}", u.Name), strings.ReplaceAll(p.Local, "{user}", u.Name))
+			local := strings.ReplaceAll(p.Local, "{user}", u.Name)
+			for _, l := range unique([]string{local, inDomain(domain, local)}) {
+				fmt.Fprintf(&b, "      {service: {account: %s, subject: %q}, to: %q, share: true}\n", DaemonAccount,
+					strings.ReplaceAll(p.Daemon, "{user}", u.Name), l)
+			}
 		}
 		for _, s := range g.Streams {
 			fmt.Fprintf(&b, "      {stream: {account: %s, subject: %q}}\n", DaemonAccount, s)
@@ -140,4 +151,12 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// inDomain is a $JS.API subject as a client of domain names it; other subjects as they are.
+func inDomain(domain, subject string) string {
+	if rest, ok := strings.CutPrefix(subject, "$JS.API."); ok && domain != "" {
+		return "$JS." + domain + ".API." + rest
+	}
+	return subject
 }

@@ -27,8 +27,6 @@ type Leaf struct {
 	CAFile string
 	// Role is the role the hub's requests have on this host.
 	Role string
-	// Domain is this host's JetStream domain (its host id): its stream stays its own.
-	Domain string
 }
 
 // WithLeaf joins the hub as a leaf node: the hub's clients reach this daemon's API, events and

@@ -45,6 +45,8 @@ type config struct {
 	access *accessConfig
 	// leaf, when set, is the hub the server joins as a leaf node.
 	leaf *Leaf
+	// domain is the JetStream domain (WithJetStreamDomain).
+	domain string
 }
 
 type streamSpec struct {
@@ -116,6 +118,11 @@ func WithTLS(certFile, keyFile string) Option {
 func WithInsecureRemote(ok bool) Option {
 	return func(c *config) { c.insecureRemote = ok }
 }
+
+// WithJetStreamDomain names the server's JetStream domain (a daemon's is its host id): clients
+// reach its streams as $JS.<domain>.API..., here and through a hub, where every host's
+// JetStream is in reach and only the domain tells them apart.
+func WithJetStreamDomain(domain string) Option { return func(c *config) { c.domain = domain } }
 
 // WithAccess gives each client user an account of its own whose role's Grant says what it
 // reaches of the daemon's account (see DaemonAccount). The client credentials of the state dir

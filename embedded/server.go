@@ -261,7 +261,7 @@ func serverOptions(cfg config, host string, port int, dir string, owner User, us
 		users = append(slices.Clone(users), hub)
 	}
 	if cfg.access != nil {
-		text, err := accountsConfig(daemonPub, cfg.access.roles, append([]User{owner}, users...))
+		text, err := accountsConfig(daemonPub, cfg.access.roles, append([]User{owner}, users...), cfg.domain)
 		if err == nil {
 			err = opts.ProcessConfigString(text)
 		}
@@ -297,10 +297,12 @@ func serverOptions(cfg config, host string, port int, dir string, owner User, us
 		StoreDir:               filepath.Join(dir, jetStreamDir),
 		DisableJetStreamBanner: true,
 	}
+	if cfg.domain != "" {
+		opts.JetStreamDomain = cfg.domain
+		opts.ServerName = serverName + "-" + cfg.domain // a hub tells its leaves apart by name
+	}
 	if remote != nil {
 		opts.LeafNode.Remotes = []*server.RemoteLeafOpts{remote}
-		opts.JetStreamDomain = cfg.leaf.Domain
-		opts.ServerName = serverName + "-" + cfg.leaf.Domain // the hub tells its leaves apart by name
 	}
 	if stls != nil {
 		// Every TCP client must do TLS (AllowNonTLS stays false); only the

@@ -63,8 +63,7 @@ func (p *printer) record(r *api.ActionRecord) error {
 	if !p.human {
 		return p.enc.Encode(r)
 	}
-	_, err := fmt.Fprintln(p.w, recordLine(r))
-	return err
+	return p.line(r.Host, recordLine(r))
 }
 
 // recordLine is one action record: time, agent, app, action, target, outcome, expect, elapsed.

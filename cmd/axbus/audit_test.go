@@ -336,36 +336,47 @@ func TestAgentsListsWhoIsConnected(t *testing.T) {
 // returns what it printed.
 func tailUntil(t *testing.T, d *testDaemon, n int, args ...string) string {
 	t.Helper()
+	return tailLines(t, n, append([]string{args[0], "--state-dir", d.dir}, args[1:]...)...)
+}
+
+// tailLines runs the command (a tail) until it has written n lines, or for 20 s.
+func tailLines(t *testing.T, n int, args ...string) string {
+	t.Helper()
+	return tailWhile(t, func(out []byte) bool { return bytes.Count(out, []byte("\n")) < n }, args...)
+}
+
+// tailWhile runs the command (a tail) while more(what it wrote so far), for 20 s at most.
+func tailWhile(t *testing.T, more func(out []byte) bool, args ...string) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	w := &countingWriter{n: n, full: cancel}
+	w := &stoppingWriter{more: more, stop: cancel}
 	var errb bytes.Buffer
-	full := append([]string{args[0], "--state-dir", d.dir}, args[1:]...)
-	if code := run(ctx, full, w, &errb); code != 0 {
+	if code := run(ctx, args, w, &errb); code != 0 {
 		t.Fatalf("%v: exit %d: %s", args, code, errb.String())
 	}
 	return w.String()
 }
 
-// countingWriter calls full once it was written n lines.
-type countingWriter struct {
+// stoppingWriter calls stop once more says it has what it waits for.
+type stoppingWriter struct {
 	mu   sync.Mutex
 	buf  bytes.Buffer
-	n    int
-	full func()
+	more func([]byte) bool
+	stop func()
 }
 
-func (w *countingWriter) Write(p []byte) (int, error) {
+func (w *stoppingWriter) Write(p []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.buf.Write(p)
-	if bytes.Count(w.buf.Bytes(), []byte("\n")) >= w.n {
-		w.full()
+	if !w.more(w.buf.Bytes()) {
+		w.stop()
 	}
 	return len(p), nil
 }
 
-func (w *countingWriter) String() string {
+func (w *stoppingWriter) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.buf.String()

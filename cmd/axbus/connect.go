@@ -21,7 +21,7 @@ type connFlags struct {
 	Creds    string        `placeholder:"FILE" type:"existingfile" help:"NATS credentials file (JWT and seed) to authenticate with." group:"Connection"`
 	Context  string        `env:"NATS_CONTEXT" placeholder:"NAME" help:"a context of the nats CLI (nats context ls) for the server and its credentials." group:"Connection"`
 	TLSCA    string        `name:"tls-ca" placeholder:"FILE" type:"existingfile" help:"PEM certificate to trust for a tls:// server, such as that daemon's --tls-cert (default: the system's roots)." group:"Connection"`
-	Host     string        `placeholder:"ID" help:"host id of the daemon to talk to (default: discovered); apps takes '*' for every host a hub reaches." group:"Connection"`
+	Host     string        `placeholder:"ID" help:"host id of the daemon to talk to (default: discovered); apps and tail take '*' for every host a hub reaches." group:"Connection"`
 	Prefix   string        `default:"ax" help:"subject prefix." group:"Connection"`
 	StateDir string        `placeholder:"DIR" type:"path" help:"state dir of the local daemon (default: the user's state dir)." group:"Connection"`
 	Timeout  time.Duration `help:"how long to wait for the reply (default: the command's own: 30s, or a wait's --for and 10s more); for an action on a locator, how long its element may take to become actionable (default 5s)." group:"Connection"`

@@ -73,15 +73,12 @@ func startDesktopDaemon(t *testing.T, kinds ...string) *desktopDaemon {
 	})
 }
 
-// startDaemonWith starts a headless desktop, lets setup start its apps (returning their pids),
-// and starts a daemon on it.
-func startDaemonWith(t *testing.T, setup func(ctx context.Context, dd *desktopDaemon) []int) *desktopDaemon {
+// startHeadless starts a headless desktop, closed when the test ends.
+func startHeadless(t *testing.T, ctx context.Context) *headless.Session {
 	t.Helper()
 	if err := headless.Available(); err != nil {
 		t.Fatalf("the headless desktop needs: %v (make test installs it)", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
 	sess, err := headless.Start(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -91,6 +88,16 @@ func startDaemonWith(t *testing.T, setup func(ctx context.Context, dd *desktopDa
 			t.Errorf("session close: %v", err)
 		}
 	})
+	return sess
+}
+
+// startDaemonWith starts a headless desktop, lets setup start its apps (returning their pids),
+// and starts a daemon on it.
+func startDaemonWith(t *testing.T, setup func(ctx context.Context, dd *desktopDaemon) []int) *desktopDaemon {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	sess := startHeadless(t, ctx)
 	dd := &desktopDaemon{session: sess, apps: map[string]*headless.App{}, log: &syncBuffer{}, events: make(chan received, 4096)}
 	pids := setup(ctx, dd)
 	dir := t.TempDir()

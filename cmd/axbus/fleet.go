@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -38,36 +39,55 @@ func (f *fleetApps) human(w io.Writer) error {
 
 // everyHost lists the apps of every host discovered, asked side by side.
 func (c *appsCmd) everyHost(e *env) error {
-	conn := c.connFlags
-	conn.Host = ""
-	client, closeConn, err := conn.dial(e.ctx)
+	ctx, cancel := c.replyContext(e.ctx)
+	defer cancel()
+	clients, closeConn, err := c.fleet(ctx)
 	if err != nil {
 		return err
 	}
 	defer closeConn()
-	ctx, cancel := conn.replyContext(e.ctx)
-	defer cancel()
-	hosts, err := bus.Hosts(ctx, client.Conn(), 500*time.Millisecond)
-	if err != nil {
-		return err
-	}
-	out := &fleetApps{Hosts: make([]hostApps, len(hosts))}
-	done := make(chan struct{}, len(hosts))
-	for i, h := range hosts {
-		out.Hosts[i].Host = h.Host
+	out := &fleetApps{Hosts: make([]hostApps, len(clients))}
+	done := make(chan struct{}, len(clients))
+	for i, hc := range clients {
+		out.Hosts[i].Host = hc.Host()
 		go func() {
 			defer func() { done <- struct{}{} }()
-			hc, err := bus.NewClient(ctx, client.Conn(), bus.WithHost(h.Host), bus.WithPrefix(c.Prefix))
-			if err == nil {
-				out.Hosts[i].Apps, err = hc.Apps(ctx)
-			}
+			apps, err := hc.Apps(ctx)
+			out.Hosts[i].Apps = apps
 			if err != nil {
 				out.Hosts[i].Error = observer.AsError(err)
 			}
 		}()
 	}
-	for range hosts {
+	for range clients {
 		<-done
 	}
 	return e.print(c.JSON, out)
+}
+
+// fleet is a client of each host the connection reaches (--host '*'), by host id, over one
+// connection; closeConn closes it.
+func (f connFlags) fleet(ctx context.Context) (clients []*bus.Client, closeConn func(), err error) {
+	f.Host = ""
+	client, closeConn, err := f.dial(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	hosts, err := bus.Hosts(ctx, client.Conn(), 500*time.Millisecond)
+	if err == nil && len(hosts) == 0 {
+		err = observer.Errorf(observer.CodeUnavailable, "Check that the daemons run and have joined the hub (axbus hosts).", "no host answered")
+	}
+	for _, h := range hosts {
+		if err != nil {
+			break
+		}
+		var hc *bus.Client
+		hc, err = bus.NewClient(ctx, client.Conn(), bus.WithHost(h.Host), bus.WithPrefix(f.Prefix))
+		clients = append(clients, hc)
+	}
+	if err != nil {
+		closeConn()
+		return nil, nil, err
+	}
+	return clients, closeConn, nil
 }

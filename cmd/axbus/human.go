@@ -27,6 +27,14 @@ func (p *printer) event(env *api.Envelope) error {
 	if !p.human {
 		return p.enc.Encode(env)
 	}
-	_, err := fmt.Fprintln(p.w, textform.EventLine(env))
+	return p.line(env.Host, textform.EventLine(env))
+}
+
+// line writes one line of a tail, its host first when it follows many.
+func (p *printer) line(host, line string) error {
+	if p.hosts {
+		line = host + "  " + line
+	}
+	_, err := fmt.Fprintln(p.w, line)
 	return err
 }

@@ -28,6 +28,7 @@ type printer struct {
 	w     io.Writer
 	human bool
 	enc   *json.Encoder
+	hosts bool // a tail's lines come from many hosts: each starts with its host
 }
 
 func (e *env) printer(forceJSON bool) *printer {

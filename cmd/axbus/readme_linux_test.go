@@ -330,7 +330,7 @@ func (u *readmeUser) runLine(t *testing.T, line string) {
 	line = u.substitute(t, line, words)
 	switch words[1] {
 	case "tail":
-		u.tailLine(t, line, words)
+		_ = u.tailLine(t, line, words)
 		return
 	case "desktop":
 		u.desktopRunLine(t, line)
@@ -409,7 +409,7 @@ func (u *readmeUser) runLine(t *testing.T, line string) {
 // tailLine runs a tail until it prints an event, then interrupts it as a user's ^C would. A
 // live tail gets one from the fixture, toggled until one comes (the tail may not be
 // subscribed yet when the first toggle happens); a tail from history has them already.
-func (u *readmeUser) tailLine(t *testing.T, line string, words []string) {
+func (u *readmeUser) tailLine(t *testing.T, line string, words []string) api.Envelope {
 	live := !slices.ContainsFunc(words, func(w string) bool { return w == "--since" || w == "--all" || w == "--last" })
 	cmd := u.command(line)
 	lines := make(chan string, 1)
@@ -463,6 +463,7 @@ func (u *readmeUser) tailLine(t *testing.T, line string, words []string) {
 	if len(words) > 2 && !strings.HasPrefix(words[2], "-") && env.App.Name != words[2] {
 		t.Fatalf("%s printed an event of %s", line, env.App.Name)
 	}
+	return env
 }
 
 // desktopRunLine runs `./bin/axbus desktop run PROGRAM &` and waits until the program's app

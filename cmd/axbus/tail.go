@@ -27,6 +27,9 @@ func (c *tailCmd) Run(e *env) error {
 	if typ != "*" {
 		opt.Type = typ
 	}
+	if c.Host == "*" {
+		return c.everyHost(e, opt)
+	}
 	client, closeConn, err := c.dial(e.ctx)
 	if err != nil {
 		return err
@@ -40,6 +43,40 @@ func (c *tailCmd) Run(e *env) error {
 		return err
 	}
 	p := e.printer(c.JSON)
+	for env := range events {
+		if err := p.event(&env); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// everyHost follows the events (or action records) of every host discovered, merged in time
+// order; a line on a terminal starts with its host.
+func (c *tailCmd) everyHost(e *env, opt bus.TailOptions) error {
+	clients, closeConn, err := c.fleet(e.ctx)
+	if err != nil {
+		return err
+	}
+	defer closeConn()
+	p := e.printer(c.JSON)
+	p.hosts = true
+	if c.Actions {
+		records, err := bus.TailFleetActions(e.ctx, clients, opt)
+		if err != nil {
+			return err
+		}
+		for r := range records {
+			if err := p.record(&r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	events, err := bus.TailFleet(e.ctx, clients, opt)
+	if err != nil {
+		return err
+	}
 	for env := range events {
 		if err := p.event(&env); err != nil {
 			return err

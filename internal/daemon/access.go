@@ -20,11 +20,7 @@ func grants(subj bus.Subjects) map[string]embedded.Grant {
 	own := []string{subj.AllEvents(), subj.Prefix + "." + subj.Host + ".snap.>", subj.Prefix + "." + subj.Host + ".act.>",
 		subj.Prefix + "." + subj.Host + ".lease.>"}
 	hear := append(slices.Clone(own), subj.Coordination("*"))
-	readHistory := []string{"$JS.API.INFO", "$JS.API.STREAM.NAMES", "$JS.API.STREAM.LIST", "$JS.API.STREAM.INFO." + stream,
-		"$JS.API.STREAM.MSG.GET." + stream, "$JS.API.DIRECT.GET." + stream, "$JS.API.DIRECT.GET." + stream + ".>",
-		"$JS.API.CONSUMER.INFO." + stream + ".>",
-		"$JS.API.CONSUMER.DELETE." + stream + ".>", "$JS.API.CONSUMER.MSG.NEXT." + stream + ".>"}
-	manageHistory := []string{"$JS.API.STREAM.PURGE." + stream, "$JS.API.CONSUMER.NAMES." + stream, "$JS.API.CONSUMER.LIST." + stream}
+	readHistory := historyAPI("$JS.API.", stream, api.RoleMonitor)
 	out := map[string]embedded.Grant{}
 	for _, role := range api.Roles {
 		g := embedded.Grant{Services: []string{"$SRV.>"}, Streams: hear, JetStream: readHistory,
@@ -40,9 +36,26 @@ func grants(subj bus.Subjects) map[string]embedded.Grant {
 			g.DenyPublish = append(slices.Clone(own), subj.Coordination("*"))
 		}
 		if role == api.RoleAdmin {
-			g.JetStream = append(slices.Clone(readHistory), manageHistory...)
+			g.JetStream = historyAPI("$JS.API.", stream, role)
 		}
 		out[role] = g
+	}
+	return out
+}
+
+// historyAPI are the JetStream API calls on the event stream (after apiPrefix) that role may
+// make: every role reads the history; only an admin purges it and lists its consumers.
+// Consumer creation is not among them: it goes through the daemon (consumerCreation).
+func historyAPI(apiPrefix, stream, role string) []string {
+	calls := []string{"INFO", "STREAM.NAMES", "STREAM.LIST", "STREAM.INFO." + stream, "STREAM.MSG.GET." + stream,
+		"DIRECT.GET." + stream, "DIRECT.GET." + stream + ".>", "CONSUMER.INFO." + stream + ".>",
+		"CONSUMER.DELETE." + stream + ".>", "CONSUMER.MSG.NEXT." + stream + ".>"}
+	if role == api.RoleAdmin {
+		calls = append(calls, "STREAM.PURGE."+stream, "CONSUMER.NAMES."+stream, "CONSUMER.LIST."+stream)
+	}
+	out := make([]string, len(calls))
+	for i, c := range calls {
+		out[i] = apiPrefix + c
 	}
 	return out
 }
@@ -54,10 +67,15 @@ func grants(subj bus.Subjects) map[string]embedded.Grant {
 func consumerCreation(subj bus.Subjects) []embedded.Proxy {
 	stream := subj.StreamName()
 	var out []embedded.Proxy
-	for _, api := range []string{"CONSUMER.CREATE." + stream, "CONSUMER.CREATE." + stream + ".>", "CONSUMER.DURABLE.CREATE." + stream + ".>"} {
+	for _, api := range consumerCreationAPI(stream) {
 		out = append(out, embedded.Proxy{Local: "$JS.API." + api, Daemon: subj.JetStreamProxy() + "." + api})
 	}
 	return out
+}
+
+// consumerCreationAPI are the calls (after the API prefix) that make a consumer on stream.
+func consumerCreationAPI(stream string) []string {
+	return []string{"CONSUMER.CREATE." + stream, "CONSUMER.CREATE." + stream + ".>", "CONSUMER.DURABLE.CREATE." + stream + ".>"}
 }
 
 // identities is the service's view of the server's users.

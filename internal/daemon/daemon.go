@@ -101,10 +101,11 @@ func Start(cfg Config) (_ *Daemon, err error) {
 			return nil, observer.Errorf(observer.CodeBadRequest, "Give --hub-role monitor, agent or admin.", "unknown hub role %q", role)
 		}
 		opts = append(opts, embedded.WithLeaf(embedded.Leaf{URL: cfg.HubURL, SeedFile: cfg.HubSeed, CAFile: cfg.HubCA,
-			Role: role, Domain: d.Subjects.Host}))
+			Role: role}))
 	}
 	d.Server, err = embedded.Start(append(opts,
 		embedded.WithStateDir(cfg.StateDir),
+		embedded.WithJetStreamDomain(d.Subjects.Host),
 		embedded.WithListen(cfg.Listen),
 		embedded.WithTLS(cfg.TLSCert, cfg.TLSKey),
 		embedded.WithInsecureRemote(cfg.InsecureRemote),

@@ -15,9 +15,10 @@ import (
 )
 
 // HubPermissions are what a hub's client of role may publish and subscribe to, on hosts (none:
-// every host): the requests of the endpoints its role may call, service discovery, and the
-// hosts' events, diffs, action records and lease changes. The hub enforces them before a
-// request leaves it; each host then applies the role the hub's link has there.
+// every host): the requests of the endpoints its role may call, service discovery, the
+// hosts' event history in their JetStream domains, and their events, diffs, action records and
+// lease changes. The hub enforces them before a request leaves it; each host then applies the
+// role the hub's link has there.
 func HubPermissions(prefix, role string, hosts []string) (publish, subscribe []string) {
 	if prefix == "" {
 		prefix = bus.DefaultPrefix
@@ -33,6 +34,11 @@ func HubPermissions(prefix, role string, hosts []string) (publish, subscribe []s
 			if ep.Kind.May(role) {
 				publish = append(publish, base+"api."+ep.Name)
 			}
+		}
+		js := "$JS." + h + ".API."
+		publish = append(publish, historyAPI(js, "*", role)...)
+		for _, c := range consumerCreationAPI("*") {
+			publish = append(publish, js+c)
 		}
 		subscribe = append(subscribe, base+"evt.>", base+"snap.>", base+"act.>", base+"lease.>")
 	}
