@@ -39,6 +39,8 @@ type InspectRequest struct {
 	AppTarget
 	Window string `json:"window,omitempty"`
 	Scope  string `json:"scope,omitempty"`
+	// OCR adds the text recognised in a screenshot of the window (recognized_text).
+	OCR bool `json:"ocr,omitempty"`
 }
 
 // SnapshotRequest asks for the listing of a stored snapshot again, whole or from one element.

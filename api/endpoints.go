@@ -59,12 +59,15 @@ var Endpoints = []Endpoint{
 	{"windows", Observe, "List an app's windows, dialogs and sheets.", 5 * time.Second},
 	{"inspect", Observe, "Inspect a window: list what is on screen and keep the walk as a snapshot.", 20 * time.Second},
 	{"read", Observe, "Read a window's or a scope's text in reading order; no snapshot, no input.", observer.WholeBudget().Deadline + 2*time.Second},
+	{"screenshot", Observe, "A PNG of a window, a region or the display, secure fields painted over, scaled to its limits; with ocr, the text recognised in it.", 30 * time.Second},
+	{"screenshot_part", Observe, "One part of a screenshot's PNG (id and part from its reply), its bytes as they are.", 5 * time.Second},
 	{"snapshot", Observe, "List a stored snapshot again, whole or the subtree of one element; no new walk.", time.Second},
 	{"status", Observe, "The daemon's health: backend, event counters, snapshot store, client listener.", time.Second},
 	{"wait", Observe, "Wait for a condition, by subscription: the reply comes the moment it holds, with a snapshot that holds the match.", MaxWaitTimeout + 30*time.Second},
 	{"agents", Observe, "Who is connected: each identity's role, connections and since when, its last action and its leases.", time.Second},
 	{"creds", Manage, "Add, list or remove a client identity (its name, role and nkey's public key); a removed one is disconnected at once.", 5 * time.Second},
 	{"lease", Act, "Acquire, renew, release or list leases: an identity's exclusive hold on an app, a window or the host's physical input, ended by its TTL, its release or its holder's connection going; an acquire may wait for a lease to be free.", MaxLeaseWait + 10*time.Second},
+	{"window", Act, "Move, resize or close an app's window (op move with x and y, resize with w and h, close), proven by reading its windows again.", 10 * time.Second},
 	{"web_accessibility", Act, "Claim (on) or release (off) an app's web accessibility (Chromium, Electron) for an agent; restored when the last agent releases it or after 10 idle minutes.", 5 * time.Second},
 	action("click", "Click an element (press, confirm, open, ... as the platform's chain says); prove it with expect."),
 	action("press", "Invoke a named action of an element (action: AXPress, activate, ...)."),
@@ -86,12 +89,12 @@ func action(name, description string) Endpoint {
 	return Endpoint{name, Act, description, ChainDeadline + MaxWaitTimeout + 30*time.Second}
 }
 
-// Actions lists the action endpoints' names (ActionRequest's endpoints), web_accessibility
-// and lease aside.
+// Actions lists the action endpoints' names (ActionRequest's endpoints): the act endpoints but
+// those with requests of their own.
 var Actions = func() []string {
 	var out []string
 	for _, ep := range Endpoints {
-		if ep.Kind == Act && ep.Name != "web_accessibility" && ep.Name != "lease" {
+		if ep.Kind == Act && ep.Name != "web_accessibility" && ep.Name != "lease" && ep.Name != "window" {
 			out = append(out, ep.Name)
 		}
 	}

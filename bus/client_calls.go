@@ -187,3 +187,12 @@ func (c *Client) WaitAfter(ctx context.Context, req api.WaitRequest, act func(co
 		return &r, nil
 	}
 }
+
+// Window moves, resizes or closes an app's window, proven by the daemon's reading it again.
+func (c *Client) Window(ctx context.Context, req api.WindowRequest) (*api.WindowReply, error) {
+	var r api.WindowReply
+	if err := c.Call(ctx, "window", req, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}

@@ -33,12 +33,15 @@ func (s *Service) handlers() map[string]handler {
 		"inspect":           typed("inspect", s.inspect),
 		"read":              typed("read", s.read),
 		"snapshot":          typed("snapshot", s.snapshot),
+		"screenshot":        typed("screenshot", s.screenshot),
+		"screenshot_part":   typed("screenshot_part", s.screenshotPart),
 		"status":            typed("status", func(context.Context, api.StatusRequest) (any, error) { return s.status(), nil }),
 		"wait":              typed("wait", s.wait),
 		"web_accessibility": typed("web_accessibility", s.webAccessibility),
 		"creds":             typed("creds", s.creds),
 		"agents":            typed("agents", s.agents),
 		"lease":             typed("lease", s.lease),
+		"window":            typed("window", s.window),
 	}
 	for _, action := range api.Actions {
 		h[action] = typed(action, func(ctx context.Context, r api.ActionRequest) (any, error) { return s.act(ctx, action, r) })
@@ -74,7 +77,11 @@ func (s *Service) inspect(ctx context.Context, r api.InspectRequest) (any, error
 	if err != nil {
 		return nil, err
 	}
-	return encodeListing(s.obs.Inspect(ctx, observer.InspectRequest{App: r.Query(), Window: r.Window, Scope: scope}))
+	insp, err := s.obs.Inspect(ctx, observer.InspectRequest{App: r.Query(), Window: r.Window, Scope: scope})
+	if err == nil && r.OCR {
+		insp.RecognizedText = s.recognizeWindow(ctx, insp)
+	}
+	return encodeListing(insp, err)
 }
 
 func (s *Service) read(ctx context.Context, r api.ReadRequest) (any, error) {
@@ -171,6 +178,13 @@ func (s *Service) lease(ctx context.Context, r api.LeaseRequest) (any, error) {
 		return nil, notServed("leases")
 	}
 	return s.ops.Lease(ctx, r)
+}
+
+func (s *Service) window(ctx context.Context, r api.WindowRequest) (any, error) {
+	if s.ops.Window == nil {
+		return nil, notServed("window changes")
+	}
+	return s.ops.Window(ctx, r)
 }
 
 func (s *Service) creds(ctx context.Context, r api.CredsRequest) (any, error) {

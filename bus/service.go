@@ -36,6 +36,8 @@ type Service struct {
 	// identities names the user of a client account (nil: every request is the daemon's own).
 	identities func(account string) (api.Identity, bool)
 	audit      *Audit // records every action; nil records none
+	recognizer observer.TextRecognizer
+	shots      shotStore // screenshots' PNGs, fetched part by part
 	svc        *microService
 
 	ctx    context.Context
@@ -61,6 +63,8 @@ type Operations struct {
 	LeasesOf func(name string) []string
 	// Lease acquires, renews, releases and lists leases (package commands).
 	Lease func(ctx context.Context, r api.LeaseRequest) (*api.LeaseReply, error)
+	// Window moves, resizes or closes a window (package commands).
+	Window func(ctx context.Context, r api.WindowRequest) (*api.WindowReply, error)
 }
 
 // ServiceOption configures a Service.
@@ -80,6 +84,12 @@ func WithStream(name string) ServiceOption { return func(s *Service) { s.stream 
 
 // WithListen reports how clients reach the daemon in status.
 func WithListen(l api.ListenStatus) ServiceOption { return func(s *Service) { s.listen = &l } }
+
+// WithRecognizer recognises text in screenshots and inspections that ask for it (ocr); without
+// one their recognized_text says why there is none.
+func WithRecognizer(r observer.TextRecognizer) ServiceOption {
+	return func(s *Service) { s.recognizer = r }
+}
 
 // WithLogger sets the service's logger.
 func WithLogger(l *slog.Logger) ServiceOption { return func(s *Service) { s.log = l } }

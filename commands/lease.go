@@ -166,15 +166,11 @@ func (l *Leases) target(ctx context.Context, r api.LeaseRequest) (api.Lease, err
 		ref := app.Ref()
 		return api.Lease{Key: api.AppLeaseKey(app.Name, app.PID), What: api.LeaseApp, App: &ref}, nil
 	}
-	app, wins, err := l.o.Windows(ctx, r.Query())
+	app, w, err := l.o.Window(ctx, r.Query(), r.Window)
 	if err != nil {
 		return api.Lease{}, err
 	}
 	ref := app.Ref()
-	w, err := observer.PickWindow(app, wins, r.Window)
-	if err != nil {
-		return api.Lease{}, err
-	}
 	wref := w.RefOf()
 	return api.Lease{Key: api.WindowLeaseKey(app.Name, app.PID, w.ID), What: api.LeaseWindow, App: &ref, Window: &wref}, nil
 }

@@ -29,8 +29,10 @@ type Inspection struct {
 	// Scope names the element the listing is the subtree of, when it was scoped.
 	Scope *ScopeInfo `json:"scope,omitempty"`
 	// Walked counts the elements the snapshot holds; Elements lists those of the listed subtree.
-	Walked   int       `json:"walked"`
-	Elements []Element `json:"elements"`
+	Walked int `json:"walked"`
+	// RecognizedText is the window's text recognised from its pixels, when asked (ocr).
+	RecognizedText *RecognizedText `json:"recognized_text,omitempty"`
+	Elements       []Element       `json:"elements"` // the last field: AppendJSON writes it
 }
 
 // Element is one listed element: a flat pre-order list whose parent and depth give the tree.
@@ -60,11 +62,7 @@ func (o *Observer) Inspect(ctx context.Context, req InspectRequest) (*Inspection
 	if req.Scope != nil {
 		return o.scopedInspect(ctx, *req.Scope)
 	}
-	app, wins, err := o.Windows(ctx, req.App)
-	if err != nil {
-		return nil, err
-	}
-	win, err := PickWindow(app, wins, req.Window)
+	app, win, err := o.Window(ctx, req.App, req.Window)
 	if err != nil {
 		return nil, err
 	}

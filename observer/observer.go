@@ -178,6 +178,16 @@ func (o *Observer) Windows(ctx context.Context, q AppQuery) (App, []Window, erro
 	return app, wins, nil
 }
 
+// Window is the app q names and its window named want, as PickWindow chooses it.
+func (o *Observer) Window(ctx context.Context, q AppQuery, want string) (App, Window, error) {
+	app, wins, err := o.Windows(ctx, q)
+	if err != nil {
+		return App{}, Window{}, err
+	}
+	win, err := PickWindow(app, wins, want)
+	return app, win, err
+}
+
 // PickWindow chooses the window named by id or title (exact, else a unique substring), or else
 // the focused one, or else the first.
 func PickWindow(app App, wins []Window, want string) (Window, error) {

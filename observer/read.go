@@ -108,12 +108,7 @@ func (o *Observer) readTarget(ctx context.Context, req ReadRequest) (App, Window
 		}
 		return o.sameWindow(ctx, was)
 	}
-	app, wins, err := o.Windows(ctx, req.App)
-	if err != nil {
-		return App{}, Window{}, err
-	}
-	win, err := PickWindow(app, wins, req.Window)
-	return app, win, err
+	return o.Window(ctx, req.App, req.Window)
 }
 
 // textReading is the reader of a read: ReadWithText where the backend has it, so that labels'

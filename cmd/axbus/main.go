@@ -29,6 +29,7 @@ type cli struct {
 	Windows          windowsCmd          `cmd:"" help:"List an app's windows." group:"Observe"`
 	Inspect          inspectCmd          `cmd:"" help:"Inspect a window into a snapshot." group:"Observe"`
 	Read             readCmd             `cmd:"" help:"Read a window's text in reading order." group:"Observe"`
+	Screenshot       screenshotCmd       `cmd:"" help:"A PNG of a window, a region or the display, secure fields painted over." group:"Observe"`
 	Snapshot         snapshotCmd         `cmd:"" help:"List a stored snapshot again, whole or from one element." group:"Observe"`
 	Wait             waitCmd             `cmd:"" help:"Wait for a condition; exit 0 once it holds." group:"Observe"`
 	Tail             tailCmd             `cmd:"" help:"Follow the desktop's events, live and from history." group:"Observe"`
@@ -50,6 +51,7 @@ type cli struct {
 	Key              keyCmd              `cmd:"" help:"Send a key combination to an app (physical input)." group:"Act"`
 	Lease            leaseCmd            `cmd:"" help:"Hold an app, a window or the physical input for this identity alone: acquire, renew, release, ls." group:"Act"`
 	WebAccessibility webAccessibilityCmd `cmd:"" name:"web-accessibility" aliases:"web_accessibility" help:"Claim or release an app's web accessibility (macOS Chromium and Electron)." group:"Act"`
+	Window           windowCmd           `cmd:"" help:"Move, resize or close an app's window, proven by reading it again." group:"Act"`
 	Creds            credsCmd            `cmd:"" help:"Manage the identities that may connect, and their roles (admins)." group:"Tools"`
 	Hub              hubCmd              `cmd:"" help:"Join many desktops: run a hub they join as leaf nodes, or print its nats-server configuration." group:"Daemon"`
 	MCP              mcpCmd              `cmd:"" name:"mcp" help:"Serve the desktop to AI agents over the Model Context Protocol (stdio, or HTTP on loopback)." group:"Tools"`

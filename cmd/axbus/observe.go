@@ -63,6 +63,7 @@ type inspectCmd struct {
 	Window string `placeholder:"W" help:"window id or title (default: the focused window)." group:"Target"`
 	Scope  string `placeholder:"SNAPSHOT:ELEMENT" help:"list one element's subtree, off-screen content included (an id from an earlier inspect)." group:"Target"`
 	Find   string `placeholder:"LOCATOR" help:"list only the elements a locator matches (e.g. 'role=button,name~Save'), with their ids: an inspection of the matches alone." group:"Target"`
+	OCR    bool   `name:"ocr" help:"also recognise the text in a screenshot of the window (from pixels: canvases, images, remote desktops)."`
 	connFlags
 }
 
@@ -75,7 +76,7 @@ func (c *inspectCmd) Run(e *env) error {
 		}
 	}
 	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
-		insp, err := cl.Inspect(ctx, api.InspectRequest{AppTarget: c.target(), Window: c.Window, Scope: c.Scope})
+		insp, err := cl.Inspect(ctx, api.InspectRequest{AppTarget: c.target(), Window: c.Window, Scope: c.Scope, OCR: c.OCR})
 		if err != nil || l == nil {
 			return insp, err
 		}

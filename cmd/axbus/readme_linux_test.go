@@ -368,6 +368,16 @@ func (u *readmeUser) runLine(t *testing.T, line string) {
 		if insp.Scope == nil || insp.Elements[0].Role != observer.RoleList || items(&insp) <= items(u.snap) {
 			t.Fatalf("the scoped inspection lists %d rows, the window's %d: %.2000s", items(&insp), items(u.snap), out)
 		}
+	case "screenshot":
+		var r screenshotResult
+		if err := json.Unmarshal([]byte(out), &r); err != nil || r.ScreenshotReply == nil {
+			t.Fatalf("screenshot: %v %s", err, out)
+		}
+		b, err := os.ReadFile(r.File) // -o is made absolute, from the checkout
+		if err != nil || len(b) != r.Bytes || r.Blanked == 0 || r.RecognizedText == nil ||
+			!slices.ContainsFunc(r.RecognizedText.Lines, func(l observer.RecognizedLine) bool { return strings.Contains(l.Text, "Save") }) {
+			t.Fatalf("screenshot: the file (%d bytes, %v) or the reply: %.2000s", len(b), err, out)
+		}
 	case "read":
 		if !strings.Contains(out, "Save") || !strings.Contains(out, "Apples\t3\t1.20") {
 			t.Fatalf("read --text: %q", out)

@@ -17,6 +17,7 @@ import (
 	"github.com/axbus/axbus/commands"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/ocr"
 	"github.com/axbus/axbus/waiters"
 )
 
@@ -163,12 +164,16 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	if wa, ok := d.Backend.(observer.WebAccessibility); ok {
 		d.Ledger = observer.NewLedger(wa)
 	}
-	d.Service, err = bus.NewService(d.Server.Conn(), d.Observer, d.Subjects,
+	var recognizer observer.TextRecognizer
+	if t := ocr.Find(); t != nil { // not a nil *Tesseract in the interface
+		recognizer = t
+	}
+	d.Service, err = bus.NewService(d.Server.Conn(), d.Observer, d.Subjects, bus.WithRecognizer(recognizer),
 		bus.WithPublisher(d.Pub), bus.WithSnapPublisher(d.Snap), bus.WithPoller(d.Poller), bus.WithStream(d.Subjects.StreamName()),
 		bus.WithLogger(cfg.Log.With("part", "service")), bus.WithListen(listenStatus(d.Server.Info())),
 		bus.WithIdentities(identities(d.Server)), bus.WithAudit(d.Audit),
 		bus.WithOperations(bus.Operations{Wait: d.Waits.Serve, Act: d.Commands.Do, Ledger: d.Ledger, Creds: creds(d.Server),
-			Agents: presence(d.Server), Lease: d.Leases.Serve, LeasesOf: d.Leases.HeldBy}))
+			Agents: presence(d.Server), Lease: d.Leases.Serve, LeasesOf: d.Leases.HeldBy, Window: d.Commands.Window}))
 	if err != nil {
 		return d, err
 	}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/observer"
+)
+
+// TestScreenshotOfGTK3: `axbus screenshot --app ... --ocr` of the GTK3 fixture's window, through
+// NATS: a PNG of the window's size; Tesseract finds "Save" with its box's centre inside the Save
+// button's bounds (as the accessibility tree says them); the password entry, typed into, is one
+// flat colour in the image.
+func TestScreenshotOfGTK3(t *testing.T) {
+	const kind = headless.KindGTK3
+	dd := startDesktopDaemon(t, kind)
+	app := dd.apps[kind]
+	before := dd.state(t, kind).PasswordLen
+	dd.do(t, kind, map[string]any{"cmd": "type_password", "text": "hunter2", "interval_ms": 1})
+	dd.eventually(t, kind, "the password was not typed", func(s headless.State) bool { return s.PasswordLen == before+7 })
+	insp, err := dd.client.Inspect(context.Background(), api.InspectRequest{AppTarget: api.AppTarget{PID: app.PID}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	save, secret := find(insp, observer.RoleButton, "Save"), secureElement(insp)
+	if save == nil || save.Bounds == nil || secret == nil || secret.Bounds == nil {
+		t.Fatalf("the fixture lacks Save or the password entry, with bounds: %+v %+v", save, secret)
+	}
+
+	file := filepath.Join(t.TempDir(), "fixture.png")
+	out, errOut, code := dd.cli(t, "screenshot", "--pid", strconv.Itoa(app.PID), "-o", file, "--ocr", "--json")
+	if code != 0 {
+		t.Fatalf("screenshot: exit %d %s%s", code, out, errOut)
+	}
+	var reply map[string]any
+	if err := json.Unmarshal([]byte(out), &reply); err != nil {
+		t.Fatal(err)
+	}
+	delete(reply, "file") // the CLI's own
+	wire, _ := json.Marshal(reply)
+	mustMatch(t, "screenshot.reply", wire)
+	r := decode[screenshotResult](t, out)
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("the file is no PNG: %v", err)
+	}
+	win := r.Bounds
+	if r.Scale != 1 || img.Bounds().Dx() != int(win.W) || img.Bounds().Dy() != int(win.H) || r.Blanked != 1 {
+		t.Fatalf("a %v image at scale %v of the window %v, %d blanked", img.Bounds().Size(), r.Scale, win, r.Blanked)
+	}
+	t.Logf("%dx%d PNG, %d bytes; OCR: %d lines", r.Width, r.Height, r.Bytes, len(r.RecognizedText.Lines))
+
+	// The password entry's area: one flat colour, whatever it showed.
+	at := func(x, y float64) [4]uint32 {
+		c := img.At(int(x-win.X), int(y-win.Y))
+		r, g, b, a := c.RGBA()
+		return [4]uint32{r, g, b, a}
+	}
+	sb := secret.Bounds
+	first := at(sb.X, sb.Y)
+	for y := sb.Y; y < sb.Y+sb.H; y++ {
+		for x := sb.X; x < sb.X+sb.W; x++ {
+			if at(x, y) != first {
+				t.Fatalf("the password entry's area is not blank at (%v, %v)", x, y)
+			}
+		}
+	}
+
+	// OCR, of the screenshot and of an inspection: "Save" where the tree says the button is.
+	saveIn(t, "the screenshot", r.RecognizedText, win, r.Width, r.Height, r.Scale, *save.Bounds)
+	out, errOut, code = dd.cli(t, "inspect", "--pid", strconv.Itoa(app.PID), "--ocr", "--json")
+	if code != 0 {
+		t.Fatalf("inspect --ocr: exit %d %s%s", code, out, errOut)
+	}
+	mustMatch(t, "inspect.reply", []byte(out))
+	saveIn(t, "the inspection", decode[observer.Inspection](t, out).RecognizedText, win, r.Width, r.Height, r.Scale, *save.Bounds)
+}
+
+// saveIn fails unless rt has a line "Save" whose box's centre, mapped from an image of w x h at
+// scale of the area bounds, lies in the Save button's bounds.
+func saveIn(t *testing.T, what string, rt *observer.RecognizedText, bounds observer.Rect, w, h int, scale float64, save observer.Rect) {
+	t.Helper()
+	if rt == nil || rt.Error != nil || rt.From != observer.RecognizedFrom {
+		t.Fatalf("%s: recognized_text %+v", what, rt)
+	}
+	var saw []string
+	for _, l := range rt.Lines {
+		saw = append(saw, l.Text)
+		if !strings.Contains(l.Text, "Save") {
+			continue
+		}
+		cx := bounds.X + (l.Box.X+l.Box.W/2)*float64(w)/scale
+		cy := bounds.Y + (l.Box.Y+l.Box.H/2)*float64(h)/scale
+		if cx >= save.X && cx <= save.X+save.W && cy >= save.Y && cy <= save.Y+save.H {
+			return
+		}
+		t.Logf("%s: %q at (%.0f, %.0f), outside Save's %v", what, l.Text, cx, cy, save)
+	}
+	t.Fatalf("%s: OCR found no \"Save\" in the Save button's bounds %v; lines: %q", what, save, saw)
+}
+
+func secureElement(insp *observer.Inspection) *observer.Element {
+	for i := range insp.Elements {
+		if insp.Elements[i].Secure {
+			return &insp.Elements[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/observer"
+)
+
+// TestWindowOnGTK3: `axbus window move` and `resize` of the GTK3 fixture's window through NATS,
+// each seen by xwininfo (the X server's own account, nobody here wrote it) at the place and size
+// asked; `window close` closes it as its close button would: the app quits (app_terminated).
+func TestWindowOnGTK3(t *testing.T) {
+	const kind = headless.KindGTK3
+	dd := startDesktopDaemon(t, kind)
+	pid := strconv.Itoa(dd.apps[kind].PID)
+	geometry := func() (x, y, w, h int) {
+		t.Helper()
+		cmd := exec.Command("xwininfo", "-name", "axbus fixture (GTK3)")
+		cmd.Env = append(os.Environ(), "DISPLAY="+dd.session.Display, "XAUTHORITY="+dd.session.XAuthority)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("xwininfo: %v %s", err, out)
+		}
+		field := func(name string) int {
+			m := regexp.MustCompile(name + `:\s+(-?\d+)`).FindSubmatch(out)
+			if m == nil {
+				t.Fatalf("xwininfo says no %s: %s", name, out)
+			}
+			v, _ := strconv.Atoi(string(m[1]))
+			return v
+		}
+		return field("Absolute upper-left X"), field("Absolute upper-left Y"), field("Width"), field("Height")
+	}
+	window := func(args ...string) api.WindowReply {
+		t.Helper()
+		out, errOut, code := dd.cli(t, append([]string{"window"}, append(args, "--pid", pid, "--json")...)...)
+		if code != 0 {
+			t.Fatalf("window %v: exit %d %s%s", args, code, out, errOut)
+		}
+		mustMatch(t, "window.reply", []byte(out))
+		return decode[api.WindowReply](t, out)
+	}
+
+	r := window("move", "--to", "120,80")
+	if x, y, _, _ := geometry(); x != 120 || y != 80 || r.After == nil || r.After.Bounds.X != 120 || r.After.Bounds.Y != 80 {
+		t.Fatalf("moved to (120, 80): xwininfo says (%d, %d); the reply %+v", x, y, r.After)
+	}
+	r = window("resize", "--size", "640x480")
+	if _, _, w, h := geometry(); w != 640 || h != 480 || r.After == nil || r.After.Bounds.W != 640 || r.After.Bounds.H != 480 {
+		t.Fatalf("resized to 640x480: xwininfo says %dx%d; the reply %+v", w, h, r.After)
+	}
+	if _, _, code := dd.cli(t, "window", "resize", "--size", "0x10", "--pid", pid); code != exitUsage {
+		t.Fatalf("a resize to 0x10: exit %d, want the usage error", code)
+	}
+
+	dd.drain()
+	if r = window("close"); !r.Closed {
+		t.Fatalf("window close: %+v", r)
+	}
+	dd.await(t, "the fixture quitting once its window closed", dd.apps[kind].PID, 10*time.Second,
+		func(e api.Envelope) bool { return e.Type == observer.EventAppTerminated })
+}

@@ -1,0 +1,220 @@
+package observer
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"math"
+)
+
+// ScreenReader is implemented by backends that can read the screen's pixels (X11 GetImage,
+// CoreGraphics): the screenshot endpoint.
+type ScreenReader interface {
+	// ScreenBounds is the whole display, in global screen coordinates (as Rect).
+	ScreenBounds(ctx context.Context) (Rect, error)
+	// Capture reads the pixels of rect (global coordinates, inside ScreenBounds) as shown.
+	Capture(ctx context.Context, rect Rect) (*image.RGBA, error)
+}
+
+// The screenshot limits, each said once.
+const (
+	// DefaultShotSide is the longest side of a screenshot unless the request asks otherwise.
+	DefaultShotSide = 1920
+	// DefaultShotBytes is the largest PNG a screenshot is unless the request asks otherwise:
+	// past it the image is scaled down further.
+	DefaultShotBytes = 2 << 20
+	// MaxShotBytes is the largest PNG a request may ask for.
+	MaxShotBytes = 64 << 20
+)
+
+// ScreenshotRequest asks for the pixels of an app's window (App, Window as inspect takes them),
+// of a region of the display (Region, global coordinates), or of the whole display (neither).
+type ScreenshotRequest struct {
+	App    AppQuery
+	Window string
+	Region *Rect
+	// MaxSide bounds the longest side (0: DefaultShotSide; -1: full size); MaxBytes the PNG's
+	// size (0: DefaultShotBytes).
+	MaxSide, MaxBytes int
+}
+
+// Screenshot is a PNG of a part of the screen, with what maps its pixels back to the desktop: a
+// pixel (px, py) of the image is the global point Bounds.X + px/Scale, Bounds.Y + py/Scale.
+type Screenshot struct {
+	PNG           []byte
+	Width, Height int
+	Scale         float64
+	Bounds        Rect
+	App           *AppRef
+	Window        *WindowRef
+	// Blanked counts the secure fields painted over before the image was encoded.
+	Blanked int
+}
+
+// Screenshot captures what req names, paints over every secure field it shows (their pixels
+// show a password's length), scales it down to the request's limits and encodes it as PNG.
+func (o *Observer) Screenshot(ctx context.Context, req ScreenshotRequest) (*Screenshot, error) {
+	sr, ok := o.backend.(ScreenReader)
+	if !ok {
+		return nil, Errorf(CodeNotSupported, "Run the daemon on a desktop whose backend reads the screen (AT-SPI on X11, macOS).",
+			"this backend cannot read the screen")
+	}
+	maxBytes := req.MaxBytes
+	if maxBytes == 0 {
+		maxBytes = DefaultShotBytes
+	}
+	if maxBytes < 0 || maxBytes > MaxShotBytes || req.MaxSide < -1 {
+		return nil, Errorf(CodeBadRequest, "Give max_bytes from 1 to 64 MiB, max_side -1 (full size) or more.", "screenshot limits out of range")
+	}
+	screen, err := sr.ScreenBounds(ctx)
+	if err != nil {
+		return nil, err
+	}
+	shot := &Screenshot{}
+	var rect Rect
+	switch {
+	case req.App.Name != "" || req.App.PID != 0:
+		app, win, err := o.Window(ctx, req.App, req.Window)
+		if err != nil {
+			return nil, err
+		}
+		if win.Bounds == nil {
+			return nil, Errorf(CodeNotSupported, "Take a region of the display (region) instead.", "window %q has no bounds", win.Title)
+		}
+		ref, wref := app.Ref(), win.RefOf()
+		shot.App, shot.Window, rect = &ref, &wref, *win.Bounds
+	case req.Region != nil:
+		rect = *req.Region
+	default:
+		rect = screen
+	}
+	rect = pixelRect(rect.Intersect(screen))
+	if rect.Empty() {
+		return nil, Errorf(CodeBadRequest, "Ask for a window or a region that is on the display.", "nothing of the display is in %v", rect)
+	}
+	secure, err := o.secureFields(ctx, rect)
+	if err != nil {
+		return nil, err
+	}
+	img, err := sr.Capture(ctx, rect)
+	if err != nil {
+		return nil, err
+	}
+	shot.Blanked = Blank(img, rect, secure)
+	shot.Bounds = rect
+	side := req.MaxSide
+	if side == 0 {
+		side = DefaultShotSide
+	}
+	shot.PNG, shot.Width, shot.Height, shot.Scale, err = EncodeWithin(img, side, maxBytes)
+	return shot, err
+}
+
+// pixelRect is r on whole pixels, covering it.
+func pixelRect(r Rect) Rect {
+	x, y := math.Floor(r.X), math.Floor(r.Y)
+	return Rect{X: x, Y: y, W: math.Ceil(r.X+r.W) - x, H: math.Ceil(r.Y+r.H) - y}
+}
+
+// secureFields are the bounds of the secure fields of every window that shows in rect. A window
+// that cannot be walked fails the screenshot: it may show a password's dots.
+func (o *Observer) secureFields(ctx context.Context, rect Rect) ([]Rect, error) {
+	apps, err := o.Apps(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []Rect
+	for _, app := range apps {
+		wins, err := o.backend.Windows(ctx, app.PID)
+		if err != nil {
+			continue // gone since it was listed
+		}
+		for _, w := range wins {
+			if w.Bounds != nil && !w.Bounds.Touches(rect) {
+				continue
+			}
+			walk := Walk(ctx, o.backend, w.Ref, WalkOptions{Budget: UnscopedBudget(), VisibleOnly: true})
+			if len(walk.Nodes) == 0 && w.Bounds != nil {
+				return nil, Errorf(CodeAppNotResponding, "Retry, or take a window of another app.",
+					"could not read window %q of %s to find its secure fields", w.Title, app.Name).With("pid", app.PID)
+			}
+			for _, n := range walk.Nodes {
+				if n.Secure && n.Bounds != nil {
+					out = append(out, *n.Bounds)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// blankColour paints over secure fields: a flat grey no field draws.
+var blankColour = color.RGBA{R: 0x80, G: 0x80, B: 0x80, A: 0xff}
+
+// Blank paints each of secure (global coordinates) that shows in img, the capture of rect, with
+// a flat colour, and counts those it painted.
+func Blank(img *image.RGBA, rect Rect, secure []Rect) int {
+	n := 0
+	for _, s := range secure {
+		r := pixelRect(s.Intersect(rect))
+		if r.Empty() {
+			continue
+		}
+		area := image.Rect(int(r.X-rect.X), int(r.Y-rect.Y), int(r.X-rect.X+r.W), int(r.Y-rect.Y+r.H))
+		draw.Draw(img, area.Intersect(img.Bounds()), &image.Uniform{C: blankColour}, image.Point{}, draw.Src)
+		n++
+	}
+	return n
+}
+
+// EncodeWithin encodes img as PNG, scaled down so that its longest side is at most maxSide (-1:
+// any) and the PNG at most maxBytes: scaled further, by the square root of the excess, until it
+// fits. It returns the PNG, its size and the scale (image pixels per screen pixel).
+func EncodeWithin(img *image.RGBA, maxSide, maxBytes int) (data []byte, w, h int, scale float64, err error) {
+	b := img.Bounds()
+	scale = 1
+	if long := max(b.Dx(), b.Dy()); maxSide > 0 && long > maxSide {
+		scale = float64(maxSide) / float64(long)
+	}
+	for range 8 {
+		w, h = max(1, int(math.Round(float64(b.Dx())*scale))), max(1, int(math.Round(float64(b.Dy())*scale)))
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, ScaleDown(img, w, h)); err != nil {
+			return nil, 0, 0, 0, Errorf(CodeInternal, "", "encoding the screenshot: %v", err)
+		}
+		if buf.Len() <= maxBytes {
+			return buf.Bytes(), w, h, float64(w) / float64(b.Dx()), nil
+		}
+		scale *= math.Sqrt(float64(maxBytes)/float64(buf.Len())) * 0.95
+	}
+	return nil, 0, 0, 0, Errorf(CodeBadRequest, "Ask for a larger max_bytes.", "the screenshot does not fit in %d bytes", maxBytes)
+}
+
+// ScaleDown is img at w x h (no larger than it), each pixel the mean of the pixels it covers.
+func ScaleDown(img *image.RGBA, w, h int) *image.RGBA {
+	b := img.Bounds()
+	if w >= b.Dx() && h >= b.Dy() {
+		return img
+	}
+	out := image.NewRGBA(image.Rect(0, 0, w, h))
+	for y := range h {
+		y0, y1 := y*b.Dy()/h, max((y+1)*b.Dy()/h, y*b.Dy()/h+1)
+		for x := range w {
+			x0, x1 := x*b.Dx()/w, max((x+1)*b.Dx()/w, x*b.Dx()/w+1)
+			var r, g, bl, a, n uint32
+			for sy := y0; sy < y1; sy++ {
+				row := img.Pix[(sy)*img.Stride:]
+				for sx := x0; sx < x1; sx++ {
+					p := row[sx*4 : sx*4+4]
+					r, g, bl, a, n = r+uint32(p[0]), g+uint32(p[1]), bl+uint32(p[2]), a+uint32(p[3]), n+1
+				}
+			}
+			o := out.Pix[y*out.Stride+x*4:]
+			o[0], o[1], o[2], o[3] = uint8(r/n), uint8(g/n), uint8(bl/n), uint8(a/n)
+		}
+	}
+	return out
+}
