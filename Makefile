@@ -16,7 +16,7 @@ FUZZTIME ?= 30000x
 ARGS ?=
 
 # The Debian packages of the headless desktop and the fixture apps (see research on AT-SPI).
-APT_PACKAGES := xvfb xauth dbus dbus-x11 at-spi2-core libatk-adaptor libatk-bridge2.0-0 python3-gi \
+APT_PACKAGES := xclip xvfb xauth dbus dbus-x11 at-spi2-core libatk-adaptor libatk-bridge2.0-0 python3-gi \
 	gir1.2-gtk-3.0 gir1.2-gtk-4.0 gir1.2-atspi-2.0 python3-pyatspi x11-utils chromium gtk-3-examples \
 	nodejs tesseract-ocr tesseract-ocr-eng
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -57,6 +57,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzConditionJSON$$' -fuzztime $(FUZZTIME) ./waiters/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseLocator$$' -fuzztime $(FUZZTIME) ./waiters/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseTSV$$' -fuzztime $(FUZZTIME) ./observer/ocr/
+	$(GO) test -run '^$$' -fuzz '^FuzzExecArgs$$' -fuzztime $(FUZZTIME) ./observer/atspi/
 	$(GO) test -run '^$$' -fuzz '^FuzzSplitKeys$$' -fuzztime $(FUZZTIME) ./observer/
 	$(GO) test -run '^$$' -fuzz '^FuzzInspectionJSON$$' -fuzztime $(FUZZTIME) ./observer/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseExport$$' -fuzztime $(FUZZTIME) ./internal/headless/

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"slices"
 	"time"
 
 	"github.com/axbus/axbus/observer"
@@ -67,7 +68,10 @@ var Endpoints = []Endpoint{
 	{"agents", Observe, "Who is connected: each identity's role, connections and since when, its last action and its leases.", time.Second},
 	{"creds", Manage, "Add, list or remove a client identity (its name, role and nkey's public key); a removed one is disconnected at once.", 5 * time.Second},
 	{"lease", Act, "Acquire, renew, release or list leases: an identity's exclusive hold on an app, a window or the host's physical input, ended by its TTL, its release or its holder's connection going; an acquire may wait for a lease to be free.", MaxLeaseWait + 10*time.Second},
-	{"window", Act, "Move, resize or close an app's window (op move with x and y, resize with w and h, close), proven by reading its windows again.", 10 * time.Second},
+	{"window", Act, "Move, resize, close, raise or minimize an app's window (op move with x and y, resize with w and h, close, raise: to the front with the focus, minimize), proven by reading its windows again.", 10 * time.Second},
+	{"launch", Act, "Start an app (entry: a desktop entry or app; command: a program and its arguments, admin only) and answer once it is in the accessibility tree, by its registration event.", observer.DefaultLaunchWait + 10*time.Second},
+	{"quit", Act, "Quit an app as its user would (its windows closed), or with force at once; the answer comes once it has ended (app_terminated).", observer.QuitWait + 10*time.Second},
+	{"clipboard", Act, "Read (op get) or write (op set, text) the clipboard's text; text only, at most 200 KiB.", 5 * time.Second},
 	{"web_accessibility", Act, "Claim (on) or release (off) an app's web accessibility (Chromium, Electron) for an agent; restored when the last agent releases it or after 10 idle minutes.", 5 * time.Second},
 	action("click", "Click an element (press, confirm, open, ... as the platform's chain says); prove it with expect."),
 	action("press", "Invoke a named action of an element (action: AXPress, activate, ...)."),
@@ -89,12 +93,15 @@ func action(name, description string) Endpoint {
 	return Endpoint{name, Act, description, ChainDeadline + MaxWaitTimeout + 30*time.Second}
 }
 
+// ownRequests are the act endpoints whose requests are not ActionRequest.
+var ownRequests = []string{"web_accessibility", "lease", "window", "launch", "quit", "clipboard"}
+
 // Actions lists the action endpoints' names (ActionRequest's endpoints): the act endpoints but
 // those with requests of their own.
 var Actions = func() []string {
 	var out []string
 	for _, ep := range Endpoints {
-		if ep.Kind == Act && ep.Name != "web_accessibility" && ep.Name != "lease" && ep.Name != "window" {
+		if ep.Kind == Act && !slices.Contains(ownRequests, ep.Name) {
 			out = append(out, ep.Name)
 		}
 	}

@@ -196,3 +196,47 @@ func (c *Client) Window(ctx context.Context, req api.WindowRequest) (*api.Window
 	}
 	return &r, nil
 }
+
+// Launch starts an app and returns it once it is in the accessibility tree.
+func (c *Client) Launch(ctx context.Context, req api.LaunchRequest) (*api.LaunchReply, error) {
+	ctx, cancel := waitingFor(ctx, req.TimeoutMS, observer.DefaultLaunchWait)
+	defer cancel()
+	var r api.LaunchReply
+	if err := c.Call(ctx, "launch", req, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Quit ends an app and returns once it has.
+func (c *Client) Quit(ctx context.Context, req api.QuitRequest) (*api.QuitReply, error) {
+	ctx, cancel := waitingFor(ctx, req.TimeoutMS, observer.QuitWait)
+	defer cancel()
+	var r api.QuitReply
+	if err := c.Call(ctx, "quit", req, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Clipboard reads or writes the clipboard's text.
+func (c *Client) Clipboard(ctx context.Context, req api.ClipboardRequest) (*api.ClipboardReply, error) {
+	var r api.ClipboardReply
+	if err := c.Call(ctx, "clipboard", req, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// waitingFor bounds a call that waits on the daemon (timeoutMS, else def) by that wait and a
+// margin, unless ctx has a deadline of its own: the daemon's answer, TIMEOUT included, arrives.
+func waitingFor(ctx context.Context, timeoutMS int, def time.Duration) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return ctx, func() {}
+	}
+	wait := def
+	if timeoutMS > 0 {
+		wait = time.Duration(timeoutMS) * time.Millisecond
+	}
+	return context.WithTimeout(ctx, wait+5*time.Second)
+}

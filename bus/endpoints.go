@@ -38,10 +38,13 @@ func (s *Service) handlers() map[string]handler {
 		"status":            typed("status", func(context.Context, api.StatusRequest) (any, error) { return s.status(), nil }),
 		"wait":              typed("wait", s.wait),
 		"web_accessibility": typed("web_accessibility", s.webAccessibility),
-		"creds":             typed("creds", s.creds),
+		"creds":             typed("creds", served(s.ops.Creds, "identities")),
 		"agents":            typed("agents", s.agents),
-		"lease":             typed("lease", s.lease),
-		"window":            typed("window", s.window),
+		"lease":             typed("lease", served(s.ops.Lease, "leases")),
+		"window":            typed("window", served(s.ops.Window, "window changes")),
+		"launch":            typed("launch", served(s.ops.Launch, "launches")),
+		"quit":              typed("quit", served(s.ops.Quit, "quits")),
+		"clipboard":         typed("clipboard", served(s.ops.Clipboard, "clipboards")),
 	}
 	for _, action := range api.Actions {
 		h[action] = typed(action, func(ctx context.Context, r api.ActionRequest) (any, error) { return s.act(ctx, action, r) })
@@ -173,25 +176,14 @@ func (s *Service) webAccessibility(ctx context.Context, r api.WebAccessibilityRe
 	return api.WebAccessibilityReply{App: app.Ref(), Ledger: l.Entries()}, nil
 }
 
-func (s *Service) lease(ctx context.Context, r api.LeaseRequest) (any, error) {
-	if s.ops.Lease == nil {
-		return nil, notServed("leases")
+// served is the handler of op, an operation of Operations (what names it when it is missing).
+func served[Req, Reply any](op func(context.Context, Req) (*Reply, error), what string) func(context.Context, Req) (any, error) {
+	return func(ctx context.Context, r Req) (any, error) {
+		if op == nil {
+			return nil, notServed(what)
+		}
+		return op(ctx, r)
 	}
-	return s.ops.Lease(ctx, r)
-}
-
-func (s *Service) window(ctx context.Context, r api.WindowRequest) (any, error) {
-	if s.ops.Window == nil {
-		return nil, notServed("window changes")
-	}
-	return s.ops.Window(ctx, r)
-}
-
-func (s *Service) creds(ctx context.Context, r api.CredsRequest) (any, error) {
-	if s.ops.Creds == nil {
-		return nil, notServed("identities")
-	}
-	return s.ops.Creds(ctx, r)
 }
 
 func notServed(what string) *observer.Error {

@@ -63,8 +63,12 @@ type Operations struct {
 	LeasesOf func(name string) []string
 	// Lease acquires, renews, releases and lists leases (package commands).
 	Lease func(ctx context.Context, r api.LeaseRequest) (*api.LeaseReply, error)
-	// Window moves, resizes or closes a window (package commands).
+	// Window moves, resizes, closes, raises or minimizes a window (package commands).
 	Window func(ctx context.Context, r api.WindowRequest) (*api.WindowReply, error)
+	// Launch and Quit start and end apps; Clipboard reads and writes its text (package commands).
+	Launch    func(ctx context.Context, r api.LaunchRequest) (*api.LaunchReply, error)
+	Quit      func(ctx context.Context, r api.QuitRequest) (*api.QuitReply, error)
+	Clipboard func(ctx context.Context, r api.ClipboardRequest) (*api.ClipboardReply, error)
 }
 
 // ServiceOption configures a Service.

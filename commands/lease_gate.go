@@ -95,3 +95,24 @@ func (b gatedBackend) Input(ctx context.Context, in observer.Input) error {
 	}
 	return b.Backend.Input(ctx, in)
 }
+
+// ReadClipboard and WriteClipboard pass the clipboard through (the paste fallback), a write
+// under the input lease: it changes what every app pastes.
+func (b gatedBackend) ReadClipboard(ctx context.Context) (string, bool, error) {
+	cb, ok := b.Backend.(observer.Clipboard)
+	if !ok {
+		return "", false, observer.Errorf(observer.CodeNotSupported, "Type the text in parts.", "this backend has no clipboard")
+	}
+	return cb.ReadClipboard(ctx)
+}
+
+func (b gatedBackend) WriteClipboard(ctx context.Context, text string, has bool) (func() <-chan struct{}, error) {
+	cb, ok := b.Backend.(observer.Clipboard)
+	if !ok {
+		return nil, observer.Errorf(observer.CodeNotSupported, "Type the text in parts.", "this backend has no clipboard")
+	}
+	if err := b.g.hold(); err != nil {
+		return nil, err
+	}
+	return cb.WriteClipboard(ctx, text, has)
+}

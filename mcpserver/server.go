@@ -84,6 +84,8 @@ func toolSchemas(t tool) (in, out json.RawMessage, err error) {
 		delete(m["properties"].(map[string]any), "op")
 		delete(m, "required")
 		delete(m, "allOf") // the daemon checks the request whole, op included
+		delete(m, "if")
+		delete(m, "then")
 		if in, err = json.Marshal(m); err != nil {
 			return nil, nil, err
 		}
@@ -105,6 +107,9 @@ func (s *Server) handler(t tool) mcp.ToolHandler {
 			}
 			m["op"], _ = json.Marshal(t.op)
 			args, _ = json.Marshal(m)
+		}
+		if t.endpoint == "screenshot" {
+			return s.screenshot(ctx, args), nil
 		}
 		var raw json.RawMessage
 		if err := s.client.CallRaw(ctx, t.endpoint, args, &raw); err != nil {

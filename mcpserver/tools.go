@@ -8,7 +8,7 @@ type tool struct {
 	// readOnly tools only observe; destructive ones may lose data (a value replaced, a key
 	// pressed); the others act without loss (a click, a focus).
 	readOnly, destructive bool
-	// op is the lease operation the tool stands for.
+	// op is the operation of its endpoint the tool stands for (a lease's, a window's, ...).
 	op string
 }
 
@@ -39,6 +39,19 @@ var tools = []tool{
 	{name: "uncheck", endpoint: "uncheck", description: "Uncheck a check box (nothing when it is unchecked already)." + actionHelp},
 	{name: "expand", endpoint: "expand", description: "Expand an element (a tree row, a combo box)." + actionHelp},
 	{name: "collapse", endpoint: "collapse", description: "Collapse an element." + actionHelp},
+	{name: "screenshot", endpoint: "screenshot", readOnly: true, description: "A PNG of a window (app or pid, window), a region (global x, y, w, h) or the display, " +
+		"returned as an image; secure fields painted over, scaled to at most 1920 px and 2 MiB. A pixel (px, py) is the desktop point bounds.x + px/scale, bounds.y + py/scale. " +
+		"ocr: true adds the text recognised from its pixels (lines with boxes as fractions of the image), for windows without an accessibility tree."},
+	{name: "window_move", endpoint: "window", op: "move", description: "Move an app's window (default the focused one) so that its top-left corner is at global x, y; proven by reading its windows again."},
+	{name: "window_resize", endpoint: "window", op: "resize", description: "Resize an app's window to w x h; proven by reading its windows again."},
+	{name: "window_raise", endpoint: "window", op: "raise", description: "Bring an app's window to the front, restored if minimized, with the input focus (activating the app)."},
+	{name: "window_minimize", endpoint: "window", op: "minimize", description: "Minimize (iconify) an app's window."},
+	{name: "window_close", endpoint: "window", op: "close", destructive: true, description: "Close an app's window as its close button does (the app may ask to save, or quit)."},
+	{name: "launch_app", endpoint: "launch", description: "Start an app by its desktop entry or app name (entry: org.gnome.Calculator, or its Name; macOS: a bundle id), " +
+		"or a program and its arguments (command, admins only); answers once it is in the accessibility tree."},
+	{name: "quit_app", endpoint: "quit", destructive: true, description: "Quit an app (app or pid) as its user would (its windows closed; it may ask to save), or with force at once; answers once it has ended."},
+	{name: "clipboard_get", endpoint: "clipboard", op: "get", description: "The clipboard's text."},
+	{name: "clipboard_set", endpoint: "clipboard", op: "set", destructive: true, description: "Put text on the clipboard (no text: empty it); text only, at most 200 KiB."},
 	{name: "lease_acquire", endpoint: "lease", op: "acquire", description: "Take an exclusive lease on an app (app or pid), one of its windows, or the host's physical input (input): " +
 		"while held, other agents' actions on it are refused with LEASE_HELD. wait_ms waits for a held one to be free."},
 	{name: "lease_release", endpoint: "lease", op: "release", description: "Release a lease (by app, pid, window, input or key)."},

@@ -31,13 +31,15 @@ type AppRef struct {
 
 // Window is a top-level window of an app.
 type Window struct {
-	ID      string  `json:"id"`
-	Title   string  `json:"title"`
-	Role    Role    `json:"role"`
-	Bounds  *Rect   `json:"bounds,omitempty"`
-	Focused bool    `json:"focused,omitempty"`
-	Modal   bool    `json:"modal,omitempty"`
-	Ref     NodeRef `json:"-"`
+	ID      string `json:"id"`
+	Title   string `json:"title"`
+	Role    Role   `json:"role"`
+	Bounds  *Rect  `json:"bounds,omitempty"`
+	Focused bool   `json:"focused,omitempty"`
+	Modal   bool   `json:"modal,omitempty"`
+	// Minimized windows are iconified: listed, but not on screen.
+	Minimized bool    `json:"minimized,omitempty"`
+	Ref       NodeRef `json:"-"`
 }
 
 // WindowRef names a window in events, snapshots and replies.

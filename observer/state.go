@@ -32,13 +32,14 @@ const (
 	StateInvalid
 	StateReadOnly
 	StateDefunct
+	StateMinimized // a window iconified
 	stateEnd
 )
 
 var stateNames = [...]string{
 	"focused", "focusable", "enabled", "visible", "showing", "selected", "selectable", "checked",
 	"mixed", "expanded", "expandable", "editable", "multi_line", "modal", "active", "pressed",
-	"busy", "required", "invalid", "read_only", "defunct",
+	"busy", "required", "invalid", "read_only", "defunct", "minimized",
 }
 
 // Has reports whether every state of want is set.

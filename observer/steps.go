@@ -1,6 +1,9 @@
 package observer
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // The steps every platform's chains are made of. They use the Backend interface alone, so a
 // chain built from them runs on any backend, the simulated desktop included.
@@ -37,29 +40,107 @@ func PhysicalText(keys, focusAttr string) Step {
 	return Step{
 		Kind: StepPhysical, Label: "focus, " + keys + ", type", Input: Input{Kind: InputType},
 		Run: func(ctx context.Context, b Backend, t StepTarget) error {
-			inputs := []Input{
-				{Kind: InputKey, PID: t.App.PID, Keys: keys},
-				{Kind: InputType, PID: t.App.PID, Text: t.Value},
-			}
-			if !focusedBy(ctx, b, t.Ref, focusAttr) {
-				n, err := ReadOne(ctx, b, t.Ref)
-				if err != nil {
-					return err
-				}
-				if n.Bounds == nil || n.Bounds.Empty() || n.Offscreen {
-					return Errorf(CodeNotSupported, "Scroll the element into view first.", "the element has no bounds on screen to click")
-				}
-				x, y := n.Bounds.Center() // as it is now: an earlier step may have scrolled it
-				inputs = append([]Input{{Kind: InputClick, PID: t.App.PID, X: x, Y: y, Button: 1}}, inputs...)
-			}
-			for _, in := range inputs {
-				if err := b.Input(ctx, in); err != nil {
-					return err
-				}
-			}
-			return nil
+			return focusThen(ctx, b, t, focusAttr, Input{Kind: InputKey, PID: t.App.PID, Keys: keys},
+				Input{Kind: InputType, PID: t.App.PID, Text: t.Value})
 		},
 	}
+}
+
+// pasteTaken bounds the wait for the app to take the text a paste put on the clipboard.
+const pasteTaken = 2 * time.Second
+
+// PhysicalPaste is typing by the clipboard, for text typing cannot take (too long, keys the
+// keyboard cannot make): it puts the request's value on the clipboard, focuses the element as
+// PhysicalText does, presses keys (select all or go to the end) and paste (ctrl+v), and puts
+// back what the clipboard held once the app has taken the text. It refuses a secure field (its
+// text would sit on the clipboard, for every app to read) and a clipboard that holds something
+// other than text (it could not be put back).
+func PhysicalPaste(keys, paste, focusAttr string) Step {
+	return Step{
+		Kind: StepPhysical, Label: "focus, " + keys + ", paste", Input: Input{Kind: InputType},
+		Run: func(ctx context.Context, b Backend, t StepTarget) error {
+			cb, ok := b.(Clipboard)
+			switch {
+			case !ok:
+				return Errorf(CodeNotSupported, "Type the text in parts.", "this backend has no clipboard to paste through")
+			case t.Node.Secure:
+				return Errorf(CodeNotSupported, "Type into a password field in parts of at most 64 KiB.",
+					"a password is never put on the clipboard")
+			}
+			if err := CheckClipboardText(t.Value); err != nil {
+				return err
+			}
+			was, had, err := cb.ReadClipboard(ctx)
+			if err != nil {
+				return err // NOT_SUPPORTED for an image: pasting would lose it
+			}
+			taken, err := cb.WriteClipboard(ctx, t.Value, true)
+			if err != nil {
+				return err
+			}
+			defer func() { _, _ = cb.WriteClipboard(context.WithoutCancel(ctx), was, had) }()
+			if err := focusThen(ctx, b, t, focusAttr, Input{Kind: InputKey, PID: t.App.PID, Keys: keys}); err != nil {
+				return err
+			}
+			pasted := taken() // from now: Chromium fetches a new clipboard before any paste
+			if err := b.Input(ctx, Input{Kind: InputKey, PID: t.App.PID, Keys: paste}); err != nil {
+				return err
+			}
+			select {
+			case <-pasted:
+				// The app took the text, and may still be reading it: Chromium drops a paste
+				// when the clipboard changes under it. It is put back once the text is in.
+				return valueChanged(ctx, b, t.Ref, t.Node.Value, pasteTaken)
+			case <-ctx.Done():
+				return AsError(ctx.Err())
+			case <-time.After(pasteTaken):
+				return Errorf(CodeActionFailed, "Check that the element takes a paste (ctrl+v).", "the app did not take the pasted text within %v", pasteTaken)
+			}
+		},
+	}
+}
+
+// valueChanged re-reads the element until its value is no longer was, for at most limit.
+func valueChanged(ctx context.Context, b Backend, ref NodeRef, was string, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for delay := 5 * time.Millisecond; ; delay = min(2*delay, 100*time.Millisecond) {
+		n, err := ReadOne(ctx, b, ref)
+		if err != nil {
+			return err
+		}
+		if n.Value != was {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return Errorf(CodeActionFailed, "Check that the element takes a paste (ctrl+v).", "the element's text did not change within %v of the paste", limit)
+		}
+		select {
+		case <-ctx.Done():
+			return AsError(ctx.Err())
+		case <-time.After(delay):
+		}
+	}
+}
+
+// focusThen focuses the element (focusAttr, else a click at its centre) and sends inputs.
+func focusThen(ctx context.Context, b Backend, t StepTarget, focusAttr string, inputs ...Input) error {
+	if !focusedBy(ctx, b, t.Ref, focusAttr) {
+		n, err := ReadOne(ctx, b, t.Ref)
+		if err != nil {
+			return err
+		}
+		if n.Bounds == nil || n.Bounds.Empty() || n.Offscreen {
+			return Errorf(CodeNotSupported, "Scroll the element into view first.", "the element has no bounds on screen to click")
+		}
+		x, y := n.Bounds.Center() // as it is now: an earlier step may have scrolled it
+		inputs = append([]Input{{Kind: InputClick, PID: t.App.PID, X: x, Y: y, Button: 1}}, inputs...)
+	}
+	for _, in := range inputs {
+		if err := b.Input(ctx, in); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // focusedBy sets the element's focus attribute and reports whether it then is focused.

@@ -3,6 +3,7 @@ package observer
 import (
 	"context"
 	"math"
+	"slices"
 )
 
 // WindowOp is what ChangeWindow does to a window.
@@ -13,7 +14,14 @@ const (
 	WindowMove   WindowOp = "move"   // to (X, Y), its top-left corner in global coordinates
 	WindowResize WindowOp = "resize" // to W x H
 	WindowClose  WindowOp = "close"  // as its close button does: the app may ask first, or quit
+	// WindowRaise brings the window to the front, restored if minimized, with the input focus:
+	// what activating an app does to its window.
+	WindowRaise    WindowOp = "raise"
+	WindowMinimize WindowOp = "minimize" // iconified, as its minimize button does
 )
+
+// WindowOps lists the window operations.
+var WindowOps = []WindowOp{WindowMove, WindowResize, WindowClose, WindowRaise, WindowMinimize}
 
 // WindowChange is one operation on a window.
 type WindowChange struct {
@@ -21,8 +29,8 @@ type WindowChange struct {
 	X, Y, W, H float64
 }
 
-// WindowChanger is implemented by backends that can move, resize and close windows (X11
-// requests on Linux).
+// WindowChanger is implemented by backends that can move, resize, close, raise and minimize
+// windows (X11 requests on Linux, the AX API on macOS).
 type WindowChanger interface {
 	ChangeWindow(ctx context.Context, pid int, win Window, ch WindowChange) error
 }
@@ -35,6 +43,10 @@ func (ch WindowChange) Shows(w *Window) bool {
 		return w == nil
 	case WindowMove:
 		return w != nil && w.Bounds != nil && near(w.Bounds.X, ch.X) && near(w.Bounds.Y, ch.Y)
+	case WindowRaise:
+		return w != nil && w.Focused && !w.Minimized
+	case WindowMinimize:
+		return w != nil && w.Minimized
 	default:
 		return w != nil && w.Bounds != nil && near(w.Bounds.W, ch.W) && near(w.Bounds.H, ch.H)
 	}
@@ -47,8 +59,8 @@ func (ch WindowChange) Check() error {
 		return Errorf(CodeBadRequest, "Give a width and height from 1 to 32767.", "cannot resize a window to %vx%v", ch.W, ch.H)
 	case ch.Op == WindowMove && (math.Abs(ch.X) > 32767 || math.Abs(ch.Y) > 32767):
 		return Errorf(CodeBadRequest, "Give a position within ±32767.", "cannot move a window to (%v, %v)", ch.X, ch.Y)
-	case ch.Op != WindowMove && ch.Op != WindowResize && ch.Op != WindowClose:
-		return Errorf(CodeBadRequest, "Use op move, resize or close.", "unknown window op %q", ch.Op)
+	case !slices.Contains(WindowOps, ch.Op):
+		return Errorf(CodeBadRequest, "Use op move, resize, close, raise or minimize.", "unknown window op %q", ch.Op)
 	}
 	return nil
 }

@@ -51,7 +51,11 @@ type cli struct {
 	Key              keyCmd              `cmd:"" help:"Send a key combination to an app (physical input)." group:"Act"`
 	Lease            leaseCmd            `cmd:"" help:"Hold an app, a window or the physical input for this identity alone: acquire, renew, release, ls." group:"Act"`
 	WebAccessibility webAccessibilityCmd `cmd:"" name:"web-accessibility" aliases:"web_accessibility" help:"Claim or release an app's web accessibility (macOS Chromium and Electron)." group:"Act"`
-	Window           windowCmd           `cmd:"" help:"Move, resize or close an app's window, proven by reading it again." group:"Act"`
+	Window           windowCmd           `cmd:"" help:"Move, resize, close, raise or minimize an app's window, proven by reading it again." group:"Act"`
+	Launch           launchCmd           `cmd:"" help:"Start an app; return once it is in the accessibility tree." group:"Act"`
+	Quit             quitCmd             `cmd:"" help:"Quit an app (its windows closed, or --force); return once it has ended." group:"Act"`
+	Activate         activateCmd         `cmd:"" help:"Bring an app's window to the front with the input focus (window raise)." group:"Act"`
+	Clipboard        clipboardCmd        `cmd:"" help:"Get or set the clipboard's text." group:"Act"`
 	Creds            credsCmd            `cmd:"" help:"Manage the identities that may connect, and their roles (admins)." group:"Tools"`
 	Hub              hubCmd              `cmd:"" help:"Join many desktops: run a hub they join as leaf nodes, or print its nats-server configuration." group:"Daemon"`
 	MCP              mcpCmd              `cmd:"" name:"mcp" help:"Serve the desktop to AI agents over the Model Context Protocol (stdio, or HTTP on loopback)." group:"Tools"`

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"image/png"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
@@ -20,7 +24,7 @@ func TestMCPOnGTK3(t *testing.T) {
 	s, _ := mcpClient(t, bin, "--state-dir", dd.dir)
 	pid := dd.apps[headless.KindGTK3].PID
 	list, err := s.ListTools(context.Background(), nil)
-	if err != nil || len(list.Tools) != 21 {
+	if err != nil || len(list.Tools) != 31 {
 		t.Fatalf("tools/list: %d tools, %v", len(list.Tools), err)
 	}
 	for _, tool := range list.Tools {
@@ -57,5 +61,35 @@ func TestMCPOnGTK3(t *testing.T) {
 	if r.IsError || !strings.Contains(text(r), "Save") || strings.Contains(text(r), "hunter2") {
 		t.Fatalf("read_text: %.500s", text(r))
 	}
-	t.Logf("pid %s: inspect, click + expect, wait_for, read_text through MCP", strconv.Itoa(pid))
+
+	// Beyond the tree: the screenshot as an image, the clipboard, a window moved.
+	r = callTool(t, s, "screenshot", map[string]any{"pid": pid})
+	shot := structured[api.ScreenshotReply](t, r)
+	var img *mcp.ImageContent
+	for _, c := range r.Content {
+		if ic, ok := c.(*mcp.ImageContent); ok {
+			img = ic
+		}
+	}
+	if r.IsError || img == nil || img.MIMEType != "image/png" {
+		t.Fatalf("screenshot: %s", text(r))
+	}
+	if cfg, err := png.DecodeConfig(bytes.NewReader(img.Data)); err != nil || cfg.Width != shot.Width || cfg.Height != shot.Height || len(img.Data) != shot.Bytes {
+		t.Fatalf("screenshot: image %+v (%v), %d bytes; the reply says %dx%d, %d bytes", cfg, err, len(img.Data), shot.Width, shot.Height, shot.Bytes)
+	}
+	const clip = "MCP ✓ 日本語"
+	if r = callTool(t, s, "clipboard_set", map[string]any{"text": clip}); r.IsError {
+		t.Fatalf("clipboard_set: %s", text(r))
+	}
+	if got, err := dd.x11(t, "", "xclip", "-o", "-selection", "clipboard"); err != nil || got != clip {
+		t.Fatalf("xclip reads %q (%v) after clipboard_set", got, err)
+	}
+	if r = callTool(t, s, "clipboard_get", map[string]any{}); r.IsError || structured[api.ClipboardReply](t, r).Text != clip {
+		t.Fatalf("clipboard_get: %s", text(r))
+	}
+	r = callTool(t, s, "window_move", map[string]any{"pid": pid, "x": 30, "y": 20})
+	if w := structured[api.WindowReply](t, r); r.IsError || w.After == nil || w.After.Bounds.X != 30 || w.After.Bounds.Y != 20 {
+		t.Fatalf("window_move: %s", text(r))
+	}
+	t.Logf("pid %s: inspect, click + expect, wait_for, read_text, screenshot, clipboard, window_move through MCP", strconv.Itoa(pid))
 }

@@ -394,6 +394,23 @@ func (u *readmeUser) runLine(t *testing.T, line string) {
 		if words[1] == "set-value" && (r.PostState == nil || r.PostState.Value == nil || *r.PostState.Value != "Ada Lovelace") {
 			t.Fatalf("set-value: the field does not read back the value: %s", out)
 		}
+	case "launch":
+		if r := decode[api.LaunchReply](t, out); r.App.PID <= 0 || r.App.Name != words[2] {
+			t.Fatalf("launch: %s", out)
+		}
+	case "quit":
+		if r := decode[api.QuitReply](t, out); r.App.Name != words[3] || r.EndedMS <= 0 {
+			t.Fatalf("quit: %s", out)
+		}
+	case "window", "activate":
+		r := decode[api.WindowReply](t, out)
+		if r.After == nil || (words[1] == "window" && !r.After.Minimized) || (words[1] == "activate" && (!r.After.Focused || r.After.Minimized)) {
+			t.Fatalf("%s: %s", words[1], out)
+		}
+	case "clipboard":
+		if r := decode[api.ClipboardReply](t, out); r.Text != "Grüße ✓" {
+			t.Fatalf("clipboard: %s", out)
+		}
 	case "fixture":
 		var r struct{ OK bool }
 		if err := json.Unmarshal([]byte(out), &r); err != nil || !r.OK {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"image"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -36,27 +37,7 @@ func TestScreenshotOfGTK3(t *testing.T) {
 		t.Fatalf("the fixture lacks Save or the password entry, with bounds: %+v %+v", save, secret)
 	}
 
-	file := filepath.Join(t.TempDir(), "fixture.png")
-	out, errOut, code := dd.cli(t, "screenshot", "--pid", strconv.Itoa(app.PID), "-o", file, "--ocr", "--json")
-	if code != 0 {
-		t.Fatalf("screenshot: exit %d %s%s", code, out, errOut)
-	}
-	var reply map[string]any
-	if err := json.Unmarshal([]byte(out), &reply); err != nil {
-		t.Fatal(err)
-	}
-	delete(reply, "file") // the CLI's own
-	wire, _ := json.Marshal(reply)
-	mustMatch(t, "screenshot.reply", wire)
-	r := decode[screenshotResult](t, out)
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, err := png.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatalf("the file is no PNG: %v", err)
-	}
+	r, img := dd.screenshotOf(t, app.PID)
 	win := r.Bounds
 	if r.Scale != 1 || img.Bounds().Dx() != int(win.W) || img.Bounds().Dy() != int(win.H) || r.Blanked != 1 {
 		t.Fatalf("a %v image at scale %v of the window %v, %d blanked", img.Bounds().Size(), r.Scale, win, r.Blanked)
@@ -80,18 +61,45 @@ func TestScreenshotOfGTK3(t *testing.T) {
 	}
 
 	// OCR, of the screenshot and of an inspection: "Save" where the tree says the button is.
-	saveIn(t, "the screenshot", r.RecognizedText, win, r.Width, r.Height, r.Scale, *save.Bounds)
-	out, errOut, code = dd.cli(t, "inspect", "--pid", strconv.Itoa(app.PID), "--ocr", "--json")
+	textIn(t, "the screenshot", "Save", r.RecognizedText, win, r.Width, r.Height, r.Scale, *save.Bounds)
+	out, errOut, code := dd.cli(t, "inspect", "--pid", strconv.Itoa(app.PID), "--ocr", "--json")
 	if code != 0 {
 		t.Fatalf("inspect --ocr: exit %d %s%s", code, out, errOut)
 	}
 	mustMatch(t, "inspect.reply", []byte(out))
-	saveIn(t, "the inspection", decode[observer.Inspection](t, out).RecognizedText, win, r.Width, r.Height, r.Scale, *save.Bounds)
+	textIn(t, "the inspection", "Save", decode[observer.Inspection](t, out).RecognizedText, win, r.Width, r.Height, r.Scale, *save.Bounds)
 }
 
-// saveIn fails unless rt has a line "Save" whose box's centre, mapped from an image of w x h at
-// scale of the area bounds, lies in the Save button's bounds.
-func saveIn(t *testing.T, what string, rt *observer.RecognizedText, bounds observer.Rect, w, h int, scale float64, save observer.Rect) {
+// screenshotOf takes a screenshot of app pid's window with OCR through the CLI, checks the
+// reply against its schema, and decodes the PNG file it wrote.
+func (dd *desktopDaemon) screenshotOf(t *testing.T, pid int) (screenshotResult, image.Image) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "shot.png")
+	out, errOut, code := dd.cli(t, "screenshot", "--pid", strconv.Itoa(pid), "-o", file, "--ocr", "--json")
+	if code != 0 {
+		t.Fatalf("screenshot: exit %d %s%s", code, out, errOut)
+	}
+	var reply map[string]any
+	if err := json.Unmarshal([]byte(out), &reply); err != nil {
+		t.Fatal(err)
+	}
+	delete(reply, "file") // the CLI's own
+	wire, _ := json.Marshal(reply)
+	mustMatch(t, "screenshot.reply", wire)
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("the file is no PNG: %v", err)
+	}
+	return decode[screenshotResult](t, out), img
+}
+
+// textIn fails unless rt has a line with text whose box's centre, mapped from an image of w x
+// h at scale of the area bounds, lies in the element's bounds el.
+func textIn(t *testing.T, what, text string, rt *observer.RecognizedText, bounds observer.Rect, w, h int, scale float64, el observer.Rect) {
 	t.Helper()
 	if rt == nil || rt.Error != nil || rt.From != observer.RecognizedFrom {
 		t.Fatalf("%s: recognized_text %+v", what, rt)
@@ -99,17 +107,17 @@ func saveIn(t *testing.T, what string, rt *observer.RecognizedText, bounds obser
 	var saw []string
 	for _, l := range rt.Lines {
 		saw = append(saw, l.Text)
-		if !strings.Contains(l.Text, "Save") {
+		if !strings.Contains(l.Text, text) {
 			continue
 		}
 		cx := bounds.X + (l.Box.X+l.Box.W/2)*float64(w)/scale
 		cy := bounds.Y + (l.Box.Y+l.Box.H/2)*float64(h)/scale
-		if cx >= save.X && cx <= save.X+save.W && cy >= save.Y && cy <= save.Y+save.H {
+		if cx >= el.X && cx <= el.X+el.W && cy >= el.Y && cy <= el.Y+el.H {
 			return
 		}
-		t.Logf("%s: %q at (%.0f, %.0f), outside Save's %v", what, l.Text, cx, cy, save)
+		t.Logf("%s: %q at (%.0f, %.0f), outside the element's %v", what, l.Text, cx, cy, el)
 	}
-	t.Fatalf("%s: OCR found no \"Save\" in the Save button's bounds %v; lines: %q", what, save, saw)
+	t.Fatalf("%s: OCR found no %q in the element's bounds %v; lines: %q", what, text, el, saw)
 }
 
 func secureElement(insp *observer.Inspection) *observer.Element {

@@ -11,7 +11,7 @@ import (
 )
 
 type windowCmd struct {
-	Op string `arg:"" enum:"move,resize,close" help:"move (--to X,Y), resize (--size WxH) or close (as its close button does)."`
+	Op string `arg:"" enum:"move,resize,close,raise,minimize" help:"move (--to X,Y), resize (--size WxH), close (as its close button does), raise (to the front, with the focus) or minimize."`
 	appFlags
 	Window string `placeholder:"W" help:"window id or title (default: the focused window)." group:"Target"`
 	To     string `placeholder:"X,Y" help:"move: where the window's top-left corner goes, in global coordinates."`

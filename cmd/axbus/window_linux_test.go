@@ -13,6 +13,17 @@ import (
 	"github.com/axbus/axbus/observer"
 )
 
+// windowOp runs axbus window with args on app pid's window, and checks and decodes its reply.
+func (dd *desktopDaemon) windowOp(t *testing.T, pid int, args ...string) api.WindowReply {
+	t.Helper()
+	out, errOut, code := dd.cli(t, append([]string{"window"}, append(args, "--pid", strconv.Itoa(pid), "--json")...)...)
+	if code != 0 {
+		t.Fatalf("window %v: exit %d %s%s", args, code, out, errOut)
+	}
+	mustMatch(t, "window.reply", []byte(out))
+	return decode[api.WindowReply](t, out)
+}
+
 // TestWindowOnGTK3: `axbus window move` and `resize` of the GTK3 fixture's window through NATS,
 // each seen by xwininfo (the X server's own account, nobody here wrote it) at the place and size
 // asked; `window close` closes it as its close button would: the app quits (app_terminated).
@@ -38,16 +49,7 @@ func TestWindowOnGTK3(t *testing.T) {
 		}
 		return field("Absolute upper-left X"), field("Absolute upper-left Y"), field("Width"), field("Height")
 	}
-	window := func(args ...string) api.WindowReply {
-		t.Helper()
-		out, errOut, code := dd.cli(t, append([]string{"window"}, append(args, "--pid", pid, "--json")...)...)
-		if code != 0 {
-			t.Fatalf("window %v: exit %d %s%s", args, code, out, errOut)
-		}
-		mustMatch(t, "window.reply", []byte(out))
-		return decode[api.WindowReply](t, out)
-	}
-
+	window := func(args ...string) api.WindowReply { t.Helper(); return dd.windowOp(t, dd.apps[kind].PID, args...) }
 	r := window("move", "--to", "120,80")
 	if x, y, _, _ := geometry(); x != 120 || y != 80 || r.After == nil || r.After.Bounds.X != 120 || r.After.Bounds.Y != 80 {
 		t.Fatalf("moved to (120, 80): xwininfo says (%d, %d); the reply %+v", x, y, r.After)

@@ -28,6 +28,9 @@ func openATSPI(cfg Config) (observer.Backend, error) {
 	if cfg.XAuthority != "" {
 		opts = append(opts, atspi.WithXAuthority(cfg.XAuthority))
 	}
+	if cfg.LaunchEnv != nil {
+		opts = append(opts, atspi.WithLaunchEnv(cfg.LaunchEnv))
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	b, err := atspi.Open(ctx, opts...)

@@ -46,6 +46,9 @@ type Config struct {
 	// XAuthority is the Xauthority file whose cookie Display's X server asks for ("": $XAUTHORITY,
 	// else ~/.Xauthority); a headless session's X server refuses clients without it.
 	XAuthority string
+	// LaunchEnv is the environment of the apps a launch starts (a headless desktop's; nil: the
+	// daemon's own, pointed at the desktop above).
+	LaunchEnv []string
 
 	// HubURL joins a hub as a leaf node (tls://HOST:7422, or nats:// on loopback), with the
 	// hub's leaf credential HubSeed (an nkey seed file) and, for TLS, the hub's CA HubCA. The
@@ -164,16 +167,13 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	if wa, ok := d.Backend.(observer.WebAccessibility); ok {
 		d.Ledger = observer.NewLedger(wa)
 	}
-	var recognizer observer.TextRecognizer
-	if t := ocr.Find(); t != nil { // not a nil *Tesseract in the interface
-		recognizer = t
-	}
-	d.Service, err = bus.NewService(d.Server.Conn(), d.Observer, d.Subjects, bus.WithRecognizer(recognizer),
+	d.Service, err = bus.NewService(d.Server.Conn(), d.Observer, d.Subjects, bus.WithRecognizer(ocr.Default()),
 		bus.WithPublisher(d.Pub), bus.WithSnapPublisher(d.Snap), bus.WithPoller(d.Poller), bus.WithStream(d.Subjects.StreamName()),
 		bus.WithLogger(cfg.Log.With("part", "service")), bus.WithListen(listenStatus(d.Server.Info())),
 		bus.WithIdentities(identities(d.Server)), bus.WithAudit(d.Audit),
 		bus.WithOperations(bus.Operations{Wait: d.Waits.Serve, Act: d.Commands.Do, Ledger: d.Ledger, Creds: creds(d.Server),
-			Agents: presence(d.Server), Lease: d.Leases.Serve, LeasesOf: d.Leases.HeldBy, Window: d.Commands.Window}))
+			Agents: presence(d.Server), Lease: d.Leases.Serve, LeasesOf: d.Leases.HeldBy, Window: d.Commands.Window,
+			Launch: d.Commands.Launch, Quit: d.Commands.Quit, Clipboard: d.Commands.Clipboard}))
 	if err != nil {
 		return d, err
 	}

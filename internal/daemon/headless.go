@@ -62,6 +62,7 @@ func StartHeadless(cfg *Config, stateDir string) (*Headless, error) {
 		cfg.Backend = "atspi"
 	}
 	cfg.SessionBus, cfg.A11yBus, cfg.Display, cfg.XAuthority = sess.SessionBus, sess.A11yBus, sess.Display, sess.XAuthority
+	cfg.LaunchEnv = sess.Env()
 	return &Headless{Session: sess, App: app}, nil
 }
 

@@ -279,13 +279,14 @@ func (b *Backend) listWindows(ctx context.Context, a *appInfo) ([]observer.Windo
 			continue
 		}
 		role, _ := RoleNumber(n.PlatformRole)
-		if !isWindowRole(role) || !(n.States.Has(observer.StateVisible) || n.States.Has(observer.StateShowing)) {
+		if !isWindowRole(role) || n.States&(observer.StateVisible|observer.StateShowing|observer.StateMinimized) == 0 {
 			continue
 		}
 		_, path, _ := ParseRef(n.Ref)
 		out = append(out, observer.Window{
 			ID: windowID(path), Title: n.Name, Role: windowRole(role), Bounds: n.Bounds,
-			Focused: n.States.Has(observer.StateActive), Modal: n.States.Has(observer.StateModal), Ref: n.Ref,
+			Focused: n.States.Has(observer.StateActive), Modal: n.States.Has(observer.StateModal),
+			Minimized: n.States.Has(observer.StateMinimized), Ref: n.Ref,
 		})
 	}
 	if len(out) == 0 && firstErr != nil {

@@ -58,6 +58,7 @@ type config struct {
 	display     string
 	displaySet  bool
 	xauthority  string
+	launchEnv   []string
 	log         *slog.Logger
 	callTimeout time.Duration
 	recheck     time.Duration
@@ -83,6 +84,10 @@ func WithDisplay(display string) Option {
 // server (a headless session's Session.XAuthority). By default the cookie comes from $XAUTHORITY, else
 // ~/.Xauthority; this option lets one process use several X servers, each with its own file.
 func WithXAuthority(path string) Option { return func(c *config) { c.xauthority = path } }
+
+// WithLaunchEnv sets the environment of the apps Launch starts (a headless desktop's). By
+// default it is the daemon's, pointed at the display and buses of the options above.
+func WithLaunchEnv(env []string) Option { return func(c *config) { c.launchEnv = env } }
 
 // WithLogger sets the logger (default: discard). Values of elements are never logged.
 func WithLogger(l *slog.Logger) Option { return func(c *config) { c.log = l } }
@@ -121,6 +126,7 @@ type Backend struct {
 	focus      map[string]focusMark
 	watch      *watchState // nil while nobody watches
 	x          *xConn
+	clipboard  *clipConn
 	closed     bool
 	closeOnce  sync.Once
 
@@ -316,11 +322,14 @@ func (b *Backend) Close() error {
 		b.sigs.close()
 		b.wg.Wait()
 		b.mu.Lock()
-		x := b.x
-		b.x = nil
+		x, clip := b.x, b.clipboard
+		b.x, b.clipboard = nil, nil
 		b.mu.Unlock()
 		if x != nil {
 			x.close()
+		}
+		if clip != nil {
+			clip.close()
 		}
 	})
 	return nil

@@ -25,6 +25,8 @@ import (
 //     "uncheck", "open", "select", "activate", "doDefault"), all press-like; a <select>'s options
 //     refuse the menu's Selection.SelectChild and take their "select" action; no field has
 //     EditableText, so text is typed (physical), the field focused by GrabFocus;
+//   - text typing cannot take (past 64 KiB) is pasted: the clipboard holds it until the app
+//     has taken it, then holds again what it held before;
 //   - "Expand or contract" (GTK3 tree rows) and "Activate" (an expander) toggle: expand and
 //     collapse act only when the state differs.
 
@@ -51,11 +53,13 @@ func Chains() observer.Chains {
 				observer.SetAttr("text", observer.Dynamic),
 				observer.SetAttr("value", observer.Dynamic),
 				observer.PhysicalText("ctrl+a", "focus"),
+				observer.PhysicalPaste("ctrl+a", "ctrl+v", "focus"),
 			},
 			Suggestion: "Check that the element is an editable text field, a slider or a spin button; or set_value with physical input.",
 		},
 		"type": {
-			Steps:      []observer.Step{observer.AppendText("text"), observer.PhysicalText("ctrl+End", "focus")},
+			Steps: []observer.Step{observer.AppendText("text"), observer.PhysicalText("ctrl+End", "focus"),
+				observer.PhysicalPaste("ctrl+End", "ctrl+v", "focus")},
 			Suggestion: "Use set_value to replace the text directly, or type with physical input.",
 		},
 		"focus": {

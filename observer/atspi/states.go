@@ -48,7 +48,7 @@ var stateTable = [stateCount]stateInfo{
 	12: {"focused", observer.StateFocused},
 	13: {"has-tooltip", 0},
 	14: {"horizontal", 0},
-	15: {"iconified", 0},
+	15: {"iconified", observer.StateMinimized},
 	16: {"modal", observer.StateModal},
 	17: {"multi-line", observer.StateMultiLine},
 	18: {"multiselectable", 0},

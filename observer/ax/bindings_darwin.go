@@ -70,6 +70,7 @@ var (
 	axValueGetType                         func(v uintptr) AXValueType
 	axValueGetValue                        func(v uintptr, typ AXValueType, out *byte) uint8
 	axValueGetTypeID                       func() uintptr
+	axValueCreate                          func(typ AXValueType, value unsafe.Pointer) uintptr
 	axIsProcessTrustedWithOptions          func(options uintptr) uint8
 	axObserverCreate                       func(pid int32, callback uintptr, observer *uintptr) AXError
 	axObserverAddNotification              func(observer, elem, name, refcon uintptr) AXError
@@ -83,8 +84,33 @@ var (
 	cgEventSetIntegerValueField     func(event uintptr, field uint32, value int64)
 	cgEventPost                     func(tap uint32, event uintptr)
 
+	// Displays and images: CGDirectDisplayID is uint32, size_t uint64, CGError int32, CGRect
+	// passed and returned by value (purego follows each architecture's struct rules).
+	cgMainDisplayID            func() uint32
+	cgDisplayBounds            func(display uint32) cgRect
+	cgGetActiveDisplayList     func(max uint32, displays *uint32, count *uint32) int32
+	cgImageGetWidth            func(img uintptr) uint64
+	cgImageGetHeight           func(img uintptr) uint64
+	cgImageGetBytesPerRow      func(img uintptr) uint64
+	cgImageGetBitsPerPixel     func(img uintptr) uint64
+	cgImageGetBitsPerComponent func(img uintptr) uint64
+	cgImageGetBitmapInfo       func(img uintptr) uint32
+	cgImageGetDataProvider     func(img uintptr) uintptr
+	cgDataProviderCopyData     func(provider uintptr) uintptr
+	cfDataGetBytePtr           func(data uintptr) *byte
+	cfDataGetLength            func(data uintptr) int64
+
 	objcAutoreleasePoolPush func() uintptr
 	objcAutoreleasePoolPop  func(pool uintptr)
+)
+
+// The optional C functions, nil where this macOS lacks them (bound by bindOptional, not a
+// reason to fail the load): CGWindowListCreateImage is obsoleted in the macOS 15 SDK in favour
+// of ScreenCaptureKit, and may go; CGPreflightScreenCaptureAccess is from macOS 10.15. C bool is
+// Go bool.
+var (
+	cgWindowListCreateImage        func(bounds cgRect, list, window, image uint32) uintptr
+	cgPreflightScreenCaptureAccess func() bool
 )
 
 // The data symbols: callback tables are used by address, constants by the value stored there.
@@ -106,6 +132,13 @@ type cfRange struct{ location, length int64 }
 
 // cgPoint is a CGPoint passed by value.
 type cgPoint struct{ x, y float64 }
+
+// cgSize is a CGSize.
+type cgSize struct{ w, h float64 }
+
+// cgRect is a CGRect, flattened: the same memory and, to both ABIs, the same four doubles (an
+// HFA in d0-d3 on arm64, in memory on amd64) as the nested C struct.
+type cgRect struct{ x, y, w, h float64 }
 
 var loaded struct {
 	once sync.Once
@@ -178,7 +211,7 @@ func bindAll() (err error) {
 		{&as, &axUIElementSetMessagingTimeout, "AXUIElementSetMessagingTimeout"},
 		{&as, &axUIElementGetPid, "AXUIElementGetPid"}, {&as, &axUIElementGetTypeID, "AXUIElementGetTypeID"},
 		{&as, &axValueGetType, "AXValueGetType"}, {&as, &axValueGetValue, "AXValueGetValue"},
-		{&as, &axValueGetTypeID, "AXValueGetTypeID"},
+		{&as, &axValueGetTypeID, "AXValueGetTypeID"}, {&as, &axValueCreate, "AXValueCreate"},
 		{&as, &axIsProcessTrustedWithOptions, "AXIsProcessTrustedWithOptions"},
 		{&as, &axObserverCreate, "AXObserverCreate"}, {&as, &axObserverAddNotification, "AXObserverAddNotification"},
 		{&as, &axObserverRemoveNotification, "AXObserverRemoveNotification"},
@@ -189,6 +222,13 @@ func bindAll() (err error) {
 		{&cg, &cgEventKeyboardSetUnicodeString, "CGEventKeyboardSetUnicodeString"},
 		{&cg, &cgEventSetFlags, "CGEventSetFlags"}, {&cg, &cgEventSetIntegerValueField, "CGEventSetIntegerValueField"},
 		{&cg, &cgEventPost, "CGEventPost"},
+		{&cg, &cgMainDisplayID, "CGMainDisplayID"}, {&cg, &cgDisplayBounds, "CGDisplayBounds"},
+		{&cg, &cgGetActiveDisplayList, "CGGetActiveDisplayList"},
+		{&cg, &cgImageGetWidth, "CGImageGetWidth"}, {&cg, &cgImageGetHeight, "CGImageGetHeight"},
+		{&cg, &cgImageGetBytesPerRow, "CGImageGetBytesPerRow"}, {&cg, &cgImageGetBitsPerPixel, "CGImageGetBitsPerPixel"},
+		{&cg, &cgImageGetBitsPerComponent, "CGImageGetBitsPerComponent"}, {&cg, &cgImageGetBitmapInfo, "CGImageGetBitmapInfo"},
+		{&cg, &cgImageGetDataProvider, "CGImageGetDataProvider"}, {&cg, &cgDataProviderCopyData, "CGDataProviderCopyData"},
+		{&cf, &cfDataGetBytePtr, "CFDataGetBytePtr"}, {&cf, &cfDataGetLength, "CFDataGetLength"},
 
 		{&objcLib, &objcAutoreleasePoolPush, "objc_autoreleasePoolPush"},
 		{&objcLib, &objcAutoreleasePoolPop, "objc_autoreleasePoolPop"},
@@ -199,6 +239,10 @@ func bindAll() (err error) {
 		}
 		purego.RegisterFunc(b.fn, sym)
 	}
+	bindOptional([]binding{
+		{&cg, &cgWindowListCreateImage, "CGWindowListCreateImage"},
+		{&cg, &cgPreflightScreenCaptureAccess, "CGPreflightScreenCaptureAccess"},
+	})
 	for _, s := range []symbol{
 		{&cf, &kCFTypeArrayCallBacks, "kCFTypeArrayCallBacks", false},
 		{&cf, &kCFTypeDictionaryKeyCallBacks, "kCFTypeDictionaryKeyCallBacks", false},
@@ -220,6 +264,15 @@ func bindAll() (err error) {
 	typeString, typeNumber, typeBoolean, typeArray = cfStringGetTypeID(), cfNumberGetTypeID(), cfBooleanGetTypeID(), cfArrayGetTypeID()
 	typeAXValue, typeAXElement = axValueGetTypeID(), axUIElementGetTypeID()
 	return nil
+}
+
+// bindOptional binds each function the library has and leaves the others nil.
+func bindOptional(bs []binding) {
+	for _, b := range bs {
+		if sym, err := purego.Dlsym(*b.lib, b.name); err == nil {
+			purego.RegisterFunc(b.fn, sym)
+		}
+	}
 }
 
 func unavailable(err error) *observer.Error {

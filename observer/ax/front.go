@@ -9,7 +9,8 @@ import (
 
 // Bringing an app to the front, which physical input needs: keys typed into whatever app is in
 // front could do harm, so input is refused when its app does not come. Nothing else needs it: an
-// AX call reaches its element whichever app is in front, so only Input brings apps forward.
+// AX call reaches its element whichever app is in front, so only Input, and a window raise
+// (which is asked to activate), bring apps forward.
 //
 // -[NSRunningApplication activateWithOptions:] is tried first. From macOS 14 activation is
 // cooperative: NSApplicationActivateIgnoringOtherApps has no effect, and a request from an app

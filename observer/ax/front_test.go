@@ -6,6 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -128,11 +129,12 @@ func TestRaiseFailureNamesTheAXError(t *testing.T) {
 	}
 }
 
-// Only physical input brings an app to the front: an AX call (Perform, SetAttribute, a chain's
-// AX steps) reaches its element whichever app is in front. So raise is called from Backend.Input
-// alone, and activation and AXFrontmost are set from raise alone.
+// Only physical input, and a window raise that asks for it, bring an app to the front: an AX
+// call (Perform, SetAttribute, a chain's AX steps) reaches its element whichever app is in
+// front. So raise is called from Backend.Input and ChangeWindow's raiseWindow alone, and
+// activation and AXFrontmost are set from raise alone.
 func TestOnlyPhysicalInputRaisesApps(t *testing.T) {
-	allowed := map[string]string{"raise": "Input", "activate": "raise", "setFrontmost": "raise"}
+	allowed := map[string]string{"raise": "Input raiseWindow", "activate": "raise", "setFrontmost": "raise"}
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +168,7 @@ func TestOnlyPhysicalInputRaisesApps(t *testing.T) {
 				}
 				if want, ok := allowed[name]; ok {
 					found[name]++
-					if fd.Name.Name != want {
+					if !slices.Contains(strings.Fields(want), fd.Name.Name) {
 						t.Errorf("%s: %s calls %s; only %s may", fset.Position(call.Pos()), fd.Name.Name, name, want)
 					}
 				}

@@ -53,6 +53,10 @@ func (b *Backend) Windows(ctx context.Context, pid int) ([]observer.Window, erro
 	return out, nil
 }
 
+// windowAttributes are WindowAttributes and AXMinimized, read in the same round trip: a
+// minimized window is listed, marked so, and raising it restores it.
+var windowAttributes = append(WindowAttributes[:len(WindowAttributes):len(WindowAttributes)], "AXMinimized")
+
 // window reads one window or sheet and lists its children; false when it is gone.
 func (b *Backend) window(ref observer.NodeRef, focused bool) (observer.Window, []observer.NodeRef, bool) {
 	ax, _, err := b.refs.acquire(ref)
@@ -60,12 +64,14 @@ func (b *Backend) window(ref observer.NodeRef, focused bool) (observer.Window, [
 		return observer.Window{}, nil, false
 	}
 	defer release(ax)
-	vals, code := b.refs.copyValues(ax, WindowAttributes)
+	vals, code := b.refs.copyValues(ax, windowAttributes)
 	if code != AXSuccess {
 		return observer.Window{}, nil, false
 	}
 	if role := stringOf(vals["AXRole"]); role != "" {
 		b.refs.setRole(ref, role, stringOf(vals["AXSubrole"]))
 	}
-	return WindowOf(windowID(ref), ref, vals, focused), refsOf(vals["AXChildren"]), true
+	win := WindowOf(windowID(ref), ref, vals, focused)
+	win.Minimized = flag(vals, "AXMinimized")
+	return win, refsOf(vals["AXChildren"]), true
 }

@@ -1,5 +1,6 @@
 // Package ocr recognises text in images: Tesseract's command line, the engine Linux
-// distributions package (macOS's Vision is not bound yet).
+// distributions package, and on macOS Apple's Vision through purego (vision_darwin.go; its box
+// conversion, vision.go, is platform-free). Default picks the platform's.
 package ocr
 
 import (
