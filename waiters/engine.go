@@ -95,6 +95,23 @@ func (e *Engine) Watching(pid int) bool {
 	return e.apps[pid] != nil
 }
 
+// Pending reports whether a wait (an expect among them) on app pid is under way now: one on
+// the app, or a desktop-wide one. A lingering watcher is not.
+func (e *Engine) Pending(pid int) bool {
+	e.mu.Lock()
+	aw, desktop := e.apps[pid], len(e.desktop) > 0
+	e.mu.Unlock()
+	if desktop {
+		return true
+	}
+	if aw == nil {
+		return false
+	}
+	aw.mu.Lock()
+	defer aw.mu.Unlock()
+	return len(aw.waits) > 0
+}
+
 // watchLocked returns the watcher of pid, starting it; e.mu is held.
 func (e *Engine) watchLocked(pid int) *appWatch {
 	if aw := e.apps[pid]; aw != nil {

@@ -7,11 +7,12 @@ import (
 	"github.com/axbus/axbus/observer"
 )
 
-// gateRechecks holds the backend's own re-reads of apps whose toolkit misses events (GTK4, every
-// 500 ms) to interest: an app is re-read only while someone observes it: a wait on it (or one
-// that ended within the linger), its polled diffs, a client subscribed to its events, or a
-// consumer of the event stream (a tail). Nobody observing, its unannounced changes are not
-// looked for, and the stream's history holds what the toolkit itself announced.
+// gateRechecks holds the backend's own re-reads of apps whose toolkit misses events (GTK4) to
+// interest: fast (every 100 ms) while a wait or an expect is pending on the app, whose answer
+// waits on the re-read; slow (every 500 ms) while someone else observes it: a wait that ended
+// within the linger, its polled diffs, a client subscribed to its events, or a consumer of the
+// event stream (a tail). Nobody observing, its unannounced changes are not looked for, and the
+// stream's history holds what the toolkit itself announced.
 func (d *Daemon) gateRechecks() {
 	gate, ok := d.Backend.(observer.RecheckGate)
 	if !ok {
@@ -21,16 +22,20 @@ func (d *Daemon) gateRechecks() {
 	const probeType = string(observer.EventValueChanged)
 	own := d.Server.Interest(d.Subjects.Event("-", probeType))
 	stream := d.Subjects.StreamName()
-	gate.RecheckWhen(func(app observer.App) bool {
-		if d.Waits.Watching(app.PID) || (d.Poller != nil && d.Poller.Polling(app.PID)) {
-			return true
-		}
-		if d.Server.Interest(d.Subjects.Event(app.Name, probeType)) > own {
-			return true
+	gate.RecheckWhen(func(app observer.App) observer.Recheck {
+		switch {
+		case d.Waits.Pending(app.PID):
+			return observer.RecheckFast
+		case d.Waits.Watching(app.PID) || (d.Poller != nil && d.Poller.Polling(app.PID)):
+			return observer.RecheckSlow
+		case d.Server.Interest(d.Subjects.Event(app.Name, probeType)) > own:
+			return observer.RecheckSlow
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
-		n, err := d.Server.StreamConsumers(ctx, stream)
-		return err != nil || n > 0 // in doubt, re-read
+		if n, err := d.Server.StreamConsumers(ctx, stream); err != nil || n > 0 { // in doubt, re-read
+			return observer.RecheckSlow
+		}
+		return observer.RecheckNone
 	})
 }

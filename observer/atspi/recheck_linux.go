@@ -76,19 +76,21 @@ func seenOf(r RawEvent) seenFlags {
 	return 0
 }
 
-// poller asks the workers of apps whose toolkit misses events to re-read them, those the
-// RecheckWhen gate says someone observes.
+// poller asks the workers of apps whose toolkit misses events to re-read them, at the rate the
+// RecheckWhen gate gives each: every fast tick while a wait is pending on it, every slow period
+// while someone else observes it.
 func (w *watchState) poller() {
 	defer w.wg.Done()
-	t := time.NewTicker(w.b.cfg.recheck)
+	t := time.NewTicker(w.b.cfg.fastRecheck)
 	defer t.Stop()
-	for {
+	slowEvery := max(1, int(w.b.cfg.recheck/w.b.cfg.fastRecheck))
+	for tick := 1; ; tick++ {
 		select {
 		case <-w.ctx.Done():
 			return
 		case <-t.C:
 		}
-		observed := w.b.recheckWhen.Load()
+		rate := w.b.recheckWhen.Load()
 		w.b.mu.Lock()
 		var buses []string
 		var apps []observer.App
@@ -100,7 +102,11 @@ func (w *watchState) poller() {
 		}
 		w.b.mu.Unlock()
 		for i, bus := range buses {
-			if observed != nil && !(*observed)(apps[i]) { // asked outside the lock: the gate may look at the daemon's state
+			r := observer.RecheckSlow
+			if rate != nil {
+				r = (*rate)(apps[i]) // asked outside the lock: the gate may look at the daemon's state
+			}
+			if r == observer.RecheckNone || (r == observer.RecheckSlow && tick%slowEvery != 0) {
 				continue // nobody observes the app: its missed changes wait for someone who does
 			}
 			if wk, _ := w.worker(bus, true); wk != nil {

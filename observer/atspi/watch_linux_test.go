@@ -23,7 +23,7 @@ func TestEvents(t *testing.T) {
 	for _, kind := range kinds {
 		t.Run(kind, func(t *testing.T) {
 			a := startApp(t, s, kind, "AXBUS_FIXTURE_SAVE_DELAY_MS=0")
-			b := open(t, s, WithRecheck(testRecheck))
+			b := open(t, s, WithRecheck(testRecheck, testRecheck))
 			win := mainWindow(t, b, a)
 			rec := record(t, b)
 			var lat []string
@@ -162,15 +162,18 @@ func TestEvents(t *testing.T) {
 func TestRecheckOnlyWhileObserved(t *testing.T) {
 	s := session(t)
 	a := startApp(t, s, headless.KindGTK4)
-	b := open(t, s, WithRecheck(testRecheck))
+	b := open(t, s, WithRecheck(testRecheck, testRecheck))
 	mainWindow(t, b, a)
 	var observed atomic.Bool
 	var asked atomic.Int32
-	b.RecheckWhen(func(app observer.App) bool {
+	b.RecheckWhen(func(app observer.App) observer.Recheck {
 		if app.PID == a.PID {
 			asked.Add(1)
 		}
-		return observed.Load()
+		if observed.Load() {
+			return observer.RecheckSlow
+		}
+		return observer.RecheckNone
 	})
 	rec := record(t, b)
 	m := rec.mark()
