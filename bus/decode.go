@@ -4,11 +4,25 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"sync"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/schemas"
 )
+
+// emptyOK caches, per request schema, whether {} is a valid request: an empty request (status,
+// apps) is then checked once, not on every call.
+var emptyOK sync.Map // schema name -> bool
+
+func emptyValid(schema string) bool {
+	if ok, known := emptyOK.Load(schema); known {
+		return ok.(bool)
+	}
+	ok := schemas.Validate(schema, []byte("{}")) == nil
+	emptyOK.Store(schema, ok)
+	return ok
+}
 
 // DecodeRequest checks a request body against the endpoint's schema and decodes it into v.
 // An empty body means {}. Every failure is a BAD_REQUEST or PAYLOAD_TOO_LARGE *observer.Error
@@ -19,7 +33,10 @@ func DecodeRequest(endpoint string, data []byte, v any) *observer.Error {
 		return observer.Errorf(observer.CodePayloadTooLarge, "Send a smaller request; requests are at most 1 MiB.",
 			"request of %d bytes is larger than %d bytes", len(data), api.MaxRequest).With("bytes", len(data))
 	}
-	if len(bytes.TrimSpace(data)) == 0 {
+	if trimmed := bytes.TrimSpace(data); len(trimmed) == 0 || string(trimmed) == "{}" {
+		if emptyValid(schema) {
+			return nil // v stays its zero value, which is what {} decodes to
+		}
 		data = []byte("{}")
 	}
 	if err := schemas.Validate(schema, data); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/micro"
 )
 
 // startDaemon starts a daemon on the simulated demo desktop in a temporary state dir.
@@ -79,7 +80,32 @@ func benchAPI() ([]row, error) {
 		name string
 		nc   *nats.Conn
 	}{{"in-process", d.Server.Conn()}, {"TCP loopback", tcp}}
-	var rows []row
+	// A bare nats.go micro endpoint on the same server and connection: what the service's own
+	// work (identity, limits, schema check, audit, encoding) is measured against.
+	bare, err := micro.AddService(d.Server.Conn(), micro.Config{Name: "bare", Version: "0.0.1",
+		Endpoint: &micro.EndpointConfig{Subject: "bench.bare", Handler: micro.HandlerFunc(func(r micro.Request) { _ = r.Respond([]byte("{}")) })}})
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = bare.Stop() }()
+	var status, plain []time.Duration
+	for range 5 { // interleaved, in-process both
+		ds, err := roundTrips(d.Server.Conn(), d.Subjects.Endpoint("status"), 1000)
+		if err != nil {
+			return nil, err
+		}
+		status = append(status, ds...)
+		if ds, err = roundTrips(d.Server.Conn(), "bench.bare", 1000); err != nil {
+			return nil, err
+		}
+		plain = append(plain, ds...)
+	}
+	ratio := float64(percentile(status, 50)) / float64(percentile(plain, 50))
+	rows := []row{
+		{"api", "bare nats.go micro endpoint round trip p50 / p99, in-process", p50p99(plain), "5,000 requests, interleaved with status"},
+		{"api", "status / bare micro endpoint, in-process p50 (target <= 2x)", fmt.Sprintf("%.1fx", ratio),
+			fmt.Sprintf("%s; status %s at p50 in the same rounds", met(ratio <= 2), us(percentile(status, 50)))},
+	}
 	for _, ep := range []string{"status", "apps"} {
 		var all [2][]time.Duration
 		for range 5 { // interleave: 5 rounds of 1,000 on each connection
