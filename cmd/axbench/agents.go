@@ -113,7 +113,7 @@ func benchAgents() ([]row, error) {
 	}
 	published := after.Events.Published - before.Events.Published
 	seen := w.await(after.Events.Published, total, 3*time.Second) // a record for every request
-	errNote := met(errs == 0)
+	errNote := verdict(errs == 0)
 	if firstErr != "" {
 		errNote += "; the first: " + firstErr
 	}
@@ -122,20 +122,20 @@ func benchAgents() ([]row, error) {
 	note := fmt.Sprintf("%d agents x ~%d requests/s for %.0f s on Notes, Mail and Drafts (a copy of Notes launched: the demo has 2 apps)",
 		agents, time.Second/every, secs)
 	return []row{
-		{"agents", "requests served (all agents, per second)", fmt.Sprintf("%d (%.0f/s)", total-errs, float64(total-errs)/secs), note},
-		{"agents", "errors, timeouts (target 0)", fmt.Sprint(errs), errNote},
+		{"agents", "requests served (all agents, per second)", fmt.Sprintf("%d (%.0f/s)", total-errs, float64(total-errs)/secs), note, "", ""},
+		{"agents", "errors, timeouts (target 0)", fmt.Sprint(errs), errNote, "", ""},
 		{"agents", "refused with LEASE_HELD (served)", fmt.Sprintf("%d (%.0f%%)", refused, 100*float64(refused)/float64(max(total, 1))),
-			"acquire with no wait, 2 s TTL; then one action and a release"},
-		{"agents", "request latency p50 / p99, all requests", p50p99(lat), fmt.Sprintf("%d requests: acquire, action, release", len(lat))},
+			"acquire with no wait, 2 s TTL; then one action and a release", "", ""},
+		{"agents", "request latency p50 / p99, all requests", p50p99(lat), fmt.Sprintf("%d requests: acquire, action, release", len(lat)), "", ""},
 		{"agents", "overlapping actions on one app (target 0)", fmt.Sprint(overlaps),
-			fmt.Sprintf("%s; %d actions done, from %d action records the monitor saw (%d requests sent)", met(overlaps == 0), done, records, total)},
+			fmt.Sprintf("%s; %d actions done, from %d action records the monitor saw (%d requests sent)", verdict(overlaps == 0), done, records, total), "", ""},
 		{"agents", "events: published (status) / seen by the monitor (target: no loss)", fmt.Sprintf("%d / %d", published, seen),
-			fmt.Sprintf("%s; dropped %d (target 0: %s)", met(seen == published), after.Events.Dropped, met(after.Events.Dropped == 0))},
+			fmt.Sprintf("%s; dropped %d (target 0: %s)", verdict(seen == published), after.Events.Dropped, verdict(after.Events.Dropped == 0)), "", ""},
 	}, nil
 }
 
-// met says whether a target was met.
-func met(ok bool) string {
+// verdict is a row's: whether this run met its target.
+func verdict(ok bool) string {
 	if ok {
 		return "met"
 	}

@@ -174,17 +174,25 @@ func benchATSPIWalk() ([]row, error) {
 			}
 		}
 		note := fmt.Sprintf("%d elements, medians of 5 interleaved rounds", n)
-		rows = append(rows,
-			row{"atspi walk", target.name + ": ours (pipelined), cold / warm", ms(percentile(pc, 50)) + " / " + ms(percentile(pw, 50)), note},
-			row{"atspi walk", target.name + ": sequential one call at a time, cold / warm", ms(percentile(sc, 50)) + " / " + ms(percentile(sw, 50)), note},
-			row{"atspi walk", target.name + ": ours vs sequential (target >= 4x), cold / warm",
-				ratio(percentile(sc, 50), percentile(pc, 50)) + " / " + ratio(percentile(sw, 50), percentile(pw, 50)), "same tree, same reads"})
+		coldPer, warmPer := percentile(pc, 50)/time.Duration(max(n, 1)), percentile(pw, 50)/time.Duration(max(n, 1))
+		walk := row{"atspi walk", target.name + ": ours (pipelined), cold / warm", ms(percentile(pc, 50)) + " / " + ms(percentile(pw, 50)),
+			fmt.Sprintf("%s; %s / %s per element", note, us(coldPer), us(warmPer)), "", ""}
+		if !target.list {
+			walk.target, walk.verdict = "<= 150 / 100 µs per element", verdict(coldPer <= 150*time.Microsecond && warmPer <= 100*time.Microsecond)
+		}
+		coldX, warmX := float64(percentile(sc, 50))/float64(percentile(pc, 50)), float64(percentile(sw, 50))/float64(percentile(pw, 50))
+		rows = append(rows, walk,
+			row{"atspi walk", target.name + ": sequential one call at a time, cold / warm", ms(percentile(sc, 50)) + " / " + ms(percentile(sw, 50)), note, "", ""},
+			row{"atspi walk", target.name + ": ours vs sequential, cold / warm",
+				ratio(percentile(sc, 50), percentile(pc, 50)) + " / " + ratio(percentile(sw, 50), percentile(pw, 50)), "same tree, same reads",
+				">= 4x", verdict(coldX >= 4 && warmX >= 4)})
 		if !target.list {
 			rows = append(rows,
 				row{"atspi walk", target.name + ": python3-pyatspi, cold / warm", ms(percentile(yc, 50)) + " / " + ms(percentile(yw, 50)),
-					fmt.Sprintf("%d elements; the peer reads role, name, description, states, extents, text, value", yn)},
-				row{"atspi walk", target.name + ": ours vs python3-pyatspi (target: faster), cold / warm",
-					ratio(percentile(yc, 50), percentile(pc, 50)) + " / " + ratio(percentile(yw, 50), percentile(pw, 50)), ""})
+					fmt.Sprintf("%d elements; the peer reads role, name, description, states, extents, text, value", yn), "", ""},
+				row{"atspi walk", target.name + ": ours vs python3-pyatspi, cold / warm",
+					ratio(percentile(yc, 50), percentile(pc, 50)) + " / " + ratio(percentile(yw, 50), percentile(pw, 50)), "",
+					">= 4x", verdict(float64(percentile(yc, 50)) >= 4*float64(percentile(pc, 50)) && float64(percentile(yw, 50)) >= 4*float64(percentile(pw, 50)))})
 		}
 	}
 	return rows, nil

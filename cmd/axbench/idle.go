@@ -30,7 +30,7 @@ func benchIdleRSS() ([]row, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []row{{"idle", "daemon RSS after 3 s idle", rss, "axbus serve, sim demo desktop, JetStream on"}}, nil
+	return []row{{"idle", "daemon RSS after 3 s idle", rss, "axbus serve, sim demo desktop, JetStream on", "", ""}}, nil
 }
 
 func vmRSS(pid int) (string, error) {

@@ -88,7 +88,7 @@ func benchIdleDesktop() ([]row, error) {
 		return nil, err
 	}
 	rows := []row{{"idle", "daemon beside real apps, no subscriber: CPU of a core / peak RSS (targets < 1% / < 60 MB)",
-		idle.String() + " " + idle.verdict(), note}}
+		idle.String() + " " + idle.verdict(), note, "", ""}}
 
 	subj := bus.NewSubjects("", "bench").AllSnaps()
 	sub, err := nc.SubscribeSync(subj)
@@ -109,7 +109,7 @@ func benchIdleDesktop() ([]row, error) {
 	}
 	n, _, _ := sub.Pending()
 	rows = append(rows, row{"idle", "same, one subscriber to every app's diffs: CPU of a core / peak RSS", busy.String(),
-		fmt.Sprintf("%s; on %s: %s, then %d diffs", note, subj, first, n)})
+		fmt.Sprintf("%s; on %s: %s, then %d diffs", note, subj, first, n), "", ""})
 
 	if err := sub.Unsubscribe(); err != nil {
 		return rows, err
@@ -119,7 +119,7 @@ func benchIdleDesktop() ([]row, error) {
 		return rows, err
 	}
 	return append(rows, row{"idle", "same, after the subscriber left: CPU of a core / peak RSS", after.String(),
-		note + "; the copy dropped and the heap's free memory handed back a tick after the subscriber left"}), nil
+		note + "; the copy dropped and the heap's free memory handed back a tick after the subscriber left", "", ""}), nil
 }
 
 // connectWhenUp connects to the daemon of dir once it serves requests.

@@ -99,11 +99,11 @@ func benchATSPILocators() ([]row, error) {
 	}
 	return []row{
 		{"locator", fmt.Sprintf("GTK3: button enabled %s after the request -> clicked, click by locator, p50 / p99 (target p50 <= %s)", ms(locatorEnable), ms(locatorTarget)),
-			p50p99(ours), fmt.Sprintf("%s; %d clicks over TCP, the app's clock, interleaved with the loop below; %s", met(o <= locatorTarget), len(ours), waitNote)},
+			p50p99(ours), fmt.Sprintf("%s; %d clicks over TCP, the app's clock, interleaved with the loop below; %s", verdict(o <= locatorTarget), len(ours), waitNote), "", ""},
 		{"locator", "GTK3: the same, inspect every 100 ms until enabled, then click by id, p50 / p99", p50p99(polled),
-			fmt.Sprintf("%d loops (the peers' way)", len(polled))},
+			fmt.Sprintf("%d loops (the peers' way)", len(polled)), "", ""},
 		{"locator", "GTK3: enabled -> clicked, ours vs the loop, p50 (target: ours faster)", fmt.Sprintf("%s vs %s", us(o), us(p)),
-			fmt.Sprintf("%s; ours is %s faster at p50", met(o < p), ratio(p, o))},
+			fmt.Sprintf("%s; ours is %s faster at p50", verdict(o < p), ratio(p, o)), "", ""},
 	}, nil
 }
 

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"os"
@@ -17,6 +18,9 @@ import (
 // row is one line of the table.
 type row struct {
 	area, metric, value, note string
+	// target is what the row must show ("p50 <= 12 ms"), "" when it has none; verdict is the
+	// run's: verdict(ok).
+	target, verdict string
 }
 
 // suite is one group of measurements.
@@ -62,8 +66,8 @@ func main() {
 	}
 	suites = append(suites, platformSuites...)
 	fmt.Printf("# axbus benchmarks (%s)\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
-	fmt.Println("| area | metric | value | note |")
-	fmt.Println("|---|---|---|---|")
+	fmt.Println("| area | metric | value | target | met | note |")
+	fmt.Println("|---|---|---|---|---|---|")
 	failed := false
 	for _, s := range suites {
 		if *only != "" && s.name != *only && (exact(suites, *only) || !strings.Contains(s.name, *only)) {
@@ -75,7 +79,8 @@ func main() {
 			failed = true
 		}
 		for _, r := range rows {
-			fmt.Printf("| %s | %s | %s | %s |\n", r.area, r.metric, r.value, r.note)
+			target, verdict := cmp.Or(r.target, "-"), cmp.Or(r.verdict, "-")
+			fmt.Printf("| %s | %s | %s | %s | %s | %s |\n", r.area, r.metric, r.value, target, verdict, r.note)
 		}
 	}
 	if *memprofile != "" {

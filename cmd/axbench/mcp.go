@@ -84,8 +84,8 @@ func benchMCP() ([]row, error) {
 	mcp50, bus50 := percentile(viaMCP, 50), percentile(viaBus, 50)
 	return []row{
 		{"mcp", "check/uncheck + expect by locator, an MCP tool call to axbus mcp over stdio, p50 / p99", p50p99(viaMCP),
-			fmt.Sprintf("%d calls, the go-sdk client; the simulated desktop", len(viaMCP))},
+			fmt.Sprintf("%d calls, the go-sdk client; the simulated desktop", len(viaMCP)), "", ""},
 		{"mcp", "the same through bus.Client over TCP, p50 / p99", p50p99(viaBus),
-			fmt.Sprintf("%d requests, interleaved; MCP adds %s at p50 (%.2fx)", len(viaBus), us(mcp50-bus50), float64(mcp50)/float64(bus50))},
+			fmt.Sprintf("%d requests, interleaved; MCP adds %s at p50 (%.2fx)", len(viaBus), us(mcp50-bus50), float64(mcp50)/float64(bus50)), "", ""},
 	}, nil
 }

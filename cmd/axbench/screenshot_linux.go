@@ -45,8 +45,8 @@ func benchATSPIScreenshot() ([]row, error) {
 	}
 	return []row{
 		{"screenshot", "GTK3 fixture window (800x700): screenshot through the bus, p50 / p99", p50p99(shots),
-			fmt.Sprintf("no target set; %d shots over TCP, %d-byte PNG, secure fields found by a walk of the window", len(shots), size)},
+			fmt.Sprintf("no target set; %d shots over TCP, %d-byte PNG, secure fields found by a walk of the window", len(shots), size), "", ""},
 		{"screenshot", "the same with ocr (Tesseract 5, eng), p50 / p99", p50p99(ocrs),
-			fmt.Sprintf("no target set; %d shots, %d lines recognised, interleaved with the row above", len(ocrs), lines)},
+			fmt.Sprintf("no target set; %d shots, %d lines recognised, interleaved with the row above", len(ocrs), lines), "", ""},
 	}, nil
 }

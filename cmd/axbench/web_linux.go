@@ -137,9 +137,9 @@ func benchChromiumLongPage() ([]row, error) {
 	perSec := func(n int, d time.Duration) string { return fmt.Sprintf("%.0f elements/s", float64(n)/d.Seconds()) }
 	return []row{
 		{"chromium", "long page (2,000 rows): unscoped inspect, p50 / p99", p50p99(inspects),
-			fmt.Sprintf("%d runs; %d elements walked, %s at p50", len(inspects), walked, perSec(walked, percentile(inspects, 50)))},
+			fmt.Sprintf("%d runs; %d elements walked, %s at p50", len(inspects), walked, perSec(walked, percentile(inspects, 50))), "", ""},
 		{"chromium", "long page: read of the window (whole), p50 / p99", p50p99(reads),
-			fmt.Sprintf("%d warm runs; %d elements, %s at p50", len(reads), readElems, perSec(readElems, percentile(reads, 50)))},
+			fmt.Sprintf("%d warm runs; %d elements, %s at p50", len(reads), readElems, perSec(readElems, percentile(reads, 50))), "", ""},
 	}, nil
 }
 
@@ -270,11 +270,11 @@ func benchChromiumPage() ([]row, error) {
 		clicks = append(clicks, time.Since(t0))
 	}
 	return []row{
-		{"chromium", "page script adds text -> NATS subscriber (children_changed), p50 / p99", p50p99(toSubscriber), fmt.Sprintf("%d changes by the page's timers, its own clock (ms)", len(toSubscriber))},
-		{"chromium", "page script adds text -> our wait's reply, p50 / p99", p50p99(ours), fmt.Sprintf("%d waits, interleaved with the loop below", len(ours))},
+		{"chromium", "page script adds text -> NATS subscriber (children_changed), p50 / p99", p50p99(toSubscriber), fmt.Sprintf("%d changes by the page's timers, its own clock (ms)", len(toSubscriber)), "", ""},
+		{"chromium", "page script adds text -> our wait's reply, p50 / p99", p50p99(ours), fmt.Sprintf("%d waits, interleaved with the loop below", len(ours)), "", ""},
 		{"chromium", "page script adds text -> a 100 ms inspect loop sees it, p50 / p99", p50p99(polled),
-			fmt.Sprintf("%d loops; ours is %s faster at p50", len(polled), ratio(percentile(polled, 50), percentile(ours, 50)))},
-		{"chromium", "click Save (headless) + expect the text it adds 300 ms later, round trip p50 / p99", p50p99(clicks), fmt.Sprintf("%d actions", len(clicks))},
+			fmt.Sprintf("%d loops; ours is %s faster at p50", len(polled), ratio(percentile(polled, 50), percentile(ours, 50))), "", ""},
+		{"chromium", "click Save (headless) + expect the text it adds 300 ms later, round trip p50 / p99", p50p99(clicks), fmt.Sprintf("%d actions", len(clicks)), "", ""},
 	}, nil
 }
 
