@@ -31,21 +31,11 @@ func benchATSPIWaits() ([]row, error) {
 		text := fmt.Sprintf("mark %d", i)
 		var changed time.Time
 		if i%2 == 0 {
-			r, err := dd.client.WaitAfter(ctx, api.WaitRequest{Expr: fmt.Sprintf("text=%q", text), AppTarget: api.AppTarget{PID: pid}, TimeoutMS: 5000},
-				func(ctx context.Context) error {
-					reply, err := dd.app.Do(ctx, map[string]any{"cmd": "add_label", "text": text})
-					if err == nil {
-						changed = time.Unix(0, reply["t_ns"].(int64))
-					}
-					return err
-				})
+			d, err := labelWait(ctx, dd, text, 0)
 			if err != nil {
 				return nil, err
 			}
-			if r.Outcome != api.WaitMet {
-				return nil, fmt.Errorf("wait for %q: %s", text, r.Outcome)
-			}
-			ours = append(ours, time.Since(changed))
+			ours = append(ours, d)
 			continue
 		}
 		pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -75,6 +65,28 @@ func benchATSPIWaits() ([]row, error) {
 		{"wait", "GTK3: label added -> a 100 ms inspect loop sees it, p50 / p99", p50p99(polled),
 			fmt.Sprintf("20 loops; ours is %.1fx faster at p50", float64(percentile(polled, 50))/float64(percentile(ours, 50))), "", ""},
 	}, nil
+}
+
+// labelWait waits for a label the app adds after delay (the wait armed first), and returns the
+// time from the app's change (its own clock) to the wait's reply.
+func labelWait(ctx context.Context, dd *desktopDaemon, text string, delay time.Duration) (time.Duration, error) {
+	var changed time.Time
+	r, err := dd.client.WaitAfter(ctx, api.WaitRequest{Expr: fmt.Sprintf("text=%q", text), AppTarget: api.AppTarget{PID: dd.app.PID}, TimeoutMS: 5000},
+		func(ctx context.Context) error {
+			time.Sleep(delay)
+			reply, err := dd.app.Do(ctx, map[string]any{"cmd": "add_label", "text": text})
+			if err == nil {
+				changed = time.Unix(0, reply["t_ns"].(int64))
+			}
+			return err
+		})
+	if err != nil {
+		return 0, err
+	}
+	if r.Outcome != api.WaitMet {
+		return 0, fmt.Errorf("wait for %q: %s", text, r.Outcome)
+	}
+	return time.Since(changed), nil
 }
 
 // inspectPoll is the peers' way to wait: inspect every 100 ms until the text shows.
@@ -113,24 +125,12 @@ func benchGTK4Waits() ([]row, error) {
 	ctx := context.Background()
 	var lat []time.Duration
 	for i := range 20 {
-		text := fmt.Sprintf("gtk4 mark %d", i)
-		var changed time.Time
-		r, err := dd.client.WaitAfter(ctx, api.WaitRequest{Expr: fmt.Sprintf("text=%q", text), AppTarget: api.AppTarget{PID: pid}, TimeoutMS: 5000},
-			func(ctx context.Context) error {
-				time.Sleep(time.Duration(i*37%100) * time.Millisecond) // the label lands anywhere in the re-read period
-				reply, err := dd.app.Do(ctx, map[string]any{"cmd": "add_label", "text": text})
-				if err == nil {
-					changed = time.Unix(0, reply["t_ns"].(int64))
-				}
-				return err
-			})
+		// The label lands anywhere in the re-read period.
+		d, err := labelWait(ctx, dd, fmt.Sprintf("gtk4 mark %d", i), time.Duration(i*37%100)*time.Millisecond)
 		if err != nil {
 			return nil, err
 		}
-		if r.Outcome != api.WaitMet {
-			return nil, fmt.Errorf("wait for %q: %s", text, r.Outcome)
-		}
-		lat = append(lat, time.Since(changed))
+		lat = append(lat, d)
 	}
 	const window = 3 * time.Second
 	cpu := func(during func()) (float64, error) {
