@@ -60,6 +60,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzExecArgs$$' -fuzztime $(FUZZTIME) ./observer/atspi/
 	$(GO) test -run '^$$' -fuzz '^FuzzSplitKeys$$' -fuzztime $(FUZZTIME) ./observer/
 	$(GO) test -run '^$$' -fuzz '^FuzzInspectionJSON$$' -fuzztime $(FUZZTIME) ./observer/
+	$(GO) test -run '^$$' -fuzz '^FuzzEnvelopeJSON$$' -fuzztime $(FUZZTIME) ./api/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseExport$$' -fuzztime $(FUZZTIME) ./internal/headless/
 
 ## bench: the benchmark table (medians and ratios measured side by side in one run).

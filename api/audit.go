@@ -7,9 +7,9 @@ import (
 )
 
 // ActionRecord is the audit record of one call of an action endpoint, done or refused, as the
-// daemon publishes it on <prefix>.<host>.act.<app>.<action> (schema "act") with the header
-// Nats-Msg-Id: <host>-<boot>-act-<seq>, kept in the event stream. It never carries what an
-// action set, typed or keyed, not even its length: Given says only that the request had it.
+// daemon publishes it on <prefix>.<host>.act.<app>.<action> (schema "act"), kept in the event
+// stream. It never carries what an action set, typed or keyed, not even its length: Given says
+// only that the request had it.
 type ActionRecord struct {
 	Host string `json:"host"`
 	// Boot is the daemon run's, as in event envelopes; Seq counts the run's records from 1.
@@ -52,6 +52,3 @@ type RecordExpect struct {
 	Outcome   WaitOutcome `json:"outcome"`
 	ElapsedMS float64     `json:"elapsed_ms"`
 }
-
-// MsgID is the record's Nats-Msg-Id: apart from the events' ids, which share the stream.
-func (r *ActionRecord) MsgID() string { return MsgID(r.Host, r.Boot+"-act", r.Seq) }

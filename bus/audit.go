@@ -83,8 +83,7 @@ func (a *Audit) Publish(r api.ActionRecord) api.ActionRecord {
 	a.last[r.Agent.Name] = r
 	data, err := json.Marshal(&r)
 	if err == nil {
-		err = a.nc.PublishMsg(&nats.Msg{Subject: a.subj.Action(app, r.Action), Data: data,
-			Header: nats.Header{nats.MsgIdHdr: []string{r.MsgID()}}})
+		err = a.nc.Publish(a.subj.Action(app, r.Action), data)
 	}
 	if err != nil {
 		if n := a.failed.Add(1); n&(n-1) == 0 {

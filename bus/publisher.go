@@ -1,7 +1,6 @@
 package bus
 
 import (
-	"encoding/json"
 	"log/slog"
 	"strconv"
 	"sync"
@@ -70,7 +69,7 @@ func (p *Publisher) Stats() api.PublisherStats {
 	return api.PublisherStats{Published: p.published.Load(), Dropped: p.dropped.Load(), Queued: len(p.queue), Capacity: cap(p.queue)}
 }
 
-// Boot is the id of this daemon run, part of every Nats-Msg-Id.
+// Boot is the id of this daemon run, in every envelope.
 func (p *Publisher) Boot() string { return p.boot }
 
 // Close publishes what is queued and stops. Offer must not be called after Close.
@@ -81,21 +80,18 @@ func (p *Publisher) Close() {
 
 func (p *Publisher) run() {
 	defer close(p.done)
+	var data []byte // reused: Publish copies it into the connection's buffer
 	for e := range p.queue {
 		p.seq++
 		env := api.Envelope{Host: p.subj.Host, Boot: p.boot, Seq: p.seq, Gap: p.gap.Swap(0), Event: e}
-		data, err := json.Marshal(&env)
-		if err != nil {
+		var err error
+		if data, err = env.AppendJSON(data[:0]); err != nil {
 			p.log.Error("event not encodable", "type", e.Type, "err", err)
 			continue
 		}
-		msg := &nats.Msg{
-			Subject: p.subj.Event(e.App.Name, string(e.Type)),
-			Header:  nats.Header{nats.MsgIdHdr: []string{env.MsgID()}},
-			Data:    data,
-		}
-		if err := p.nc.PublishMsg(msg); err != nil {
-			p.log.Warn("event not published", "subject", msg.Subject, "err", err)
+		subject := p.subj.Event(e.App.Name, string(e.Type))
+		if err := p.nc.Publish(subject, data); err != nil {
+			p.log.Warn("event not published", "subject", subject, "err", err)
 			continue
 		}
 		p.published.Add(1)

@@ -16,9 +16,8 @@ const DefaultMaxPayload int32 = 8 << 20
 // Event stream limits. The stream is a short-term history for tail tools,
 // not an archive.
 const (
-	eventStreamMaxAge     = 24 * time.Hour
-	eventStreamMaxBytes   = 512 << 20
-	eventStreamDuplicates = 2 * time.Minute
+	eventStreamMaxAge   = 24 * time.Hour
+	eventStreamMaxBytes = 512 << 20
 )
 
 // kvLimitMarkerTTL enables per-key TTLs on KV buckets (used for leases).
@@ -83,8 +82,8 @@ func WithLogger(l *slog.Logger) Option {
 }
 
 // WithEventStream asks for a JetStream stream, created or updated at start,
-// capturing subjects: file storage, MaxAge 24h, MaxBytes 512 MiB, DiscardOld,
-// and a 2 minute Nats-Msg-Id duplicates window. May be given more than once.
+// capturing subjects: file storage written asynchronously, MaxAge 24h, MaxBytes
+// 512 MiB, DiscardOld. May be given more than once.
 func WithEventStream(name string, subjects ...string) Option {
 	return func(c *config) {
 		c.streams = append(c.streams, streamSpec{name: name, subjects: append([]string(nil), subjects...)})

@@ -323,14 +323,16 @@ func connTypes(types ...string) map[string]struct{} {
 func setupJetStream(ctx context.Context, js jetstream.JetStream, cfg config) error {
 	for _, st := range cfg.streams {
 		_, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
-			Name:       st.name,
-			Subjects:   st.subjects,
-			Storage:    jetstream.FileStorage,
-			Retention:  jetstream.LimitsPolicy,
-			MaxAge:     eventStreamMaxAge,
-			MaxBytes:   eventStreamMaxBytes,
-			Discard:    jetstream.DiscardOld,
-			Duplicates: eventStreamDuplicates,
+			Name:      st.name,
+			Subjects:  st.subjects,
+			Storage:   jetstream.FileStorage,
+			Retention: jetstream.LimitsPolicy,
+			MaxAge:    eventStreamMaxAge,
+			MaxBytes:  eventStreamMaxBytes,
+			Discard:   jetstream.DiscardOld,
+			// The stream is a short history beside the live subjects, which deliver first:
+			// its writes are flushed by its own loop, not one at a time as they come.
+			PersistMode: jetstream.AsyncPersistMode,
 		})
 		if err != nil {
 			return fmt.Errorf("stream %s: %w", st.name, err)

@@ -90,7 +90,7 @@ func TestSecurityAttacksWithTheNatsCLI(t *testing.T) {
 		}
 		// ... and claims the ids of the next three with junk.
 		for n := last.Seq + 1; n <= last.Seq+3; n++ {
-			id := api.MsgID(last.Host, last.Boot, n)
+			id := fmt.Sprintf("%s-%s-%d", last.Host, last.Boot, n)
 			out, err := s.natsAs(t, s.agent, "pub", "--header", nats.MsgIdHdr+":"+id, s.Subjects.Event("notes", "value_changed"), "junk")
 			if err == nil || !strings.Contains(out, "Permissions Violation for Publish") {
 				t.Errorf("junk with Nats-Msg-Id %s: %v, want a permissions violation:\n%s", id, err, out)

@@ -18,7 +18,6 @@ import (
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/micro"
 )
 
@@ -405,7 +404,8 @@ func TestServeStopsCleanlyOnSignals(t *testing.T) {
 	}
 }
 
-func TestEventsCarryTheirMsgID(t *testing.T) {
+// TestEventsAreNamedInTheirBody: host, boot and seq in the envelope, no headers to parse.
+func TestEventsAreNamedInTheirBody(t *testing.T) {
 	d := startTestDaemon(t)
 	nc := d.connect(t)
 	sub, err := nc.SubscribeSync(d.Subjects.Events("notes", ""))
@@ -424,8 +424,8 @@ func TestEventsCarryTheirMsgID(t *testing.T) {
 	if err := json.Unmarshal(msg.Data, &env); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := msg.Header.Get(nats.MsgIdHdr), api.MsgID("testhost", env.Boot, env.Seq); got != want || env.Boot == "" {
-		t.Fatalf("Nats-Msg-Id %q, want %q", got, want)
+	if env.Host != "testhost" || env.Boot == "" || env.Seq == 0 || len(msg.Header) != 0 {
+		t.Fatalf("event %s with headers %v: want host, boot and seq in the body, no headers", msg.Data, msg.Header)
 	}
 	if msg.Subject != d.Subjects.Event("Notes", string(env.Type)) {
 		t.Fatalf("subject %s for a %s event", msg.Subject, env.Type)
