@@ -32,7 +32,7 @@ func (b *Backend) phase1(ctx context.Context, live []*rd) []*rd {
 				b.fail(ctx, it, it.cRole, it.cRole.Err)
 				continue
 			}
-			if err := it.cRole.Store(&it.role); err != nil {
+			if err := answer(it.cRole, &it.role); err != nil {
 				b.fail(ctx, it, it.cRole, err)
 				continue
 			}
@@ -45,7 +45,7 @@ func (b *Backend) phase1(ctx context.Context, live []*rd) []*rd {
 			b.fail(ctx, it, it.cState, it.cState.Err)
 			continue
 		}
-		_ = it.cState.Store(&words)
+		_ = answer(it.cState, &words)
 		it.st = makeStateSet(words)
 		if it.st.has(stateDefunct) {
 			it.err = observer.Errorf(observer.CodeElementNotFound, suggestionFor(observer.CodeElementNotFound),
@@ -59,12 +59,12 @@ func (b *Backend) phase1(ctx context.Context, live []*rd) []*rd {
 				continue
 			}
 		} else {
-			_ = it.cProps.Store(&it.props)
+			_ = answer(it.cProps, &it.props)
 		}
 		it.ifaces = it.known.ifaces
 		if it.cIfaces != nil {
 			var names []string
-			if it.cIfaces.Err == nil && it.cIfaces.Store(&names) == nil {
+			if it.cIfaces.Err == nil && answer(it.cIfaces, &names) == nil {
 				it.ifaces = parseIfaces(names)
 			}
 		}
@@ -134,8 +134,7 @@ func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
 		n.ChildCount = propInt(it.props, "ChildCount")
 		n.Parent = variantRef(it.props["Parent"])
 		if it.cExt != nil && it.cExt.Err == nil {
-			var e extents
-			if it.cExt.Store(&e) == nil {
+			if e, err := answerExtents(it.cExt); err == nil {
 				if origins == nil {
 					origins = originCache{}
 				}
@@ -143,8 +142,7 @@ func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
 			}
 		}
 		if it.cKids != nil && it.cKids.Err == nil {
-			var kids []objRef
-			if it.cKids.Store(&kids) == nil {
+			if kids, err := answerRefs(it.cKids); err == nil {
 				n.Children = make([]observer.NodeRef, 0, len(kids))
 				for _, k := range kids {
 					if !isNullRef(k.Bus, string(k.Path)) {
@@ -152,7 +150,7 @@ func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
 					}
 				}
 				n.ChildCount = len(n.Children)
-				if len(kids) >= longList && len(kids) == propInt(it.props, "ChildCount") {
+				if len(kids) == propInt(it.props, "ChildCount") && (len(kids) >= longList || b.watching()) {
 					kept := n.Children
 					b.cache.update(it.ref, func(ri *refInfo) { ri.children = kept })
 				}
@@ -164,7 +162,7 @@ func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
 		}
 		if it.cValue != nil && it.cValue.Err == nil && !it.secure {
 			var v dbus.Variant
-			if it.cValue.Store(&v) == nil {
+			if answer(it.cValue, &v) == nil {
 				if f, ok := variantFloat(v); ok {
 					n.Value, n.HasValue = strconv.FormatFloat(f, 'f', -1, 64), true
 				}
@@ -172,7 +170,7 @@ func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
 		}
 		if it.cCount != nil && it.cCount.Err == nil && !it.secure {
 			var v dbus.Variant
-			if it.cCount.Store(&v) == nil {
+			if answer(it.cCount, &v) == nil {
 				if c, ok := v.Value().(int32); ok && c > 0 {
 					it.count = c
 				}
@@ -207,7 +205,7 @@ func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
 		}
 		if it.cAttr != nil && it.cAttr.Err == nil {
 			var attrs map[string]string
-			if it.cAttr.Store(&attrs) == nil {
+			if answer(it.cAttr, &attrs) == nil {
 				it.known.attrs, it.known.haveAttrs = attrs, true
 				owned := ownedMap(attrs)
 				b.cache.update(it.ref, func(ri *refInfo) { ri.attrs, ri.haveAttrs = owned, true })
@@ -235,7 +233,7 @@ func (b *Backend) phase3(ctx context.Context, it *rd, mode readMode) {
 			}
 		} else if !it.secure {
 			var s string
-			if it.cText.Store(&s) == nil {
+			if answer(it.cText, &s) == nil {
 				b.placeText(it, s)
 				count := it.count
 				b.cache.update(it.ref, func(ri *refInfo) { ri.text, ri.textCount, ri.haveText = strings.Clone(s), count, true })
@@ -261,7 +259,7 @@ func (b *Backend) phase3(ctx context.Context, it *rd, mode readMode) {
 	}
 	if it.cLabel != nil && it.cLabel.Err == nil {
 		var v dbus.Variant
-		if it.cLabel.Store(&v) == nil {
+		if answer(it.cLabel, &v) == nil {
 			if s, ok := v.Value().(string); ok {
 				n.Label = s
 			}

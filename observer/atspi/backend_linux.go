@@ -182,7 +182,7 @@ func Open(ctx context.Context, opts ...Option) (*Backend, error) {
 	}
 	b := &Backend{
 		cfg: cfg, log: cfg.log, conn: conn, self: conn.Names()[0], selfPID: os.Getpid(), sigs: sigs,
-		cache: newRefCache(), peers: peers{conns: map[string]*dbus.Conn{}, sockets: map[*dbus.Conn]net.Conn{}, stalled: map[string]bool{}}, apps: map[string]*appInfo{}, focus: map[string]focusMark{}, done: make(chan struct{}),
+		cache: newRefCache(), peers: peers{conns: map[string]*peerConn{}, stalled: map[string]bool{}}, apps: map[string]*appInfo{}, focus: map[string]focusMark{}, done: make(chan struct{}),
 	}
 	if err := b.start(ctx); err != nil {
 		_ = conn.Close()

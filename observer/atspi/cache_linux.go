@@ -26,8 +26,9 @@ type refInfo struct {
 	haveStates bool
 	name       string
 	haveName   bool
-	// children of a long list, kept between reads: listing 400 rows costs a GTK3 app ~15 ms. A
-	// children-changed event drops them, and so does a child count that no longer matches.
+	// children kept between reads: listing 400 rows costs a GTK3 app ~15 ms. A children-changed
+	// event drops them, and so does a child count that no longer matches. Without a watch only
+	// a long list's are used.
 	children []observer.NodeRef
 	// childCount is the last child count seen: an element that had children has them asked for
 	// together with its states on the next read.

@@ -9,7 +9,8 @@
 //
 //   - backend_linux.go opens and closes the backend (its options, the buses, the events registered
 //     with the registry) and maps failed calls onto observer errors; dial_linux.go makes buffered
-//     bus connections, peer_linux.go the direct connections to the apps that offer one.
+//     bus connections, peer_linux.go the direct connections to the apps that offer one,
+//     peerconn_linux.go and peerwire_linux.go their calls and the D-Bus wire format they speak.
 //   - apps_linux.go lists the apps and their windows; cache_linux.go keeps what a read learnt of
 //     an element that does not change (role, interfaces, actions, a long list's children).
 //   - read_linux.go is Read and the calls each of its phases sends; pipeline_linux.go runs the

@@ -4,10 +4,7 @@ package atspi
 
 import (
 	"context"
-	"net"
 	"sync"
-
-	"github.com/godbus/dbus/v5"
 )
 
 // peers are direct connections to apps that offer one (GTK3's atk-bridge answers
@@ -21,20 +18,11 @@ import (
 // through the bus from then on.
 type peers struct {
 	mu      sync.Mutex
-	conns   map[string]*dbus.Conn // by the app's bus name; a nil entry: tried, there is none
-	sockets map[*dbus.Conn]net.Conn
-	stalled map[string]bool // peers given up because the app stopped reading
+	conns   map[string]*peerConn // by the app's bus name; a nil entry: tried, there is none
+	stalled map[string]bool      // peers given up because the app stopped reading
 }
 
-// object is the element at path of the app on bus, over the app's peer connection when it has one.
-func (b *Backend) object(bus, path string) dbus.BusObject {
-	if c := b.peer(bus); c != nil {
-		return c.Object(bus, dbus.ObjectPath(path))
-	}
-	return b.conn.Object(bus, dbus.ObjectPath(path))
-}
-
-func (b *Backend) peer(bus string) *dbus.Conn {
+func (b *Backend) peer(bus string) *peerConn {
 	b.peers.mu.Lock()
 	defer b.peers.mu.Unlock()
 	return b.peers.conns[bus]
@@ -61,7 +49,7 @@ func (b *Backend) dialPeer(ctx context.Context, bus string) {
 	if err := b.conn.Object(bus, rootPath).CallWithContext(cctx, ifaceApp+".GetApplicationBusAddress", 0).Store(&addr); err != nil || addr == "" {
 		return
 	}
-	conn, raw, err := b.dialUnix(cctx, addr)
+	conn, err := dialPeerConn(cctx, addr, b.cfg.callTimeout)
 	if err != nil {
 		b.log.Debug("atspi: no peer connection", "bus", bus, "addr", addr, "err", err)
 		return
@@ -69,16 +57,10 @@ func (b *Backend) dialPeer(ctx context.Context, bus string) {
 	b.peers.mu.Lock()
 	defer b.peers.mu.Unlock()
 	if _, still := b.peers.conns[bus]; !still || b.isClosed() { // the app left meanwhile
-		_ = conn.Close()
+		conn.close()
 		return
 	}
 	b.peers.conns[bus] = conn
-	b.peers.sockets[conn] = raw
-}
-
-// dialUnix opens a peer connection (it has no Hello: there is no bus).
-func (b *Backend) dialUnix(ctx context.Context, addr string) (*dbus.Conn, net.Conn, error) {
-	return dialBuffered(ctx, addr, b.cfg.callTimeout)
 }
 
 // stallPeer gives up the peer connection of an app that stopped reading: its blocked writes
@@ -94,20 +76,11 @@ func (b *Backend) stallPeer(bus string) {
 	b.closePeer(c)
 }
 
-// closePeer closes the socket first (godbus's Close waits for a blocked write, the socket's
-// close ends it), then the connection.
-func (b *Backend) closePeer(c *dbus.Conn) {
-	if c == nil {
-		return
+// closePeer closes a peer connection: a write blocked on it ends at once.
+func (b *Backend) closePeer(c *peerConn) {
+	if c != nil {
+		c.close()
 	}
-	b.peers.mu.Lock()
-	raw := b.peers.sockets[c]
-	delete(b.peers.sockets, c)
-	b.peers.mu.Unlock()
-	if raw != nil {
-		_ = raw.Close()
-	}
-	_ = c.Close()
 }
 
 // peerStalled reports whether the app's peer connection was given up as unresponsive.
@@ -131,7 +104,7 @@ func (b *Backend) dropPeer(bus string) {
 func (b *Backend) closePeers() {
 	b.peers.mu.Lock()
 	conns := b.peers.conns
-	b.peers.conns = map[string]*dbus.Conn{}
+	b.peers.conns = map[string]*peerConn{}
 	b.peers.mu.Unlock()
 	for _, c := range conns {
 		b.closePeer(c)

@@ -15,8 +15,8 @@ import (
 type caller struct {
 	b       *Backend
 	mu      sync.Mutex
-	peers   map[string]bool // the apps called over their peer connections
-	ctx     context.Context // the phase's: cancelled when the apps stop answering
+	peers   map[string]*peerConn // the apps called over their peer connections, by bus
+	ctx     context.Context      // the phase's: cancelled when the apps stop answering
 	cancel  context.CancelFunc
 	timeout time.Duration
 	seq     bool
@@ -24,12 +24,23 @@ type caller struct {
 }
 
 func (c *caller) call(bus, path, method string, args ...any) *dbus.Call {
-	obj := c.b.object(bus, path)
-	if c.b.peer(bus) != nil {
+	if pc := c.b.peer(bus); pc != nil {
 		c.mu.Lock()
-		c.peers[bus] = true
+		c.peers[bus] = pc
 		c.mu.Unlock()
+		if c.seq {
+			ctx, cancel := context.WithTimeout(c.ctx, c.timeout)
+			defer cancel()
+			call := pc.send(ctx, bus, path, method, args)
+			pc.flush()
+			<-call.Done
+			return call
+		}
+		call := pc.send(c.ctx, bus, path, method, args)
+		c.calls = append(c.calls, call)
+		return call
 	}
+	obj := c.b.conn.Object(bus, dbus.ObjectPath(path))
 	if c.seq {
 		ctx, cancel := context.WithTimeout(c.ctx, c.timeout)
 		defer cancel()
@@ -73,17 +84,31 @@ func (c *caller) wait() {
 	c.calls = c.calls[:0]
 }
 
+// flush sends the calls queued on peer connections.
+func (c *caller) flush() {
+	c.mu.Lock()
+	peers := make([]*peerConn, 0, len(c.peers))
+	for _, pc := range c.peers {
+		peers = append(peers, pc)
+	}
+	c.mu.Unlock()
+	for _, pc := range peers {
+		pc.flush()
+	}
+}
+
 // phase runs fn's calls and waits for them. fn runs on its own goroutine: sending to a frozen
 // app's peer connection blocks once its socket is full, and a cancelled phase must still end
 // at once, by giving up the peer connections it is blocked on.
 func (b *Backend) phase(ctx context.Context, seq bool, fn func(c *caller)) {
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	c := &caller{b: b, ctx: pctx, cancel: cancel, timeout: b.cfg.callTimeout, seq: seq, peers: map[string]bool{}}
+	c := &caller{b: b, ctx: pctx, cancel: cancel, timeout: b.cfg.callTimeout, seq: seq, peers: map[string]*peerConn{}}
 	sent := make(chan struct{})
 	go func() {
 		defer close(sent)
 		fn(c)
+		c.flush()
 	}()
 	select {
 	case <-sent:

@@ -52,7 +52,10 @@ type rd struct {
 	ifaces ifaceSet
 	secure bool
 	count  int32
-	node   observer.Node
+	// textKept: the text of the last read stands (a watch drops it on a text or name event), so
+	// its length is not asked again
+	textKept bool
+	node     observer.Node
 }
 
 // Read reads many elements at once, pipelined: the calls of the whole batch are in flight
@@ -87,6 +90,10 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 	items := make([]*rd, len(refs))
 	var live []*rd
 	buses := map[string]bool{}
+	// While events are watched they say what changed: the text kept from the last read and the
+	// children of every element are used until an event drops them (without a watch, only a
+	// long list's children, checked against the child count).
+	watching := b.watching()
 	for i, ref := range refs {
 		it := &rd{ref: ref}
 		items[i] = it
@@ -97,6 +104,12 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 		}
 		it.bus, it.path = bus, path
 		it.known, _ = b.cache.get(ref)
+		if !watching && len(it.known.children) < longList {
+			it.known.children = nil
+		}
+		if watching && it.known.haveText {
+			it.textKept, it.count = true, it.known.textCount
+		}
 		buses[bus] = true
 		live = append(live, it)
 	}
@@ -228,7 +241,7 @@ func (b *Backend) issueEarly(c *caller, it *rd, mode readMode) {
 		if it.ifaces.has(ifValue) {
 			it.cValue = c.prop(it.bus, it.path, ifaceValue, "CurrentValue")
 		}
-		if it.ifaces.has(ifText) && it.cCount == nil {
+		if it.ifaces.has(ifText) && it.cCount == nil && !it.textKept {
 			it.cCount = c.prop(it.bus, it.path, ifaceText, "CharacterCount")
 		}
 	}
@@ -259,7 +272,7 @@ func (b *Backend) issuePhase2(c *caller, it *rd, mode readMode) {
 		if it.ifaces.has(ifValue) && it.cValue == nil {
 			it.cValue = c.prop(it.bus, it.path, ifaceValue, "CurrentValue")
 		}
-		if it.ifaces.has(ifText) && it.cCount == nil {
+		if it.ifaces.has(ifText) && it.cCount == nil && !it.textKept {
 			it.cCount = c.prop(it.bus, it.path, ifaceText, "CharacterCount")
 		}
 	}
