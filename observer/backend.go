@@ -56,6 +56,14 @@ type BoundsReader interface {
 	ReadBounds(ctx context.Context, refs []NodeRef) []Bounds
 }
 
+// ChildKnower is implemented by backends that know, without asking the app, which children an
+// element had when last read and that nothing has changed them since (a watched toolkit says
+// when they change). The walk reads those children in the same batch as their parent, one
+// round trip for several levels; a guess the parent's read contradicts is dropped.
+type ChildKnower interface {
+	KnownChildren(ref NodeRef) []NodeRef
+}
+
 // Bounds is one element's bounds as ReadBounds found them: Rect is nil when the platform reports
 // none, Offscreen is set when it reports the element as not on screen.
 type Bounds struct {

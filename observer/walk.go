@@ -93,15 +93,29 @@ func Walk(ctx context.Context, r Reader, root NodeRef, opt WalkOptions) WalkResu
 		n := batchSize(b.MaxElements - len(accepted))
 		batch := pending[:min(n, len(pending))]
 		pending = pending[len(batch):]
-		refs := make([]NodeRef, len(batch))
-		for i, it := range batch {
-			refs[i] = it.ref
+		var guessed []*walkItem
+		if k, ok := r.(ChildKnower); ok {
+			guessed = guessChildren(k, batch, n-len(batch), b, opt.VisibleOnly)
+		}
+		refs := make([]NodeRef, 0, len(batch)+len(guessed))
+		for _, it := range slices.Concat(batch, guessed) {
+			refs = append(refs, it.ref)
 		}
 		nodes := r.Read(ctx, refs)
-		res.Reads += len(batch)
-		var children []*walkItem
+		res.Reads += len(refs)
 		for i, it := range batch {
 			it.node = &nodes[i]
+		}
+		read := make(map[NodeRef]*walkItem, len(guessed))
+		for i, g := range guessed {
+			g.node = &nodes[len(batch)+i]
+			read[g.ref] = g
+		}
+		var children []*walkItem
+		// Each element read is taken in turn; a child read with it (guessed right) is taken in
+		// this round too, the others wait for the next batch.
+		for queue := slices.Clip(batch); len(queue) > 0; queue = queue[1:] {
+			it := queue[0]
 			if it.node.Err != nil {
 				if ctx.Err() != nil {
 					res.cut(TruncatedDeadline)
@@ -116,10 +130,19 @@ func Walk(ctx context.Context, r Reader, root NodeRef, opt WalkOptions) WalkResu
 				continue
 			}
 			accepted = append(accepted, it)
+			var kids []*walkItem
 			if br, ok := r.(BoundsReader); ok && opt.VisibleOnly && len(it.node.Children) > scanThreshold {
-				children = append(children, scanVisible(ctx, br, it, b, keep, &res)...)
+				kids = scanVisible(ctx, br, it, b, keep, &res)
 			} else {
-				children = append(children, expand(it, b, keep, &res)...)
+				kids = expand(it, b, keep, &res)
+			}
+			for _, kid := range kids {
+				if g := read[kid.ref]; g != nil && slices.Equal(g.path, kid.path) {
+					kid.node = g.node
+					queue = append(queue, kid)
+				} else {
+					children = append(children, kid)
+				}
 			}
 		}
 		pending = mergeByPath(pending, children)
@@ -139,6 +162,32 @@ func Walk(ctx context.Context, r Reader, root NodeRef, opt WalkOptions) WalkResu
 		res.Nodes[i] = Walked{Node: *it.node, Index: i, Parent: parent, Depth: it.depth}
 	}
 	return res
+}
+
+// guessChildren returns, breadth first, the children k knows under the batch's elements and
+// theirs, within the depth and children budgets and room elements in all. A long list's
+// children are not guessed on a visible-clip walk: its scan decides which are read.
+func guessChildren(k ChildKnower, batch []*walkItem, room int, b Budget, visibleOnly bool) []*walkItem {
+	var out []*walkItem
+	for queue := slices.Clip(batch); len(queue) > 0 && len(out) < room; queue = queue[1:] {
+		it := queue[0]
+		if b.MaxDepth > 0 && it.depth+1 > b.MaxDepth {
+			continue
+		}
+		kids := k.KnownChildren(it.ref)
+		if visibleOnly && len(kids) > scanThreshold {
+			continue
+		}
+		for i, ref := range kids {
+			if len(out) == room || (b.MaxChildren > 0 && i >= b.MaxChildren) {
+				break
+			}
+			g := it.child(i, ref, nil)
+			out = append(out, g)
+			queue = append(queue, g)
+		}
+	}
+	return out
 }
 
 // batchSize reads a little more than the budget still needs, so that a backend can pipeline a

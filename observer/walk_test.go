@@ -307,3 +307,68 @@ func TestScanKeepsTheFocusPathPastTheScan(t *testing.T) {
 		t.Fatal("the focused row past the scan limit was not listed")
 	}
 }
+
+// knowingTree is a boundsTree that knows every element's children without reading them, as a
+// watched backend does; wrong holds the stale lists it claims for some elements instead.
+type knowingTree struct {
+	*boundsTree
+	wrong map[NodeRef][]NodeRef
+}
+
+func (t *knowingTree) KnownChildren(ref NodeRef) []NodeRef {
+	if k, ok := t.wrong[ref]; ok {
+		return k
+	}
+	return t.nodes[ref].Children
+}
+
+// walkShape is what a walk found, for comparing two walks.
+func walkShape(res WalkResult) string {
+	var b []string
+	for _, w := range res.Nodes {
+		b = append(b, fmt.Sprintf("%s<%d@%d", w.Ref, w.Parent, w.Depth))
+	}
+	cuts := slices.Clone(res.Truncation)
+	slices.Sort(cuts)
+	return fmt.Sprint(b, cuts, res.Incomplete, res.OffscreenOmitted)
+}
+
+func TestWalkReadsKnownChildrenWithTheirParent(t *testing.T) {
+	focus := []NodeRef{"win", "scroll", "list", "row40", "row40.text"}
+	cases := []struct {
+		name string
+		tree func() *treeReader
+		opt  WalkOptions
+	}{
+		{"wide", func() *treeReader { return listTree(400) }, WalkOptions{Budget: WideBudget()}},
+		{"visible", func() *treeReader { return listTree(400) }, WalkOptions{Budget: UnscopedBudget(), VisibleOnly: true}},
+		{"scrolled", func() *treeReader { return scrolledList(400, 340) }, WalkOptions{Budget: UnscopedBudget(), VisibleOnly: true}},
+		{"focus kept", func() *treeReader { return listTree(50) }, WalkOptions{Budget: UnscopedBudget(), VisibleOnly: true, Keep: focus}},
+		{"count", func() *treeReader { return listTree(400) }, WalkOptions{Budget: Budget{MaxDepth: 64, MaxElements: 25, MaxChildren: 1000}}},
+		{"depth", func() *treeReader { return listTree(20) }, WalkOptions{Budget: Budget{MaxDepth: 2, MaxElements: 100, MaxChildren: 100}}},
+		{"children", func() *treeReader { return listTree(20) }, WalkOptions{Budget: Budget{MaxDepth: 64, MaxElements: 100, MaxChildren: 5}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			plain := &boundsTree{treeReader: c.tree()}
+			want := Walk(context.Background(), plain, "win", c.opt)
+			right := &knowingTree{boundsTree: &boundsTree{treeReader: c.tree()}}
+			if got := Walk(context.Background(), right, "win", c.opt); walkShape(got) != walkShape(want) {
+				t.Fatalf("with known children the walk found\n%s\nwithout\n%s", walkShape(got), walkShape(want))
+			}
+			if p, k := plain.calls.Load(), right.calls.Load(); k >= p {
+				t.Fatalf("%d Read calls with known children, %d without: no round trip saved", k, p)
+			}
+			// Stale guesses: a row gone, one added, the order changed, a subtree that moved.
+			stale := &knowingTree{boundsTree: &boundsTree{treeReader: c.tree()}, wrong: map[NodeRef][]NodeRef{
+				"win":    {"scroll", "btn"},
+				"scroll": {"list", "ghost"},
+				"list":   {"row1", "row0", "row2"},
+				"row0":   {"row1.text"},
+			}}
+			if got := Walk(context.Background(), stale, "win", c.opt); walkShape(got) != walkShape(want) {
+				t.Fatalf("with stale children the walk found\n%s\nwithout\n%s", walkShape(got), walkShape(want))
+			}
+		})
+	}
+}

@@ -61,6 +61,16 @@ func (c *refCache) get(ref observer.NodeRef) (refInfo, bool) {
 	return refInfo{}, false
 }
 
+// children returns the children kept of ref.
+func (c *refCache) children(ref observer.NodeRef) []observer.NodeRef {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if ri, ok := c.m[ref]; ok {
+		return ri.children
+	}
+	return nil
+}
+
 // update changes what is known of ref.
 func (c *refCache) update(ref observer.NodeRef, fn func(*refInfo)) {
 	c.mu.Lock()

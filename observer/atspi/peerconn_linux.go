@@ -37,8 +37,9 @@ type peerConn struct {
 }
 
 type peerCall struct {
-	call *dbus.Call
-	stop func() bool // ends the watch on the call's context
+	call  *dbus.Call
+	stop  func() bool // ends the watch on the call's context
+	group *callGroup
 }
 
 // peerWriteBuffer is the write buffer: a batch larger than this reaches the app in parts, so
@@ -103,8 +104,8 @@ func (pc *peerConn) auth(deadline time.Time) error {
 }
 
 // send queues a call of method on path; flush sends it. Its Done channel receives once: with
-// the reply, the error reply, the connection's end or ctx's.
-func (pc *peerConn) send(ctx context.Context, bus, path, method string, args []any) *dbus.Call {
+// the reply, the error reply, the connection's end or ctx's; group, when not nil, counts it.
+func (pc *peerConn) send(ctx context.Context, group *callGroup, bus, path, method string, args []any) *dbus.Call {
 	call := &dbus.Call{Destination: bus, Path: dbus.ObjectPath(path), Method: method, Args: args, Done: make(chan *dbus.Call, 1)}
 	if err := ctx.Err(); err != nil {
 		return finished(call, err)
@@ -121,13 +122,14 @@ func (pc *peerConn) send(ctx context.Context, bus, path, method string, args []a
 	if err != nil {
 		return finished(call, err)
 	}
-	p := &peerCall{call: call}
+	p := &peerCall{call: call, group: group}
 	pc.mu.Lock()
 	if pc.err != nil {
 		err := pc.err
 		pc.mu.Unlock()
 		return finished(call, err)
 	}
+	group.add()
 	pc.pending[serial] = p
 	pc.mu.Unlock()
 	stop := context.AfterFunc(ctx, func() { pc.end(serial, nil, ctx.Err()) })
@@ -174,6 +176,7 @@ func (pc *peerConn) end(serial uint32, body []any, err error) {
 	}
 	p.call.Body, p.call.Err = body, err
 	p.call.Done <- p.call
+	p.group.answered()
 }
 
 // fail ends the connection: every pending call and every later one fails with err. A failed
@@ -194,6 +197,7 @@ func (pc *peerConn) fail(err error) {
 		}
 		p.call.Err = err
 		p.call.Done <- p.call
+		p.group.answered()
 	}
 }
 

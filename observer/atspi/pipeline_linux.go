@@ -20,7 +20,8 @@ type caller struct {
 	cancel  context.CancelFunc
 	timeout time.Duration
 	seq     bool
-	calls   []*dbus.Call
+	group   *callGroup   // the calls on peer connections
+	calls   []*dbus.Call // the calls on the bus
 }
 
 func (c *caller) call(bus, path, method string, args ...any) *dbus.Call {
@@ -31,14 +32,12 @@ func (c *caller) call(bus, path, method string, args ...any) *dbus.Call {
 		if c.seq {
 			ctx, cancel := context.WithTimeout(c.ctx, c.timeout)
 			defer cancel()
-			call := pc.send(ctx, bus, path, method, args)
+			call := pc.send(ctx, nil, bus, path, method, args)
 			pc.flush()
 			<-call.Done
 			return call
 		}
-		call := pc.send(c.ctx, bus, path, method, args)
-		c.calls = append(c.calls, call)
-		return call
+		return pc.send(c.ctx, c.group, bus, path, method, args)
 	}
 	obj := c.b.conn.Object(bus, dbus.ObjectPath(path))
 	if c.seq {
@@ -60,6 +59,7 @@ func (c *caller) prop(bus, path, iface, name string) *dbus.Call {
 // other is waited for, an app that stops answering is given up after the timeout, and its
 // remaining calls end with the phase's cancellation.
 func (c *caller) wait() {
+	c.group.wait(c.timeout, c.cancel)
 	if len(c.calls) == 0 {
 		return
 	}
@@ -103,7 +103,7 @@ func (c *caller) flush() {
 func (b *Backend) phase(ctx context.Context, seq bool, fn func(c *caller)) {
 	pctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	c := &caller{b: b, ctx: pctx, cancel: cancel, timeout: b.cfg.callTimeout, seq: seq, peers: map[string]*peerConn{}}
+	c := &caller{b: b, ctx: pctx, cancel: cancel, timeout: b.cfg.callTimeout, seq: seq, peers: map[string]*peerConn{}, group: newCallGroup()}
 	sent := make(chan struct{})
 	go func() {
 		defer close(sent)

@@ -64,6 +64,15 @@ func (b *Backend) Read(ctx context.Context, refs []observer.NodeRef) []observer.
 	return b.read(ctx, refs, modeFull, b.cfg.sequential)
 }
 
+// KnownChildren returns the children ref had when last read, while events are watched: they
+// would have said that the children changed (Read still checks their count).
+func (b *Backend) KnownChildren(ref observer.NodeRef) []observer.NodeRef {
+	if !b.watching() {
+		return nil
+	}
+	return b.cache.children(ref)
+}
+
 // ReadWithText reads like Read and also the text of every text element, labels included, whose
 // name Read takes for their text: what the read endpoint needs.
 func (b *Backend) ReadWithText(ctx context.Context, refs []observer.NodeRef) []observer.Node {
