@@ -150,7 +150,7 @@ func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
 					}
 				}
 				n.ChildCount = len(n.Children)
-				if len(kids) == propInt(it.props, "ChildCount") && (len(kids) >= longList || b.watching()) {
+				if len(kids) == propInt(it.props, "ChildCount") && (len(kids) >= longList || it.watched) {
 					kept := n.Children
 					b.cache.update(it.ref, func(ri *refInfo) { ri.children = kept })
 				}
@@ -275,7 +275,7 @@ func (b *Backend) phase3(ctx context.Context, it *rd, mode readMode) {
 // length, and no text or name event since (a watch drops the kept text on those; without a watch
 // nothing would, so the text is read again). It saves a round of calls per walk.
 func (b *Backend) reuseText(it *rd) bool {
-	if !it.known.haveText || it.known.textCount != it.count || !b.watching() {
+	if !it.known.haveText || it.known.textCount != it.count || !it.watched {
 		return false
 	}
 	b.placeText(it, it.known.text)

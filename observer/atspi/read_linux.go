@@ -55,6 +55,7 @@ type rd struct {
 	// textKept: the text of the last read stands (a watch drops it on a text or name event), so
 	// its length is not asked again
 	textKept bool
+	watched  bool // events were watched when the read began: what it keeps, they keep true
 	node     observer.Node
 }
 
@@ -104,7 +105,7 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 	// long list's children, checked against the child count).
 	watching := b.watching()
 	for i, ref := range refs {
-		it := &rd{ref: ref}
+		it := &rd{ref: ref, watched: watching}
 		items[i] = it
 		bus, path, ok := ParseRef(ref)
 		if !ok {
