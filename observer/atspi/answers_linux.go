@@ -77,6 +77,7 @@ func (b *Backend) phase1(ctx context.Context, live []*rd) []*rd {
 			}
 			ri.role, ri.haveRole = it.role, true
 			ri.states, ri.haveStates = it.st, true
+			ri.keep(it.watch, it.known.changes)
 			ri.childCount = propInt(it.props, "ChildCount")
 			if parent != "" {
 				ri.parent = parent
@@ -127,7 +128,10 @@ func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
 		}
 		if _, ok := it.props["Name"]; ok {
 			name := n.Name
-			b.cache.update(it.ref, func(ri *refInfo) { ri.name, ri.haveName = strings.Clone(name), true })
+			b.cache.update(it.ref, func(ri *refInfo) {
+				ri.name, ri.haveName = strings.Clone(name), true
+				ri.keep(it.watch, it.known.changes)
+			})
 		}
 		n.Description = propString(it.props, "Description")
 		n.Secure = it.secure
@@ -150,7 +154,7 @@ func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
 					}
 				}
 				n.ChildCount = len(n.Children)
-				if len(kids) == propInt(it.props, "ChildCount") && (len(kids) >= longList || it.watched) {
+				if len(kids) == propInt(it.props, "ChildCount") && (len(kids) >= longList || it.watch != nil) {
 					kept := n.Children
 					b.cache.update(it.ref, func(ri *refInfo) { ri.children = kept })
 				}
@@ -236,11 +240,23 @@ func (b *Backend) phase3(ctx context.Context, it *rd, mode readMode) {
 			if answer(it.cText, &s) == nil {
 				b.placeText(it, s)
 				count := it.count
-				b.cache.update(it.ref, func(ri *refInfo) { ri.text, ri.textCount, ri.haveText = strings.Clone(s), count, true })
+				b.cache.update(it.ref, func(ri *refInfo) {
+					if ri.changes == it.known.changes { // no text event since the read began
+						ri.text, ri.textCount, ri.haveText = strings.Clone(s), count, true
+					}
+				})
 			}
 		}
 	} else if !it.secure && it.ifaces.has(ifText) && it.count == 0 && it.st.has(stateEditable) && !n.HasValue {
 		n.HasValue = true // an empty entry has the value ""
+		if it.watch != nil && it.cCount != nil && it.cCount.Err == nil {
+			// kept like any other text, so that an event about the entry can say it is empty
+			b.cache.update(it.ref, func(ri *refInfo) {
+				if ri.changes == it.known.changes {
+					ri.text, ri.textCount, ri.haveText = "", 0, true
+				}
+			})
+		}
 	}
 	if len(it.cActionNames) > 0 {
 		names := slices.Clone(it.known.actions)
@@ -275,7 +291,7 @@ func (b *Backend) phase3(ctx context.Context, it *rd, mode readMode) {
 // length, and no text or name event since (a watch drops the kept text on those; without a watch
 // nothing would, so the text is read again). It saves a round of calls per walk.
 func (b *Backend) reuseText(it *rd) bool {
-	if !it.known.haveText || it.known.textCount != it.count || !it.watched {
+	if !it.known.haveText || it.known.textCount != it.count || it.watch == nil {
 		return false
 	}
 	b.placeText(it, it.known.text)
@@ -310,9 +326,9 @@ var gtkClassName = regexp.MustCompile(`^Gtk[A-Z][A-Za-z0-9]*$`)
 // interactive reports whether a user acts on the element: one that takes the focus or a selection.
 func interactive(st stateSet) bool { return st.has(stateFocusable) || st.has(stateSelectable) }
 
-// watching reports whether a watch runs: only then do events keep the cached text true.
-func (b *Backend) watching() bool {
+// currentWatch is the watch that runs, or nil: only while one runs do events keep the cache true.
+func (b *Backend) currentWatch() *watchState {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.watch != nil
+	return b.watch
 }

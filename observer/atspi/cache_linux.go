@@ -1,6 +1,7 @@
 package atspi
 
 import (
+	"slices"
 	"strings"
 	"sync"
 
@@ -37,6 +38,63 @@ type refInfo struct {
 	text      string
 	textCount int32
 	haveText  bool
+	// keptBy is the watch whose events keep states and name true since a read it saw: each
+	// state-changed and name event changes them as it arrives, so an event's summary can be
+	// told without asking a busy app (libatspi keeps its own cache so). nil: only as last read.
+	keptBy *watchState
+	// changes counts the state, name and text events that changed the element: a read that
+	// began before one of them may hold older answers, and does not keep what it read.
+	changes uint32
+}
+
+// applyText keeps the kept text true through a text event: the inserted string put at its
+// offset, the deleted one taken out where the event says it was. An event that does not fit (a
+// text cut at maxTextChars, an offset past the end, a deleted string that is not there) drops
+// the text: the next read asks for it.
+func (ri *refInfo) applyText(op string, start, length int, s string) {
+	if !ri.haveText {
+		return
+	}
+	r := []rune(ri.text)
+	change := []rune(s)
+	// Offsets count characters; toolkits that count UTF-16 units differ past the BMP, so such
+	// text is read again rather than risked.
+	fits := int(ri.textCount) == len(r) && start >= 0 && length == len(change) && inBMP(r) && inBMP(change)
+	switch {
+	case fits && op == "insert" && start <= len(r):
+		r = slices.Insert(r, start, change...)
+	case fits && op == "delete" && start+length <= len(r) && string(r[start:start+length]) == s:
+		r = slices.Delete(r, start, start+length)
+	default:
+		ri.text, ri.textCount, ri.haveText = "", 0, false
+		return
+	}
+	ri.text, ri.textCount = string(r), int32(len(r))
+}
+
+// inBMP reports whether every character is in Unicode's basic multilingual plane.
+func inBMP(r []rune) bool {
+	for _, c := range r {
+		if c > 0xFFFF {
+			return false
+		}
+	}
+	return true
+}
+
+// keptFor reports whether the states and name are kept true by w's events.
+func (ri *refInfo) keptFor(w *watchState) bool {
+	return w != nil && ri.keptBy == w && ri.haveRole && ri.haveStates && ri.haveName && ri.haveIfaces
+}
+
+// keep marks the states and name an answer of a read gave as kept by w, unless an event
+// changed them while the read was on its way (changes: what the cache counted when it began).
+func (ri *refInfo) keep(w *watchState, changes uint32) {
+	if w != nil && ri.changes == changes {
+		ri.keptBy = w
+	} else {
+		ri.keptBy = nil
+	}
 }
 
 // maxCachedRefs bounds the cache: past it the cache starts over (re-reading costs one call per

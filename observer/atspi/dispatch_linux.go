@@ -83,12 +83,34 @@ func (b *Backend) handleSignal(s *dbus.Signal, at time.Time) {
 		b.cache.update(src, func(ri *refInfo) { ri.haveRole = false }) // read it again next time
 	case raw.Class == "object" && raw.Event == "children-changed":
 		b.cache.update(src, func(ri *refInfo) { ri.children = nil }) // list them again next time
-	case raw.Class == "object" && (raw.Event == "text-changed" ||
-		raw.Event == "property-change" && raw.mainKind() == "accessible-name"):
-		b.cache.update(src, func(ri *refInfo) { ri.haveText = false }) // read it again next time
+	case raw.Class == "object" && raw.Event == "text-changed":
+		s, _ := data.Value().(string)
+		b.cache.update(src, func(ri *refInfo) {
+			ri.changes++
+			ri.applyText(raw.mainKind(), int(raw.D1), int(raw.D2), s)
+		})
+	case raw.Class == "object" && raw.Event == "property-change" && raw.mainKind() == "accessible-name":
+		name, ok := data.Value().(string)
+		b.cache.update(src, func(ri *refInfo) {
+			ri.haveText = false // read it again next time
+			ri.changes++
+			ri.name, ri.haveName = strings.Clone(name), ok
+		})
+	}
+	if raw.Class == "object" && raw.Event == "state-changed" {
+		if i, ok := StateNumber(raw.mainKind()); ok {
+			b.cache.update(src, func(ri *refInfo) {
+				ri.changes++
+				ri.states = ri.states.with(i, raw.D1 != 0)
+			})
+		}
 	}
 	if w != nil {
-		w.enqueue(s.Sender, job{kind: jobEvent, raw: raw, src: src, data: data, at: at})
+		j := job{kind: jobEvent, raw: raw, src: src, data: data, at: at}
+		// What the cache holds of the element now, this event applied and none after it: the
+		// element as the event left it, for a summary told without asking the app.
+		j.known, j.haveKnown = b.cache.get(eventRef(j))
+		w.enqueue(s.Sender, j)
 	}
 }
 

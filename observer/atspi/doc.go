@@ -23,7 +23,8 @@
 //   - Events: signals_linux.go queues the bus's signals without blocking; dispatch_linux.go
 //     consumes them (focus, app lifecycle, registry restarts for everybody; events for the watch);
 //     watch_linux.go is Watch and its per-app workers, worker_linux.go a worker's queue and the
-//     summaries of a run of events; handle_linux.go turns each job into events, windows_linux.go
+//     summaries of a run of events, known_linux.go the summaries told from what the events kept
+//     without asking the app; handle_linux.go turns each job into events, windows_linux.go
 //     tracks each app's top-level windows, and recheck_linux.go re-reads the apps of toolkits that
 //     miss events.
 //
@@ -37,7 +38,11 @@
 //
 // Events: the registry is asked for the event classes a watch needs (GTK3 emits nothing until
 // someone registers); each app's events are handled in order on a goroutine of their own, so a
-// frozen app delays only itself, and the elements of a run of events are read together. GTK4 4.8
+// frozen app delays only itself. An element read while the watch runs has its states, name and
+// text kept true by its events as they arrive (a read that crossed one keeps nothing), so an
+// event about it is told at once with the element as the event left it, without bounds; the
+// others (an element never read, a number behind the Value interface, a new top-level whose role
+// says whether it is a dialog) are read, those of a run of events together. GTK4 4.8
 // misses events (no children-changed for an added child, no value-changed, no window:create) and
 // reports only on elements a client has seen: a watch walks its windows once and re-reads it
 // every recheck period (Cache.GetItems and the values of value-bearing elements), reporting what

@@ -77,12 +77,8 @@ func (wk *appWorker) handle(ctx context.Context, j job) bool {
 				return false // no change: the toolkit repeats itself
 			}
 			wk.remember(ref, func(t *told) {
-				t.mask |= 1 << uint(i)
-				if j.raw.D1 != 0 {
-					t.states |= 1 << uint(i)
-				} else {
-					t.states &^= 1 << uint(i)
-				}
+				t.mask = t.mask.with(i, true)
+				t.states = t.states.with(i, j.raw.D1 != 0)
 			})
 		}
 	case observer.EventTitleChanged:
@@ -99,7 +95,7 @@ func (wk *appWorker) handle(ctx context.Context, j job) bool {
 		wk.destroyed(ctx, app, ref, rawName, j.at)
 		return false
 	}
-	node := wk.summary(ctx, ref)
+	node := wk.eventSummary(ctx, t, j, ref)
 	if t == observer.EventTitleChanged && node != nil {
 		if havePrev && node.Name == prevName {
 			return false // the name did not change

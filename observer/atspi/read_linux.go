@@ -55,7 +55,7 @@ type rd struct {
 	// textKept: the text of the last read stands (a watch drops it on a text or name event), so
 	// its length is not asked again
 	textKept bool
-	watched  bool // events were watched when the read began: what it keeps, they keep true
+	watch    *watchState // the watch running when the read began (nil: none): what it keeps, its events keep true
 	node     observer.Node
 }
 
@@ -68,7 +68,7 @@ func (b *Backend) Read(ctx context.Context, refs []observer.NodeRef) []observer.
 // KnownChildren returns the children ref had when last read, while events are watched: they
 // would have said that the children changed (Read still checks their count).
 func (b *Backend) KnownChildren(ref observer.NodeRef) []observer.NodeRef {
-	if !b.watching() {
+	if b.currentWatch() == nil {
 		return nil
 	}
 	return b.cache.children(ref)
@@ -103,9 +103,9 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 	// While events are watched they say what changed: the text kept from the last read and the
 	// children of every element are used until an event drops them (without a watch, only a
 	// long list's children, checked against the child count).
-	watching := b.watching()
+	watch := b.currentWatch()
 	for i, ref := range refs {
-		it := &rd{ref: ref, watched: watching}
+		it := &rd{ref: ref, watch: watch}
 		items[i] = it
 		bus, path, ok := ParseRef(ref)
 		if !ok {
@@ -114,10 +114,10 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 		}
 		it.bus, it.path = bus, path
 		it.known, _ = b.cache.get(ref)
-		if !watching && len(it.known.children) < longList {
+		if watch == nil && len(it.known.children) < longList {
 			it.known.children = nil
 		}
-		if watching && it.known.haveText {
+		if watch != nil && it.known.haveText {
 			it.textKept, it.count = true, it.known.textCount
 		}
 		buses[bus] = true

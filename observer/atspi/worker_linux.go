@@ -42,6 +42,9 @@ type job struct {
 	data    dbus.Variant
 	at      time.Time
 	app     *appInfo
+	// known is what the cache held of the event's element once the event was applied to it.
+	known     refInfo
+	haveKnown bool
 }
 
 // appWorker handles one app's jobs in order, on its own goroutine: a frozen app delays only its
@@ -186,10 +189,14 @@ func (wk *appWorker) loop() {
 				i++
 				continue
 			}
-			// A run of events: their elements are read together, in one pipelined read.
+			// A run of events: those the watch can tell go at once; from the first that needs the
+			// app on, their elements are read together, in one pipelined read.
 			end := i
 			for end < len(jobs) && jobs[end].kind == jobEvent {
 				end++
+			}
+			for ; i < end && wk.tellable(jobs[i]); i++ {
+				wk.handle(ctx, jobs[i])
 			}
 			wk.prefetch(ctx, jobs[i:end])
 			for _, j := range jobs[i:end] {
@@ -207,8 +214,9 @@ func (wk *appWorker) loop() {
 	}
 }
 
-// prefetch reads the elements a run of events is about, in one pipelined read, and keeps what
-// was known of them before, so that a repeated state or name can still be told from a change.
+// prefetch reads the elements a run of events is about that the watch cannot tell itself (see
+// knownSummary), in one pipelined read, and keeps what was known of them before, so that a
+// repeated state or name can still be told from a change.
 func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 	b := wk.w.b
 	wk.pre = map[observer.NodeRef]*observer.Node{}
@@ -217,6 +225,7 @@ func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 		return
 	}
 	var refs []observer.NodeRef
+	reading := map[observer.NodeRef]bool{}
 	fresh := map[observer.NodeRef]bool{} // an event about a change of the element's own content
 	for _, j := range jobs {
 		t, _, ok := Classify(j.raw)
@@ -224,22 +233,28 @@ func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 			continue
 		}
 		ref := eventRef(j)
+		if _, dup := wk.prior[ref]; !dup {
+			wk.prior[ref] = wk.lastTold(ref)
+		}
+		if t == observer.EventChildrenChanged && j.raw.mainKind() == "add" && ref == RootRef(wk.bus) {
+			if c := variantRef(j.data); c != "" && c != ref && !reading[c] { // a new top-level, named by GTK3
+				reading[c] = true
+				if _, dup := wk.prior[c]; !dup {
+					wk.prior[c] = wk.lastTold(c)
+				}
+				refs = append(refs, c)
+			}
+		}
+		if wk.knownSummary(t, j, ref) != nil {
+			continue // told from what the watch knows
+		}
 		switch t {
 		case observer.EventValueChanged, observer.EventTextChanged, observer.EventStateChanged, observer.EventTitleChanged:
 			fresh[ref] = true
 		}
-		if _, dup := wk.prior[ref]; dup {
-			continue
-		}
-		wk.prior[ref] = wk.lastTold(ref)
-		refs = append(refs, ref)
-		if t == observer.EventChildrenChanged && j.raw.mainKind() == "add" && ref == RootRef(wk.bus) {
-			if c := variantRef(j.data); c != "" && c != ref { // a new top-level, named by GTK3
-				if _, dup := wk.prior[c]; !dup {
-					wk.prior[c] = wk.lastTold(c)
-					refs = append(refs, c)
-				}
-			}
+		if !reading[ref] {
+			reading[ref] = true
+			refs = append(refs, ref)
 		}
 	}
 	if len(refs) == 0 {
@@ -325,6 +340,14 @@ func (wk *appWorker) appInfo(ctx context.Context) *appInfo {
 		return a
 	}
 	return nil
+}
+
+// eventSummary is the element event j of type t is about: as the watch knows it, or read.
+func (wk *appWorker) eventSummary(ctx context.Context, t observer.EventType, j job, ref observer.NodeRef) *observer.Node {
+	if n := wk.knownSummary(t, j, ref); n != nil {
+		return n
+	}
+	return wk.summary(ctx, ref)
 }
 
 // summary reads the element an event is about, in one pipelined read. After a read of the app

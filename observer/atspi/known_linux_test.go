@@ -1,0 +1,66 @@
+package atspi
+
+import (
+	"testing"
+	"time"
+
+	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/observer"
+)
+
+// Events about elements the watch has read are told from what the events kept, each as it left
+// the element: two changes back to back give two summaries, each showing its own change, where a
+// read after the events would show the last one twice.
+func TestEventsToldFromTheWatch(t *testing.T) {
+	s := session(t)
+	a := startApp(t, s, headless.KindGTK3)
+	b := open(t, s)
+	rec := record(t, b)
+	win := mainWindow(t, b, a)
+	observer.Walk(ctxT(t, 10*time.Second), b, win.Ref, observer.WalkOptions{Budget: observer.WideBudget()})
+
+	m := rec.mark()
+	do(t, a, map[string]any{"cmd": "set_text", "text": "first"})
+	do(t, a, map[string]any{"cmd": "set_text", "text": "second"})
+	rec.waitFor(t, m, 3*time.Second, "the second text", func(e observer.Event) bool {
+		return ofApp(a.PID, observer.EventTextChanged, "Name")(e) && e.Element.Value == "second"
+	})
+	var values []string
+	for _, e := range rec.all()[m:] {
+		if ofApp(a.PID, observer.EventTextChanged, "Name")(e.Event) {
+			values = append(values, e.Detail["op"].(string)+" "+e.Element.Value)
+		}
+	}
+	// The entry held "" or a text of its own before: its first delete (if any) is not asserted.
+	if n := len(values); n < 3 || values[n-3] != "insert first" || values[n-2] != "delete " || values[n-1] != "insert second" {
+		t.Errorf("text events' values %q, want ... insert first, delete, insert second", values)
+	}
+
+	m = rec.mark()
+	do(t, a, map[string]any{"cmd": "toggle"})
+	do(t, a, map[string]any{"cmd": "toggle"})
+	checked := func(e observer.Event) bool {
+		return ofApp(a.PID, observer.EventStateChanged, "Remember me")(e) && e.Detail["state"] == "checked"
+	}
+	first := rec.waitFor(t, m, 3*time.Second, "the first toggle", checked)
+	second := rec.waitFor(t, m+1, 3*time.Second, "the second toggle", func(e observer.Event) bool {
+		return checked(e) && e.Detail["on"] != first.Detail["on"]
+	})
+	for _, e := range []received{first, second} {
+		want := "0"
+		if e.Detail["on"] == true {
+			want = "1"
+		}
+		if e.Element.Value != want || e.Element.States.Has(observer.StateChecked) != (want == "1") {
+			t.Errorf("checked %v: summary %+v", e.Detail["on"], e.Element)
+		}
+		if e.Element.Bounds != nil {
+			t.Errorf("checked %v: the summary has bounds %v, so the app was asked", e.Detail["on"], e.Element.Bounds)
+		}
+	}
+	// What the events kept is what the app says.
+	n := b.Read(ctxT(t, 5*time.Second), []observer.NodeRef{second.Ref})[0]
+	if n.Err != nil || n.Value != second.Element.Value || n.States != second.Element.States {
+		t.Errorf("read after the toggles: %+v (err %v), the last event told %+v", n.States, n.Err, second.Element)
+	}
+}
