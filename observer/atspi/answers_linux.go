@@ -181,15 +181,7 @@ func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
 			}
 		}
 		if isCheckable(it.role) && !n.HasValue {
-			switch {
-			case it.st.has(stateIndeterminate):
-				n.Value = "2"
-			case it.st.has(stateChecked):
-				n.Value = "1"
-			default:
-				n.Value = "0"
-			}
-			n.HasValue = true
+			n.Value, n.HasValue = checkedValue(it.st), true
 		}
 		if it.cActions != nil && it.cActions.Err == nil {
 			var acts []actionDesc

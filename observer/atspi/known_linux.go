@@ -45,13 +45,7 @@ func knownValue(ri refInfo) (value string, hasValue, ok bool) {
 	case ri.ifaces.has(ifValue):
 		return "", false, false
 	case isCheckable(ri.role):
-		switch {
-		case ri.states.has(stateIndeterminate):
-			return "2", true, true
-		case ri.states.has(stateChecked):
-			return "1", true, true
-		}
-		return "0", true, true
+		return checkedValue(ri.states), true, true
 	case ri.ifaces.has(ifText) && ri.states.has(stateEditable):
 		return ri.text, ri.haveText, ri.haveText
 	}
@@ -80,4 +74,15 @@ func (s stateSet) with(i int, on bool) stateSet {
 		return s | 1<<uint(i)
 	}
 	return s &^ (1 << uint(i))
+}
+
+// checkedValue is a checkable element's value: "1" checked, "0" not, "2" indeterminate.
+func checkedValue(st stateSet) string {
+	switch {
+	case st.has(stateIndeterminate):
+		return "2"
+	case st.has(stateChecked):
+		return "1"
+	}
+	return "0"
 }
