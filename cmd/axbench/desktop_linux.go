@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -46,8 +47,9 @@ func openATSPI(s *headless.Session, opts ...atspi.Option) (*atspi.Backend, error
 }
 
 // walkTimes walks root with a fresh backend (cold: no cached roles or interfaces) and then
-// again (warm), returning both times and the element count.
-func walkTimes(s *headless.Session, pid int, list bool, opts ...atspi.Option) (cold, warm time.Duration, n int, err error) {
+// again (warm), returning both times and the element count; coldCPU and warmCPU, when not nil,
+// meter each walk.
+func walkTimes(s *headless.Session, pid int, list bool, coldCPU, warmCPU *cpuMeter, opts ...atspi.Option) (cold, warm time.Duration, n int, err error) {
 	b, err := openATSPI(s, opts...)
 	if err != nil {
 		return 0, 0, 0, err
@@ -72,18 +74,25 @@ func walkTimes(s *headless.Session, pid int, list bool, opts ...atspi.Option) (c
 			return 0, 0, 0, err
 		}
 	}
-	walk := func() (time.Duration, int, error) {
-		t0 := time.Now()
-		res := observer.Walk(ctx, b, root, observer.WalkOptions{Budget: observer.WideBudget()})
-		if res.Incomplete {
-			return 0, 0, fmt.Errorf("walk incomplete: %v", res.Truncation)
+	walk := func(m *cpuMeter) (d time.Duration, n int, err error) {
+		if m == nil {
+			m = newCPUMeter()
 		}
-		return time.Since(t0), len(res.Nodes), nil
+		err = m.span(func() error {
+			t0 := time.Now()
+			res := observer.Walk(ctx, b, root, observer.WalkOptions{Budget: observer.WideBudget()})
+			d, n = time.Since(t0), len(res.Nodes)
+			if res.Incomplete {
+				return fmt.Errorf("walk incomplete: %v", res.Truncation)
+			}
+			return nil
+		})
+		return d, n, err
 	}
-	if cold, n, err = walk(); err != nil {
+	if cold, n, err = walk(coldCPU); err != nil {
 		return
 	}
-	warm, _, err = walk()
+	warm, _, err = walk(warmCPU)
 	return
 }
 
@@ -162,13 +171,16 @@ func benchATSPIWalk() ([]row, error) {
 	}{{"GTK3 fixture window", false}, {"GTK3 400-row list", true}} {
 		var pc, pw, sc, sw, yc, yw []time.Duration
 		var n, yn int
+		// How busy the app and we were during our walks: an app on a core the whole walk is
+		// answering as fast as it can.
+		coldCPU, warmCPU := newCPUMeter(app.PID, os.Getpid()), newCPUMeter(app.PID, os.Getpid())
 		for range 5 { // interleaved rounds
-			c, w, k, err := walkTimes(s, app.PID, target.list)
+			c, w, k, err := walkTimes(s, app.PID, target.list, coldCPU, warmCPU)
 			if err != nil {
 				return rows, err
 			}
 			pc, pw, n = append(pc, c), append(pw, w), k
-			if c, w, _, err = walkTimes(s, app.PID, target.list, atspi.WithSequentialReads()); err != nil {
+			if c, w, _, err = walkTimes(s, app.PID, target.list, nil, nil, atspi.WithSequentialReads()); err != nil {
 				return rows, err
 			}
 			sc, sw = append(sc, c), append(sw, w)
@@ -183,7 +195,8 @@ func benchATSPIWalk() ([]row, error) {
 		note := fmt.Sprintf("%d elements, medians of 5 interleaved rounds, watching events as the daemon does", n)
 		coldPer, warmPer := percentile(pc, 50)/time.Duration(max(n, 1)), percentile(pw, 50)/time.Duration(max(n, 1))
 		walk := row{"atspi walk", target.name + ": ours (pipelined), cold / warm", ms(percentile(pc, 50)) + " / " + ms(percentile(pw, 50)),
-			fmt.Sprintf("%s; %s / %s per element", note, us(coldPer), us(warmPer)), "", ""}
+			fmt.Sprintf("%s; %s / %s per element; the app on a core %.0f%% / %.0f%% of the walk, axbus %.0f%% / %.0f%%", note, us(coldPer), us(warmPer),
+				coldCPU.share(0), warmCPU.share(0), coldCPU.share(1), warmCPU.share(1)), "", ""}
 		if !target.list {
 			walk.target, walk.verdict = "<= 150 / 100 µs per element", verdict(coldPer <= 150*time.Microsecond && warmPer <= 100*time.Microsecond)
 		}

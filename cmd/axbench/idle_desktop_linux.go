@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -27,7 +26,6 @@ const (
 	idleSettle    = 5 * time.Second
 	idleCPUTarget = 1.0 // percent of one core
 	idleRSSTarget = 60  // MB
-	clockTicks    = 100 // USER_HZ: the unit of utime and stime in /proc/<pid>/stat on Linux
 )
 
 // benchIdleDesktop: `axbus serve` on a headless desktop beside the GTK3 fixture app and Chromium
@@ -185,29 +183,6 @@ func measureProc(pid int, window time.Duration) (procUsage, error) {
 	}
 	u.cpu = 100 * float64(t1-t0) / clockTicks / time.Since(start).Seconds()
 	return u, nil
-}
-
-// cpuTicks is utime + stime of pid, in clock ticks.
-func cpuTicks(pid int) (uint64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, err
-	}
-	// The command name may hold spaces and parentheses: the fields start after the last ')'.
-	i := strings.LastIndexByte(string(b), ')')
-	if i < 0 {
-		return 0, errors.New("unreadable /proc stat")
-	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 13 {
-		return 0, errors.New("short /proc stat")
-	}
-	utime, err1 := strconv.ParseUint(f[11], 10, 64) // field 14
-	stime, err2 := strconv.ParseUint(f[12], 10, 64) // field 15
-	if err := errors.Join(err1, err2); err != nil {
-		return 0, err
-	}
-	return utime + stime, nil
 }
 
 // rssKB is pid's VmRSS in kB.

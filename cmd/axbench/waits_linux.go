@@ -134,17 +134,9 @@ func benchGTK4Waits() ([]row, error) {
 	}
 	const window = 3 * time.Second
 	cpu := func(during func()) (float64, error) {
-		before, err := cpuTicks(pid)
-		if err != nil {
-			return 0, err
-		}
-		start := time.Now()
-		during()
-		after, err := cpuTicks(pid)
-		if err != nil {
-			return 0, err
-		}
-		return float64(after-before) / clockTicks / time.Since(start).Seconds() * 100, nil
+		m := newCPUMeter(pid)
+		err := m.span(func() error { during(); return nil })
+		return m.share(0), err
 	}
 	fast, err := cpu(func() { // a wait that never holds, pending for the whole window
 		_, _ = dd.client.Wait(ctx, api.WaitRequest{Expr: `text="never shown"`, AppTarget: api.AppTarget{PID: pid}, TimeoutMS: int(window.Milliseconds())})
