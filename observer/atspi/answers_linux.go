@@ -169,6 +169,14 @@ func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
 			if answer(it.cValue, &v) == nil {
 				if f, ok := variantFloat(v); ok {
 					n.Value, n.HasValue = strconv.FormatFloat(f, 'f', -1, 64), true
+					if it.watch != nil { // kept like text, so that a focus event can tell it
+						value := n.Value
+						b.cache.update(it.ref, func(ri *refInfo) {
+							if ri.changes == it.known.changes { // no event since the read began
+								ri.value, ri.haveValue = value, true
+							}
+						})
+					}
 				}
 			}
 		}

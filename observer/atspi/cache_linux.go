@@ -38,11 +38,14 @@ type refInfo struct {
 	text      string
 	textCount int32
 	haveText  bool
+	// value behind the Value interface when read while watching; dropped by its value event.
+	value     string
+	haveValue bool
 	// keptBy is the watch whose events keep states and name true since a read it saw: each
 	// state-changed and name event changes them as it arrives, so an event's summary can be
 	// told without asking a busy app (libatspi keeps its own cache so). nil: only as last read.
 	keptBy *watchState
-	// changes counts the state, name and text events that changed the element: a read that
+	// changes counts the state, name, text and value events that changed the element: a read that
 	// began before one of them may hold older answers, and does not keep what it read.
 	changes uint32
 }

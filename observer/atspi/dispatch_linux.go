@@ -89,6 +89,11 @@ func (b *Backend) handleSignal(s *dbus.Signal, at time.Time) {
 			ri.changes++
 			ri.applyText(raw.mainKind(), int(raw.D1), int(raw.D2), s)
 		})
+	case raw.Class == "object" && (raw.Event == "value-changed" || raw.Event == "property-change" && raw.mainKind() == "accessible-value"):
+		b.cache.update(src, func(ri *refInfo) { // the event carries no value: read it again
+			ri.changes++
+			ri.haveValue = false
+		})
 	case raw.Class == "object" && raw.Event == "property-change" && raw.mainKind() == "accessible-name":
 		name, ok := data.Value().(string)
 		b.cache.update(src, func(ri *refInfo) {

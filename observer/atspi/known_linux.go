@@ -8,8 +8,9 @@ import "github.com/axbus/axbus/observer"
 // app (which is busy with the change: a read then takes 1-5 ms): its role, and its name, states
 // and text as the events up to this one left them (job.known), with the value that follows from
 // them. It is nil when the app must be asked: its toolkit misses events (GTK4), the element was
-// not read while this watch ran, or the event is about a number behind the Value interface,
-// which it does not carry. Bounds are not kept: a summary told so has none.
+// not read while this watch ran, or the event is about a number behind the Value interface
+// (which the event does not carry; a read kept it until then). Bounds are not kept: a summary
+// told so has none.
 func (wk *appWorker) knownSummary(t observer.EventType, j job, ref observer.NodeRef) *observer.Node {
 	switch t {
 	case observer.EventValueChanged, observer.EventElementDestroyed:
@@ -36,14 +37,14 @@ func (wk *appWorker) knownSummary(t observer.EventType, j job, ref observer.Node
 }
 
 // knownValue is the value of an element as a read would give it, from what the cache holds: a
-// check box's from its states, an entry's its text. ok is false when only a read can tell (a
-// number behind the Value interface, an entry whose text is not kept).
+// number behind the Value interface as last read, a check box's from its states, an entry's its
+// text. ok is false when only a read can tell (a value or text not kept).
 func knownValue(ri refInfo) (value string, hasValue, ok bool) {
 	switch {
 	case ri.secure:
 		return "", false, true
 	case ri.ifaces.has(ifValue):
-		return "", false, false
+		return ri.value, ri.haveValue, ri.haveValue
 	case isCheckable(ri.role):
 		return checkedValue(ri.states), true, true
 	case ri.ifaces.has(ifText) && ri.states.has(stateEditable):

@@ -1,6 +1,7 @@
 package atspi
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -62,5 +63,22 @@ func TestEventsToldFromTheWatch(t *testing.T) {
 	n := b.Read(ctxT(t, 5*time.Second), []observer.NodeRef{second.Ref})[0]
 	if n.Err != nil || n.Value != second.Element.Value || n.States != second.Element.States {
 		t.Errorf("read after the toggles: %+v (err %v), the last event told %+v", n.States, n.Err, second.Element)
+	}
+
+	// A slider's value: its event carries none, so that event reads it; the read keeps it, and a
+	// focus event after it tells the value without asking, the new one, never the one before.
+	for _, v := range []int{42, 43} {
+		m = rec.mark()
+		do(t, a, map[string]any{"cmd": "set_value", "value": v})
+		rec.waitFor(t, m, 3*time.Second, fmt.Sprint("the value ", v), func(e observer.Event) bool {
+			return ofApp(a.PID, observer.EventValueChanged, "Volume")(e) && e.Element.Value == fmt.Sprint(v)
+		})
+		m = rec.mark()
+		do(t, a, map[string]any{"cmd": "focus", "target": "Name"})
+		do(t, a, map[string]any{"cmd": "focus", "target": "Volume"})
+		e := rec.waitFor(t, m, 3*time.Second, "the focus on Volume", ofApp(a.PID, observer.EventFocusChanged, "Volume"))
+		if e.Element.Value != fmt.Sprint(v) || e.Element.Bounds != nil {
+			t.Errorf("focus on Volume after its value %d: summary value %q, bounds %v (bounds: the app was asked)", v, e.Element.Value, e.Element.Bounds)
+		}
 	}
 }
