@@ -39,10 +39,11 @@
 // Events: the registry is asked for the event classes a watch needs (GTK3 emits nothing until
 // someone registers); each app's events are handled in order on a goroutine of their own, so a
 // frozen app delays only itself. An element read while the watch runs has its states, name and
-// text kept true by its events as they arrive (a read that crossed one keeps nothing), so an
-// event about it is told at once with the element as the event left it, without bounds; the
-// others (an element never read, a number behind the Value interface, a new top-level whose role
-// says whether it is a dialog) are read, those of a run of events together. GTK4 4.8
+// text kept true by its events as they arrive, and its value until its value event (which
+// carries none); a read that crossed an event keeps nothing. An event about it is told at once
+// with the element as the event left it, without bounds; the others (an element never read, a
+// value event, a new top-level whose role says whether it is a dialog) are read, those of a run
+// of events together. GTK4 4.8
 // misses events (no children-changed for an added child, no value-changed, no window:create) and
 // reports only on elements a client has seen: a watch walks its windows once and re-reads it
 // every recheck period (Cache.GetItems and the values of value-bearing elements), reporting what
