@@ -24,7 +24,6 @@ type Publisher struct {
 	log  *slog.Logger
 
 	queue     chan observer.Event
-	seq       uint64 // owned by the run goroutine
 	gap       atomic.Uint64
 	dropped   atomic.Uint64
 	published atomic.Uint64
@@ -78,18 +77,52 @@ func (p *Publisher) Close() {
 	<-p.done
 }
 
+// maxSubjects bounds an encoder's memo of subjects; past it the memo starts over.
+const maxSubjects = 4096
+
+// subjectKey is what an event's subject is made of besides the host.
+type subjectKey struct{ app, eventType string }
+
+// encoder turns events into subjects and envelopes, reusing its buffer and building each app's
+// and type's subject once: no allocation per event on the way to the server.
+type encoder struct {
+	subj     Subjects
+	boot     string
+	seq      uint64
+	data     []byte // reused: Publish copies it into the connection's buffer
+	subjects map[subjectKey]string
+}
+
+// encode returns e's subject and envelope with the next sequence number and gap; the bytes are
+// valid until the next call.
+func (c *encoder) encode(e observer.Event, gap uint64) (string, []byte, error) {
+	c.seq++
+	env := api.Envelope{Host: c.subj.Host, Boot: c.boot, Seq: c.seq, Gap: gap, Event: e}
+	var err error
+	if c.data, err = env.AppendJSON(c.data[:0]); err != nil {
+		return "", nil, err
+	}
+	key := subjectKey{e.App.Name, string(e.Type)}
+	subject, ok := c.subjects[key]
+	if !ok {
+		if c.subjects == nil || len(c.subjects) >= maxSubjects {
+			c.subjects = map[subjectKey]string{}
+		}
+		subject = c.subj.Event(key.app, key.eventType)
+		c.subjects[key] = subject
+	}
+	return subject, c.data, nil
+}
+
 func (p *Publisher) run() {
 	defer close(p.done)
-	var data []byte // reused: Publish copies it into the connection's buffer
+	enc := encoder{subj: p.subj, boot: p.boot}
 	for e := range p.queue {
-		p.seq++
-		env := api.Envelope{Host: p.subj.Host, Boot: p.boot, Seq: p.seq, Gap: p.gap.Swap(0), Event: e}
-		var err error
-		if data, err = env.AppendJSON(data[:0]); err != nil {
+		subject, data, err := enc.encode(e, p.gap.Swap(0))
+		if err != nil {
 			p.log.Error("event not encodable", "type", e.Type, "err", err)
 			continue
 		}
-		subject := p.subj.Event(e.App.Name, string(e.Type))
 		if err := p.nc.Publish(subject, data); err != nil {
 			p.log.Warn("event not published", "subject", subject, "err", err)
 			continue
