@@ -53,12 +53,15 @@ func (b *Backend) phase1(ctx context.Context, live []*rd) []*rd {
 			b.cache.forget(it.ref)
 			continue
 		}
-		if it.cProps.Err != nil {
+		switch {
+		case it.cProps == nil:
+			it.props = keptProps(it.known)
+		case it.cProps.Err != nil:
 			if e := b.callError(ctx, it.bus, it.path, it.cProps.Method, it.cProps.Err); fatal(e) {
 				it.err = e
 				continue
 			}
-		} else {
+		default:
 			_ = answer(it.cProps, &it.props)
 		}
 		it.ifaces = it.known.ifaces
@@ -78,6 +81,14 @@ func (b *Backend) phase1(ctx context.Context, live []*rd) []*rd {
 			ri.role, ri.haveRole = it.role, true
 			ri.states, ri.haveStates = it.st, true
 			ri.keep(it.watch, it.known.changes)
+			if it.cProps != nil && it.cProps.Err == nil {
+				ri.description = strings.Clone(propString(it.props, "Description"))
+				ri.accessibleID = strings.Clone(propString(it.props, "AccessibleId"))
+				ri.propsBy = nil
+				if it.watch != nil && ri.changes == it.known.changes {
+					ri.propsBy = it.watch
+				}
+			}
 			ri.childCount = propInt(it.props, "ChildCount")
 			if parent != "" {
 				ri.parent = parent
@@ -97,6 +108,23 @@ func (b *Backend) phase1(ctx context.Context, live []*rd) []*rd {
 		next = append(next, it)
 	}
 	return next
+}
+
+// keptProps are the Accessible properties of an element as its last read and the events since
+// left them, in the shape of GetAll's answer.
+func keptProps(ri refInfo) map[string]dbus.Variant {
+	props := map[string]dbus.Variant{
+		"Name":        dbus.MakeVariant(ri.name),
+		"Description": dbus.MakeVariant(ri.description),
+		"ChildCount":  dbus.MakeVariant(int32(ri.childCount)),
+	}
+	if ri.accessibleID != "" {
+		props["AccessibleId"] = dbus.MakeVariant(ri.accessibleID)
+	}
+	if bus, path, ok := ParseRef(ri.parent); ok {
+		props["Parent"] = dbus.MakeVariant(objRef{Bus: bus, Path: dbus.ObjectPath(path)})
+	}
+	return props
 }
 
 // phase2 builds each element's node from the answers of the second phase: bounds, children,

@@ -26,8 +26,9 @@ type appInfo struct {
 	windowCoords bool
 	// recheck: the toolkit misses events, so a watch re-reads the app every recheck period.
 	recheck bool
-	// actionsOnEverything: see toolkitTraits.
+	// actionsOnEverything, propsByEvents: see toolkitTraits.
 	actionsOnEverything bool
+	propsByEvents       bool
 	// complete is set once pid and toolkit are known.
 	complete bool
 }
@@ -39,6 +40,7 @@ func (a *appInfo) setToolkit(name, version string) {
 	a.toolkit, a.version = name, version
 	t := toolkitTraitsOf(name, version)
 	a.gtk4, a.windowCoords, a.recheck, a.actionsOnEverything = t.gtk4, t.windowCoords, t.recheck, t.actionsOnEverything
+	a.propsByEvents = t.propsByEvents
 }
 
 // Apps lists the apps registered with the AT-SPI registry. An app that does not answer within

@@ -45,7 +45,13 @@ type refInfo struct {
 	// state-changed and name event changes them as it arrives, so an event's summary can be
 	// told without asking a busy app (libatspi keeps its own cache so). nil: only as last read.
 	keptBy *watchState
-	// changes counts the state, name, text and value events that changed the element: a read that
+	// description and accessibleID as the last GetAll gave them; propsBy is the watch whose events
+	// keep them, the name, the parent and the child count true since (nil: ask again).
+	description  string
+	accessibleID string
+	propsBy      *watchState
+	// changes counts the state, name, text, value, children and property events that changed the
+	// element: a read that
 	// began before one of them may hold older answers, and does not keep what it read.
 	changes uint32
 }

@@ -82,11 +82,15 @@ func (b *Backend) handleSignal(s *dbus.Signal, at time.Time) {
 	case raw.Class == "object" && raw.Event == "property-change" && raw.mainKind() == "accessible-role":
 		b.cache.update(src, func(ri *refInfo) { ri.haveRole = false }) // read it again next time
 	case raw.Class == "object" && raw.Event == "children-changed":
-		b.cache.update(src, func(ri *refInfo) { ri.children = nil }) // list them again next time
+		b.cache.update(src, func(ri *refInfo) { // list them and count them again next time
+			ri.changes++
+			ri.children, ri.propsBy = nil, nil
+		})
 	case raw.Class == "object" && raw.Event == "text-changed":
 		s, _ := data.Value().(string)
 		b.cache.update(src, func(ri *refInfo) {
 			ri.changes++
+			ri.propsBy = nil // a table cell's name is its text
 			ri.applyText(raw.mainKind(), int(raw.D1), int(raw.D2), s)
 		})
 	case raw.Class == "object" && (raw.Event == "value-changed" || raw.Event == "property-change" && raw.mainKind() == "accessible-value"):
@@ -99,7 +103,13 @@ func (b *Backend) handleSignal(s *dbus.Signal, at time.Time) {
 		b.cache.update(src, func(ri *refInfo) {
 			ri.haveText = false // read it again next time
 			ri.changes++
+			ri.propsBy = nil
 			ri.name, ri.haveName = strings.Clone(name), ok
+		})
+	case raw.Class == "object" && raw.Event == "property-change": // a description, a parent...: ask again
+		b.cache.update(src, func(ri *refInfo) {
+			ri.changes++
+			ri.propsBy = nil
 		})
 	}
 	if raw.Class == "object" && raw.Event == "state-changed" {

@@ -55,6 +55,8 @@ type rd struct {
 	// textKept: the text of the last read stands (a watch drops it on a text or name event), so
 	// its length is not asked again
 	textKept bool
+	// propsKept: the Accessible properties of the last read stand (see toolkitTraits.propsByEvents)
+	propsKept bool
 	watch    *watchState // the watch running when the read began (nil: none): what it keeps, its events keep true
 	node     observer.Node
 }
@@ -126,6 +128,7 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 	apps := b.ensureApps(ctx, buses)
 	for _, it := range live {
 		it.app = apps[it.bus]
+		it.propsKept = watch != nil && it.app != nil && it.app.propsByEvents && it.known.propsBy == watch && it.known.keptFor(watch)
 	}
 
 	// Phase 1: what every element needs.
@@ -138,7 +141,9 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 				it.cRole = c.call(it.bus, it.path, ifaceAccessible+".GetRole")
 			}
 			it.cState = c.call(it.bus, it.path, ifaceAccessible+".GetState")
-			it.cProps = c.call(it.bus, it.path, ifaceProps+".GetAll", ifaceAccessible)
+			if !it.propsKept {
+				it.cProps = c.call(it.bus, it.path, ifaceProps+".GetAll", ifaceAccessible)
+			}
 			if !it.known.haveIfaces {
 				it.cIfaces = c.call(it.bus, it.path, ifaceAccessible+".GetInterfaces")
 			} else {

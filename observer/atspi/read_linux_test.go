@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -321,4 +322,46 @@ func TestGetTextTrapGTK3(t *testing.T) {
 	if st := state(t, a); st.PID != a.PID {
 		t.Fatalf("state: %+v", st)
 	}
+}
+
+// A watched GTK3 app's elements, once read, are read again without GetAll: their name,
+// description, parent and child count come from what the read and the events since left. Such a
+// warm walk finds what a backend that never read the window finds.
+func TestWarmReadTakesPropertiesFromTheWatch(t *testing.T) {
+	s := session(t)
+	a := startApp(t, s, headless.KindGTK3)
+	b := open(t, s)
+	record(t, b)
+	win := mainWindow(t, b, a)
+	wide := observer.WalkOptions{Budget: observer.WideBudget()}
+	observer.Walk(ctxT(t, 10*time.Second), b, win.Ref, wide)
+	warm := observer.Walk(ctxT(t, 10*time.Second), b, win.Ref, wide)
+	w := b.currentWatch()
+	kept := 0
+	for _, n := range warm.Nodes {
+		if ri, _ := b.cache.get(n.Ref); ri.propsBy == w && ri.keptFor(w) {
+			kept++
+		}
+	}
+	if kept < len(warm.Nodes)*9/10 {
+		t.Fatalf("%d of %d elements have their properties kept: the next read asks GetAll for the others", kept, len(warm.Nodes))
+	}
+	again := observer.Walk(ctxT(t, 10*time.Second), b, win.Ref, wide) // with the properties kept
+	fresh := observer.Walk(ctxT(t, 10*time.Second), open(t, s), win.Ref, wide)
+	shape := func(res observer.WalkResult) []string {
+		var out []string
+		for _, n := range res.Nodes {
+			out = append(out, fmt.Sprintf("%s %s %q %q %d %s %q %v %q", n.Ref, n.Role, n.Name, n.Description, n.ChildCount, n.Node.Parent, n.Identifier, n.States, n.Value))
+		}
+		return out
+	}
+	if g, f := shape(again), shape(fresh); !slices.Equal(g, f) {
+		for i := range min(len(g), len(f)) {
+			if g[i] != f[i] {
+				t.Fatalf("element %d: warm %s, fresh %s (%d and %d elements)", i, g[i], f[i], len(g), len(f))
+			}
+		}
+		t.Fatalf("warm walk %d elements, fresh %d", len(g), len(f))
+	}
+
 }

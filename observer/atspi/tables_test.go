@@ -218,7 +218,7 @@ func TestToolkitTraits(t *testing.T) {
 	if tr := toolkitTraitsOf("GTK", "4.8.3"); !tr.gtk4 || !tr.windowCoords || !tr.recheck {
 		t.Errorf("GTK 4.8.3: %+v", tr)
 	}
-	if tr := toolkitTraitsOf("gtk", "3.24.38"); tr != (toolkitTraits{}) {
+	if tr := toolkitTraitsOf("gtk", "3.24.38"); tr != (toolkitTraits{propsByEvents: true}) {
 		t.Errorf("GTK 3: %+v", tr)
 	}
 	if tr := toolkitTraitsOf("Qt", "5.15.8"); tr != (toolkitTraits{}) {

@@ -19,6 +19,11 @@ type toolkitTraits struct {
 	// "showContextMenu" on each text run and section), so only the actions of elements a user
 	// acts on (focusable or selectable) are read with the tree; Perform asks for the others.
 	actionsOnEverything bool
+	// propsByEvents: the toolkit announces each change of an element's name, description, parent
+	// and children (GTK3's atk-bridge), so a watched element's Accessible properties are taken
+	// from what the last read and the events since left, not asked again (GetAll is a third of
+	// what a warm read costs the app).
+	propsByEvents bool
 }
 
 // toolkitTraitsOf returns the traits of a toolkit by its Application.ToolkitName and Version.
@@ -29,6 +34,9 @@ func toolkitTraitsOf(name, version string) toolkitTraits {
 	}
 	if strings.EqualFold(name, "chromium") {
 		return toolkitTraits{actionsOnEverything: true}
+	}
+	if strings.EqualFold(name, "gtk") && majorVersion(version) == 3 {
+		return toolkitTraits{propsByEvents: true}
 	}
 	return toolkitTraits{}
 }
