@@ -25,6 +25,7 @@ var pressActions = []string{"click", "press", "activate", "toggle", "check", "un
 // "press", "activate", "toggle") falls back to the press-like action the element has. An absent
 // action is NOT_SUPPORTED, listing the element's actions.
 func (b *Backend) Perform(ctx context.Context, ref observer.NodeRef, action string) error {
+	b.acting()
 	bus, path, err := b.target(ref)
 	if err != nil {
 		return err
@@ -142,6 +143,7 @@ var scrollTypes = map[string]uint32{
 // "scroll_to" (Component.ScrollTo: true scrolls the element into view anywhere, a scroll type
 // name such as "top_edge" puts it there).
 func (b *Backend) SetAttribute(ctx context.Context, ref observer.NodeRef, attr string, value any) error {
+	b.acting()
 	bus, path, err := b.target(ref)
 	if err != nil {
 		return err

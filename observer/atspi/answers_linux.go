@@ -80,6 +80,7 @@ func (b *Backend) phase1(ctx context.Context, live []*rd) []*rd {
 			}
 			ri.role, ri.haveRole = it.role, true
 			ri.states, ri.haveStates = it.st, true
+			ri.acted = it.acted
 			ri.keep(it.watch, it.known.changes)
 			if it.cProps != nil && it.cProps.Err == nil {
 				ri.description = strings.Clone(propString(it.props, "Description"))

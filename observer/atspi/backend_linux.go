@@ -123,6 +123,10 @@ type Backend struct {
 	peers   peers
 	// recheckWhen gates the re-reads of apps whose toolkit misses events (RecheckWhen).
 	recheckWhen atomic.Pointer[func(observer.App) observer.Recheck]
+	// acted counts our actions, inputs and window changes. An app answers an action over its
+	// peer connection before its events reach us through the bus daemon, so what events keep
+	// true is asked again by the reads after an action, not taken from the cache (see acting).
+	acted atomic.Uint64
 
 	mu       sync.Mutex
 	apps     map[string]*appInfo // by bus name

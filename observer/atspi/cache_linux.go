@@ -50,6 +50,9 @@ type refInfo struct {
 	description  string
 	accessibleID string
 	propsBy      *watchState
+	// acted is the Backend's acted count when the element was last read: what events keep (text,
+	// children, properties) is used only while no action of ours came after that read.
+	acted uint64
 	// changes counts the state, name, text, value, children and property events that changed the
 	// element: a read that
 	// began before one of them may hold older answers, and does not keep what it read.
@@ -90,6 +93,10 @@ func inBMP(r []rune) bool {
 	}
 	return true
 }
+
+// acting marks the start of an action of ours: the reads after it ask again what the events of
+// its effect, still on their way, would keep true.
+func (b *Backend) acting() { b.acted.Add(1) }
 
 // keptFor reports whether the states and name are kept true by w's events.
 func (ri *refInfo) keptFor(w *watchState) bool {

@@ -27,6 +27,7 @@ const (
 // combinations. Without a window manager the app's window is raised and given the input focus
 // first, as xdotool's windowfocus does. The text typed is never logged.
 func (b *Backend) Input(ctx context.Context, in observer.Input) error {
+	b.acting()
 	x, err := b.xconn()
 	if err != nil {
 		return err

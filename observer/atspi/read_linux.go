@@ -57,8 +57,9 @@ type rd struct {
 	textKept bool
 	// propsKept: the Accessible properties of the last read stand (see toolkitTraits.propsByEvents)
 	propsKept bool
-	watch    *watchState // the watch running when the read began (nil: none): what it keeps, its events keep true
-	node     observer.Node
+	acted     uint64      // the Backend's acted count as the read began
+	watch     *watchState // the watch running when the read began (nil: none): what it keeps, its events keep true
+	node      observer.Node
 }
 
 // Read reads many elements at once, pipelined: the calls of the whole batch are in flight
@@ -106,8 +107,9 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 	// children of every element are used until an event drops them (without a watch, only a
 	// long list's children, checked against the child count).
 	watch := b.currentWatch()
+	acted := b.acted.Load()
 	for i, ref := range refs {
-		it := &rd{ref: ref, watch: watch}
+		it := &rd{ref: ref, watch: watch, acted: acted}
 		items[i] = it
 		bus, path, ok := ParseRef(ref)
 		if !ok {
@@ -118,6 +120,9 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 		it.known, _ = b.cache.get(ref)
 		if watch == nil && len(it.known.children) < longList {
 			it.known.children = nil
+		}
+		if it.known.acted != acted { // an action of ours came since: its events may still be on their way
+			it.known.haveText, it.known.propsBy = false, nil // text and properties asked again (and the child count with them)
 		}
 		if watch != nil && it.known.haveText {
 			it.textKept, it.count = true, it.known.textCount

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/godbus/dbus/v5"
+
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 )
@@ -364,4 +366,33 @@ func TestWarmReadTakesPropertiesFromTheWatch(t *testing.T) {
 		t.Fatalf("warm walk %d elements, fresh %d", len(g), len(f))
 	}
 
+}
+
+// An app answers an action of ours over its peer connection before the action's events reach us
+// through the bus daemon: a read right after the action asks the app again, rather than take the
+// text and properties its events would have kept. Here the events never come (their match rule is
+// removed), so only asking again shows the new text.
+func TestReadAfterAnActionAsksAgain(t *testing.T) {
+	s := session(t)
+	a := startApp(t, s, headless.KindGTK3)
+	b := open(t, s)
+	record(t, b)
+	win := mainWindow(t, b, a)
+	ctx := ctxT(t, 20*time.Second)
+	wide := observer.WalkOptions{Budget: observer.WideBudget()}
+	observer.Walk(ctx, b, win.Ref, wide)
+	name := find(t, observer.Walk(ctx, b, win.Ref, wide), observer.RoleTextField, "Name")
+	if ri, _ := b.cache.get(name.Ref); !ri.haveText || ri.propsBy != b.currentWatch() {
+		t.Fatalf("the entry's text and properties are not kept after two reads: %+v", ri)
+	}
+	if err := b.conn.RemoveMatchSignalContext(ctx, dbus.WithMatchInterface(eventIfacePrefix+"Object")); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.SetAttribute(ctx, name.Ref, "text", "typed by us"); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, 2*time.Second, "the app to take the text", func() bool { return state(t, a).Name == "typed by us" })
+	if n := b.Read(ctx, []observer.NodeRef{name.Ref})[0]; n.Err != nil || n.Value != "typed by us" {
+		t.Errorf("read after our action: value %q (err %v), want the app's %q", n.Value, n.Err, "typed by us")
+	}
 }

@@ -18,6 +18,7 @@ import (
 // WM_DELETE_WINDOW message a window's close button sends, or what a window manager is asked to
 // do (ICCCM WM_CHANGE_STATE, EWMH _NET_ACTIVE_WINDOW), done as it would do it when none runs.
 func (b *Backend) ChangeWindow(ctx context.Context, pid int, win observer.Window, ch observer.WindowChange) error {
+	b.acting()
 	x, err := b.xconn()
 	if err != nil {
 		return err
