@@ -14,7 +14,8 @@
 //   - apps_linux.go lists the apps and their windows; cache_linux.go keeps what a read learnt of
 //     an element that does not change (role, interfaces, actions, a long list's children) and,
 //     while a watch runs, what its events keep true (states, name, text, value, children; on
-//     GTK3 also the description, parent and child count, so that a warm read asks no GetAll).
+//     GTK3 also the description, parent and child count, so that a warm read asks no GetAll);
+//     after an action of ours, whose events may still be on their way, it is asked again.
 //   - read_linux.go is Read and the calls each of its phases sends; pipeline_linux.go runs the
 //     calls of a phase (all in flight together, or one at a time); answers_linux.go makes the node
 //     of their answers; wire_linux.go decodes AT-SPI's values as D-Bus carries them.
