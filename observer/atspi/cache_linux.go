@@ -50,12 +50,12 @@ type refInfo struct {
 	description  string
 	accessibleID string
 	propsBy      *watchState
-	// acted is the Backend's acted count when the element was last read: what events keep (text,
-	// children, properties) is used only while no action of ours came after that read.
+	// acted is the Backend's acted count when the element was last read: its kept text and
+	// properties (the child count with them) are used only while no action of ours came since.
 	acted uint64
 	// changes counts the state, name, text, value, children and property events that changed the
-	// element: a read that
-	// began before one of them may hold older answers, and does not keep what it read.
+	// element: a read that began before one of them may hold older answers, and does not keep
+	// what it read.
 	changes uint32
 }
 
