@@ -183,6 +183,26 @@ type received struct {
 	at time.Time
 }
 
+// watchedGTK3 is the GTK3 fixture on its own desktop, a backend watching its events, and its
+// main window.
+type watchedGTK3 struct {
+	s   *headless.Session
+	a   *headless.App
+	b   *Backend
+	rec *recorder
+	win observer.Window
+}
+
+func startWatchedGTK3(t testing.TB) watchedGTK3 {
+	t.Helper()
+	w := watchedGTK3{s: session(t)}
+	w.a = startApp(t, w.s, headless.KindGTK3)
+	w.b = open(t, w.s)
+	w.rec = record(t, w.b)
+	w.win = mainWindow(t, w.b, w.a)
+	return w
+}
+
 // recorder keeps the events a watch delivers.
 type recorder struct {
 	mu     sync.Mutex

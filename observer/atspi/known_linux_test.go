@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -13,11 +12,8 @@ import (
 // the element: two changes back to back give two summaries, each showing its own change, where a
 // read after the events would show the last one twice.
 func TestEventsToldFromTheWatch(t *testing.T) {
-	s := session(t)
-	a := startApp(t, s, headless.KindGTK3)
-	b := open(t, s)
-	rec := record(t, b)
-	win := mainWindow(t, b, a)
+	fx := startWatchedGTK3(t)
+	a, b, rec, win := fx.a, fx.b, fx.rec, fx.win
 	observer.Walk(ctxT(t, 10*time.Second), b, win.Ref, observer.WalkOptions{Budget: observer.WideBudget()})
 
 	m := rec.mark()
@@ -66,12 +62,19 @@ func TestEventsToldFromTheWatch(t *testing.T) {
 	}
 
 	// A slider's value: its event carries none, so that event reads it; the read keeps it, and a
-	// focus event after it tells the value without asking, the new one, never the one before.
+	// focus event after it tells the value without asking, the new one, never the one before. A
+	// set_value sends more than one value event, and a read that one of them crossed keeps
+	// nothing: the slider is read until a read keeps its value.
 	for _, v := range []int{42, 43} {
 		m = rec.mark()
 		do(t, a, map[string]any{"cmd": "set_value", "value": v})
-		rec.waitFor(t, m, 3*time.Second, fmt.Sprint("the value ", v), func(e observer.Event) bool {
+		changed := rec.waitFor(t, m, 3*time.Second, fmt.Sprint("the value ", v), func(e observer.Event) bool {
 			return ofApp(a.PID, observer.EventValueChanged, "Volume")(e) && e.Element.Value == fmt.Sprint(v)
+		})
+		eventually(t, 3*time.Second, "a read to keep the value", func() bool {
+			b.Read(ctxT(t, 5*time.Second), []observer.NodeRef{changed.Ref})
+			ri, _ := b.cache.get(changed.Ref)
+			return ri.haveValue && ri.value == fmt.Sprint(v) && ri.keptFor(b.currentWatch())
 		})
 		m = rec.mark()
 		do(t, a, map[string]any{"cmd": "focus", "target": "Name"})

@@ -330,11 +330,8 @@ func TestGetTextTrapGTK3(t *testing.T) {
 // description, parent and child count come from what the read and the events since left. Such a
 // warm walk finds what a backend that never read the window finds.
 func TestWarmReadTakesPropertiesFromTheWatch(t *testing.T) {
-	s := session(t)
-	a := startApp(t, s, headless.KindGTK3)
-	b := open(t, s)
-	record(t, b)
-	win := mainWindow(t, b, a)
+	fx := startWatchedGTK3(t)
+	s, b, win := fx.s, fx.b, fx.win
 	wide := observer.WalkOptions{Budget: observer.WideBudget()}
 	observer.Walk(ctxT(t, 10*time.Second), b, win.Ref, wide)
 	warm := observer.Walk(ctxT(t, 10*time.Second), b, win.Ref, wide)
@@ -373,11 +370,8 @@ func TestWarmReadTakesPropertiesFromTheWatch(t *testing.T) {
 // text and properties its events would have kept. Here the events never come (their match rule is
 // removed), so only asking again shows the new text.
 func TestReadAfterAnActionAsksAgain(t *testing.T) {
-	s := session(t)
-	a := startApp(t, s, headless.KindGTK3)
-	b := open(t, s)
-	record(t, b)
-	win := mainWindow(t, b, a)
+	fx := startWatchedGTK3(t)
+	a, b, win := fx.a, fx.b, fx.win
 	ctx := ctxT(t, 20*time.Second)
 	wide := observer.WalkOptions{Budget: observer.WideBudget()}
 	observer.Walk(ctx, b, win.Ref, wide)
