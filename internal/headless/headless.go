@@ -72,7 +72,7 @@ type config struct {
 
 // WithDir runs the session in dir (created 0700 if missing) instead of a fresh temporary directory, so that
 // other programs can find it: DIR/session.env holds the session's DISPLAY, XAUTHORITY, DBUS_SESSION_BUS_ADDRESS,
-// XDG_RUNTIME_DIR and AT_SPI_BUS_ADDRESS as shell exports, and the apps' sockets are DIR/<kind>-<n>.sock. Start
+// and XDG_RUNTIME_DIR as shell exports, and the apps' sockets are DIR/<kind>-<n>.sock. Start
 // refuses a dir whose session still runs. Close removes what the session created in dir, and dir itself only if
 // Start created it.
 func WithDir(dir string) Option {

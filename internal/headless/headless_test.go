@@ -123,8 +123,15 @@ func TestSessionLifecycle(t *testing.T) {
 		t.Errorf("session %+v: display, buses not private", s)
 	}
 	env, err := os.ReadFile(filepath.Join(s.Dir, "session.env"))
-	if err != nil || !strings.Contains(string(env), "export DISPLAY='"+s.Display+"'") {
+	if err != nil || !strings.Contains(string(env), "export DISPLAY='"+s.Display+"'") || strings.Contains(string(env), "export AT_SPI_BUS_ADDRESS") {
 		t.Errorf("session.env: %q %v", env, err)
+	}
+	// The bus launcher's AT_SPI_BUS on the root window (Qt's way to the bus) outlives the launcher's
+	// own X connection: the server does not reset when its last client leaves.
+	xprop := exec.Command("xprop", "-root", "AT_SPI_BUS")
+	xprop.Env = s.Env()
+	if out, err := xprop.CombinedOutput(); err != nil || !strings.Contains(string(out), `"`+s.A11yBus+`"`) {
+		t.Errorf("root window AT_SPI_BUS: %s %v, want %q", out, err, s.A11yBus)
 	}
 	for _, kv := range s.Env() {
 		if strings.HasPrefix(kv, "NO_AT_BRIDGE=") || strings.HasPrefix(kv, "GTK_A11Y=") ||

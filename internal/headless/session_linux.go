@@ -203,12 +203,13 @@ func (s *Session) writeSessionEnv() error {
 	b.WriteString("# axbus headless session: `. session.env` joins it.\n")
 	for _, kv := range [][2]string{
 		{"DISPLAY", s.Display}, {"XAUTHORITY", s.XAuthority}, {"DBUS_SESSION_BUS_ADDRESS", s.SessionBus},
-		{"XDG_RUNTIME_DIR", s.runtime},
-		{"AT_SPI_BUS_ADDRESS", s.A11yBus}, {"GDK_BACKEND", "x11"}, {"GSETTINGS_BACKEND", "memory"},
+		{"XDG_RUNTIME_DIR", s.runtime}, {"GDK_BACKEND", "x11"}, {"GSETTINGS_BACKEND", "memory"},
 	} {
 		b.WriteString(exportLine(kv[0], kv[1]) + "\n")
 	}
-	b.WriteString("unset NO_AT_BRIDGE GTK_A11Y WAYLAND_DISPLAY\n")
+	// AT_SPI_BUS_ADDRESS stays unset, as on a desktop: with it Qt 6.4 connects to the bus and never
+	// registers (its bridge misses the switch-on).
+	b.WriteString("unset NO_AT_BRIDGE GTK_A11Y WAYLAND_DISPLAY AT_SPI_BUS_ADDRESS\n")
 	if err := os.WriteFile(filepath.Join(s.Dir, sessionEnvTxt), []byte(b.String()), 0o600); err != nil {
 		return fmt.Errorf("headless: %w", err)
 	}

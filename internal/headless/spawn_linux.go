@@ -78,6 +78,9 @@ func readLine(ctx context.Context, r *os.File, c *child) (string, error) {
 }
 
 // startXvfb starts the X server, which lets in only the clients that present the cookie of DIR/Xauthority.
+// -noreset: by default the server resets when its last client leaves, and a reset clears the root window's
+// properties; at-spi-bus-launcher connects, sets AT_SPI_BUS there and leaves before any app has come, and Qt
+// finds the accessibility bus through that property (without it Qt 5.15 never reaches the registry).
 func (s *Session) startXvfb(ctx context.Context) error {
 	if err := s.makeXAuthority(); err != nil {
 		return err
@@ -86,7 +89,7 @@ func (s *Session) startXvfb(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("headless: %w", err)
 	}
-	cmd := exec.Command("Xvfb", "-displayfd", "3", "-nolisten", "tcp", "-auth", s.XAuthority, "-screen", "0", xvfbScreen)
+	cmd := exec.Command("Xvfb", "-displayfd", "3", "-nolisten", "tcp", "-noreset", "-auth", s.XAuthority, "-screen", "0", xvfbScreen)
 	cmd.Env = s.baseEnv()
 	cmd.ExtraFiles = []*os.File{w}
 	c, logPath, err := s.spawn("Xvfb", "xvfb", cmd, syscall.SIGTERM, nil)

@@ -53,7 +53,13 @@ func (b *Backend) phase1(ctx context.Context, live []*rd) []*rd {
 			b.cache.forget(it.ref)
 			continue
 		}
+		propsRead := false
 		switch {
+		case it.cPropEach != nil:
+			if it.props, it.err = b.eachProp(ctx, it); it.err != nil {
+				continue
+			}
+			propsRead = true
 		case it.cProps == nil:
 			it.props = keptProps(it.known)
 		case it.cProps.Err != nil:
@@ -63,6 +69,7 @@ func (b *Backend) phase1(ctx context.Context, live []*rd) []*rd {
 			}
 		default:
 			_ = answer(it.cProps, &it.props)
+			propsRead = true
 		}
 		it.ifaces = it.known.ifaces
 		if it.cIfaces != nil {
@@ -82,7 +89,7 @@ func (b *Backend) phase1(ctx context.Context, live []*rd) []*rd {
 			ri.states, ri.haveStates = it.st, true
 			ri.acted = it.acted
 			ri.keep(it.watch, it.known.changes)
-			if it.cProps != nil && it.cProps.Err == nil {
+			if propsRead {
 				ri.description = strings.Clone(propString(it.props, "Description"))
 				ri.accessibleID = strings.Clone(propString(it.props, "AccessibleId"))
 				ri.propsBy = nil
@@ -109,6 +116,27 @@ func (b *Backend) phase1(ctx context.Context, live []*rd) []*rd {
 		next = append(next, it)
 	}
 	return next
+}
+
+// accessibleProps are the Accessible properties a read takes, asked one by one where GetAll
+// cannot be (propsOneByOne).
+var accessibleProps = []string{"Name", "Description", "Parent", "ChildCount", "AccessibleId"}
+
+// eachProp collects the answers of the Properties.Get calls of accessibleProps into GetAll's
+// shape; a property the toolkit lacks is left out, and a fatal error is the element's.
+func (b *Backend) eachProp(ctx context.Context, it *rd) (map[string]dbus.Variant, *observer.Error) {
+	props := make(map[string]dbus.Variant, len(it.cPropEach))
+	for i, c := range it.cPropEach {
+		var v dbus.Variant
+		if c.Err != nil {
+			if e := b.callError(ctx, it.bus, it.path, c.Method, c.Err); fatal(e) {
+				return nil, e
+			}
+		} else if answer(c, &v) == nil {
+			props[accessibleProps[i]] = v
+		}
+	}
+	return props, nil
 }
 
 // keptProps are the Accessible properties of an element as its last read and the events since

@@ -26,9 +26,10 @@ type appInfo struct {
 	windowCoords bool
 	// recheck: the toolkit misses events, so a watch re-reads the app every recheck period.
 	recheck bool
-	// actionsOnEverything, propsByEvents: see toolkitTraits.
+	// actionsOnEverything, propsByEvents, propsOneByOne: see toolkitTraits.
 	actionsOnEverything bool
 	propsByEvents       bool
+	propsOneByOne       bool
 	// complete is set once pid and toolkit are known.
 	complete bool
 }
@@ -40,7 +41,7 @@ func (a *appInfo) setToolkit(name, version string) {
 	a.toolkit, a.version = name, version
 	t := toolkitTraitsOf(name, version)
 	a.gtk4, a.windowCoords, a.recheck, a.actionsOnEverything = t.gtk4, t.windowCoords, t.recheck, t.actionsOnEverything
-	a.propsByEvents = t.propsByEvents
+	a.propsByEvents, a.propsOneByOne = t.propsByEvents, t.propsOneByOne
 }
 
 // Apps lists the apps registered with the AT-SPI registry. An app that does not answer within
@@ -243,7 +244,7 @@ func (b *Backend) busOf(ctx context.Context, pid int) (*appInfo, error) {
 }
 
 // Windows lists the app's top-level windows and dialogs: the children of its root that are
-// frames, windows, dialogs, alerts or choosers, and visible.
+// visible and no menu or tool tip (isTopLevel).
 func (b *Backend) Windows(ctx context.Context, pid int) ([]observer.Window, error) {
 	a, err := b.busOf(ctx, pid)
 	if err != nil {
@@ -281,7 +282,7 @@ func (b *Backend) listWindows(ctx context.Context, a *appInfo) ([]observer.Windo
 			continue
 		}
 		role, _ := RoleNumber(n.PlatformRole)
-		if !isWindowRole(role) || n.States&(observer.StateVisible|observer.StateShowing|observer.StateMinimized) == 0 {
+		if !isTopLevel(role) || n.States&(observer.StateVisible|observer.StateShowing|observer.StateMinimized) == 0 {
 			continue
 		}
 		_, path, _ := ParseRef(n.Ref)

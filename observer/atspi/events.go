@@ -182,7 +182,7 @@ func closedType(role uint32) observer.EventType {
 	switch {
 	case isMenuRole(role):
 		return observer.EventMenuClosed
-	case isWindowRole(role):
+	case isTopLevel(role):
 		return observer.EventWindowClosed
 	}
 	return ""
@@ -192,7 +192,7 @@ func closedType(role uint32) observer.EventType {
 // dialog_opened, menu_opened), or "" for roles that are not top-levels.
 func openedType(role uint32) observer.EventType {
 	switch {
-	case isWindowRole(role), isMenuRole(role):
+	case isTopLevel(role), isMenuRole(role):
 		return refineType(observer.EventWindowCreated, role)
 	}
 	return ""

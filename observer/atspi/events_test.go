@@ -96,10 +96,10 @@ func TestRefineType(t *testing.T) {
 			t.Errorf("refineType(%s, %s) = %s, want %s", c.t, RoleName(c.role), got, c.want)
 		}
 	}
-	if closedType(roleDialog) != observer.EventWindowClosed || closedType(roleMenu) != observer.EventMenuClosed || closedType(roleLabel) != "" {
+	if closedType(roleDialog) != observer.EventWindowClosed || closedType(roleMenu) != observer.EventMenuClosed || closedType(roleToolTip) != "" {
 		t.Error("closedType")
 	}
-	if openedType(roleDialog) != observer.EventDialogOpened || openedType(roleFrame) != observer.EventWindowCreated || openedType(roleLabel) != "" {
+	if openedType(roleDialog) != observer.EventDialogOpened || openedType(roleFrame) != observer.EventWindowCreated || openedType(roleToolTip) != "" {
 		t.Error("openedType")
 	}
 	if registeredEvents[len(registeredEvents)-1] != "window:" {

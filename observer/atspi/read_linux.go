@@ -42,6 +42,7 @@ type rd struct {
 	err       *observer.Error
 
 	cRole, cState, cProps, cIfaces               *dbus.Call
+	cPropEach                                    []*dbus.Call // Get of each of accessibleProps, instead of cProps (propsOneByOne)
 	cExt, cKids, cCount, cValue, cActions, cAttr *dbus.Call
 	cRel, cText, cLabel                          *dbus.Call
 	cActionNames                                 []*dbus.Call // GetName of each action GetActions left unnamed
@@ -146,7 +147,13 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 				it.cRole = c.call(it.bus, it.path, ifaceAccessible+".GetRole")
 			}
 			it.cState = c.call(it.bus, it.path, ifaceAccessible+".GetState")
-			if !it.propsKept {
+			switch {
+			case it.propsKept:
+			case it.app != nil && it.app.propsOneByOne:
+				for _, name := range accessibleProps {
+					it.cPropEach = append(it.cPropEach, c.prop(it.bus, it.path, ifaceAccessible, name))
+				}
+			default:
 				it.cProps = c.call(it.bus, it.path, ifaceProps+".GetAll", ifaceAccessible)
 			}
 			if !it.known.haveIfaces {

@@ -33,6 +33,7 @@ const (
 	roleTerminal      = 60
 	roleText          = 61
 	roleToggleButton  = 62
+	roleToolTip       = 64
 	roleWindow        = 69
 	roleApplication   = 75
 	roleAutocomplete  = 76
@@ -238,6 +239,13 @@ func isWindowRole(role uint32) bool {
 		return true
 	}
 	return false
+}
+
+// isTopLevel reports whether a child of an app's root with this role is one of the app's
+// windows: a window role, or any other but menus and tool tips (a Qt top-level widget that is
+// neither a main window nor a dialog is a "filler").
+func isTopLevel(role uint32) bool {
+	return isWindowRole(role) || (role != roleInvalid && role != roleApplication && role != roleToolTip && !isMenuRole(role))
 }
 
 // isDialogRole reports whether a top-level of this role is a dialog rather than a window.

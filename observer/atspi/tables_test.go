@@ -96,6 +96,10 @@ func TestWindowRoles(t *testing.T) {
 	if isWindowRole(roleLabel) || isWindowRole(roleApplication) {
 		t.Error("label/application taken for windows")
 	}
+	filler, _ := RoleNumber("filler") // a Qt top-level widget that is neither a main window nor a dialog
+	if !isTopLevel(filler) || !isTopLevel(roleFrame) || isTopLevel(roleToolTip) || isTopLevel(roleMenu) || isTopLevel(roleApplication) {
+		t.Error("isTopLevel: a filler or frame under the root is a window; a tool tip, menu or application is not")
+	}
 	if windowRole(roleDialog) != observer.RoleDialog || windowRole(roleFileChooser) != observer.RoleDialog ||
 		windowRole(roleFrame) != observer.RoleWindow {
 		t.Error("windowRole")
@@ -221,8 +225,13 @@ func TestToolkitTraits(t *testing.T) {
 	if tr := toolkitTraitsOf("gtk", "3.24.38"); tr != (toolkitTraits{propsByEvents: true}) {
 		t.Errorf("GTK 3: %+v", tr)
 	}
-	if tr := toolkitTraitsOf("Qt", "5.15.8"); tr != (toolkitTraits{}) {
-		t.Errorf("Qt: %+v", tr)
+	for _, v := range []string{"5.15.8", "6.4.2"} {
+		if tr := toolkitTraitsOf("Qt", v); tr != (toolkitTraits{propsOneByOne: true}) {
+			t.Errorf("Qt %s: %+v", v, tr)
+		}
+	}
+	if tr := toolkitTraitsOf("Gecko", "153.8.0"); tr != (toolkitTraits{}) {
+		t.Errorf("Gecko: %+v", tr)
 	}
 	if majorVersion("") != 0 || majorVersion("x.1") != 0 || majorVersion(" 12.0") != 12 {
 		t.Error("majorVersion")

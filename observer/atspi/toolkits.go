@@ -24,6 +24,9 @@ type toolkitTraits struct {
 	// from what the last read and the events since left, not asked again (GetAll is a third of
 	// what a warm read costs the app).
 	propsByEvents bool
+	// propsOneByOne: Properties.GetAll kills the app (Qt 5 and 6 read a Get's second argument from
+	// every Properties call, and GetAll has one), so each Accessible property is asked on its own.
+	propsOneByOne bool
 }
 
 // toolkitTraitsOf returns the traits of a toolkit by its Application.ToolkitName and Version.
@@ -34,6 +37,9 @@ func toolkitTraitsOf(name, version string) toolkitTraits {
 	}
 	if strings.EqualFold(name, "chromium") {
 		return toolkitTraits{actionsOnEverything: true}
+	}
+	if strings.EqualFold(name, "qt") {
+		return toolkitTraits{propsOneByOne: true}
 	}
 	if strings.EqualFold(name, "gtk") && majorVersion(version) == 3 {
 		return toolkitTraits{propsByEvents: true}

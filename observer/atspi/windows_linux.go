@@ -58,7 +58,7 @@ func (wk *appWorker) rootChild(ctx context.Context, app *appInfo, j job, raw str
 			return false
 		}
 		role, _ := RoleNumber(n.PlatformRole)
-		if !isWindowRole(role) && !isMenuRole(role) {
+		if !isTopLevel(role) && !isMenuRole(role) {
 			return true
 		}
 		_, path, _ := ParseRef(child)
