@@ -14,7 +14,7 @@ type tool struct {
 
 // actionHelp is what every action tool shares.
 const actionHelp = " The element is target (SNAPSHOT:ELEMENT from inspect or a wait) or locator " +
-	"(role=button,name=Save with app; the action waits until it is actionable). expect is a condition " +
+	"(role=button,name=Save with app; the action waits until it is actionable, and for an app named by name to start). expect is a condition " +
 	"checked after the action, the proof of its effect: the result says whether it was met."
 
 // tools is the table of tools, in the order they are listed.
@@ -25,7 +25,8 @@ var tools = []tool{
 		"one element a line (id, role, name, value, states), within budgets; off-screen elements are counted, not listed. Ids are SNAPSHOT:ELEMENT for actions."},
 	{name: "read_text", endpoint: "read", readOnly: true, description: "The text of a window or subtree in reading order, off-screen content included (secure fields never)."},
 	{name: "wait_for", endpoint: "wait", readOnly: true, description: "Wait, by subscription rather than polling, until a condition holds (text:\"Saved\", dialog, " +
-		"element:role=button,name~Save, window_gone, ...; or a locator): met with a snapshot holding the match, or timeout."},
+		"element:role=button,name~Save, window_gone, ...; or a locator): met with a snapshot holding the match, or timeout. " +
+		"An app named by name (app) that is not running yet is waited for; a timeout without it says APP_NOT_FOUND. inspect, read_text and list_windows fail at once with APP_NOT_FOUND."},
 	{name: "click", endpoint: "click", description: "Click an element." + actionHelp},
 	{name: "press", endpoint: "press", description: "Invoke one of an element's named actions (action: activate, AXShowMenu, or its index)." + actionHelp},
 	{name: "set_value", endpoint: "set_value", destructive: true, description: "Replace an element's value (text, or a number for a slider)." + actionHelp},

@@ -37,12 +37,16 @@ type Engine struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	wg      sync.WaitGroup
+
+	// launches are poked at every app_launched (e.mu): waits on an app that does not run yet.
+	launches map[chan struct{}]bool
 }
 
 // New returns an engine over o. Start it before waiting.
 func New(o *observer.Observer) *Engine {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Engine{o: o, apps: map[int]*appWatch{}, desktop: map[*wait]bool{}, ctx: ctx, cancel: cancel, linger: Linger}
+	return &Engine{o: o, apps: map[int]*appWatch{}, desktop: map[*wait]bool{}, launches: map[chan struct{}]bool{},
+		ctx: ctx, cancel: cancel, linger: Linger}
 }
 
 // Start subscribes to the observer's events.
@@ -77,6 +81,9 @@ func (e *Engine) route(ev observer.Event) {
 		return
 	}
 	e.mu.Lock()
+	if ev.Type == observer.EventAppLaunched {
+		pokeAll(e.launches)
+	}
 	aw := e.apps[ev.App.PID]
 	if aw == nil && len(e.desktop) > 0 && e.started {
 		aw = e.watchLocked(ev.App.PID)

@@ -198,7 +198,7 @@ func TestBadConditionsAreRefused(t *testing.T) {
 	for _, req := range []Request{
 		{Condition: cond, App: notesApp, Timeout: 10 * time.Minute},
 		{Condition: cond, App: notesApp, Timeout: -time.Second},
-		{Condition: cond, App: observer.AppQuery{Name: "NoSuchApp"}},
+		{Condition: cond, App: observer.AppQuery{PID: 4242}}, // a pid names one process: none is no wait
 		{Condition: cond, Window: "Main"},
 	} {
 		if _, err := r.e.Wait(context.Background(), req, nil); err == nil || observer.AsError(err).Suggestion == "" {

@@ -17,7 +17,7 @@ type Request struct {
 	Locator *Locator
 	Checks  Checks
 	// App names the app; none means the whole desktop (a window of an app that is not running
-	// yet, say).
+	// yet, say). An app named by name that does not run yet is waited for within Timeout.
 	App observer.AppQuery
 	// Window narrows the wait to one window of the app (id or title).
 	Window string
@@ -72,6 +72,8 @@ type wait struct {
 	// ready is closed once a watcher has evaluated the wait: its windows are watched.
 	ready     chan struct{}
 	readyOnce sync.Once
+	// appear is set while the wait's app, named by name, does not run yet (awaitApp).
+	appear *appearing
 }
 
 // listening marks the wait as watched.
@@ -86,7 +88,7 @@ func (w *wait) finish(r *Result) {
 		r.Condition = w.cond.String()
 		if w.loc != nil {
 			r.Condition = w.loc.l.String()
-			if r.Outcome == Timeout {
+			if r.Outcome == Timeout && r.Error == nil { // an app that never appeared says so itself
 				w.loc.explain(r)
 			}
 		}
@@ -96,7 +98,8 @@ func (w *wait) finish(r *Result) {
 }
 
 // Wait blocks until the condition holds, the timeout passes, the app goes, or ctx ends. armed,
-// when not nil, is called once the wait listens: whatever happens after it is seen.
+// when not nil, is called once the wait listens: whatever happens after it is seen. A wait on
+// an app named by name that does not run yet listens for its launch first (appear.go).
 func (e *Engine) Wait(ctx context.Context, req Request, armed func()) (*Result, error) {
 	w, err := e.prepare(ctx, req)
 	if err != nil {
@@ -104,6 +107,16 @@ func (e *Engine) Wait(ctx context.Context, req Request, armed func()) (*Result, 
 	}
 	timer := time.NewTimer(w.req.Timeout)
 	defer timer.Stop()
+	arm := sync.OnceFunc(func() {
+		if armed != nil {
+			armed()
+		}
+	})
+	if w.appear != nil { // its app does not run yet: first wait for it to start
+		if r := e.awaitApp(ctx, w, arm, timer.C); r != nil {
+			return r, nil
+		}
+	}
 	e.register(w)
 	defer e.unregister(w)
 	if w.app.PID == 0 {
@@ -111,9 +124,7 @@ func (e *Engine) Wait(ctx context.Context, req Request, armed func()) (*Result, 
 	}
 	select { // armed only once the wait's windows are watched: nothing the caller does is missed
 	case <-w.ready:
-		if armed != nil {
-			armed()
-		}
+		arm()
 	case r := <-w.done:
 		return r, nil
 	case <-timer.C:
@@ -126,11 +137,19 @@ func (e *Engine) Wait(ctx context.Context, req Request, armed func()) (*Result, 
 	case <-timer.C:
 		w.finish(&Result{Outcome: Timeout})
 	case <-ctx.Done():
-		w.finish(&Result{Outcome: Failed, Error: observer.AsError(ctx.Err())})
+		w.finish(e.interrupted(ctx))
 	case <-e.ctx.Done():
-		w.finish(&Result{Outcome: Failed, Error: observer.Errorf(observer.CodeUnavailable, "Retry once the daemon is back.", "the daemon is stopping")})
+		w.finish(e.interrupted(ctx))
 	}
 	return <-w.done, nil
+}
+
+// interrupted is the outcome of a wait that its caller (ctx) or the engine's end cut short.
+func (e *Engine) interrupted(ctx context.Context) *Result {
+	if err := ctx.Err(); err != nil {
+		return &Result{Outcome: Failed, Error: observer.AsError(err)}
+	}
+	return &Result{Outcome: Failed, Error: observer.Errorf(observer.CodeUnavailable, "Retry once the daemon is back.", "the daemon is stopping")}
 }
 
 // prepare checks a request and resolves what it names.
@@ -182,12 +201,16 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*wait, error) {
 	}
 	if req.App.PID > 0 || req.App.Name != "" {
 		app, err := e.o.FindApp(ctx, req.App)
-		if err != nil {
+		switch {
+		case observer.CodeOf(err) == observer.CodeAppNotFound && w.mayAppear():
+			w.appear = &appearing{missing: observer.AsError(err)} // Wait waits for it to start
+		case err != nil:
 			return nil, err
-		}
-		w.app = app
-		if err := e.nameTheWindow(ctx, w); err != nil {
-			return nil, err
+		default:
+			w.app = app
+			if err := e.nameTheWindow(ctx, w); err != nil {
+				return nil, err
+			}
 		}
 	} else if req.Window != "" || req.GoneWindow != "" || len(w.targets) > 0 || req.Scope != nil {
 		return nil, observer.Errorf(observer.CodeBadRequest, "Name the app (app or pid) the window, scope or element ids belong to.",
