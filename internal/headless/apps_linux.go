@@ -3,101 +3,79 @@
 package headless
 
 import (
-	"bufio"
 	"context"
 	"embed"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"syscall"
-	"time"
+	"slices"
+	"strings"
 
 	"github.com/axbus/axbus/fixtures/apps"
 )
 
-// StartApp starts a fixture app ("gtk3" or "gtk4") in the session and returns once its window is shown, its
-// control socket listens and it is in the AT-SPI registry. extraEnv (KEY=VALUE) is added to its environment,
-// e.g. AXBUS_FIXTURE_SAVE_DELAY_MS=50.
-func (s *Session) StartApp(ctx context.Context, kind string, extraEnv ...string) (_ *App, err error) {
-	if kind != KindGTK3 && kind != KindGTK4 {
-		return nil, fmt.Errorf("headless: unknown fixture kind %q (gtk3 or gtk4)", kind)
+// matrixPage is the page of fixtures/web the WebKit fixture shows: the matrix fixtures' controls.
+const matrixPage = "matrix.html"
+
+// StartApp starts a fixture app of kind (FixtureKinds) in the session and returns once its window is shown
+// (it printed READY) and it is in the AT-SPI registry; a matrix fixture (qt5, qt6, swing, webkit) also has a
+// showing top-level window there by then. A GTK fixture's control socket listens too. extraEnv (KEY=VALUE) is
+// added to its environment, e.g. AXBUS_FIXTURE_SAVE_DELAY_MS=50. When something the kind needs is missing
+// the error names the Debian packages to install.
+func (s *Session) StartApp(ctx context.Context, kind string, extraEnv ...string) (*App, error) {
+	if !slices.Contains(FixtureKinds, kind) {
+		return nil, fmt.Errorf("headless: unknown fixture kind %q (one of %s)", kind, strings.Join(FixtureKinds, ", "))
 	}
-	if err := fixtureToolkit(kind); err != nil {
+	if err := FixtureAvailable(kind); err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, startCap)
-	defer cancel()
-	t0 := time.Now()
 	name, err := s.nextName(kind)
 	if err != nil {
 		return nil, err
 	}
+	argv, err := s.fixtureArgv(kind)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = s.Env()
+	// GTK 4 realises an object's accessible only once a client reads it, and then announces its changes: the
+	// GTK fixtures are left unread (their READY comes after their window is mapped) so that tests see a fresh
+	// app as a client would.
+	l := launch{kind: kind, name: name, what: kind + " fixture", cmd: cmd, ready: true, window: !isGTK(kind),
+		bound: startCap}
+	if isGTK(kind) {
+		l.socket = filepath.Join(s.Dir, name+".sock")
+		cmd.Env = append(cmd.Env, "AXBUS_FIXTURE_SOCKET="+l.socket)
+	}
+	cmd.Env = append(cmd.Env, extraEnv...)
+	return s.start(ctx, l)
+}
+
+// fixtureArgv is the command line of a fixture kind.
+func (s *Session) fixtureArgv(kind string) ([]string, error) {
 	dir, err := s.fixtureDir()
 	if err != nil {
 		return nil, err
 	}
-	sock := filepath.Join(s.Dir, name+".sock")
-
-	r, w, err := os.Pipe()
-	if err != nil {
-		return nil, fmt.Errorf("headless: %w", err)
-	}
-	cmd := exec.Command(Python, filepath.Join(dir, kind+"_fixture.py"))
-	cmd.Env = append(append(s.Env(), "AXBUS_FIXTURE_SOCKET="+sock), extraEnv...)
-	cmd.Stdout = w
-	drained := make(chan struct{}) // the stdout reader ends with the app (it alone holds the pipe's write end)
-	c, logPath, err := s.spawn(kind+" fixture", name, cmd, syscall.SIGKILL, drained)
-	w.Close()
-	if err != nil {
-		r.Close()
-		return nil, err
-	}
-	a := &App{Kind: kind, PID: cmd.Process.Pid, Socket: sock, Log: logPath, proc: c}
-	ready := make(chan struct{})
-	go func() { // READY, then drain stdout until the app exits
-		defer close(drained)
-		defer r.Close()
-		sc := bufio.NewScanner(r)
-		readySeen := false
-		for sc.Scan() {
-			if line := sc.Text(); !readySeen && line == "READY "+strconv.Itoa(a.PID) {
-				readySeen = true
-				close(ready)
-			} else {
-				s.log.Debug("headless: fixture output", "app", name, "line", line)
-			}
-		}
-	}()
-	s.mu.Lock()
-	s.apps = append(s.apps, a)
-	closed := s.closed
-	s.mu.Unlock()
-	defer func() {
+	switch kind {
+	case KindQt5, KindQt6:
+		return []string{Python, filepath.Join(dir, "qt_fixture.py"), strings.TrimPrefix(kind, "qt")}, nil
+	case KindWebKit:
+		web, err := s.webDir()
 		if err != nil {
-			_ = a.Kill()
-			<-c.done
+			return nil, err
 		}
-	}()
-	if closed {
-		return nil, errClosed
+		return []string{Python, filepath.Join(dir, "webkit_fixture.py"), filepath.Join(web, matrixPage)}, nil
+	case KindSwing:
+		java, err := swingJava()
+		if err != nil {
+			return nil, err
+		}
+		return append(java, filepath.Join(dir, swingSource)), nil
 	}
-
-	select {
-	case <-ready:
-	case <-c.done:
-		return nil, fmt.Errorf("headless: %s fixture exited before READY (%v)%s", kind, c.err, logTail(logPath))
-	case <-ctx.Done():
-		return nil, fmt.Errorf("headless: %s fixture not ready: %w%s", kind, ctx.Err(), logTail(logPath))
-	}
-	tReady := time.Since(t0)
-	if _, err := s.WaitRegistered(ctx, a.PID, true); err != nil {
-		return nil, fmt.Errorf("%w%s", err, logTail(logPath))
-	}
-	s.log.Debug("headless: app up", "app", name, "pid", a.PID, "ready", tReady.Round(time.Millisecond),
-		"registered", time.Since(t0).Round(time.Millisecond))
-	return a, nil
+	return []string{Python, filepath.Join(dir, kind+"_fixture.py")}, nil
 }
 
 // nextName names the next process of a kind ("gtk3-2", "chromium-1"): its log, socket or profile.

@@ -133,6 +133,10 @@ func (a *App) State(ctx context.Context) (State, error) {
 
 // roundTrip is one exchange with the app, its errors naming the app.
 func (a *App) roundTrip(ctx context.Context, req map[string]any) ([]byte, error) {
+	if a.Socket == "" {
+		return nil, fmt.Errorf("headless: %s app %d has no control socket (only the GTK fixtures have one; "+
+			"the others print what they did: App.WaitOutput)", a.Kind, a.PID)
+	}
 	line, err := control(ctx, a.Socket, req)
 	if err != nil {
 		return nil, fmt.Errorf("headless: %s app %d: %w", a.Kind, a.PID, err)

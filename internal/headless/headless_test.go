@@ -495,7 +495,7 @@ func TestQuitAndSaveDelay(t *testing.T) {
 
 func TestStartAppErrors(t *testing.T) {
 	s := startSession(t)
-	if _, err := s.StartApp(ctxFor(t, time.Second), "qt5"); err == nil {
+	if _, err := s.StartApp(ctxFor(t, time.Second), "motif"); err == nil {
 		t.Error("unknown kind accepted")
 	}
 	saved := Python

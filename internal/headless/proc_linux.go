@@ -113,3 +113,33 @@ func marked(pid int, file string, want []byte, exact bool) bool {
 	}
 	return false
 }
+
+// descends reports whether pid is a descendant of ancestor (its child, grandchild, ...), following parent
+// pids up to init.
+func descends(pid, ancestor int) bool {
+	for range 64 { // deeper than any process tree of a session
+		_, _, ppid, _, ok := procStat(pid)
+		switch {
+		case !ok || ppid <= 1:
+			return false
+		case ppid == ancestor:
+			return true
+		}
+		pid = ppid
+	}
+	return false
+}
+
+// anyMarked reports whether a live process (other than this one) has the entry want (KEY=VALUE) in its
+// environment.
+func anyMarked(want []byte) bool {
+	self := os.Getpid()
+	for _, pid := range pids() {
+		if pid != self && marked(pid, "environ", want, true) {
+			if _, ok := procOf(pid); ok {
+				return true
+			}
+		}
+	}
+	return false
+}

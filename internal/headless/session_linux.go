@@ -64,7 +64,7 @@ type state struct {
 var unsetEnv = []string{
 	"NO_AT_BRIDGE", "GTK_A11Y", "AT_SPI_BUS_ADDRESS", "DBUS_SESSION_BUS_ADDRESS", "DBUS_STARTER_ADDRESS",
 	"DBUS_STARTER_BUS_TYPE", "DISPLAY", "WAYLAND_DISPLAY", "XAUTHORITY", "XDG_RUNTIME_DIR", "SESSION_MANAGER",
-	"GDK_BACKEND", "GSETTINGS_BACKEND", sessionMarker, "AXBUS_FIXTURE_SOCKET",
+	"GDK_BACKEND", "GSETTINGS_BACKEND", sessionMarker, programMarker, "AXBUS_FIXTURE_SOCKET",
 }
 
 // Start starts a private headless session: Xvfb, a session bus, the accessibility bus and the AT-SPI registry.

@@ -5,6 +5,7 @@ package headless
 import (
 	"context"
 	"errors"
+	"syscall"
 )
 
 type state struct{}
@@ -24,6 +25,16 @@ func (s *Session) Env() []string { return nil }
 func (s *Session) StartApp(ctx context.Context, kind string, extraEnv ...string) (*App, error) {
 	return nil, errNotLinux
 }
+
+// StartProgram fails off Linux.
+func (s *Session) StartProgram(ctx context.Context, name string, argv []string, extraEnv ...string) (*App, error) {
+	return nil, errNotLinux
+}
+
+// FixtureAvailable reports that the fixture apps need Linux.
+func FixtureAvailable(kind string) error { return errNotLinux }
+
+func (a *App) signal(sig syscall.Signal) error { return errNotLinux }
 
 // RegisteredApps fails off Linux.
 func (s *Session) RegisteredApps(ctx context.Context) (map[int]string, error) {

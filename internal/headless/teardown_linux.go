@@ -44,14 +44,11 @@ func (s *Session) close() error {
 	}
 	for _, a := range apps {
 		if !a.proc.exited() {
-			_ = a.proc.cmd.Process.Kill()
+			_ = syscall.Kill(-a.Spawned, syscall.SIGKILL) // its group: what it started goes too
 		}
 	}
 	for _, a := range apps {
-		select {
-		case <-a.proc.done:
-		case <-time.After(killGrace):
-		}
+		a.end() // killed above: waits for it
 	}
 	for _, c := range []*dbus.Conn{s.aconn, s.sconn} {
 		if c != nil {

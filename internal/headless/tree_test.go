@@ -65,6 +65,19 @@ func walkTree(ctx context.Context, conn *dbus.Conn, bus string, path dbus.Object
 	if err := obj.CallWithContext(ctx, "org.a11y.atspi.Accessible.GetChildren", 0).Store(&refs); err != nil {
 		return fmt.Errorf("%s: GetChildren: %w", path, err)
 	}
+	// An embedding socket (WebKitGTK's web view) counts its plug as a child, on another bus name, but
+	// GetChildren leaves it out: GetChildAtIndex reaches it.
+	if len(refs) == 0 {
+		for i := range n.children {
+			var r accRef
+			if err := obj.CallWithContext(ctx, "org.a11y.atspi.Accessible.GetChildAtIndex", 0, i).Store(&r); err != nil {
+				return fmt.Errorf("%s: GetChildAtIndex(%d): %w", path, i, err)
+			}
+			if r.Path != "/org/a11y/atspi/null" {
+				refs = append(refs, r)
+			}
+		}
+	}
 	if (n.role == roleList || n.role == roleListBox) && n.name == "Rows" {
 		refs = refs[:min(2, len(refs))]
 	}
