@@ -36,8 +36,10 @@ type doctorCmd struct {
 // inspection, events through NATS); otherwise, or with --standalone, it checks in this process
 // what a daemon needs from this desktop: the accessibility backend opens (on macOS: the
 // accessibility grant; on Linux: the AT-SPI bus), apps are listed, the frontmost window is
-// inspected, events arrive. It prints a report to paste into an issue and exits non-zero when a
-// check failed.
+// inspected, events arrive. On Linux it also checks what Qt and Chromium need from the desktop
+// (AT_SPI_BUS on the root window, org.a11y.Status IsEnabled) and names the X11 windows whose
+// process has no app registered with AT-SPI, each with its toolkit's fix. It prints a report to
+// paste into an issue and exits non-zero when a check failed.
 func (c *doctorCmd) Run(e *env) error {
 	ctx, out := e.ctx, e.stdout
 	d := &doctor{out: out}
@@ -65,6 +67,9 @@ func (c *doctorCmd) Run(e *env) error {
 	} else {
 		d.pass("headless desktop", "not used: serving this desktop session")
 	}
+	dd := desktopHere(cfg, desk)
+	defer dd.close()
+	d.desktopChecks(ctx, dd) // before the backend opens: it turns IsEnabled on
 
 	b, err := daemon.OpenBackend(cfg)
 	if !d.check("accessibility backend", err) {
@@ -84,9 +89,11 @@ func (c *doctorCmd) Run(e *env) error {
 	}
 	if len(apps) == 0 {
 		d.fail("apps", observer.Errorf(observer.CodeAppNotFound, "Start an app with a window, then run axbus doctor again.", "no app exposes an accessibility tree"))
+		d.inaccessibleWindows(ctx, dd, o.Apps) // the windows on screen say which apps are silent
 		return d.verdict()
 	}
 	d.pass("apps", "%d: %s", len(apps), strings.Join(names, ", "))
+	d.inaccessibleWindows(ctx, dd, o.Apps)
 	d.browsers(ctx, o, apps)
 
 	app, win, ok := d.frontmost(ctx, o, apps, desk)

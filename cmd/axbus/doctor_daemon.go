@@ -17,7 +17,9 @@ import (
 )
 
 // daemon checks the daemon that runs, as its clients see it: it answers status, lists apps,
-// inspects the frontmost window, and its events reach a NATS subscriber.
+// inspects the frontmost window, and its events reach a NATS subscriber. The desktop it serves
+// (its headless one, or the one its environment names) is checked from this process when it can
+// be reached from here: the root window's AT_SPI_BUS, IsEnabled, the windows of silent apps.
 func (d *doctor) daemon(ctx context.Context, info embedded.Info, stateDir string, watch time.Duration) error {
 	nc, _, err := embedded.Connect(stateDir)
 	if !d.check("daemon", err) {
@@ -34,6 +36,9 @@ func (d *doctor) daemon(ctx context.Context, info embedded.Info, stateDir string
 	}
 	d.pass("daemon", "axbus %s serving host %q with the %s backend at %s (pid %d, up %v); axbus doctor --standalone checks this desktop without it",
 		st.Version, st.Host, st.Backend, info.URL, info.PID, time.Since(st.Started).Round(time.Second))
+	dd := desktopOfDaemon(info, st.Backend)
+	defer dd.close()
+	d.desktopChecks(ctx, dd)
 	if st.Events.Dropped > 0 {
 		d.fail("event queue", observer.Errorf(observer.CodeTransient, "The desktop sends more events than NATS takes; see axbus status.",
 			"%d of %d events dropped", st.Events.Dropped, st.Events.Published+st.Events.Dropped))
@@ -45,6 +50,7 @@ func (d *doctor) daemon(ctx context.Context, info embedded.Info, stateDir string
 	}
 	if len(apps) == 0 {
 		d.fail("apps", observer.Errorf(observer.CodeAppNotFound, "Start an app with a window, then run axbus doctor again.", "no app exposes an accessibility tree"))
+		d.inaccessibleWindows(ctx, dd, client.Apps) // the windows on screen say which apps are silent
 		return d.verdict()
 	}
 	var names []string
@@ -52,6 +58,7 @@ func (d *doctor) daemon(ctx context.Context, info embedded.Info, stateDir string
 		names = append(names, fmt.Sprintf("%s (pid %d)", a.Name, a.PID))
 	}
 	d.pass("apps", "%d: %s", len(apps), strings.Join(names, ", "))
+	d.inaccessibleWindows(ctx, dd, client.Apps)
 
 	if app, win, ok := d.frontWindow(ctx, client, apps); ok {
 		start := time.Now()
