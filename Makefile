@@ -19,7 +19,7 @@ ARGS ?=
 APT_PACKAGES := xclip xvfb xauth dbus dbus-x11 at-spi2-core libatk-adaptor libatk-bridge2.0-0 python3-gi \
 	gir1.2-gtk-3.0 gir1.2-gtk-4.0 gir1.2-atspi-2.0 python3-pyatspi x11-utils chromium gtk-3-examples \
 	nodejs tesseract-ocr tesseract-ocr-eng python3-pyqt5 python3-pyqt6 openjdk-17-jre libatk-wrapper-java \
-	libatk-wrapper-java-jni gir1.2-webkit2-4.1
+	libatk-wrapper-java-jni gir1.2-webkit2-4.1 libreoffice-writer libreoffice-gtk3 firefox-esr gnome-calculator
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PREFIX ?= $(HOME)/.local

@@ -55,4 +55,6 @@ type ReadRequest struct {
 	Window string `json:"window,omitempty"`
 	Scope  string `json:"scope,omitempty"`
 	Limit  int    `json:"limit,omitempty"`
+	// All reads hidden elements too (closed menus, hidden pages), which a read leaves out.
+	All bool `json:"all,omitempty"`
 }

@@ -92,7 +92,7 @@ func (s *Service) read(ctx context.Context, r api.ReadRequest) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.obs.Read(ctx, observer.ReadRequest{App: r.Query(), Window: r.Window, Scope: scope, Limit: r.Limit})
+	return s.obs.Read(ctx, observer.ReadRequest{App: r.Query(), Window: r.Window, Scope: scope, Limit: r.Limit, All: r.All})
 }
 
 func (s *Service) snapshot(_ context.Context, r api.SnapshotRequest) (any, error) {

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -33,7 +34,7 @@ func textOf(endpoint string, raw json.RawMessage) string {
 	case endpoint == "read":
 		var r observer.ReadResult
 		if json.Unmarshal(raw, &r) == nil {
-			return r.Text
+			return readText(&r)
 		}
 	case slices.Contains(api.Actions, endpoint):
 		v = new(api.ActionReply)
@@ -50,4 +51,13 @@ func textOf(endpoint string, raw json.RawMessage) string {
 		return string(raw)
 	}
 	return b.String()
+}
+
+// readText is a read's text, and a last line saying when hidden elements were left out: an agent
+// reading the text alone learns that there is more.
+func readText(r *observer.ReadResult) string {
+	if r.HiddenOmitted == 0 {
+		return r.Text
+	}
+	return r.Text + "\n[" + strconv.Itoa(r.HiddenOmitted) + " hidden elements left out; all: true reads them]"
 }

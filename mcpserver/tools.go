@@ -23,7 +23,8 @@ var tools = []tool{
 	{name: "list_windows", endpoint: "windows", readOnly: true, description: "An app's windows (app or pid): id, title, role, bounds, focus."},
 	{name: "inspect", endpoint: "inspect", readOnly: true, description: "A snapshot of a window (default the focused one) or of one element's subtree (scope): " +
 		"one element a line (id, role, name, value, states), within budgets; off-screen elements are counted, not listed. Ids are SNAPSHOT:ELEMENT for actions."},
-	{name: "read_text", endpoint: "read", readOnly: true, description: "The text of a window or subtree in reading order, off-screen content included (secure fields never)."},
+	{name: "read_text", endpoint: "read", readOnly: true, description: "The text of a window or subtree in reading order, scrolled-out content included, " +
+		"hidden elements (closed menus, hidden pages) left out unless all: true (secure fields never)."},
 	{name: "wait_for", endpoint: "wait", readOnly: true, description: "Wait, by subscription rather than polling, until a condition holds (text:\"Saved\", dialog, " +
 		"element:role=button,name~Save, window_gone, ...; or a locator): met with a snapshot holding the match, or timeout. " +
 		"An app named by name (app) that is not running yet is waited for; a timeout without it says APP_NOT_FOUND. inspect, read_text and list_windows fail at once with APP_NOT_FOUND."},

@@ -15,6 +15,9 @@ type ReadRequest struct {
 	Scope *Scope
 	// Limit is the most bytes of text to return: 0 means MaxReadBytes, more is capped to it.
 	Limit int
+	// All reads hidden elements too (closed menus, hidden pages: see hiddenUnder), which a read
+	// leaves out by default.
+	All bool
 }
 
 // ReadResult is the text of a window or subtree (see AssembleText for how it is laid out).
@@ -32,6 +35,9 @@ type ReadResult struct {
 	Omitted int `json:"omitted,omitempty"`
 	// Elements counts the elements walked.
 	Elements int `json:"elements"`
+	// HiddenOmitted counts the hidden elements holding text that the read left out, each with its
+	// subtree (a closed menu's items, a toolbar's overflow); All reads them.
+	HiddenOmitted int `json:"hidden_omitted,omitempty"`
 	// Hint is set when the text is empty: where else its text may be found.
 	Hint string `json:"hint,omitempty"`
 }
@@ -41,11 +47,12 @@ const pixelsAdvice = "If the window draws its own content (a canvas, a game, a r
 	"the accessibility tree: read it from pixels (a screenshot with OCR) instead."
 
 // Read returns the text of a window, or of a scope's subtree, in reading order. It walks
-// with the wide budget and no visible clip, so content scrolled out of view is read when the app
+// with the whole budget and no visible clip, so content scrolled out of view is read when the app
 // exposes it, and it reads labels' text too (TextReader) where a backend's plain read leaves it
-// out. It stores no snapshot, sends no input, focuses and activates nothing: a read changes
-// nothing on the desktop. It answers within the wide budget's deadline, with what it read by
-// then.
+// out. What is hidden (see hiddenUnder: closed menus, a toolbar's overflow, hidden widgets) is
+// left out and counted, unless req.All asks for everything. It stores no snapshot, sends no
+// input, focuses and activates nothing: a read changes nothing on the desktop. It answers within
+// the whole budget's deadline, with what it read by then.
 //
 // An unknown app is APP_NOT_FOUND; an app that does not answer is APP_NOT_RESPONDING; a window
 // without text gives an empty text with a Hint, not an error; a walk that read nothing is an
@@ -81,16 +88,19 @@ func (o *Observer) Read(ctx context.Context, req ReadRequest) (*ReadResult, erro
 		}
 	}
 
-	text, lines, cut, omitted := AssembleText(walk, root, limit)
+	t := AssembleTextWith(walk, root, TextOptions{Limit: limit, All: req.All})
 	res := &ReadResult{
-		App: app.Ref(), Window: win.RefOf(), Text: text, Lines: lines, Bytes: len(text),
-		Truncation: walk.Truncation, Omitted: omitted, Elements: len(walk.Nodes),
+		App: app.Ref(), Window: win.RefOf(), Text: t.Text, Lines: t.Lines, Bytes: len(t.Text),
+		Truncation: walk.Truncation, Omitted: t.Omitted, Elements: len(walk.Nodes), HiddenOmitted: t.Hidden,
 	}
-	if cut {
+	if t.Truncated {
 		res.Truncation = append(res.Truncation, TextLimit)
 	}
 	res.Truncated = len(res.Truncation) > 0
-	if text == "" {
+	switch {
+	case t.Text == "" && t.Hidden > 0:
+		res.Hint = "All the text here is hidden (closed menus, hidden pages): read with all to include it."
+	case t.Text == "":
 		res.Hint = "The accessibility tree holds no text here. " + pixelsAdvice
 	}
 	return res, nil

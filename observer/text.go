@@ -17,14 +17,16 @@ const objectReplacement = '\uFFFC'
 //   - What each element gives: a field (text field, text area, search field, combo box, spin
 //     button, slider) its value, or a read-only text view its text, and nothing of its
 //     children; a pop-up button its chosen item; static text and labels their text (Text, else
-//     Name); any element its Text when the backend read one. A container (button, link,
-//     heading, cell, ...) gives its Name only when nothing inside it gives text, so a button's
-//     label and a heading's static text child are read once; a child whose text its parent's
-//     own text already holds is not repeated. Windows, groups, tables, scroll and web areas
-//     never give their names. An AT-SPI hypertext's object replacement characters are replaced
+//     Name); any element its Text when the backend read one, else, when it is editable, its
+//     value (a document's paragraph, whose text the backend reads as a value). A container
+//     (button, link, heading, cell, menu, ...) gives its Name only when nothing inside it gives
+//     text, so a button's label and a heading's static text child are read once; a child whose
+//     text its parent's own text already holds is not repeated. Windows, groups, tables, scroll
+//     and web areas never give their names. An AT-SPI hypertext's object replacement characters are replaced
 //     by their children's text, in place.
 //   - Secure fields (Node.Secure, or the password role) and their subtrees give nothing. Scroll
-//     bars and AX table columns (which repeat the rows' cells) are skipped.
+//     bars and AX table columns (which repeat the rows' cells) are skipped, and so are hidden
+//     elements (see hiddenUnder: a closed menu's items, a toolbar's overflow) with their subtrees.
 //   - Lines: consecutive pieces in the same line container (the nearest enclosing element that
 //     is not inline: a paragraph, a group, a row, a toolbar, ...) whose bounds overlap vertically
 //     by more than half the smaller height, the second to the right of the first or one inside
@@ -44,20 +46,45 @@ const objectReplacement = '\uFFFC'
 //     backend becomes U+FFFD. truncated reports the cut; omitted counts the pieces that did not
 //     fit whole (the one cut in the middle included).
 func AssembleText(w WalkResult, root int, limit int) (text string, lines int, truncated bool, omitted int) {
+	t := AssembleTextWith(w, root, TextOptions{Limit: limit})
+	return t.Text, t.Lines, t.Truncated, t.Omitted
+}
+
+// TextOptions says how much of a subtree AssembleTextWith reads.
+type TextOptions struct {
+	// Limit is the most bytes of text: <= 0 means MaxReadBytes.
+	Limit int
+	// All reads hidden elements too: everything the tree holds, as if every menu were open.
+	All bool
+}
+
+// AssembledText is the text of a subtree and what was left out of it.
+type AssembledText struct {
+	Text  string
+	Lines int
+	// Truncated reports the limit's cut; Omitted counts the pieces that did not fit whole.
+	Truncated bool
+	Omitted   int
+	// Hidden counts the hidden elements left out that hold text: what All would add.
+	Hidden int
+}
+
+// AssembleTextWith is AssembleText with options: the limit, and whether hidden elements are read.
+func AssembleTextWith(w WalkResult, root int, opt TextOptions) AssembledText {
 	if root < 0 || root >= len(w.Nodes) {
-		return "", 0, false, 0
+		return AssembledText{}
 	}
-	if limit <= 0 {
-		limit = MaxReadBytes
+	if opt.Limit <= 0 {
+		opt.Limit = MaxReadBytes
 	}
-	l := newTextLayout(w.Nodes, root)
-	tw := textWriter{limit: limit}
+	l := newTextLayout(w.Nodes, root, opt.All)
+	tw := textWriter{limit: opt.Limit}
 	tw.write(l.pieces(root))
-	text = tw.out.String()
-	if text != "" {
-		lines = strings.Count(text, "\n") + 1
+	t := AssembledText{Text: tw.out.String(), Truncated: tw.truncated, Omitted: tw.omitted, Hidden: l.hiddenWithText}
+	if t.Text != "" {
+		t.Lines = strings.Count(t.Text, "\n") + 1
 	}
-	return text, lines, tw.truncated, tw.omitted
+	return t
 }
 
 // textLayout is the subtree being assembled, with what each element's pieces need to know to be
@@ -74,9 +101,13 @@ type textLayout struct {
 	// cell is the outermost table cell holding the element (itself included), -1 outside tables.
 	cell []int
 	row  []bool
+	// hidden marks the hidden elements (see markHidden), nil when all are read;
+	// hiddenWithText counts those left out that hold text.
+	hidden         []bool
+	hiddenWithText int
 }
 
-func newTextLayout(nodes []Walked, root int) *textLayout {
+func newTextLayout(nodes []Walked, root int, all bool) *textLayout {
 	end := root + 1
 	for end < len(nodes) && nodes[end].Depth > nodes[root].Depth {
 		end++
@@ -109,6 +140,9 @@ func newTextLayout(nodes []Walked, root int) *textLayout {
 		}
 		l.anchor[o], l.cell[o] = anchor, cell
 	}
+	if !all {
+		l.hidden = markHidden(nodes, root, end)
+	}
 	return l
 }
 
@@ -118,6 +152,16 @@ func (l *textLayout) pieces(i int) []textPiece {
 	switch {
 	case n.Secure || n.Role == RolePassword || unreadRoles[n.Role]:
 		return nil
+	case l.leftHidden(i):
+		return nil
+	}
+	return l.ownPieces(i)
+}
+
+// ownPieces are the pieces of element i when it is read: its own text and its children's.
+func (l *textLayout) ownPieces(i int) []textPiece {
+	n := &l.nodes[i].Node
+	switch {
 	case valueTextRoles[n.Role]:
 		if n.HasValue && n.Value != "" {
 			return l.piece(i, n.Value)
@@ -130,8 +174,12 @@ func (l *textLayout) pieces(i int) []textPiece {
 		return l.piece(i, n.Value) // the chosen item; the menu's other items are not on screen
 	}
 	own := n.Text
-	if own == "" && namedByTextRoles[n.Role] {
+	switch {
+	case own != "":
+	case namedByTextRoles[n.Role]:
 		own = n.Name
+	case n.HasValue && n.States.Has(StateEditable):
+		own = n.Value // editable content (a paragraph): the backend reads its text as a value
 	}
 	if strings.ContainsRune(own, objectReplacement) {
 		return l.hypertext(i, own)

@@ -23,10 +23,11 @@ var namedByTextRoles = roleSet(RoleText, RoleLabel)
 
 // layoutRoles lay other elements out. Their names (a window's title, a scroll area's or a table's
 // accessible description, a web page's title) are not text on screen, so they are never read,
-// even when nothing inside gives text.
+// even when nothing inside gives text. A menu is not one of them: on AT-SPI it is the title of a
+// menu in a menu bar or of a submenu, shown while its items are hidden.
 var layoutRoles = roleSet(
 	RoleApplication, RoleWindow, RoleDialog, RoleSheet, RoleScrollArea, RoleWebArea, RoleSplitGroup,
-	RoleSeparator, RoleFiller, RoleGroup, RolePanel, RoleToolbar, RoleMenuBar, RoleMenu, RoleTabList,
+	RoleSeparator, RoleFiller, RoleGroup, RolePanel, RoleToolbar, RoleMenuBar, RoleTabList,
 	RoleStatusBar, RoleTable, RoleList, RoleOutline, RoleTree, RoleRow,
 )
 
@@ -38,9 +39,9 @@ var unreadRoles = roleSet(RoleScrollBar, RoleColumn)
 // join on one line. Every other role is a container whose children make lines of their own.
 var inlineRoles = roleSet(
 	RoleText, RoleLabel, RoleLink, RoleImage, RoleButton, RoleToggleButton, RoleCheckbox, RoleRadio,
-	RoleSwitch, RoleMenuButton, RolePopUpButton, RoleMenuItem, RoleTab, RoleTextField, RoleTextArea,
-	RolePassword, RoleSearchField, RoleComboBox, RoleSlider, RoleSpinButton, RoleProgress,
-	RoleCell, RoleColumnHeader,
+	RoleSwitch, RoleMenuButton, RolePopUpButton, RoleMenu, RoleMenuItem, RoleTab, RoleTextField,
+	RoleTextArea, RolePassword, RoleSearchField, RoleComboBox, RoleSlider, RoleSpinButton,
+	RoleProgress, RoleCell, RoleColumnHeader,
 )
 
 // cellRoles are table cells by role. A child of a row is a cell too, whatever its role.

@@ -227,9 +227,12 @@ func expand(it *walkItem, b Budget, keep map[NodeRef]bool, res *WalkResult) []*w
 
 // childClip is the visible clip of it's children: it's own, narrowed at scroll and web areas
 // (the window's bounds start it).
-func childClip(it *walkItem) *Rect {
-	clip := it.clip
-	if nb := it.node.Bounds; nb != nil && !nb.Empty() && (clip == nil || it.node.Role.Clips()) {
+func childClip(it *walkItem) *Rect { return narrowClip(it.clip, it.node) }
+
+// narrowClip is the visible clip of n's children when n's own is clip: the first bounds on the
+// way down start it, and each scroll or web area narrows it.
+func narrowClip(clip *Rect, n *Node) *Rect {
+	if nb := n.Bounds; nb != nil && !nb.Empty() && (clip == nil || n.Role.Clips()) {
 		c := *nb
 		if clip != nil {
 			c = clip.Intersect(*nb)

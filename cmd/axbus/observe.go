@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/axbus/axbus/api"
@@ -91,15 +92,19 @@ type readCmd struct {
 	Window string `placeholder:"W" help:"window id or title (default: the focused window)." group:"Target"`
 	Scope  string `placeholder:"SNAPSHOT:ELEMENT" help:"read one element's subtree (an id from an earlier inspect)." group:"Target"`
 	Limit  int    `placeholder:"BYTES" help:"most bytes of text (default and maximum 96 KiB)."`
+	All    bool   `help:"read hidden elements too (closed menus, hidden pages, a toolbar's overflow)."`
 	Text   bool   `help:"print the text alone, not the reply."`
 	connFlags
 }
 
 func (c *readCmd) Run(e *env) error {
 	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
-		r, err := cl.Read(ctx, api.ReadRequest{AppTarget: c.target(), Window: c.Window, Scope: c.Scope, Limit: c.Limit})
+		r, err := cl.Read(ctx, api.ReadRequest{AppTarget: c.target(), Window: c.Window, Scope: c.Scope, Limit: c.Limit, All: c.All})
 		if err != nil || !c.Text {
 			return r, err
+		}
+		if r.HiddenOmitted > 0 { // the text alone would not say that there is more
+			fmt.Fprintf(e.stderr, "axbus read: %d hidden elements with text left out (closed menus, hidden pages); --all reads them\n", r.HiddenOmitted)
 		}
 		return rawText(r.Text), nil
 	})

@@ -1,0 +1,197 @@
+package observer
+
+import (
+	"strings"
+	"testing"
+)
+
+// The states of hidden-element trees as AT-SPI toolkits report them.
+const (
+	shownStates   = StateShowing | StateVisible // on screen
+	visibleStates = StateVisible                // shown, but not on screen now
+)
+
+// with is n with states st.
+func with(st States, n tnode) tnode { n.States = st; return n }
+
+// editable is an editable element whose text the backend read as its value (a document's
+// paragraph).
+func editable(role Role, value string, r *Rect) tnode {
+	n := field(role, "", value, r)
+	n.States = shownStates | StateEditable
+	return n
+}
+
+// writerLike is a LibreOffice Writer window: a menu bar whose menus are closed, a toolbar that
+// overflows, a hidden label, and the document's paragraphs.
+func writerLike() tnode {
+	return with(shownStates, window(
+		with(shownStates, el(RoleMenuBar, "", at(0, 0, 1000, 20),
+			with(shownStates, el(RoleMenu, "File", at(0, 0, 40, 20),
+				with(visibleStates, el(RoleMenuItem, "Text Document", nil)), // a closed GTK menu: visible, nowhere
+				with(visibleStates, el(RoleMenu, "Recent Documents", nil, with(visibleStates, el(RoleMenuItem, "notes.odt", nil)))),
+			)),
+			with(shownStates, el(RoleMenu, "Edit", at(40, 0, 40, 20),
+				el(RoleMenuItem, "Undo", nil), // a closed VCL menu: neither visible nor showing
+			)),
+		)),
+		with(shownStates, el(RoleToolbar, "Standard", at(0, 20, 1000, 30),
+			with(shownStates, el(RoleButton, "Save", at(0, 20, 40, 30))),
+			with(shownStates, el(RoleButton, "Print", at(40, 20, 40, 30))),
+			with(visibleStates, el(RoleButton, "Line Spacing", nil)), // no room for it
+		)),
+		el(RoleLabel, "Hidden label", at(0, 50, 100, 20)), // a hidden widget keeps its old bounds
+		with(shownStates|StateEditable, el(RoleGroup, "Untitled 1", at(0, 60, 1000, 900),
+			editable(RoleParagraph, "Hello from the document body.", at(100, 100, 800, 20)),
+			editable(RoleParagraph, "A second paragraph.", at(100, 120, 800, 20)),
+		)),
+	))
+}
+
+func TestAssembleTextLeavesHiddenSubtreesOut(t *testing.T) {
+	w := walkOf(writerLike())
+	got := AssembleTextWith(w, 0, TextOptions{})
+	// The menus' titles are on screen, their items not.
+	expectText(t, got.Text, "File Edit\nSave Print\nHello from the document body.\nA second paragraph.")
+	// Text Document, Recent Documents (with its item), Undo, Line Spacing, Hidden label.
+	if got.Hidden != 5 || got.Lines != 4 || got.Truncated || got.Omitted != 0 {
+		t.Errorf("hidden %d, lines %d, truncated %v, omitted %d; want 5, 4, false, 0", got.Hidden, got.Lines, got.Truncated, got.Omitted)
+	}
+	if text, _, _, _ := AssembleText(w, 0, 0); text != got.Text {
+		t.Errorf("AssembleText reads hidden elements:\n%s", text)
+	}
+}
+
+func TestAssembleTextAllReadsHiddenElements(t *testing.T) {
+	got := AssembleTextWith(walkOf(writerLike()), 0, TextOptions{All: true})
+	for _, s := range []string{"Text Document", "notes.odt", "Undo", "Save Print", "Line Spacing", "Hidden label", "Hello from the document body."} {
+		if !strings.Contains(got.Text, s) {
+			t.Errorf("all: the text lacks %q:\n%s", s, got.Text)
+		}
+	}
+	if got.Hidden != 0 {
+		t.Errorf("all: hidden = %d, want 0", got.Hidden)
+	}
+	if !(strings.Index(got.Text, "Undo") < strings.Index(got.Text, "Save") && strings.Index(got.Text, "Hidden label") < strings.Index(got.Text, "Hello")) {
+		t.Errorf("all: not in tree order:\n%s", got.Text)
+	}
+}
+
+// An open menu's items lie outside the clip of the menu bar's scroll area (GTK in LibreOffice),
+// drawn over the window: in view, so their closed submenus' items are hidden.
+func TestAssembleTextOpenMenuHidesClosedSubmenus(t *testing.T) {
+	got := AssembleTextWith(walkOf(with(shownStates, window(
+		with(shownStates, el(RoleScrollArea, "", at(0, 0, 1000, 20),
+			with(shownStates, el(RoleMenuBar, "", at(0, 0, 1000, 20),
+				with(shownStates, el(RoleMenu, "File", at(0, 0, 40, 20),
+					// On the menu bar's edge.
+					with(shownStates, el(RoleMenu, "New", at(0, 20, 300, 25), with(visibleStates, el(RoleMenuItem, "Text Document", nil)))),
+					with(shownStates, el(RoleMenuItem, "Open...", at(0, 45, 300, 25))),
+					with(shownStates, el(RoleMenu, "Recent Documents", at(0, 70, 300, 25), with(visibleStates, el(RoleMenuItem, "No Documents", nil)))),
+				)),
+			)),
+		)),
+	))), 0, TextOptions{})
+	expectText(t, got.Text, "New\nOpen...\nRecent Documents")
+	if got.Hidden != 2 {
+		t.Errorf("hidden = %d, want 2", got.Hidden)
+	}
+}
+
+// A scope inside a hidden subtree is read: the scope names what to read.
+func TestAssembleTextScopeInsideHiddenSubtree(t *testing.T) {
+	w := walkOf(writerLike())
+	recent := -1
+	for i := range w.Nodes {
+		if w.Nodes[i].Name == "Recent Documents" {
+			recent = i
+		}
+	}
+	got := AssembleTextWith(w, recent, TextOptions{})
+	if got.Text != "notes.odt" || got.Hidden != 0 {
+		t.Errorf("scope: %q, hidden %d; want %q, 0", got.Text, got.Hidden, "notes.odt")
+	}
+}
+
+// Content scrolled out of view is not hidden: GTK3's rows lose their bounds but sit in a list
+// reaching past its scroll area; web content keeps its bounds below the fold.
+func TestAssembleTextKeepsContentScrolledOutOfView(t *testing.T) {
+	row := func(st States, name string, r *Rect) tnode {
+		return with(st, el(RoleListItem, "", r, with(st, el(RoleLabel, name, r))))
+	}
+	got := AssembleTextWith(walkOf(with(shownStates, window(
+		with(shownStates, el(RoleScrollArea, "", at(0, 0, 400, 200),
+			with(shownStates, el(RoleList, "Rows", at(0, 0, 400, 8000),
+				row(shownStates, "Row 1", at(0, 0, 400, 20)),
+				// On the clip's edge: shown, its label not.
+				with(shownStates, el(RoleListItem, "", at(0, 200, 400, 20), with(visibleStates, el(RoleLabel, "Row 11", nil)))),
+				row(visibleStates, "Row 400", nil),
+			)),
+		)),
+		with(shownStates, el(RoleWebArea, "Page", at(0, 200, 1000, 800),
+			with(shownStates, el(RoleParagraph, "", at(0, 210, 900, 20), with(shownStates, static("At the top", at(0, 210, 900, 20))))),
+			with(visibleStates, el(RoleParagraph, "", at(0, 5000, 900, 20), with(visibleStates, static("Below the fold", at(0, 5000, 900, 20))))),
+		)),
+	))), 0, TextOptions{})
+	expectText(t, got.Text, "Row 1\nRow 11\nRow 400\nAt the top\nBelow the fold")
+	if got.Hidden != 0 {
+		t.Errorf("hidden = %d, want 0", got.Hidden)
+	}
+}
+
+// Browser controls a browser does not show are neither visible nor showing: hidden, bounds or not.
+func TestAssembleTextLeavesUnusedBrowserControlsOut(t *testing.T) {
+	got := AssembleTextWith(walkOf(with(shownStates, window(
+		with(shownStates, el(RolePanel, "", at(0, 0, 1000, 1000),
+			el(RoleButton, "Minimize", nil),
+			static("Untitled - Chromium", nil),
+			el(RolePanel, "", at(0, 50, 1000, 900), static("A view not shown", at(0, 50, 100, 20))),
+			with(shownStates, el(RoleButton, "Reload", at(0, 10, 30, 30))),
+		)),
+	))), 0, TextOptions{})
+	expectText(t, got.Text, "Reload")
+	if got.Hidden != 3 {
+		t.Errorf("hidden = %d, want 3", got.Hidden)
+	}
+}
+
+// GTK 4.8 reports showing on the window alone, and macOS not at all: nothing is hidden there.
+func TestAssembleTextWithoutShowingReadsWhole(t *testing.T) {
+	keypad := func(st States) tnode {
+		return with(st, el(RolePanel, "", at(0, 40, 300, 300),
+			with(st, el(RoleButton, "7", at(0, 40, 50, 40))),
+			with(st, el(RoleButton, "8", at(50, 40, 50, 40))),
+			el(RoleLabel, "Mode: basic", nil), // no states, no place
+		))
+	}
+	for name, root := range map[string]tnode{
+		"gtk4":   with(shownStates, window(with(visibleStates, el(RoleMenuButton, "Basic", at(0, 0, 80, 30))), keypad(visibleStates))),
+		"macos":  window(el(RoleMenuButton, "Basic", at(0, 0, 80, 30)), keypad(0)),
+		"hidden": with(shownStates, window(el(RoleLabel, "Everything", nil))),
+	} {
+		got := AssembleTextWith(walkOf(root), 0, TextOptions{})
+		want, hidden := "Basic\n7 8\nMode: basic", 0
+		if name == "hidden" {
+			want, hidden = "", 1
+		}
+		if got.Text != want || got.Hidden != hidden {
+			t.Errorf("%s: %q, hidden %d; want %q, %d", name, got.Text, got.Hidden, want, hidden)
+		}
+	}
+}
+
+// An editable element that is not a field gives its value, its text as the backend read it; one
+// that is not editable does not (a check box's 0 or 1). Fields keep their own rule.
+func TestAssembleTextReadsEditableContentValue(t *testing.T) {
+	check := field(RoleCheckbox, "Remember me", "1", at(0, 300, 100, 20))
+	got := assemble(t, window(
+		el(RoleGroup, "Document", at(0, 0, 1000, 200),
+			editable(RoleParagraph, "First paragraph,", at(0, 0, 900, 20)),
+			editable(RoleParagraph, "", at(0, 20, 900, 20)),
+			editable(RoleParagraph, "third\nwith a line break.", at(0, 40, 900, 40)),
+		),
+		editable(RoleTextField, "typed", at(0, 250, 100, 20)),
+		check,
+	))
+	expectText(t, got, "First paragraph,\nthird\nwith a line break.\ntyped\nRemember me")
+}
