@@ -62,20 +62,32 @@ func pathLess(a, b []int32) bool { return slices.Compare(a, b) < 0 }
 // pipeline its calls, always taking the pending elements that come first in pre-order; it stops
 // as soon as the first MaxElements kept elements in pre-order are known. When the deadline
 // passes it returns what it has, marked incomplete, never nothing.
+//
+// An element that no longer exists where the walk was told it is (a parent's children read
+// earlier, or kept by the backend) makes the walk start again once, within the same deadline:
+// the backend has dropped what named it, and the tree is read as it is now.
 func Walk(ctx context.Context, r Reader, root NodeRef, opt WalkOptions) WalkResult {
-	b := opt.Budget
-	if b.Deadline > 0 {
+	if opt.Budget.Deadline > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, b.Deadline)
+		ctx, cancel = context.WithTimeout(ctx, opt.Budget.Deadline)
 		defer cancel()
 	}
+	res, vanished := walk(ctx, r, root, opt)
+	if vanished && ctx.Err() == nil {
+		res, _ = walk(ctx, r, root, opt)
+	}
+	return res
+}
+
+// walk is one walk of Walk; vanished reports an element that was gone when read.
+func walk(ctx context.Context, r Reader, root NodeRef, opt WalkOptions) (res WalkResult, vanished bool) {
+	b := opt.Budget
 	keep := make(map[NodeRef]bool, len(opt.Keep)+1)
 	keep[root] = true // the window itself is listed even when the platform calls it off-screen
 	for _, k := range opt.Keep {
 		keep[k] = true
 	}
 
-	var res WalkResult
 	pending := []*walkItem{{ref: root}} // kept sorted by path, first is next in pre-order
 	var accepted []*walkItem
 	for len(pending) > 0 {
@@ -123,6 +135,7 @@ func Walk(ctx context.Context, r Reader, root NodeRef, opt WalkOptions) WalkResu
 					res.cut(IncompleteRead)
 				}
 				res.Incomplete = true
+				vanished = vanished || (it.parent != nil && CodeOf(it.node.Err) == CodeElementNotFound)
 				continue
 			}
 			if opt.VisibleOnly && !keep[it.ref] && offClip(it.node, it.clip) {
@@ -161,7 +174,7 @@ func Walk(ctx context.Context, r Reader, root NodeRef, opt WalkOptions) WalkResu
 		}
 		res.Nodes[i] = Walked{Node: *it.node, Index: i, Parent: parent, Depth: it.depth}
 	}
-	return res
+	return res, vanished
 }
 
 // guessChildren returns, breadth first, the children k knows under the batch's elements and

@@ -250,6 +250,38 @@ func TestWalkSkipsVanishedElements(t *testing.T) {
 	}
 }
 
+// repairingReader is a backend whose kept child list of "doc" still names "old", replaced by
+// "new" without an event: reading "old" finds it gone, and the backend drops the kept list.
+type repairingReader struct {
+	*treeReader
+	repaired bool
+}
+
+func (r *repairingReader) Read(ctx context.Context, refs []NodeRef) []Node {
+	out := r.treeReader.Read(ctx, refs)
+	for i, n := range out {
+		switch {
+		case n.Ref == "panel" && !r.repaired:
+			out[i].Children = []NodeRef{"old"}
+		case n.Ref == "old" && n.Err != nil:
+			r.repaired = true
+		}
+	}
+	return out
+}
+
+func TestWalkStartsAgainWhenAKeptChildHasGone(t *testing.T) {
+	tr := &treeReader{}
+	tr.add("", "win", RoleWindow, rect(0, 0, 800, 600))
+	tr.add("win", "panel", RolePanel, rect(0, 0, 800, 600))
+	tr.add("panel", "new", RoleWebArea, rect(0, 0, 800, 600))
+	tr.add("new", "text", RoleText, rect(0, 0, 80, 20))
+	res := Walk(context.Background(), &repairingReader{treeReader: tr}, "win", WalkOptions{Budget: WideBudget()})
+	if res.Incomplete || len(res.Nodes) != 4 || res.Nodes[2].Ref != "new" {
+		t.Fatalf("got %v, cuts %v: want the new child read, whole", res.Nodes, res.Truncation)
+	}
+}
+
 func TestScanListsTheVisibleRowsOfAScrolledList(t *testing.T) {
 	tr := &boundsTree{treeReader: scrolledList(400, 340)}
 	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: UnscopedBudget(), VisibleOnly: true})

@@ -94,23 +94,17 @@ func (b *Backend) actionsOf(ctx context.Context, ref observer.NodeRef) ([]string
 	bus, path, _ := ParseRef(ref)
 	cctx, cancel := context.WithTimeout(ctx, b.cfg.callTimeout)
 	defer cancel()
-	var acts []actionDesc
-	c := b.conn.Object(bus, dbus.ObjectPath(path)).CallWithContext(cctx, ifaceAction+".GetActions", 0)
-	if c.Err != nil {
-		e := b.callError(ctx, bus, path, ifaceAction+".GetActions", c.Err)
-		if e.Code == observer.CodeNotSupported {
-			return nil, nil // no Action interface: no actions
+	obj := b.conn.Object(bus, dbus.ObjectPath(path))
+	var count int32
+	if err := obj.CallWithContext(cctx, ifaceProps+".Get", 0, ifaceAction, "NActions").Store(&count); err != nil {
+		if e := b.callError(ctx, bus, path, ifaceAction+".NActions", err); fatal(e) {
+			return nil, e
 		}
-		return nil, e
+		return nil, nil // no Action interface: no actions
 	}
-	if err := c.Store(&acts); err != nil {
-		return nil, b.callError(ctx, bus, path, ifaceAction+".GetActions", err)
-	}
-	names := actionNames(acts)
-	for i, name := range names {
-		if name == "" {
-			_ = b.conn.Object(bus, dbus.ObjectPath(path)).CallWithContext(cctx, ifaceAction+".GetName", 0, int32(i)).Store(&names[i])
-		}
+	names := make([]string, min(max(count, 0), maxActions))
+	for i := range names {
+		_ = obj.CallWithContext(cctx, ifaceAction+".GetName", 0, int32(i)).Store(&names[i])
 	}
 	owned := ownedSlice(names)
 	b.cache.update(ref, func(ri *refInfo) { ri.actions, ri.haveActions = owned, true })

@@ -5,7 +5,6 @@ package atspi
 import (
 	"context"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -118,6 +117,13 @@ func (b *Backend) phase1(ctx context.Context, live []*rd) []*rd {
 	return next
 }
 
+// maxActions bounds the action names asked of one element (Java's text fields have 56).
+const maxActions = 64
+
+// maxKidsByIndex bounds the children asked one by one (GetChildAtIndex) of an element whose
+// GetChildren lists fewer than its child count: a socket has one.
+const maxKidsByIndex = 16
+
 // accessibleProps are the Accessible properties a read takes, asked one by one where GetAll
 // cannot be (propsOneByOne).
 var accessibleProps = []string{"Name", "Description", "Parent", "ChildCount", "AccessibleId"}
@@ -211,6 +217,9 @@ func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
 					}
 				}
 				n.ChildCount = len(n.Children)
+				if count := propInt(it.props, "ChildCount"); len(kids) < count && count <= maxKidsByIndex {
+					it.missingKids = count
+				}
 				if len(kids) == propInt(it.props, "ChildCount") && (len(kids) >= longList || it.watch != nil) {
 					kept := n.Children
 					b.cache.update(it.ref, func(ri *refInfo) { ri.children = kept })
@@ -249,18 +258,14 @@ func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
 			n.Value, n.HasValue = checkedValue(it.st), true
 		}
 		if it.cActions != nil && it.cActions.Err == nil {
-			var acts []actionDesc
-			if it.cActions.Store(&acts) == nil {
-				it.known.actions, it.known.haveActions = actionNames(acts), true
-				switch {
-				case !slices.Contains(it.known.actions, ""):
-					names := ownedSlice(it.known.actions)
-					b.cache.update(it.ref, func(ri *refInfo) { ri.actions, ri.haveActions = names, true })
-				case !interactive(it.st):
-					// Unnamed actions of an element no user acts on (Chromium's "doDefault" on
-					// every text run and section): not worth two calls each on a 16,000-element
-					// page. They stay unlisted; Perform asks for them when it is asked to.
-					it.known.actions = nil
+			var v dbus.Variant
+			if answer(it.cActions, &v) == nil {
+				count, _ := v.Value().(int32)
+				count = min(max(count, 0), maxActions)
+				// Their names are asked in the third phase (GetName).
+				it.known.actions, it.known.haveActions = make([]string, count), true
+				if count == 0 {
+					b.cache.update(it.ref, func(ri *refInfo) { ri.actions, ri.haveActions = nil, true })
 				}
 			}
 		}
@@ -315,15 +320,21 @@ func (b *Backend) phase3(ctx context.Context, it *rd, mode readMode) {
 			})
 		}
 	}
+	if len(it.cKidAt) > 0 {
+		n.Children = n.Children[:0]
+		for _, c := range it.cKidAt {
+			var k objRef
+			if answer(c, &k) == nil && !isNullRef(k.Bus, string(k.Path)) {
+				n.Children = append(n.Children, MakeRef(k.Bus, string(k.Path)))
+			}
+		}
+		n.ChildCount = len(n.Children)
+	}
 	if len(it.cActionNames) > 0 {
-		names := slices.Clone(it.known.actions)
-		k := 0
-		for i := range names {
-			if names[i] == "" && k < len(it.cActionNames) {
-				if c := it.cActionNames[k]; c.Err == nil {
-					_ = c.Store(&names[i])
-				}
-				k++
+		names := make([]string, len(it.cActionNames))
+		for i, c := range it.cActionNames {
+			if c.Err == nil {
+				_ = answer(c, &names[i])
 			}
 		}
 		n.Actions = names

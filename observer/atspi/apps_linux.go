@@ -26,10 +26,9 @@ type appInfo struct {
 	windowCoords bool
 	// recheck: the toolkit misses events, so a watch re-reads the app every recheck period.
 	recheck bool
-	// actionsOnEverything, propsByEvents, propsOneByOne: see toolkitTraits.
-	actionsOnEverything bool
-	propsByEvents       bool
-	propsOneByOne       bool
+	// propsByEvents, propsOneByOne: see toolkitTraits.
+	propsByEvents bool
+	propsOneByOne bool
 	// complete is set once pid and toolkit are known.
 	complete bool
 }
@@ -40,7 +39,7 @@ func (a *appInfo) ref() observer.AppRef { return observer.AppRef{Name: a.name, P
 func (a *appInfo) setToolkit(name, version string) {
 	a.toolkit, a.version = name, version
 	t := toolkitTraitsOf(name, version)
-	a.gtk4, a.windowCoords, a.recheck, a.actionsOnEverything = t.gtk4, t.windowCoords, t.recheck, t.actionsOnEverything
+	a.gtk4, a.windowCoords, a.recheck = t.gtk4, t.windowCoords, t.recheck
 	a.propsByEvents, a.propsOneByOne = t.propsByEvents, t.propsOneByOne
 }
 

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/axbus/axbus/observer"
 )
@@ -57,7 +58,19 @@ type refInfo struct {
 	// element: a read that began before one of them may hold older answers, and does not keep
 	// what it read.
 	changes uint32
+	// askedAt is when a read last began that asked the app everything events keep (children,
+	// text, properties) instead of taking it from here: see keptFor.
+	askedAt time.Time
 }
+
+// keptFor is how long what events keep of an element (its children, text and properties) is
+// trusted after the app last said it all: the next read after that asks the app again. Events
+// get lost (a toolkit that announces nothing for a change, a replaced page, a signal missed in a
+// restart), and no kept state may stay wrong for longer than this.
+const keptFor = 2 * time.Second
+
+// trusted reports whether what events kept of the element may stand in for asking the app.
+func (ri *refInfo) trusted(now time.Time) bool { return now.Sub(ri.askedAt) < keptFor }
 
 // applyText keeps the kept text true through a text event: the inserted string put at its
 // offset, the deleted one taken out where the event says it was. An event that does not fit (a
@@ -135,11 +148,11 @@ func (c *refCache) get(ref observer.NodeRef) (refInfo, bool) {
 	return refInfo{}, false
 }
 
-// children returns the children kept of ref.
+// children returns the children kept of ref while they are trusted.
 func (c *refCache) children(ref observer.NodeRef) []observer.NodeRef {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if ri, ok := c.m[ref]; ok {
+	if ri, ok := c.m[ref]; ok && ri.trusted(time.Now()) {
 		return ri.children
 	}
 	return nil
@@ -160,9 +173,16 @@ func (c *refCache) update(ref observer.NodeRef, fn func(*refInfo)) {
 	fn(ri)
 }
 
-// forget drops what is known of ref (a destroyed element).
+// forget drops what is known of ref (a destroyed element), and the children kept of its parent:
+// they named it, so they are wrong whether or not an event said so (Chromium replaces a page's
+// document without a children-changed on its parent).
 func (c *refCache) forget(ref observer.NodeRef) {
 	c.mu.Lock()
+	if ri, ok := c.m[ref]; ok {
+		if p := c.m[ri.parent]; p != nil && slices.Contains(p.children, ref) {
+			p.children = nil
+		}
+	}
 	delete(c.m, ref)
 	c.mu.Unlock()
 }

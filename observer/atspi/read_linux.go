@@ -4,6 +4,7 @@ package atspi
 
 import (
 	"context"
+	"time"
 
 	"github.com/godbus/dbus/v5"
 
@@ -45,7 +46,8 @@ type rd struct {
 	cPropEach                                    []*dbus.Call // Get of each of accessibleProps, instead of cProps (propsOneByOne)
 	cExt, cKids, cCount, cValue, cActions, cAttr *dbus.Call
 	cRel, cText, cLabel                          *dbus.Call
-	cActionNames                                 []*dbus.Call // GetName of each action GetActions left unnamed
+	cActionNames                                 []*dbus.Call // GetName of each action GetActions counted
+	cKidAt                                       []*dbus.Call // GetChildAtIndex of each child GetChildren left out
 
 	role   uint32
 	st     stateSet
@@ -58,7 +60,14 @@ type rd struct {
 	textKept bool
 	// propsKept: the Accessible properties of the last read stand (see toolkitTraits.propsByEvents)
 	propsKept bool
-	acted     uint64      // the Backend's acted count as the read began
+	// missingKids is the child count when GetChildren listed fewer children: an AtkSocket (the
+	// WebKitGTK view embedding its web process) lists none, and its child is asked by index.
+	missingKids int
+	acted       uint64 // the Backend's acted count as the read began
+	// asksAll: nothing kept stands in for asking the app (kept too long, or never kept); a full
+	// read that asks all of it renews the element's askedAt.
+	asksAll bool
+	began   time.Time
 	watch     *watchState // the watch running when the read began (nil: none): what it keeps, its events keep true
 	node      observer.Node
 }
@@ -109,8 +118,9 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 	// long list's children, checked against the child count).
 	watch := b.currentWatch()
 	acted := b.acted.Load()
+	began := time.Now()
 	for i, ref := range refs {
-		it := &rd{ref: ref, watch: watch, acted: acted}
+		it := &rd{ref: ref, watch: watch, acted: acted, began: began}
 		items[i] = it
 		bus, path, ok := ParseRef(ref)
 		if !ok {
@@ -124,6 +134,9 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 		}
 		if it.known.acted != acted { // an action of ours came since: its events may still be on their way
 			it.known.haveText, it.known.propsBy = false, nil // text and properties asked again (and the child count with them)
+		}
+		if it.asksAll = !it.known.trusted(began); it.asksAll {
+			it.known.children, it.known.haveText, it.known.propsBy = nil, false, nil
 		}
 		if watch != nil && it.known.haveText {
 			it.textKept, it.count = true, it.known.textCount
@@ -187,10 +200,13 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 			if it.count > 0 && !b.reuseText(it) {
 				it.cText = c.call(it.bus, it.path, ifaceText+".GetText", int32(0), min(it.count, maxTextChars))
 			}
-			for i, name := range it.known.actions {
-				if name == "" && it.cActions != nil && interactive(it.st) { // only on a first read: the names are cached whole
+			if it.cActions != nil { // only on a first read: the names are cached whole
+				for i := range it.known.actions {
 					it.cActionNames = append(it.cActionNames, c.call(it.bus, it.path, ifaceAction+".GetName", int32(i)))
 				}
+			}
+			for i := range it.missingKids {
+				it.cKidAt = append(it.cKidAt, c.call(it.bus, it.path, ifaceAccessible+".GetChildAtIndex", int32(i)))
 			}
 			if it.cRel != nil && it.cRel.Err == nil {
 				if lb, lp, ok := labelTarget(it.cRel.Body); ok {
@@ -202,6 +218,13 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 	live = b.cancelled(ctx, live)
 	for _, it := range live {
 		b.phase3(ctx, it, mode)
+		if it.asksAll && mode.full() && it.err == nil {
+			b.cache.update(it.ref, func(ri *refInfo) {
+				if ri.changes == it.known.changes { // no event since it began: what it read stands
+					ri.askedAt = it.began
+				}
+			})
+		}
 	}
 	for i, it := range items {
 		if it.err != nil {
@@ -306,8 +329,13 @@ func (b *Backend) issuePhase2(c *caller, it *rd, mode readMode) {
 	if !mode.full() {
 		return
 	}
-	if it.ifaces.has(ifAction) && !it.known.haveActions && !(it.app != nil && it.app.actionsOnEverything && !interactive(it.st)) {
-		it.cActions = c.call(it.bus, it.path, ifaceAction+".GetActions")
+	// The actions of an element no user acts on are not listed: Chromium offers "doDefault" and
+	// "showContextMenu" on every text run of a 16,000-element page. Perform asks when it needs them.
+	// NActions counts them and GetName names each, as libatspi does: GetActions' first field is
+	// the name in the desktop's language (";;" on Firefox), and WebKit's web process never
+	// answers GetActions at all.
+	if it.ifaces.has(ifAction) && !it.known.haveActions && interactive(it.st) {
+		it.cActions = c.prop(it.bus, it.path, ifaceAction, "NActions")
 	}
 	if !it.known.haveAttrs && !(it.app != nil && it.app.gtk4) { // GTK4 4.8 has no attributes but "toolkit"
 		it.cAttr = c.call(it.bus, it.path, ifaceAccessible+".GetAttributes")

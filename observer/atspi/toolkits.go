@@ -15,10 +15,6 @@ type toolkitTraits struct {
 	// recheck: the toolkit emits no event for some changes (GTK 4.8: no children-changed for an
 	// appended child, no value-changed, no window:create), so a watch re-reads it periodically.
 	recheck bool
-	// actionsOnEverything: every element offers actions (Chromium: "doDefault" and
-	// "showContextMenu" on each text run and section), so only the actions of elements a user
-	// acts on (focusable or selectable) are read with the tree; Perform asks for the others.
-	actionsOnEverything bool
 	// propsByEvents: the toolkit announces each change of an element's name, description, parent
 	// and children (GTK3's atk-bridge), so a watched element's Accessible properties are taken
 	// from what the last read and the events since left, not asked again (GetAll is a third of
@@ -34,9 +30,6 @@ type toolkitTraits struct {
 func toolkitTraitsOf(name, version string) toolkitTraits {
 	if strings.EqualFold(name, "gtk") && majorVersion(version) >= 4 {
 		return toolkitTraits{gtk4: true, windowCoords: true, recheck: true}
-	}
-	if strings.EqualFold(name, "chromium") {
-		return toolkitTraits{actionsOnEverything: true}
 	}
 	if strings.EqualFold(name, "qt") {
 		return toolkitTraits{propsOneByOne: true}

@@ -21,22 +21,6 @@ type objRef struct {
 	Path dbus.ObjectPath
 }
 
-// actionDesc is one entry of Action.GetActions: (sss) name, description, key binding. The name
-// is the localized one, which Chromium leaves empty: actionNames' empty names are asked again,
-// one GetName(i) each, which answers the toolkit's own ("press", "jump", "check").
-type actionDesc struct {
-	Name, Description, KeyBinding string
-}
-
-// actionNames lists the names of Action.GetActions' entries, in order.
-func actionNames(acts []actionDesc) []string {
-	names := make([]string, len(acts))
-	for i, a := range acts {
-		names[i] = a.Name
-	}
-	return names
-}
-
 // variantRef reads an object reference out of a variant ("Parent" property, event data).
 func variantRef(v dbus.Variant) observer.NodeRef {
 	switch x := v.Value().(type) {
