@@ -32,6 +32,7 @@ type desktopDaemon struct {
 	events    chan received
 	eventsMu  sync.Mutex
 	allEvents [][]byte
+	snaps     *nats.Subscription // to every app's polled diffs, which keeps the poller polling
 }
 
 // received is an event as a subscriber saw it, with the time it arrived.
@@ -144,7 +145,7 @@ func startDaemonWith(t *testing.T, setup func(ctx context.Context, dd *desktopDa
 		t.Fatal(err)
 	}
 	resets := make(chan int, 16)
-	_, err = nc.Subscribe(d.Subjects.AllSnaps(), func(m *nats.Msg) { // kept for the password check
+	dd.snaps, err = nc.Subscribe(d.Subjects.AllSnaps(), func(m *nats.Msg) { // kept for the password check
 		dd.eventsMu.Lock()
 		dd.allEvents = append(dd.allEvents, m.Data)
 		dd.eventsMu.Unlock()

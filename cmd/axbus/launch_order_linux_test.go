@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -81,4 +82,59 @@ func decodeOr[T any](doc string) *T {
 		return nil
 	}
 	return &v
+}
+
+// TestClicksInTurnLandInOrder: GTK 4 clicks a button 250 ms after it answers DoAction, as a key
+// press would. Four locator clicks sent in turn on gnome-calculator's keypad, each answered
+// done, gave "2+3" with no result: the read came before the last click had landed. A reply must
+// mean the app has the action, so that a read right after it sees its effect and the next action
+// cannot overtake it.
+func TestClicksInTurnLandInOrder(t *testing.T) {
+	dd := startDaemonWith(t, func(ctx context.Context, dd *desktopDaemon) []int {
+		app, err := dd.session.StartProgram(ctx, "gnome-calculator", []string{"gnome-calculator"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dd.apps["calculator"] = app
+		return []int{app.PID}
+	})
+	// The poller's whole re-read of the window every second, which only subscribers to polled
+	// diffs ask for, makes gnome-calculator put an operator after the digit that follows it
+	// ("23+") now and then, whoever clicks: not what this test is about.
+	if err := dd.snaps.Unsubscribe(); err != nil {
+		t.Fatal(err)
+	}
+	click := func(key string) {
+		t.Helper()
+		// GTK 4.8 names a keypad button twice: its own name and its label's ("2 2").
+		out, errOut, code := dd.cli(t, "click", fmt.Sprintf("role=button,name=%q", key+" "+key), "--app", "gnome-calculator", "--json")
+		if code != 0 || !decode[api.ActionReply](t, out).Done {
+			t.Fatalf("click %s: exit %d %s%s", key, code, out, errOut)
+		}
+	}
+	display := func() string {
+		t.Helper()
+		out, errOut, code := dd.cli(t, "inspect", "--app", "gnome-calculator", "--find", "role=text_area", "--json")
+		insp := decode[observer.Inspection](t, out)
+		if code != 0 || len(insp.Elements) == 0 {
+			t.Fatalf("the display: exit %d %s%s", code, out, errOut)
+		}
+		if v := insp.Elements[0].Value; v != nil {
+			return *v
+		}
+		return ""
+	}
+	for _, sum := range [][3]string{{"2", "3", "5"}, {"4", "5", "9"}, {"6", "1", "7"}, {"7", "2", "9"}} {
+		a, b, total := sum[0], sum[1], sum[2]
+		for _, key := range []string{a, "+", b} {
+			click(key)
+		}
+		if got := display(); got != a+"+"+b { // read right after the replies: no wait
+			t.Fatalf("right after the clicks on %s, +, %s were answered the display shows %q", a, b, got)
+		}
+		click("=")
+		if got := display(); got != total {
+			t.Fatalf("right after = was answered the display shows %q, want %s", got, total)
+		}
+	}
 }

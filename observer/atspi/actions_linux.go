@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/godbus/dbus/v5"
 
@@ -50,6 +51,34 @@ func (b *Backend) Perform(ctx context.Context, ref observer.NodeRef, action stri
 	if !ok {
 		return observer.Errorf(observer.CodeActionFailed, "The app refused the action; check that the element is enabled and visible.",
 			"%s refused action %q", b.appLabel(bus), names[idx])
+	}
+	return b.settle(ctx, ref, names[idx])
+}
+
+// settle returns once the app has applied an action it answered: a reply must mean the app has
+// the action, and the next action of a client must not overtake it. Toolkits that press a
+// button as a keyboard would apply the click after a timer (activationDelay), which is waited
+// out; then one round trip to the app, which it answers only once its main loop has run what
+// was queued before (the timer's click, a posted event).
+func (b *Backend) settle(ctx context.Context, ref observer.NodeRef, action string) error {
+	bus, path, _ := ParseRef(ref)
+	app := b.app(bus)
+	ri, _ := b.cache.get(ref)
+	if app != nil && ri.haveRole {
+		if d := activationDelay(toolkitTraitsOf(app.toolkit, app.version), ri.role, action); d > 0 {
+			select {
+			case <-time.After(d):
+			case <-ctx.Done():
+				return observer.AsError(ctx.Err())
+			}
+		}
+	}
+	cctx, cancel := context.WithTimeout(ctx, b.cfg.callTimeout)
+	defer cancel()
+	if err := b.conn.Object(bus, dbus.ObjectPath(path)).CallWithContext(cctx, ifaceAccessible+".GetState", 0).Err; err != nil {
+		if e := b.callError(ctx, bus, path, ifaceAccessible+".GetState", err); e.Code != observer.CodeElementNotFound {
+			return e // gone is an effect (a dialog's OK closes it); not answering is not
+		}
 	}
 	return nil
 }

@@ -68,8 +68,8 @@ type rd struct {
 	// read that asks all of it renews the element's askedAt.
 	asksAll bool
 	began   time.Time
-	watch     *watchState // the watch running when the read began (nil: none): what it keeps, its events keep true
-	node      observer.Node
+	watch   *watchState // the watch running when the read began (nil: none): what it keeps, its events keep true
+	node    observer.Node
 }
 
 // Read reads many elements at once, pipelined: the calls of the whole batch are in flight

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/axbus/axbus/observer"
 )
@@ -219,19 +220,37 @@ func TestDBusErrorCodes(t *testing.T) {
 }
 
 func TestToolkitTraits(t *testing.T) {
-	if tr := toolkitTraitsOf("GTK", "4.8.3"); !tr.gtk4 || !tr.windowCoords || !tr.recheck {
+	if tr := toolkitTraitsOf("GTK", "4.8.3"); !tr.gtk4 || !tr.windowCoords || !tr.recheck || tr.pressDelay != 250*time.Millisecond {
 		t.Errorf("GTK 4.8.3: %+v", tr)
 	}
 	if tr := toolkitTraitsOf("gtk", "3.24.38"); tr != (toolkitTraits{propsByEvents: true}) {
 		t.Errorf("GTK 3: %+v", tr)
 	}
 	for _, v := range []string{"5.15.8", "6.4.2"} {
-		if tr := toolkitTraitsOf("Qt", v); tr != (toolkitTraits{propsOneByOne: true}) {
+		if tr := toolkitTraitsOf("Qt", v); tr != (toolkitTraits{propsOneByOne: true, pressDelay: 100 * time.Millisecond}) {
 			t.Errorf("Qt %s: %+v", v, tr)
 		}
 	}
 	if tr := toolkitTraitsOf("Gecko", "153.8.0"); tr != (toolkitTraits{}) {
 		t.Errorf("Gecko: %+v", tr)
+	}
+	gtk4, qt, gtk3 := toolkitTraitsOf("GTK", "4.8.3"), toolkitTraitsOf("Qt", "5.15.8"), toolkitTraitsOf("gtk", "3.24.38")
+	for _, c := range []struct {
+		t      toolkitTraits
+		role   uint32
+		action string
+		want   time.Duration
+	}{
+		{gtk4, rolePushButton, "click", 250 * time.Millisecond},
+		{gtk4, roleToggleButton, "click", 250 * time.Millisecond},
+		{gtk4, roleCheckBox, "click", 0},
+		{qt, rolePushButton, "Press", 100 * time.Millisecond},
+		{qt, roleToggleButton, "Toggle", 0},
+		{gtk3, rolePushButton, "click", 0},
+	} {
+		if got := activationDelay(c.t, c.role, c.action); got != c.want {
+			t.Errorf("activationDelay(%+v, %s, %s) = %v, want %v", c.t, RoleName(c.role), c.action, got, c.want)
+		}
 	}
 	if majorVersion("") != 0 || majorVersion("x.1") != 0 || majorVersion(" 12.0") != 12 {
 		t.Error("majorVersion")
