@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/axbus/axbus/api"
@@ -158,6 +159,9 @@ func (r *run) stateChanged(ctx context.Context) bool {
 // proven reports whether a step that worked shows its effect, where the chain asks for proof: a
 // stateful chain must flip (or reach the wanted) checked state, a chain with Proof must show it.
 func (r *run) proven(ctx context.Context, step observer.Step) bool {
+	if r.chain.ProofText {
+		return r.textProven(ctx)
+	}
 	if !r.chain.Stateful && r.chain.Proof == 0 {
 		return true
 	}
@@ -175,6 +179,35 @@ func (r *run) proven(ctx context.Context, step observer.Step) bool {
 		}
 		return errUnproven
 	}, pace.Every(ctx, proofPoll, proofWait)) == nil
+}
+
+// textProven reports whether the element's value shows the request's text (Chain.ProofText): a
+// typed text at its end, a set value as it is (a number as the same number). Whitespace at the
+// ends is not compared: toolkits trim or keep it as they like.
+func (r *run) textProven(ctx context.Context) bool {
+	if r.t.node.Secure {
+		return true
+	}
+	want := strings.TrimSpace(r.value)
+	errUnproven := errors.New("no effect yet")
+	return backoff.Retry(func() error {
+		n := r.b.Read(ctx, []observer.NodeRef{r.t.ref})[0]
+		got := strings.TrimSpace(n.Value)
+		switch {
+		case n.Err != nil || !n.HasValue:
+		case r.name == "type" && strings.HasSuffix(got, want),
+			r.name != "type" && (got == want || sameNumber(got, want)):
+			return nil
+		}
+		return errUnproven
+	}, pace.Every(ctx, proofPoll, proofWait)) == nil
+}
+
+// sameNumber reports whether two values are the same number ("60" and "60.0").
+func sameNumber(a, b string) bool {
+	x, errA := observer.ParseNumber(a)
+	y, errB := observer.ParseNumber(b)
+	return errA == nil && errB == nil && x == y
 }
 
 // do runs one step on the element ref (node as read before the chain).

@@ -63,6 +63,11 @@ type Chain struct {
 	// executor takes the step for failed and tries the next: a toolkit may accept a call and do
 	// nothing (GTK4's GrabFocus).
 	Proof States
+	// ProofText: after a step "worked" the element's value must hold the request's text (set_value:
+	// be it, or the same number; type: end with it), else the step failed: Firefox ESR answers
+	// EditableText's SetTextContents true and changes nothing. A secure field, whose value is
+	// never read, is taken at its word.
+	ProofText bool
 }
 
 // Chains are a platform's chains by action name ("click", "toggle", ...).

@@ -13,21 +13,42 @@ package observer
 //     Chromium's unused browser controls); or
 //   - n has no place on screen (no bounds, or bounds the platform says are off screen) although
 //     its parent lies wholly in view, so that n cannot be scrolled out of it: the items of a
-//     closed GTK menu, the buttons a toolbar has no room for.
+//     closed GTK menu, the buttons a toolbar has no room for; or
+//   - n lies behind a sibling that shows where n would (behind): a browser's tab behind the one
+//     shown (Firefox keeps a new-tab page ready there), a stack's page under another.
+//
+// An element that reports no state at all is not hidden: WebKitGTK's web view (a socket) and the
+// page's root in the web process (its plug) report none, and the page under them shows.
 //
 // Content scrolled out of view is kept: web content keeps its bounds off screen, and GTK3's rows,
 // which lose theirs, sit in a list that reaches past its scroll area. Only a showing parent
 // decides, so a toolkit that does not report showing hides nothing: GTK 4.8 sets it on the window
 // alone (whose children are visible and placed), macOS has no such state, and their trees are
 // read whole.
-func hiddenUnder(parent *Node, parentInView bool, n *Node) bool {
-	if !parent.States.Has(StateShowing) || n.States.Has(StateShowing) {
-		return false
+func hiddenUnder(parent *Node, parentInView bool, n *Node, behind bool) bool {
+	if !parent.States.Has(StateShowing) || n.States.Has(StateShowing) || n.States == 0 {
+		return false // an element with no state at all says nothing (WebKitGTK's socket and plug)
 	}
 	if !n.States.Has(StateVisible) {
 		return true
 	}
-	return !placed(n) && parentInView
+	return (!placed(n) && parentInView) || behind
+}
+
+// behindSibling reports whether element i, placed and not showing, lies under a sibling that
+// shows over its place: what shows there is the sibling.
+func behindSibling(nodes []Walked, siblings []int, i int) bool {
+	n := &nodes[i].Node
+	if n.States.Has(StateShowing) || !placed(n) {
+		return false
+	}
+	for _, j := range siblings {
+		s := &nodes[j].Node
+		if j != i && s.States.Has(StateShowing) && placed(s) && !s.Bounds.Intersect(*n.Bounds).Empty() {
+			return true
+		}
+	}
+	return false
 }
 
 // viewUnder is where element n stands, given its parent's: the visible clip around n (the walk's: the
@@ -53,11 +74,16 @@ func markHidden(nodes []Walked, root, end int) []bool {
 	hidden := make([]bool, end-root)
 	clips := make([]*Rect, end-root)
 	inView := make([]bool, end-root)
+	kids := make([][]int, end-root)
+	for i := root + 1; i < end; i++ {
+		p := nodes[i].Parent - root
+		kids[p] = append(kids[p], i)
+	}
 	clips[0], inView[0] = viewOf(nodes, root)
 	for i := root + 1; i < end; i++ {
 		o, p := i-root, nodes[i].Parent-root
 		clips[o], inView[o] = viewUnder(&nodes[root+p].Node, clips[p], inView[p], &nodes[i].Node)
-		hidden[o] = hiddenUnder(&nodes[root+p].Node, inView[p], &nodes[i].Node)
+		hidden[o] = hiddenUnder(&nodes[root+p].Node, inView[p], &nodes[i].Node, behindSibling(nodes, kids[p], i))
 	}
 	return hidden
 }

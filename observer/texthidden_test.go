@@ -32,7 +32,7 @@ func writerLike() tnode {
 				with(visibleStates, el(RoleMenu, "Recent Documents", nil, with(visibleStates, el(RoleMenuItem, "notes.odt", nil)))),
 			)),
 			with(shownStates, el(RoleMenu, "Edit", at(40, 0, 40, 20),
-				el(RoleMenuItem, "Undo", nil), // a closed VCL menu: neither visible nor showing
+				with(StateEnabled, el(RoleMenuItem, "Undo", nil)), // a closed VCL menu: neither visible nor showing
 			)),
 		)),
 		with(shownStates, el(RoleToolbar, "Standard", at(0, 20, 1000, 30),
@@ -40,7 +40,7 @@ func writerLike() tnode {
 			with(shownStates, el(RoleButton, "Print", at(40, 20, 40, 30))),
 			with(visibleStates, el(RoleButton, "Line Spacing", nil)), // no room for it
 		)),
-		el(RoleLabel, "Hidden label", at(0, 50, 100, 20)), // a hidden widget keeps its old bounds
+		with(StateEnabled, el(RoleLabel, "Hidden label", at(0, 50, 100, 20))), // a hidden widget keeps its old bounds
 		with(shownStates|StateEditable, el(RoleGroup, "Untitled 1", at(0, 60, 1000, 900),
 			editable(RoleParagraph, "Hello from the document body.", at(100, 100, 800, 20)),
 			editable(RoleParagraph, "A second paragraph.", at(100, 120, 800, 20)),
@@ -59,6 +59,39 @@ func TestAssembleTextLeavesHiddenSubtreesOut(t *testing.T) {
 	}
 	if text, _, _, _ := AssembleText(w, 0, 0); text != got.Text {
 		t.Errorf("AssembleText reads hidden elements:\n%s", text)
+	}
+}
+
+// WebKitGTK's web view is a socket whose child, the page's root in the web process, is its plug:
+// both report no state at all, and the page under them shows.
+func TestAssembleTextReadsThroughStatelessElements(t *testing.T) {
+	w := walkOf(with(shownStates, window(
+		el(RoleFiller, "", at(0, 0, 640, 480), // the socket
+			el(RoleFiller, "", at(0, 0, 640, 480), // the plug
+				with(StateEnabled, el(RoleScrollArea, "", at(0, 0, 640, 480),
+					with(shownStates, el(RoleWebArea, "axbus matrix page", at(0, 0, 640, 480),
+						with(shownStates, el(RoleParagraph, "", at(8, 8, 600, 20), with(shownStates, el(RoleText, "First paragraph.", at(8, 8, 100, 20))))),
+					)),
+				)),
+			),
+		),
+	)))
+	if got := AssembleTextWith(w, 0, TextOptions{}); got.Text != "First paragraph." || got.Hidden != 0 {
+		t.Fatalf("read %q, %d hidden: want the page's paragraph", got.Text, got.Hidden)
+	}
+}
+
+// A browser keeps tabs behind the one shown: in view, visible, not showing, under the tab shown.
+func TestAssembleTextLeavesTabsBehindOut(t *testing.T) {
+	page := func(st States, text string) tnode {
+		return with(st, el(RoleWebArea, "", at(0, 100, 1000, 800), with(st, el(RoleParagraph, text, at(0, 110, 900, 20)))))
+	}
+	w := walkOf(with(shownStates, window(with(shownStates, el(RolePanel, "", at(0, 100, 1000, 800),
+		page(shownStates, "The page shown"),
+		page(visibleStates, "Search the web"), // Firefox's new-tab page, kept ready
+	)))))
+	if got := AssembleTextWith(w, 0, TextOptions{}); got.Text != "The page shown" || got.Hidden != 1 {
+		t.Fatalf("read %q, %d hidden: want the shown tab's text alone", got.Text, got.Hidden)
 	}
 }
 
@@ -143,9 +176,9 @@ func TestAssembleTextKeepsContentScrolledOutOfView(t *testing.T) {
 func TestAssembleTextLeavesUnusedBrowserControlsOut(t *testing.T) {
 	got := AssembleTextWith(walkOf(with(shownStates, window(
 		with(shownStates, el(RolePanel, "", at(0, 0, 1000, 1000),
-			el(RoleButton, "Minimize", nil),
-			static("Untitled - Chromium", nil),
-			el(RolePanel, "", at(0, 50, 1000, 900), static("A view not shown", at(0, 50, 100, 20))),
+			with(StateEnabled, el(RoleButton, "Minimize", nil)),
+			with(StateEnabled, static("Untitled - Chromium", nil)),
+			with(StateEnabled, el(RolePanel, "", at(0, 50, 1000, 900), static("A view not shown", at(0, 50, 100, 20)))),
 			with(shownStates, el(RoleButton, "Reload", at(0, 10, 30, 30))),
 		)),
 	))), 0, TextOptions{})
@@ -167,7 +200,7 @@ func TestAssembleTextWithoutShowingReadsWhole(t *testing.T) {
 	for name, root := range map[string]tnode{
 		"gtk4":   with(shownStates, window(with(visibleStates, el(RoleMenuButton, "Basic", at(0, 0, 80, 30))), keypad(visibleStates))),
 		"macos":  window(el(RoleMenuButton, "Basic", at(0, 0, 80, 30)), keypad(0)),
-		"hidden": with(shownStates, window(el(RoleLabel, "Everything", nil))),
+		"hidden": with(shownStates, window(with(StateEnabled, el(RoleLabel, "Everything", nil)))),
 	} {
 		got := AssembleTextWith(walkOf(root), 0, TextOptions{})
 		want, hidden := "Basic\n7 8\nMode: basic", 0

@@ -55,11 +55,13 @@ func Chains() observer.Chains {
 				observer.PhysicalText("ctrl+a", "focus"),
 				observer.PhysicalPaste("ctrl+a", "ctrl+v", "focus"),
 			},
+			ProofText:  true,
 			Suggestion: "Check that the element is an editable text field, a slider or a spin button; or set_value with physical input.",
 		},
 		"type": {
 			Steps: []observer.Step{observer.AppendText("text"), observer.PhysicalText("ctrl+End", "focus"),
 				observer.PhysicalPaste("ctrl+End", "ctrl+v", "focus")},
+			ProofText:  true,
 			Suggestion: "Use set_value to replace the text directly, or type with physical input.",
 		},
 		"focus": {

@@ -50,7 +50,9 @@ func (b *Backend) HitPath(ctx context.Context, window observer.NodeRef, x, y flo
 			return nil, err
 		}
 		if next == "" || next == cur {
-			break
+			if next = b.embeddedChild(ctx, cur); next == "" {
+				break
+			}
 		}
 		path = append(path, next)
 		cur = next
@@ -83,6 +85,27 @@ func (b *Backend) fillHitPath(ctx context.Context, path []observer.NodeRef) []ob
 		cur = p
 	}
 	return path
+}
+
+// embeddedChild is the one child of a socket (WebKitGTK's web view), which answers no
+// GetAccessibleAtPoint and lists no children though it counts one: the plug of another process,
+// asked by index, where the descent goes on. "" for anything else.
+func (b *Backend) embeddedChild(ctx context.Context, ref observer.NodeRef) observer.NodeRef {
+	bus, path, _ := ParseRef(ref)
+	cctx, cancel := context.WithTimeout(ctx, b.cfg.callTimeout)
+	defer cancel()
+	obj := b.conn.Object(bus, dbus.ObjectPath(path))
+	var count dbus.Variant
+	var kids []objRef
+	if obj.CallWithContext(cctx, ifaceProps+".Get", 0, ifaceAccessible, "ChildCount").Store(&count) != nil || count.Value() != int32(1) ||
+		obj.CallWithContext(cctx, ifaceAccessible+".GetChildren", 0).Store(&kids) != nil || len(kids) != 0 {
+		return ""
+	}
+	var at objRef
+	if obj.CallWithContext(cctx, ifaceAccessible+".GetChildAtIndex", 0, int32(0)).Store(&at) != nil || isNullRef(at.Bus, string(at.Path)) {
+		return ""
+	}
+	return MakeRef(at.Bus, string(at.Path))
 }
 
 // accessibleAt is ref's child at the point (Component.GetAccessibleAtPoint), "" for none.

@@ -41,6 +41,7 @@ func Chains() observer.Chains {
 				observer.PhysicalText("cmd+a", "AXFocused"),
 				observer.PhysicalPaste("cmd+a", "cmd+v", "AXFocused"),
 			},
+			ProofText:  true,
 			Suggestion: "Check that the element is an editable text field or a slider; or clear it and type, or set_value with physical input.",
 		},
 		"type": {
@@ -50,6 +51,7 @@ func Chains() observer.Chains {
 				observer.PhysicalText("cmd+down", "AXFocused"),
 				observer.PhysicalPaste("cmd+down", "cmd+v", "AXFocused"),
 			},
+			ProofText:  true,
 			Suggestion: "Use set_value to replace the text directly, or type with physical input.",
 		},
 		"focus": {
