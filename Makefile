@@ -24,7 +24,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PREFIX ?= $(HOME)/.local
 
-.PHONY: run test bench lint cross build install tools fuzz deps mcp-sdk
+.PHONY: run test bench lint cross build install tools fuzz deps mcp-sdk matrix-readme
 
 ## build: bin/axbus. -v names each package as it compiles: the first build (about a minute,
 ## nats-server is large) shows its progress, a cached one prints nothing.
@@ -50,6 +50,10 @@ test: deps tools
 	$(GO) test -race -count=1 -timeout 20m -p 1 ./...
 	$(GO) test -count=1 -run '^TestLocatorsOnGTK$$' ./cmd/axbus/  # its timing, which the race detector distorts
 	$(MAKE) fuzz
+
+## matrix-readme: runs the conformance matrix and writes its table into the README.
+matrix-readme: deps
+	AXBUS_MATRIX_README=update $(GO) test -count=1 -timeout 30m -run '^TestConformanceMatrix$$' ./cmd/axbus/
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRequest$$' -fuzztime $(FUZZTIME) ./bus/

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -135,6 +137,63 @@ func TestClicksInTurnLandInOrder(t *testing.T) {
 		click("=")
 		if got := display(); got != total {
 			t.Fatalf("right after = was answered the display shows %q, want %s", got, total)
+		}
+	}
+}
+
+// TestFirefoxPressesHeadless: Firefox ESR answers AT-SPI's GetActions with ";;" in every field of
+// the tuple, where axbus took the first for the action's name: inspect listed ";;" and every
+// headless click failed. Names now come from GetName, as libatspi's do.
+func TestFirefoxPressesHeadless(t *testing.T) {
+	dd := startDaemonWith(t, func(context.Context, *desktopDaemon) []int { return nil })
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	ff, err := dd.session.StartFirefox(ctx, "matrix.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := fmt.Sprint(ff.PID)
+	if out, errOut, code := dd.cli(t, "wait", "element:role=button,name=Save", "--pid", pid, "--for", "30s"); code != 0 {
+		t.Fatalf("the page's Save button: exit %d %s%s", code, out, errOut) // Firefox shows its window before the page
+	}
+	out, errOut, code := dd.cli(t, "inspect", "--pid", pid, "--find", "role=button,name=Save", "--json")
+	insp := decode[observer.Inspection](t, out)
+	if code != 0 || len(insp.Elements) != 1 || !slices.Contains(insp.Elements[0].Actions, "press") {
+		t.Fatalf("inspect: exit %d %s%s: want Save with its action press", code, out, errOut)
+	}
+	out, errOut, code = dd.cli(t, "click", "role=button,name=Save", "--pid", pid, "--expect", `text="Saved"`, "--json")
+	if reply := decode[api.ActionReply](t, out); code != 0 || !reply.Done || reply.Expect == nil || reply.Expect.Outcome != api.WaitMet {
+		t.Fatalf("click Save: exit %d %s%s", code, out, errOut)
+	}
+}
+
+// TestQtAppsAreSeen: a Qt app opened in the headless desktop never appeared in apps (Qt 5.15
+// finds the accessibility bus through the root window's AT_SPI_BUS, which Xvfb lost when the bus
+// launcher's connection left), and once it did, axbus's first read killed it (Qt 5 and 6 crash
+// on Properties.GetAll). Both fixtures, opened after the daemon, are listed, read and pressed,
+// and live on: each says it saved.
+func TestQtAppsAreSeen(t *testing.T) {
+	dd := startDaemonWith(t, func(context.Context, *desktopDaemon) []int { return nil })
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for _, kind := range []string{headless.KindQt5, headless.KindQt6} {
+		app, err := dd.session.StartApp(ctx, kind, "AXBUS_FIXTURE_SAVE_DELAY_MS=0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		pid := fmt.Sprint(app.PID)
+		if out, _, code := dd.cli(t, "apps", "--json"); code != 0 || !strings.Contains(out, `"pid":`+pid) {
+			t.Fatalf("%s: apps lacks pid %s: %s", kind, pid, out)
+		}
+		if out, errOut, code := dd.cli(t, "read", "--pid", pid, "--text"); code != 0 || !strings.Contains(out, "First paragraph of the document.") {
+			t.Fatalf("%s: read: exit %d %s%s", kind, code, out, errOut)
+		}
+		out, errOut, code := dd.cli(t, "click", "role=button,name=Save", "--pid", pid, "--expect", `text="Saved"`, "--json")
+		if reply := decode[api.ActionReply](t, out); code != 0 || !reply.Done || reply.Expect == nil || reply.Expect.Outcome != api.WaitMet {
+			t.Fatalf("%s: click Save: exit %d %s%s", kind, code, out, errOut)
+		}
+		if err := app.WaitOutput(ctx, "SAVED 1"); err != nil {
+			t.Fatalf("%s: %v", kind, err)
 		}
 	}
 }

@@ -31,6 +31,9 @@ func openATSPI(cfg Config) (observer.Backend, error) {
 	if cfg.LaunchEnv != nil {
 		opts = append(opts, atspi.WithLaunchEnv(cfg.LaunchEnv))
 	}
+	if cfg.LoseEvents > 0 {
+		opts = append(opts, atspi.WithEventLoss(cfg.LoseEvents))
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	b, err := atspi.Open(ctx, opts...)

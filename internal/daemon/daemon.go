@@ -49,6 +49,9 @@ type Config struct {
 	// LaunchEnv is the environment of the apps a launch starts (a headless desktop's; nil: the
 	// daemon's own, pointed at the desktop above).
 	LaunchEnv []string
+	// LoseEvents loses every n-th accessibility event on arrival (AT-SPI; 0: none): tests show
+	// that what the daemon keeps converges to the apps whatever events are missed.
+	LoseEvents int
 
 	// HubURL joins a hub as a leaf node (tls://HOST:7422, or nats:// on loopback), with the
 	// hub's leaf credential HubSeed (an nkey seed file) and, for TLS, the hub's CA HubCA. The

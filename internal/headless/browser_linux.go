@@ -53,7 +53,7 @@ func (s *Session) StartBrowser(ctx context.Context, page string, args ...string)
 	if _, err := os.Stat(Chromium); err != nil {
 		return nil, missingPackages("a browser needs", []string{"chromium"})
 	}
-	target, err := s.pageURL(page)
+	target, err := s.PageURL(page)
 	if err != nil {
 		return nil, err
 	}
@@ -162,9 +162,9 @@ func chromiumArgs(profile string, a11y bool) []string {
 		"--remote-debugging-pipe")
 }
 
-// pageURL turns a page of fixtures/web ("long.html", "page.html?add=Hi") into its file: URL; absolute URLs
+// PageURL turns a page of fixtures/web ("long.html", "page.html?add=Hi") into its file: URL; absolute URLs
 // pass as they are.
-func (s *Session) pageURL(page string) (string, error) {
+func (s *Session) PageURL(page string) (string, error) {
 	if isURL(page) {
 		return page, nil
 	}
@@ -210,7 +210,7 @@ func hasPages(dir string) bool {
 
 // navigate is Browser.Navigate.
 func (s *Session) navigate(ctx context.Context, b *Browser, page string) error {
-	target, err := s.pageURL(page)
+	target, err := s.PageURL(page)
 	if err != nil {
 		return err
 	}

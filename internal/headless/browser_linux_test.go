@@ -126,7 +126,7 @@ func TestPageURL(t *testing.T) {
 		t.Fatalf("pages found at %s from a temporary dir: the test would not use the embedded copies", d)
 	}
 	s := &Session{Dir: t.TempDir(), state: &state{}}
-	got, err := s.pageURL("page.html?add=Hello")
+	got, err := s.PageURL("page.html?add=Hello")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,12 +139,12 @@ func TestPageURL(t *testing.T) {
 		t.Errorf("written page.html differs from the embedded one (%v)", err)
 	}
 	for _, p := range []string{"https://example.com/x?y", "data:text/html,<title>t</title>", "file:///tmp/x.html"} {
-		if got, err := s.pageURL(p); err != nil || got != p {
+		if got, err := s.PageURL(p); err != nil || got != p {
 			t.Errorf("%s: %s %v", p, got, err)
 		}
 	}
 	for _, p := range []string{"nope.html", "../page.html", "sub/page.html", "/etc/passwd", "javascript:alert(1)"} {
-		if got, err := s.pageURL(p); err == nil {
+		if got, err := s.PageURL(p); err == nil {
 			t.Errorf("%s: %s, want an error", p, got)
 		}
 	}

@@ -67,6 +67,7 @@ type config struct {
 	recheck     time.Duration
 	fastRecheck time.Duration
 	sequential  bool
+	loseEvery   int
 }
 
 // WithSessionBus sets the session bus address (default $DBUS_SESSION_BUS_ADDRESS). The session
@@ -110,6 +111,11 @@ func WithRecheck(slow, fast time.Duration) Option {
 // WithSequentialReads makes Read issue one call at a time and wait for each answer: the slow way,
 // kept to measure what pipelining gains (benchmarks). Never use it in production.
 func WithSequentialReads() Option { return func(c *config) { c.sequential = true } }
+
+// WithEventLoss loses every n-th accessibility event as it arrives, as a busy bus, a restart or
+// a toolkit that announces nothing would: for tests that what the backend keeps from events
+// converges to what the app says whatever is missed. Never use it in production.
+func WithEventLoss(every int) Option { return func(c *config) { c.loseEvery = every } }
 
 // Backend is the AT-SPI2 backend. It is safe for concurrent use.
 type Backend struct {
@@ -177,7 +183,7 @@ func Open(ctx context.Context, opts ...Option) (*Backend, error) {
 	if err != nil {
 		return nil, err
 	}
-	sigs := newSignalQueue()
+	sigs := newSignalQueue(cfg.loseEvery)
 	conn, err := connectBus(ctx, addr, dbus.WithSignalHandler(sigs))
 	if err != nil {
 		return nil, observer.Errorf(observer.CodeUnavailable,

@@ -3,6 +3,7 @@
 package atspi
 
 import (
+	"strings"
 	"sync"
 	"time"
 
@@ -28,9 +29,13 @@ type signalQueue struct {
 	notify  chan struct{}
 	closed  bool
 	dropped uint64
+	// loseEvery and events: WithEventLoss's every n-th accessibility event is lost on arrival.
+	loseEvery, events int
 }
 
-func newSignalQueue() *signalQueue { return &signalQueue{notify: make(chan struct{}, 1)} }
+func newSignalQueue(loseEvery int) *signalQueue {
+	return &signalQueue{notify: make(chan struct{}, 1), loseEvery: loseEvery}
+}
 
 // DeliverSignal implements dbus.SignalHandler.
 func (q *signalQueue) DeliverSignal(_, _ string, s *dbus.Signal) {
@@ -39,6 +44,12 @@ func (q *signalQueue) DeliverSignal(_, _ string, s *dbus.Signal) {
 	if q.closed {
 		q.mu.Unlock()
 		return
+	}
+	if q.loseEvery > 0 && strings.HasPrefix(s.Name, eventIfacePrefix) {
+		if q.events++; q.events%q.loseEvery == 0 {
+			q.mu.Unlock()
+			return
+		}
 	}
 	if len(q.items) >= maxQueuedSignals {
 		q.items = q.items[1:]
