@@ -46,6 +46,10 @@ type Event struct {
 	Detail  map[string]any  `json:"detail,omitempty"`
 	// Ref is the element's handle, for in-process consumers such as waits; never published.
 	Ref NodeRef `json:"-"`
+	// Child is, for children_changed, the child added or removed, where the platform names it
+	// (AT-SPI's signal carries it): a copy re-reads it with its parent, in the same round trip,
+	// rather than after the parent's fresh child list shows it. Never published.
+	Child NodeRef `json:"-"`
 	// Secure marks an event about a secure field (or an element within one): the observer holds
 	// back its text events and strips their detail (see secureGate). Never published.
 	Secure bool `json:"-"`

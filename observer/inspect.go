@@ -127,17 +127,5 @@ func (w *Walked) element() Element {
 // window's tree no longer holds (a page of a stack that is not shown): it still exists, and a
 // reply about it needs a snapshot that lists it.
 func (o *Observer) SnapshotOf(ctx context.Context, app App, win Window, ref NodeRef) (*Inspection, *Element, error) {
-	budget := WideBudget()
-	budget.MaxElements = ListingRootLimit
-	walk := Walk(ctx, o.backend, ref, WalkOptions{Budget: budget})
-	if len(walk.Nodes) == 0 {
-		return nil, nil, Errorf(CodeElementNotFound, "The element went away before the reply; wait again.",
-			"the element is no longer there")
-	}
-	snap := o.newSnapshot(app, win, budget, walk)
-	o.store.Put(snap)
-	out := snap.Listing(snap.Subtree(0))
-	out.Scope = &ScopeInfo{Element: ElementID(0)}
-	el := snap.Walk.Nodes[0].element()
-	return out, &el, nil
+	return o.SubtreeSnapshot(app, win, Walk(ctx, o.backend, ref, WalkOptions{Budget: SubtreeBudget()}), ref)
 }

@@ -33,6 +33,10 @@ type LiveWindow struct {
 type LiveChanges struct {
 	Added, Removed, Changed []NodeRef
 	Reads                   int
+	// Fresh are the elements a refresh read, as it read them: read after the events that named
+	// them, so as new as a second read would be. A whole re-read gives none: it may have read an
+	// element long before it ended.
+	Fresh map[NodeRef]*Node
 }
 
 // Empty reports whether nothing changed.
@@ -44,11 +48,12 @@ func (o *Observer) NewLiveWindow(app App, win Window) *LiveWindow {
 	return &LiveWindow{o: o, app: app, marks: newMarks(maxMarks), tree: newTree(win, WholeBudget(), true, 0)}
 }
 
-// Load reads the window whole, with the wide budget.
+// Load reads the window whole, with the whole budget, in calls of a few elements (paced): it may
+// run while the app is acted on and its events read, and those wait for one call at most.
 func (lw *LiveWindow) Load(ctx context.Context) error {
 	win := lw.Window()
 	start := time.Now()
-	walk := Walk(ctx, lw.o.backend, win.Ref, WalkOptions{Budget: WholeBudget()})
+	walk := Walk(ctx, paced{lw.o.backend}, win.Ref, WalkOptions{Budget: WholeBudget()})
 	if len(walk.Nodes) == 0 {
 		return Errorf(CodeAppNotResponding, "Check that the app is alive (axbus apps) and retry.",
 			"could not read window %q of %s", win.Title, lw.app.Name).With("pid", lw.app.PID)
@@ -126,8 +131,13 @@ func (lw *LiveWindow) Note(e Event) { lw.marks.note(e) }
 // Pending reports whether events were noted since the last refresh.
 func (lw *LiveWindow) Pending() bool { return lw.marks.pending() > 0 }
 
-// Refresh re-reads what events named since the last refresh and returns what changed.
+// Refresh re-reads what events named since the last refresh and returns what changed. A copy
+// not loaded yet keeps the marks for the refresh after its Load: there is nothing to apply
+// them to, and the Load may have read an element before its change.
 func (lw *LiveWindow) Refresh(ctx context.Context) LiveChanges {
+	if !lw.Loaded() {
+		return LiveChanges{}
+	}
 	m := lw.marks.take()
 	if m.overflow {
 		return lw.Resync(ctx)
@@ -141,7 +151,16 @@ func (lw *LiveWindow) Refresh(ctx context.Context) LiveChanges {
 	}
 	d, retry := applyMarks(ctx, lw.o.backend, lw.tree, m)
 	lw.marks.again(retry)
-	return changesOf(d)
+	c := changesOf(d)
+	for _, ref := range d.read {
+		if e := lw.tree.elems[ref]; e != nil && e.node != nil {
+			if c.Fresh == nil {
+				c.Fresh = make(map[NodeRef]*Node, len(d.read))
+			}
+			c.Fresh[ref] = e.node // never changed in place: a later read replaces it
+		}
+	}
+	return c
 }
 
 // Resync reads the window whole again and returns what changed, notified or not. A read cut
@@ -323,6 +342,20 @@ func (t *polledTree) pathTo(ref NodeRef) []NodeRef {
 			return path
 		}
 		ref = e.parent
+	}
+	return nil
+}
+
+// paced reads as gentle does, in calls of readsPerCall elements, and passes on what the
+// backend knows of children: a whole read of a 2,000-element LibreOffice window takes as long in
+// calls of 32 as in batches of 512, and an event's read waits for 32 elements, not 512.
+type paced struct{ r Reader }
+
+func (p paced) Read(ctx context.Context, refs []NodeRef) []Node { return gentle(p).Read(ctx, refs) }
+
+func (p paced) KnownChildren(ref NodeRef) []NodeRef {
+	if k, ok := p.r.(ChildKnower); ok {
+		return k.KnownChildren(ref)
 	}
 	return nil
 }

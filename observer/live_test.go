@@ -86,6 +86,33 @@ func TestLiveWindowFollowsEventsWithFewReads(t *testing.T) {
 	if n, _ := lw.Node(c.Changed[0]); n.Name != "Store" {
 		t.Fatalf("the tree holds %+v", n)
 	}
+	// What the refresh read it gives as read: a wait takes it for confirmed.
+	if n := c.Fresh[c.Changed[0]]; n == nil || n.Name != "Store" {
+		t.Fatalf("fresh %+v", c.Fresh)
+	}
+}
+
+// A copy not read yet keeps what events marked: its Load may have read an element before its
+// change, and the refresh after the Load reads it again.
+func TestLiveWindowKeepsMarksUntilLoaded(t *testing.T) {
+	o, desk := demo(t)
+	ctx := context.Background()
+	app, wins, err := o.Windows(ctx, observer.AppQuery{PID: notes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lw := o.NewLiveWindow(app, wins[0])
+	save := desk.Ref(notes, "save")
+	lw.Note(observer.Event{Type: observer.EventTitleChanged, App: app.Ref(), Ref: save})
+	if c := lw.Refresh(ctx); !c.Empty() || c.Reads != 0 || !lw.Pending() {
+		t.Fatalf("a refresh before the load: %+v, pending %v", c, lw.Pending())
+	}
+	if err := lw.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if c := lw.Refresh(ctx); c.Reads == 0 || c.Fresh[save] == nil || lw.Pending() {
+		t.Fatalf("the refresh after the load: %+v", c)
+	}
 }
 
 func TestLiveWindowSnapshotHoldsTheMatch(t *testing.T) {

@@ -24,6 +24,9 @@ type delta struct {
 	changedAt  map[NodeRef]int
 	reads      int
 	truncation []Truncation
+	// read are the elements this cycle read and put in the tree as read: what a wait may take
+	// for confirmed, since they were read after the events that named them.
+	read []NodeRef
 }
 
 // cut records that the cycle's changes were cut short by t.
@@ -202,6 +205,7 @@ func (c *eventCycle) refresh(ref NodeRef, n *Node) {
 		c.d.change(ref, next, ch)
 	}
 	c.t.noteFocus(ref, next.States)
+	c.d.read = append(c.d.read, ref)
 	kids := c.t.childrenOf(n, e.depth)
 	if slices.Equal(kids, e.children) {
 		return
@@ -308,6 +312,7 @@ func (c *eventCycle) adoptOne(a childChange) []childChange {
 	}
 	e := c.t.put(&n, a.parent, parent.depth+1)
 	c.d.added = append(c.d.added, e.DiffElement)
+	c.d.read = append(c.d.read, a.child)
 	kids := make([]childChange, len(e.children))
 	for i, k := range e.children {
 		kids[i] = childChange{a.child, k}

@@ -13,6 +13,7 @@ type memTree struct {
 	nodes   map[NodeRef]*Node
 	failing map[NodeRef]bool
 	reads   int
+	calls   int // Read calls: round trips to the app
 }
 
 func newMemTree() *memTree {
@@ -23,6 +24,7 @@ func newMemTree() *memTree {
 
 func (m *memTree) Read(_ context.Context, refs []NodeRef) []Node {
 	m.reads += len(refs)
+	m.calls++
 	out := make([]Node, len(refs))
 	for i, r := range refs {
 		n, ok := m.nodes[r]
@@ -59,7 +61,7 @@ func polledTreeOf(m *memTree) *polledTree { return polledTreeWithin(m, WideBudge
 // polledTreeWithin is polledTreeOf with budget b.
 func polledTreeWithin(m *memTree, b Budget) *polledTree {
 	w := Walk(context.Background(), m, "win", WalkOptions{Budget: b})
-	m.reads = 0
+	m.reads, m.calls = 0, 0
 	return pollTree(Window{ID: "win", Ref: "win"}, &w, b)
 }
 
@@ -103,6 +105,34 @@ func TestApplyMarksAddsTheSubtreeOfANewChild(t *testing.T) {
 	}
 	if m.reads != 3 {
 		t.Errorf("read %d elements, want a, a.1 and a.1.0", m.reads)
+	}
+}
+
+// A children-changed that names the child added (AT-SPI's does) has it read with its parent, in
+// the same call: the parent's fresh list places it without a second round trip. What the cycle
+// read is listed as read.
+func TestApplyMarksReadsANamedChildWithItsParent(t *testing.T) {
+	m := sampleTree()
+	tree := polledTreeOf(m)
+	m.add("a", "a.1")
+	marks := newMarks(maxMarks)
+	marks.note(Event{Type: EventChildrenChanged, Ref: "a", Child: "a.1", Detail: map[string]any{"op": "add", "index": 1}})
+	d, _ := applyMarks(context.Background(), m, tree, marks.take())
+	if got := namesOf(d.added); !slices.Equal(got, []string{"a.1"}) || tree.elems["a.1"].parent != "a" {
+		t.Fatalf("added %v", got)
+	}
+	if m.calls != 1 || m.reads != 2 {
+		t.Errorf("%d calls reading %d elements: want a and a.1 in one", m.calls, m.reads)
+	}
+	if slices.Sort(d.read); !slices.Equal(d.read, []NodeRef{"a", "a.1"}) {
+		t.Errorf("read %v", d.read)
+	}
+	// A removal names the child too: it is not read, its parent's list drops it.
+	m.unlink("a", "a.1")
+	marks.note(Event{Type: EventChildrenChanged, Ref: "a", Child: "a.1", Detail: map[string]any{"op": "remove", "index": 1}})
+	m.reads = 0
+	if d, _ = applyMarks(context.Background(), m, tree, marks.take()); m.reads != 1 || len(d.removed) != 1 {
+		t.Errorf("a removal: %d reads, removed %v", m.reads, namesOf(d.removed))
 	}
 }
 

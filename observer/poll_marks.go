@@ -66,6 +66,9 @@ func (m *marks) note(e Event) {
 		m.overflow = true
 	default:
 		m.refs[e.Ref] |= kind
+		if e.Child != "" && e.Type == EventChildrenChanged && e.Detail["op"] == "add" {
+			m.refs[e.Child] |= markSelf // read with its parent: the parent's fresh list places it
+		}
 	}
 	if e.Type == EventFocusChanged {
 		m.focusMoved = true

@@ -3,6 +3,7 @@ package observer
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -87,4 +88,29 @@ func (s *Snapshot) size() int {
 		}
 	}
 	return n
+}
+
+// SubtreeBudget is the budget of a walk of one element's subtree for a reply that lists it on
+// its own: the wide budget, at most ListingRootLimit elements.
+func SubtreeBudget() Budget {
+	b := WideBudget()
+	b.MaxElements = ListingRootLimit
+	return b
+}
+
+// SubtreeSnapshot stores a snapshot of walk, a walk of one element's subtree with
+// SubtreeBudget, as of window win, and returns its listing, scoped at the walk's root, and match
+// as listed (the root when match is not in the walk).
+func (o *Observer) SubtreeSnapshot(app App, win Window, walk WalkResult, match NodeRef) (*Inspection, *Element, error) {
+	if len(walk.Nodes) == 0 {
+		return nil, nil, Errorf(CodeElementNotFound, "The element went away before the reply; wait again.",
+			"the element is no longer there")
+	}
+	snap := o.newSnapshot(app, win, SubtreeBudget(), walk)
+	o.store.Put(snap)
+	out := snap.Listing(snap.Subtree(0))
+	out.Scope = &ScopeInfo{Element: ElementID(0)}
+	i := max(slices.IndexFunc(snap.Walk.Nodes, func(w Walked) bool { return w.Ref == match }), 0)
+	el := snap.Walk.Nodes[i].element()
+	return out, &el, nil
 }

@@ -2,42 +2,51 @@ package waiters
 
 import (
 	"context"
+	"maps"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 )
 
-// evaluate checks w against the app as the watcher knows it (only the elements in only, when
-// given) and, when the condition holds, confirms it against the app itself before answering: a
-// stale copy never resolves a wait.
-func (aw *appWatch) evaluate(ctx context.Context, w *wait, trigger *Trigger, only map[observer.NodeRef]bool) {
+// evaluate checks w against the app as the watcher knows it, the elements of fresh (read this
+// round) as read, and, when the condition holds, confirms it against the app itself before
+// answering: a stale copy never resolves a wait.
+func (aw *appWatch) evaluate(ctx context.Context, w *wait, trigger *Trigger, fresh map[observer.NodeRef]*observer.Node) {
 	v := aw.viewFor(ctx, w)
-	v.only = only
+	v.override = fresh
 	aw.check(ctx, w, trigger, v)
 }
 
-// check is evaluate on a view made already.
+// check is evaluate on a view made already. A view that lacks a window still being read decides
+// only what an element of it can prove: that one appears (the load's end decides the rest).
 func (aw *appWatch) check(ctx context.Context, w *wait, trigger *Trigger, v *view) {
+	if v.partial && (w.loc != nil || !appearsOnly(w.cond)) {
+		return
+	}
 	if w.loc != nil {
 		aw.checkLocate(ctx, w, trigger, v)
 		return
 	}
 	ok, match, win := w.cond.Holds(v)
 	if !ok {
-		if v.only == nil {
+		if v.only == nil && !v.partial {
 			delete(aw.unconfirmed, w)
 		}
 		return
 	}
 	// Until it is answered, the next recheck looks at it whole again.
 	aw.unconfirmed[w] = true
-	if match != nil { // confirm: read the element again; it must still make the condition hold
+	if match != nil && v.override[match.Ref] == nil { // confirm: read the element again; it must still make the condition hold
 		fresh := aw.e.o.Backend().Read(ctx, []observer.NodeRef{match.Ref})
 		if fresh[0].Err != nil {
 			return // it went away meanwhile: the next event or re-read decides
 		}
 		confirmed := *v // other waits may share v: the fresh read is this wait's
-		confirmed.override = map[observer.NodeRef]*observer.Node{match.Ref: &fresh[0]}
+		confirmed.override = maps.Clone(v.override)
+		if confirmed.override == nil {
+			confirmed.override = map[observer.NodeRef]*observer.Node{}
+		}
+		confirmed.override[match.Ref] = &fresh[0]
 		v = &confirmed
 		if ok, match, win = w.cond.Holds(v); !ok {
 			return
@@ -54,9 +63,7 @@ func (aw *appWatch) check(ctx context.Context, w *wait, trigger *Trigger, v *vie
 	case win != nil:
 		wr := win.RefOf()
 		r.Window = &wr
-		if insp, err := aw.e.o.Inspect(ctx, observer.InspectRequest{App: observer.AppQuery{PID: aw.pid}, Window: win.ID}); err == nil {
-			r.Snapshot = api.NewListing(insp)
-		}
+		r.Snapshot = aw.listWindow(ctx, *win)
 	default: // it holds of no element (something gone): the reply shows the window as it is now
 		if len(v.lives) > 0 {
 			if insp, _, err := v.lives[0].Snapshot(ctx, ""); err == nil {
@@ -68,6 +75,24 @@ func (aw *appWatch) check(ctx context.Context, w *wait, trigger *Trigger, v *vie
 	}
 	delete(aw.unconfirmed, w)
 	w.finish(r)
+}
+
+// listWindow is the listing of a window a window condition holds of: from its live copy when
+// the watcher keeps one read whole, else inspected (a dialog just opened has none).
+func (aw *appWatch) listWindow(ctx context.Context, win observer.Window) *api.Listing {
+	aw.mu.Lock()
+	lw := aw.live[win.Ref]
+	aw.mu.Unlock()
+	if lw != nil && lw.Loaded() {
+		if insp, _, err := lw.Snapshot(ctx, ""); err == nil {
+			return api.NewListing(insp)
+		}
+	}
+	insp, err := aw.e.o.Inspect(ctx, observer.InspectRequest{App: observer.AppQuery{PID: aw.pid}, Window: win.ID})
+	if err != nil {
+		return nil
+	}
+	return api.NewListing(insp)
 }
 
 // listMatch stores a snapshot that lists the match and returns it with the match as listed and
@@ -116,8 +141,12 @@ func (aw *appWatch) viewFor(ctx context.Context, w *wait) *view {
 	}
 	w.seen.set(func() []api.WaitLimit { return aw.limitsFor(wins) })
 	for _, win := range wins {
-		if lw := aw.liveFor(ctx, win); lw != nil {
+		switch lw := aw.liveFor(ctx, win); {
+		case lw == nil: // it could not be read: the wait looks without it
+		case lw.Loaded():
 			v.lives = append(v.lives, lw)
+		default:
+			v.partial = true // being read: see check
 		}
 	}
 	return v
@@ -137,6 +166,8 @@ type view struct {
 	// leaves the tree, its elements live on); detached keeps what it read for this view.
 	read     func(observer.NodeRef) *observer.Node
 	detached map[observer.NodeRef]*observer.Node
+	// partial says a window of the view is still being read whole: lives lack it.
+	partial bool
 }
 
 func (v *view) node(n *observer.Node) *observer.Node {
@@ -188,13 +219,13 @@ func (v *view) trees() []tree {
 	return out
 }
 
-// lookup finds the elements refs name in the view's windows.
+// lookup finds the elements refs name in the view's windows, as fresh as the view has them.
 func (v *view) lookup(refs map[observer.NodeRef]bool) []*observer.Node {
 	out := make([]*observer.Node, 0, len(refs))
 	for ref := range refs {
 		for _, lw := range v.lives {
 			if n, ok := lw.Node(ref); ok {
-				out = append(out, &n)
+				out = append(out, v.node(&n))
 				break
 			}
 		}

@@ -63,7 +63,7 @@ func TestWaitUnmetSaysWhatItCouldNotSee(t *testing.T) {
 		t.Fatalf("limits: %+v", l)
 	}
 
-	slow := bigWindow(t, 2000, 100) // each batch of reads costs 100 ms: the window takes seconds to read
+	slow := bigWindow(t, 300, 100) // each call reads 32 elements and costs 100 ms: the window takes 2 s to read
 	res = slow.wait(t, `text="never there"`, observer.AppQuery{PID: 701}, 800*time.Millisecond, nil)
 	if res.Outcome != Timeout || len(res.Limits) != 1 || !res.Limits[0].Reading {
 		t.Fatalf("a window still being read: %+v", res)

@@ -3,6 +3,7 @@ package waiters
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/axbus/axbus/api"
@@ -58,11 +59,14 @@ type wait struct {
 	start   time.Time
 	targets map[string]observer.NodeRef // elem_N of the condition -> handle
 	scope   observer.NodeRef
-	// shares: the condition holds as soon as one element of the whole app matches, so a change
-	// is looked at only where it touched, in a view all such waits share.
+	// shares: the condition holds as soon as one element of its window (or of the whole app)
+	// matches, so a change is looked at only where it touched, in a view all such waits of the
+	// window share.
 	shares bool
 	once   sync.Once
 	done   chan *Result
+	// ended is set once the wait has its outcome: a round looks no further for it.
+	ended atomic.Bool
 	// seen says, should the wait end unmet, which of its windows it could not see whole.
 	seen limitsSource
 	// recheckAsked says the request gave its recheck period: it is kept, not spaced out.
@@ -82,6 +86,7 @@ func (w *wait) listening() { w.readyOnce.Do(func() { close(w.ready) }) }
 // finish delivers the wait's result once.
 func (w *wait) finish(r *Result) {
 	w.once.Do(func() {
+		w.ended.Store(true)
 		if r.Outcome != Met {
 			r.Limits = w.seen.limits()
 		}
@@ -216,7 +221,7 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*wait, error) {
 		return nil, observer.Errorf(observer.CodeBadRequest, "Name the app (app or pid) the window, scope or element ids belong to.",
 			"a window, scope or element ids need an app")
 	}
-	w.shares = loc == nil && appearsOnly(w.cond) && w.req.Window == "" && w.scope == "" && w.cond.NeedsElements()
+	w.shares = loc == nil && appearsOnly(w.cond) && w.scope == "" && w.cond.NeedsElements()
 	for _, l := range w.cond.Leaves() {
 		if l.Kind == KindWindowGone && l.Title == nil && l.window == "" {
 			return nil, observer.Errorf(observer.CodeBadRequest, `Name the window: window_gone:title="Report", or wait on an app's window (app and window).`,

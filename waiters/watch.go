@@ -49,11 +49,23 @@ type appWatch struct {
 	// unconfirmed are the waits whose condition held of the copy but not of the app when read
 	// again: the next recheck looks at them whole, whatever changed.
 	unconfirmed map[*wait]bool
+	// loading are the live windows being read whole, off the loop (load.go); loaded takes
+	// each read's end to the loop.
+	loading map[*observer.LiveWindow]bool
+	loaded  chan loadDone
+	// failed is when the whole read of a window (by handle) last failed (aw.mu): see retryLoad.
+	failed map[observer.NodeRef]time.Time
+	// evSeq counts the events pushed (aw.mu), lastEv is the latest; addedAt is evSeq when each
+	// wait was added: a copy read whole after events came says they may have made it hold.
+	evSeq   uint64
+	lastEv  Trigger
+	addedAt map[*wait]uint64
 }
 
 func newAppWatch(e *Engine, pid int) *appWatch {
 	return &appWatch{e: e, pid: pid, waits: map[*wait]bool{}, kick: make(chan struct{}, 1), quit: make(chan struct{}),
 		live: map[observer.NodeRef]*observer.LiveWindow{}, unconfirmed: map[*wait]bool{},
+		loading: map[*observer.LiveWindow]bool{}, loaded: make(chan loadDone), failed: map[observer.NodeRef]time.Time{}, addedAt: map[*wait]uint64{},
 		since: time.Now(), moved: map[observer.NodeRef]time.Time{}, resynced: make(chan resynced, 1), pace: DefaultRecheck}
 }
 
@@ -70,6 +82,8 @@ func (aw *appWatch) push(ev observer.Event) {
 	if len(aw.events) < maxQueued {
 		aw.events = append(aw.events, ev)
 	}
+	aw.evSeq++
+	aw.lastEv = Trigger{Kind: "event", Event: ev.Type, Raw: ev.Raw}
 	if ev.Type == observer.EventLayoutChanged && ev.Ref != "" {
 		aw.noteLayout(ev.Ref, time.Now())
 	}
@@ -98,6 +112,7 @@ func (aw *appWatch) add(w *wait) {
 	aw.mu.Lock()
 	aw.waits[w] = true
 	aw.added = append(aw.added, w)
+	aw.addedAt[w] = aw.evSeq
 	aw.mu.Unlock()
 	aw.nudge()
 }
@@ -110,6 +125,7 @@ func (aw *appWatch) remove(w *wait) bool {
 		return false
 	}
 	delete(aw.waits, w)
+	delete(aw.addedAt, w)
 	if len(aw.waits) == 0 {
 		aw.idleSince = time.Now()
 	}
@@ -155,6 +171,8 @@ func (aw *appWatch) run(ctx context.Context) {
 		case r := <-aw.resynced:
 			aw.resyncing = false
 			aw.resyncDone(ctx, r)
+		case d := <-aw.loaded:
+			aw.loadDone(ctx, d)
 		case <-recheck.C:
 			if aw.idleFor() == 0 && !aw.resyncing { // a lingering watcher is kept warm by events alone
 				aw.resync(ctx)
@@ -223,23 +241,42 @@ func (aw *appWatch) round(ctx context.Context) {
 		aw.ended()
 		return
 	}
-	winsChanged := windowsChanged(evs)
-	if winsChanged {
+	ch := &change{trigger: trigger, events: evs, winsChanged: windowsChanged(evs), named: map[observer.NodeRef]bool{}}
+	if ch.winsChanged {
 		aw.refreshWindows(ctx)
 	}
-	named := map[observer.NodeRef]bool{}
 	for _, ev := range evs {
-		named[ev.Ref] = true
+		ch.named[ev.Ref] = true
 	}
-	aw.evaluateWaits(ctx, trigger, aw.refreshLive(ctx), named, added, winsChanged)
+	ch.touched, ch.fresh = aw.refreshLive(ctx)
+	aw.evaluateWaits(ctx, ch, added)
+}
+
+// change is what a round (or a whole read) found, for the waits to be evaluated on.
+type change struct {
+	trigger *Trigger
+	// touched are the elements added or changed (a removal: the empty ref); fresh, those read
+	// in this round, as read: read after the events that named them, they need no second read.
+	touched map[observer.NodeRef]bool
+	fresh   map[observer.NodeRef]*observer.Node
+	// named are the elements the events named; events the round's own.
+	named  map[observer.NodeRef]bool
+	events []observer.Event
+	// winsChanged says every wait looks again whole: the windows changed, or one was read whole
+	// for the first time (loaded, and each wait's trigger is then its own: loadTrigger).
+	winsChanged bool
+	loaded      bool
 }
 
 // evaluateWaits evaluates the waits after a change of the copy: added waits from scratch, every
 // wait when the windows changed, else those a touched element may concern or whose target an
 // event named (it may be out of the window's tree); a wait that held but was not confirmed is
-// looked at whole again.
-func (aw *appWatch) evaluateWaits(ctx context.Context, trigger *Trigger, touched, named map[observer.NodeRef]bool, added []*wait, winsChanged bool) {
-	var shared *view // what every wait of the whole app sees, made once for all of them
+// looked at whole again. A wait whose window is still being read whole may be met meanwhile by
+// what the round's events named, read on its own (probe.go).
+func (aw *appWatch) evaluateWaits(ctx context.Context, ch *change, added []*wait) {
+	shared := map[string]*view{} // what the waits that look only at touched elements see, by window
+	var probe *probed            // read once for all the waits that look at it
+	probing := len(ch.events) > 0 && len(aw.loading) > 0
 	waits := aw.waitList()
 	for w := range aw.unconfirmed {
 		if !slices.Contains(waits, w) {
@@ -249,24 +286,42 @@ func (aw *appWatch) evaluateWaits(ctx context.Context, trigger *Trigger, touched
 	for _, w := range waits {
 		switch {
 		case slices.Contains(added, w):
-			aw.evaluate(ctx, w, &Trigger{Kind: "initial"}, nil)
+			aw.evaluate(ctx, w, &Trigger{Kind: "initial"}, ch.fresh)
 			w.listening() // its windows are watched now: what happens next is seen
-		case winsChanged || aw.unconfirmed[w] || w.targetNamed(named):
-			aw.evaluate(ctx, w, trigger, nil)
-		case len(touched) > 0 && w.shares:
+		case ch.loaded:
+			aw.evaluate(ctx, w, aw.loadTrigger(w), ch.fresh)
+		case ch.winsChanged || aw.unconfirmed[w] || w.targetNamed(ch.named):
+			aw.evaluate(ctx, w, ch.trigger, ch.fresh)
+		case len(ch.touched) > 0 && w.shares:
 			// It held of nothing before: only what was added or changed can make it hold now.
-			if shared == nil {
-				shared = aw.viewFor(ctx, &wait{req: Request{}, cond: w.cond})
-				shared.only = touched
-				shared.onlyNodes = shared.lookup(touched)
+			v := aw.sharedView(ctx, shared, w, ch)
+			if w.cond.matchesAnyOf(v.onlyNodes) { // most of a thousand waits match none of them
+				aw.check(ctx, w, ch.trigger, v)
 			}
-			if w.cond.matchesAnyOf(shared.onlyNodes) { // most of a thousand waits match none of them
-				aw.check(ctx, w, trigger, shared)
+		case len(ch.touched) > 0:
+			aw.evaluate(ctx, w, ch.trigger, ch.fresh)
+		}
+		if probing && !w.ended.Load() && aw.probes(w) {
+			if probe == nil {
+				probe = aw.probe(ctx, ch.events)
 			}
-		case len(touched) > 0:
-			aw.evaluate(ctx, w, trigger, nil)
+			aw.checkProbe(w, probe)
 		}
 	}
+}
+
+// sharedView is what the waits that share see of ch in w's window (all the app's windows when
+// it names none): the touched elements alone, as fresh as the round read them. It is made once
+// per window for all of them.
+func (aw *appWatch) sharedView(ctx context.Context, shared map[string]*view, w *wait, ch *change) *view {
+	v := shared[w.req.Window]
+	if v == nil {
+		v = aw.viewFor(ctx, &wait{req: Request{Window: w.req.Window}, cond: w.cond})
+		v.override, v.only = ch.fresh, ch.touched
+		v.onlyNodes = v.lookup(ch.touched)
+		shared[w.req.Window] = v
+	}
+	return v
 }
 
 // targetNamed reports whether one of the elements w's condition names is among refs.
@@ -323,7 +378,7 @@ func (aw *appWatch) resync(ctx context.Context) {
 	r := resynced{touched: map[observer.NodeRef]bool{}, winsChanged: !sameWindows(before, aw.windows)}
 	var due []*observer.LiveWindow
 	for _, lw := range aw.liveSnapshot() {
-		if lw.ResyncDue() { // else re-read whole so recently, for so long, that the waits come first
+		if lw.Loaded() && lw.ResyncDue() { // else being read whole now, or re-read whole so recently, for so long, that the waits come first
 			due = append(due, lw)
 		}
 	}
@@ -355,10 +410,11 @@ func (aw *appWatch) resyncDone(ctx context.Context, r resynced) {
 		aw.pace = DefaultRecheck // it found what no notification said: keep looking often
 	}
 	aw.mu.Unlock()
-	for ref := range aw.refreshLive(ctx) {
+	touched, fresh := aw.refreshLive(ctx)
+	for ref := range touched {
 		r.touched[ref] = true
 	}
-	aw.evaluateWaits(ctx, &Trigger{Kind: "recheck"}, r.touched, nil, nil, r.winsChanged)
+	aw.evaluateWaits(ctx, &change{trigger: &Trigger{Kind: "recheck"}, touched: r.touched, fresh: fresh, winsChanged: r.winsChanged}, nil)
 }
 
 // sameWindows reports whether two window lists are alike for conditions.
@@ -427,13 +483,18 @@ func (aw *appWatch) refreshWindows(ctx context.Context) {
 			delete(aw.live, ref)
 		}
 	}
+	for ref := range aw.failed {
+		if !slices.ContainsFunc(wins, func(w observer.Window) bool { return w.Ref == ref }) {
+			delete(aw.failed, ref)
+		}
+	}
 	aw.mu.Unlock()
 }
 
 // refreshLive re-reads what events marked in the live windows and returns the elements added
-// or changed, and whether anything was removed (as an empty entry).
-func (aw *appWatch) refreshLive(ctx context.Context) map[observer.NodeRef]bool {
-	touched := map[observer.NodeRef]bool{}
+// or changed (a removal as the empty ref), and those it read, as read.
+func (aw *appWatch) refreshLive(ctx context.Context) (touched map[observer.NodeRef]bool, fresh map[observer.NodeRef]*observer.Node) {
+	touched = map[observer.NodeRef]bool{}
 	for _, lw := range aw.liveSnapshot() {
 		if !lw.Pending() {
 			continue
@@ -445,29 +506,34 @@ func (aw *appWatch) refreshLive(ctx context.Context) map[observer.NodeRef]bool {
 		if len(c.Removed) > 0 {
 			touched[""] = true // something went: conditions must look again, but no element to check
 		}
+		for ref, n := range c.Fresh {
+			if fresh == nil {
+				fresh = map[observer.NodeRef]*observer.Node{}
+			}
+			fresh[ref] = n
+		}
 	}
-	return touched
+	return touched, fresh
 }
 
-// liveFor returns the live copy of win, reading it whole the first time. The copy takes the
-// app's events before it is read, so that a change made while it is read is not lost.
+// liveFor returns the live copy of win, and starts reading it whole the first time, off the
+// loop (load.go): the copy takes the app's events from now on, so that a change made while it is
+// read is not lost, and the waits listen at once. nil: its last whole read failed just now.
 func (aw *appWatch) liveFor(ctx context.Context, win observer.Window) *observer.LiveWindow {
 	aw.mu.Lock()
 	lw := aw.live[win.Ref]
 	if lw == nil {
+		if time.Since(aw.failed[win.Ref]) < retryLoad {
+			aw.mu.Unlock()
+			return nil
+		}
+		delete(aw.failed, win.Ref)
 		lw = aw.e.o.NewLiveWindow(aw.app, win)
 		aw.live[win.Ref] = lw
 	}
 	aw.mu.Unlock()
-	if lw.Loaded() {
-		return lw
+	if !lw.Loaded() && !aw.loading[lw] {
+		aw.load(ctx, lw)
 	}
-	if err := lw.Load(ctx); err != nil {
-		aw.mu.Lock()
-		delete(aw.live, win.Ref)
-		aw.mu.Unlock()
-		return nil
-	}
-	lw.Refresh(ctx) // what changed while it was read
 	return lw
 }

@@ -222,16 +222,33 @@ func benchATSPIWalk() ([]row, error) {
 // fixture app, and a client of it over TCP.
 type desktopDaemon struct {
 	*daemon.Daemon
-	app    *headless.App
-	nc     *nats.Conn
-	client *bus.Client
+	app     *headless.App
+	session *headless.Session
+	nc      *nats.Conn
+	client  *bus.Client
 }
 
 func startDesktopDaemon(kind string) (*desktopDaemon, func(), error) {
-	s, app, stopDesktop, err := desktop(kind)
+	return startSessionDaemon(60*time.Second, func(ctx context.Context, s *headless.Session) (*headless.App, error) {
+		return s.StartApp(ctx, kind)
+	})
+}
+
+// startSessionDaemon starts a private headless desktop, the app start starts in it (within
+// bound), and a daemon on it with a client over TCP.
+func startSessionDaemon(bound time.Duration, start func(context.Context, *headless.Session) (*headless.App, error)) (*desktopDaemon, func(), error) {
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	s, err := headless.Start(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
+	app, err := start(ctx, s)
+	if err != nil {
+		_ = s.Close()
+		return nil, nil, err
+	}
+	stopDesktop := func() { _ = s.Close() }
 	d, dir, closeDaemon, err := startDaemonWith(daemon.Config{Backend: "atspi", SessionBus: s.SessionBus, A11yBus: s.A11yBus, Display: s.Display, XAuthority: s.XAuthority})
 	if err != nil {
 		stopDesktop()
@@ -251,5 +268,5 @@ func startDesktopDaemon(kind string) (*desktopDaemon, func(), error) {
 	}
 	// No warm-up: with nobody subscribed to ax.<host>.snap.<app> the poller reads nothing, so
 	// the daemon measured is the one an agent meets, reading an app only when asked.
-	return &desktopDaemon{Daemon: d, app: app, nc: nc, client: client}, func() { nc.Close(); stop() }, nil
+	return &desktopDaemon{Daemon: d, app: app, session: s, nc: nc, client: client}, func() { nc.Close(); stop() }, nil
 }

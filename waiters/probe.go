@@ -1,0 +1,116 @@
+package waiters
+
+import (
+	"context"
+
+	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/observer"
+)
+
+// While a window's copy is being read whole (load.go), the events of its app still come: a
+// round reads the elements they name, each with its subtree (what an event changed), and the
+// waits that hold as soon as one element matches are looked at on what it read. The read comes
+// after the event, so a match is as confirmed as a second read would make it, and the subtree
+// read is the reply's listing: nothing waits for the window's whole read.
+
+// maxProbes bounds the subtrees one round reads for the waits whose windows are being read.
+const maxProbes = 8
+
+// probed is what a round read of the elements its events named in windows being read whole.
+type probed struct {
+	reads []probeRead
+}
+
+// probeRead is one element's subtree, read after the event that named it.
+type probeRead struct {
+	win   observer.Window
+	walk  observer.WalkResult
+	nodes []*observer.Node
+	ev    observer.Event
+}
+
+// probes reports whether w may be met by what a round's events named in a window being read:
+// its condition holds as soon as one element matches, and one of its windows is being read.
+func (aw *appWatch) probes(w *wait) bool {
+	return w.loc == nil && w.scope == "" && appearsOnly(w.cond) && w.cond.NeedsElements() && aw.loadingFor(w)
+}
+
+// probe reads the subtrees the events named (latest first) in windows being read whole: for a
+// child added, the child's where the platform names it, else the element's.
+func (aw *appWatch) probe(ctx context.Context, evs []observer.Event) *probed {
+	p := &probed{}
+	seen := map[observer.NodeRef]bool{}
+	for i := len(evs) - 1; i >= 0 && len(p.reads) < maxProbes; i-- {
+		ev := evs[i]
+		ref := ev.Ref
+		if ev.Child != "" && ev.Type == observer.EventChildrenChanged && ev.Detail["op"] == "add" {
+			ref = ev.Child
+		}
+		if ref == "" || seen[ref] || ev.Window == nil || !probeable(ev.Type) {
+			continue
+		}
+		seen[ref] = true
+		win, ok := aw.loadingWindow(ev.Window.ID)
+		if !ok || ref == win.Ref { // the window itself: its whole read decides
+			continue
+		}
+		walk := observer.Walk(ctx, aw.e.o.Backend(), ref, observer.WalkOptions{Budget: observer.SubtreeBudget()})
+		if len(walk.Nodes) == 0 {
+			continue
+		}
+		r := probeRead{win: win, walk: walk, ev: ev, nodes: make([]*observer.Node, len(walk.Nodes))}
+		for j := range walk.Nodes {
+			r.nodes[j] = &walk.Nodes[j].Node
+		}
+		p.reads = append(p.reads, r)
+	}
+	return p
+}
+
+// probeable reports whether an event of type t may show an element that makes a condition hold.
+func probeable(t observer.EventType) bool {
+	switch t {
+	case observer.EventElementDestroyed, observer.EventWindowClosed, observer.EventMenuClosed,
+		observer.EventAppLaunched, observer.EventAppTerminated, observer.EventAppActivated, observer.EventAnnouncement:
+		return false
+	}
+	return true
+}
+
+// loadingWindow is the window of the app with id whose copy is being read whole.
+func (aw *appWatch) loadingWindow(id string) (observer.Window, bool) {
+	for _, win := range aw.windows {
+		if win.ID != id {
+			continue
+		}
+		aw.mu.Lock()
+		lw := aw.live[win.Ref]
+		aw.mu.Unlock()
+		return win, lw != nil && aw.loading[lw]
+	}
+	return observer.Window{}, false
+}
+
+// checkProbe looks at w on what p read in its windows, and answers it when it holds, listing
+// the subtree read.
+func (aw *appWatch) checkProbe(w *wait, p *probed) {
+	for _, r := range p.reads {
+		if w.req.Window != "" && !aw.isWindow(r.win, w.req.Window) {
+			continue
+		}
+		v := &view{windows: aw.windows, only: map[observer.NodeRef]bool{}, onlyNodes: r.nodes}
+		ok, match, _ := w.cond.Holds(v)
+		if !ok || match == nil {
+			continue
+		}
+		insp, el, err := aw.e.o.SubtreeSnapshot(aw.app, r.win, r.walk, match.Ref)
+		if err != nil {
+			continue
+		}
+		wr := r.win.RefOf()
+		delete(aw.unconfirmed, w)
+		w.finish(&Result{Outcome: Met, Trigger: &Trigger{Kind: "event", Event: r.ev.Type, Raw: r.ev.Raw}, App: refOf(aw.app),
+			Snapshot: api.NewListing(insp), Match: el, Window: &wr})
+		return
+	}
+}
