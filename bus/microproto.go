@@ -39,13 +39,15 @@ func newMicroService(nc *nats.Conn, name, version, description string, metadata 
 		id: micro.ServiceIdentity{Name: name, ID: nuid.Next(), Version: version, Metadata: metadata}}
 }
 
-// addEndpoint subscribes handle to subject in micro's queue group and lists it.
-func (m *microService) addEndpoint(name, subject string, metadata map[string]string, handle nats.MsgHandler) (*microEndpoint, error) {
+// addEndpoint lists an endpoint whose requests subscribe takes (on subject, in micro's queue group):
+// to a handler, or into a channel that several endpoints share to keep their requests' order.
+func (m *microService) addEndpoint(name, subject string, metadata map[string]string,
+	subscribe func(subject, queue string) (*nats.Subscription, error)) (*microEndpoint, error) {
 	ep := &microEndpoint{
 		info:  micro.EndpointInfo{Name: name, Subject: subject, QueueGroup: micro.DefaultQueueGroup, Metadata: metadata},
 		stats: micro.EndpointStats{Name: name, Subject: subject, QueueGroup: micro.DefaultQueueGroup},
 	}
-	sub, err := m.nc.QueueSubscribe(subject, micro.DefaultQueueGroup, handle)
+	sub, err := subscribe(subject, micro.DefaultQueueGroup)
 	if err != nil {
 		return nil, err
 	}

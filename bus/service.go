@@ -39,6 +39,10 @@ type Service struct {
 	recognizer observer.TextRecognizer
 	shots      shotStore // screenshots' PNGs, fetched part by part
 	svc        *microService
+	// turns orders each client's actions (api.Turn); acts is where every action endpoint's
+	// requests arrive, in the order the server delivered them.
+	turns *turns
+	acts  chan *nats.Msg
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -110,7 +114,8 @@ func WithOperations(ops Operations) ServiceOption { return func(s *Service) { s.
 // NewService registers the service on nc.
 func NewService(nc *nats.Conn, obs *observer.Observer, subj Subjects, opts ...ServiceOption) (*Service, error) {
 	s := &Service{nc: nc, obs: obs, subj: subj, log: slog.New(slog.DiscardHandler), started: time.Now(),
-		limit: make(chan struct{}, api.MaxInFlight), inflight: inflight{n: map[string]int{}}}
+		limit: make(chan struct{}, api.MaxInFlight), inflight: inflight{n: map[string]int{}},
+		turns: newTurns(), acts: make(chan *nats.Msg, api.MaxInFlight)}
 	for _, o := range opts {
 		o(s)
 	}
@@ -122,6 +127,7 @@ func NewService(nc *nats.Conn, obs *observer.Observer, subj Subjects, opts ...Se
 		"The accessibility tree of one desktop: apps, windows, inspections, waits and actions.",
 		map[string]string{"host": subj.Host, "backend": obs.Backend().Platform(), "api": subj.API()})
 	handlers := s.handlers()
+	actHandlers := map[string]nats.MsgHandler{} // by subject
 	for _, ep := range api.Endpoints {
 		meta := map[string]string{
 			"description":    ep.Description,
@@ -132,12 +138,33 @@ func NewService(nc *nats.Conn, obs *observer.Observer, subj Subjects, opts ...Se
 		var stats *microEndpoint
 		handle := s.wrap(ep, handlers[ep.Name], func() *microEndpoint { return stats })
 		var err error
-		if stats, err = s.svc.addEndpoint(ep.Name, subj.Endpoint(ep.Name), meta, handle); err != nil {
+		subscribe := func(subject, queue string) (*nats.Subscription, error) {
+			return nc.QueueSubscribe(subject, queue, handle)
+		}
+		if ep.Kind == api.Act { // one channel for them all: their order of arrival is kept
+			actHandlers[subj.Endpoint(ep.Name)] = handle
+			subscribe = func(subject, queue string) (*nats.Subscription, error) {
+				return nc.ChanQueueSubscribe(subject, queue, s.acts)
+			}
+		}
+		if stats, err = s.svc.addEndpoint(ep.Name, subj.Endpoint(ep.Name), meta, subscribe); err != nil {
 			_ = s.svc.stop()
 			s.cancel()
 			return nil, err
 		}
 	}
+	s.wg.Add(1)
+	go func() { // the action requests, in order of arrival: each takes its turn here
+		defer s.wg.Done()
+		for {
+			select {
+			case m := <-s.acts:
+				actHandlers[m.Sub.Subject](m)
+			case <-s.ctx.Done():
+				return
+			}
+		}
+	}()
 	if err := s.svc.start(); err != nil {
 		_ = s.svc.stop()
 		s.cancel()
@@ -202,11 +229,19 @@ func (s *Service) wrap(ep api.Endpoint, handle handler, stats func() *microEndpo
 				"the daemon is handling %d requests already", api.MaxInFlight))
 			return
 		}
+		var turn *turn
+		if ep.Kind == api.Act && who.Conn != 0 { // the daemon's own requests keep no order
+			turn = s.turns.take(who.Conn)
+		}
 		s.wg.Add(1)
 		go func() {
 			defer func() { <-s.limit; s.inflight.give(who.Name); s.wg.Done() }()
 			ctx, cancel := context.WithTimeout(api.WithIdentity(s.ctx, who), ep.Timeout)
 			defer cancel()
+			if turn != nil {
+				defer turn.Done()
+				ctx = api.WithTurn(ctx, turn)
+			}
 			if interim {
 				ctx = context.WithValue(ctx, interimKey{}, func(v any) { s.interim(reply, v) })
 			}

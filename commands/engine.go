@@ -11,7 +11,8 @@ import (
 )
 
 // Engine does actions: it resolves the target, arms the expect, walks the backend's chain,
-// reads the state after, and waits for the expect. Actions on one app are done one at a time;
+// reads the state after, and waits for the expect. A client's actions are delivered in the order it
+// sent them (api.Turn); actions on one app are done one at a time;
 // actions on different apps run in parallel.
 type Engine struct {
 	o     *observer.Observer
@@ -81,6 +82,15 @@ func (e *Engine) Do(ctx context.Context, action string, req api.ActionRequest) (
 	if err != nil {
 		return nil, err
 	}
+	// The client's earlier actions first (api.Turn), before the app's lock: an earlier action may
+	// be waiting for it.
+	turn := api.TurnOf(ctx)
+	if turn != nil {
+		if err := turn.Wait(ctx); err != nil {
+			return nil, err
+		}
+		defer turn.Done()
+	}
 	unlock := e.lock(t.app.PID)
 	defer unlock()
 	gate, err := e.leaseGate(ctx, action, t)
@@ -120,6 +130,9 @@ func (e *Engine) Do(ctx context.Context, action string, req api.ActionRequest) (
 		r.stop = ex.met
 	}
 	chainErr := r.exec(ctx)
+	if turn != nil {
+		turn.Done() // delivered: the client's next action may go while this one's expect waits
+	}
 	refused := gate.end() // the input lease lasts the chain, not the expect
 	reply.Done, reply.Step, reply.Delivered, reply.Mechanism = r.done, r.step, r.delivered, r.mechanism
 	if r.trace != nil {
