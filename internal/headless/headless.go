@@ -37,7 +37,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -146,9 +145,8 @@ type App struct {
 	Socket  string // the control socket of a GTK fixture; "" for other apps
 	Log     string // the app's stderr and stdout, removed with the session
 
-	proc     *child
-	out      *output
-	regStart uint64 // the registered process's start time (see proc), so that a reused pid is never signalled
+	proc *child
+	appState // per platform
 }
 
 // Kill ends the app with SIGKILL, with its process group: the processes it started (a web process, the
@@ -236,23 +234,6 @@ func hasFixtures(dir string) bool {
 		}
 	}
 	return true
-}
-
-// child is one process the session started itself.
-type child struct {
-	name string
-	cmd  *exec.Cmd
-	done chan struct{} // closed once the process is reaped
-	err  error         // its wait error, set before done closes
-}
-
-func (c *child) exited() bool {
-	select {
-	case <-c.done:
-		return true
-	default:
-		return false
-	}
 }
 
 func clip(b []byte, n int) string {

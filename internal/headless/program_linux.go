@@ -64,6 +64,29 @@ func (s *Session) StartProgram(ctx context.Context, name string, argv []string, 
 		bound: programCap})
 }
 
+// appState is what an App of this platform holds besides its exported fields.
+type appState struct {
+	out      *output
+	regStart uint64 // the registered process's start time (see proc), so that a reused pid is never signalled
+}
+
+// child is one process the session started itself.
+type child struct {
+	name string
+	cmd  *exec.Cmd
+	done chan struct{} // closed once the process is reaped
+	err  error         // its wait error, set before done closes
+}
+
+func (c *child) exited() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // launch is one program for start: how it runs and what says that it is up.
 type launch struct {
 	kind   string        // App.Kind
@@ -97,7 +120,7 @@ func (s *Session) start(ctx context.Context, l launch) (_ *App, err error) {
 		return nil, err
 	}
 	pid := l.cmd.Process.Pid
-	a := &App{Kind: l.kind, PID: pid, Spawned: pid, Socket: l.socket, Log: logPath, proc: c, out: newOutput()}
+	a := &App{Kind: l.kind, PID: pid, Spawned: pid, Socket: l.socket, Log: logPath, proc: c, appState: appState{out: newOutput()}}
 	ready := make(chan struct{})
 	go a.out.read(r, logPath, "READY "+strconv.Itoa(pid), ready, drained)
 	s.mu.Lock()

@@ -10,6 +10,14 @@ import (
 
 type state struct{}
 
+type appState struct{}
+
+// child is a process the session started: none off Linux.
+type child struct {
+	done chan struct{}
+	err  error
+}
+
 var errNotLinux = errors.New("headless: sessions need Linux (Xvfb, D-Bus and AT-SPI2)")
 
 // Start fails: headless sessions run on Linux only.
@@ -34,7 +42,10 @@ func (s *Session) StartProgram(ctx context.Context, name string, argv []string, 
 // FixtureAvailable reports that the fixture apps need Linux.
 func FixtureAvailable(kind string) error { return errNotLinux }
 
-func (a *App) signal(sig syscall.Signal) error { return errNotLinux }
+func (a *App) signal(sig syscall.Signal) error {
+	_ = a.appState
+	return errNotLinux
+}
 
 // RegisteredApps fails off Linux.
 func (s *Session) RegisteredApps(ctx context.Context) (map[int]string, error) {
