@@ -101,24 +101,12 @@ func startDaemonWith(t *testing.T, setup func(ctx context.Context, dd *desktopDa
 	sess := startHeadless(t, ctx)
 	dd := &desktopDaemon{session: sess, apps: map[string]*headless.App{}, log: &syncBuffer{}, events: make(chan received, 4096)}
 	pids := setup(ctx, dd)
-	dir := t.TempDir()
-	d, err := daemon.Start(daemon.Config{
-		Backend: "atspi", StateDir: dir, Listen: "127.0.0.1:0", Host: "testhost",
-		SessionBus: sess.SessionBus, A11yBus: sess.A11yBus, Display: sess.Display, XAuthority: sess.XAuthority,
+	dd.testDaemon = runDaemon(t, daemon.Config{
+		Backend: "atspi", SessionBus: sess.SessionBus, A11yBus: sess.A11yBus, Display: sess.Display, XAuthority: sess.XAuthority,
 		LaunchEnv: sess.Env(), // what it launches ends with the session
 		Log:       slog.New(slog.NewTextHandler(dd.log, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dd.testDaemon = &testDaemon{Daemon: d, dir: dir}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := d.Close(ctx); err != nil {
-			t.Errorf("daemon close: %v", err)
-		}
-	})
+	d, dir := dd.Daemon, dd.dir
 	nc, _, err := embedded.Connect(dir)
 	if err != nil {
 		t.Fatal(err)

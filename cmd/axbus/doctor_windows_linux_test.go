@@ -32,18 +32,8 @@ func TestDoctorInaccessibleWindows(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	dir := t.TempDir()
-	d, err := daemon.Start(daemon.Config{Headless: "always", StateDir: dir, Listen: "127.0.0.1:0", Host: "testhost", Log: slog.New(slog.DiscardHandler)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if err := d.Close(ctx); err != nil {
-			t.Errorf("daemon close: %v", err)
-		}
-	})
+	d := runDaemon(t, daemon.Config{Headless: "always", Log: slog.New(slog.DiscardHandler)})
+	dir := d.dir
 	sess := d.Desktop.Session
 
 	silent := exec.Command("gtk3-widget-factory")

@@ -42,8 +42,16 @@ func startTestDaemon(t *testing.T) *testDaemon {
 // free port, and stops it when the test ends.
 func startSimDaemon(t *testing.T, cfg daemon.Config) *testDaemon {
 	t.Helper()
+	cfg.Backend = "sim"
+	return runDaemon(t, cfg)
+}
+
+// runDaemon starts a daemon with cfg in a fresh state dir on a free port, host testhost, and
+// stops it when the test ends (unless the test closed it already).
+func runDaemon(t *testing.T, cfg daemon.Config) *testDaemon {
+	t.Helper()
 	dir := t.TempDir()
-	cfg.Backend, cfg.StateDir, cfg.Listen, cfg.Host = "sim", dir, "127.0.0.1:0", "testhost"
+	cfg.StateDir, cfg.Listen, cfg.Host = dir, "127.0.0.1:0", "testhost"
 	d, err := daemon.Start(cfg)
 	if err != nil {
 		t.Fatal(err)

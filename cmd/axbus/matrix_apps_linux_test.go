@@ -76,11 +76,7 @@ func (controls) inspect(r *matrixRun) (string, error) {
 	if err := r.waitAfter("element:role=button,name=Save", func() error { return nil }); err != nil {
 		return "", err
 	}
-	_, el, err := r.find("role=button,name=Save")
-	if err != nil {
-		return "", err
-	}
-	_, err = pressName(el)
+	_, _, err := r.pressable("role=button,name=Save")
 	return "", err
 }
 
@@ -103,11 +99,7 @@ func (controls) read(r *matrixRun) (string, error) {
 }
 
 func (controls) click(r *matrixRun) (string, error) {
-	_, el, err := r.find("role=button,name=Save")
-	if err != nil {
-		return "", err
-	}
-	action, err := pressName(el)
+	_, action, err := r.pressable("role=button,name=Save")
 	if err != nil {
 		return "", err
 	}
@@ -157,11 +149,7 @@ func (controls) wait(r *matrixRun) (string, error) {
 type widgetFactory struct{}
 
 func (widgetFactory) inspect(r *matrixRun) (string, error) {
-	_, el, err := r.find(`role=radio,name="Page 2"`)
-	if err != nil {
-		return "", err
-	}
-	_, err = pressName(el)
+	_, _, err := r.pressable(`role=radio,name="Page 2"`)
 	return "", err
 }
 
@@ -221,11 +209,7 @@ func (widgetFactory) wait(r *matrixRun) (string, error) {
 type calculator struct{}
 
 func (calculator) inspect(r *matrixRun) (string, error) {
-	_, el, err := r.find(`role=button,name="7 7"`) // GTK 4.8 names a keypad button twice: its own name and its label's
-	if err != nil {
-		return "", err
-	}
-	_, err = pressName(el)
+	_, _, err := r.pressable(`role=button,name="7 7"`) // GTK 4.8 names a keypad button twice: its own name and its label's
 	return "", err
 }
 
@@ -243,11 +227,7 @@ func (calculator) read(r *matrixRun) (string, error) {
 }
 
 func (calculator) click(r *matrixRun) (string, error) {
-	_, el, err := r.find(`role=button,name="= ="`)
-	if err != nil {
-		return "", err
-	}
-	action, err := pressName(el)
+	_, action, err := r.pressable(`role=button,name="= ="`)
 	if err != nil {
 		return "", err
 	}
@@ -271,11 +251,7 @@ func (calculator) wait(r *matrixRun) (string, error) {
 type writer struct{}
 
 func (writer) inspect(r *matrixRun) (string, error) {
-	_, el, err := r.find("role=toggle_button,name=Bold")
-	if err != nil {
-		return "", err
-	}
-	_, err = pressName(el)
+	_, _, err := r.pressable("role=toggle_button,name=Bold")
 	return "", err
 }
 
@@ -300,11 +276,7 @@ func (writer) read(r *matrixRun) (string, error) {
 }
 
 func (writer) click(r *matrixRun) (string, error) {
-	_, el, err := r.find("role=toggle_button,name=Bold")
-	if err != nil {
-		return "", err
-	}
-	action, err := pressName(el)
+	el, action, err := r.pressable("role=toggle_button,name=Bold")
 	if err != nil {
 		return "", err
 	}

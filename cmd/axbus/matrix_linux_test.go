@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -129,18 +128,11 @@ func (m *matrix) start(ctx context.Context, a *matrixApp) {
 
 // daemon starts a daemon on the session, losing every loseEvery-th accessibility event.
 func (m *matrix) daemon(loseEvery int) *testDaemon {
-	dir := m.t.TempDir()
-	var log bytes.Buffer
-	d, err := daemon.Start(daemon.Config{
-		Backend: "atspi", StateDir: dir, Listen: "127.0.0.1:0", Host: "testhost",
-		SessionBus: m.session.SessionBus, A11yBus: m.session.A11yBus, Display: m.session.Display,
+	return runDaemon(m.t, daemon.Config{
+		Backend: "atspi", SessionBus: m.session.SessionBus, A11yBus: m.session.A11yBus, Display: m.session.Display,
 		XAuthority: m.session.XAuthority, LaunchEnv: m.session.Env(), LoseEvents: loseEvery,
-		Log: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Log: slog.New(slog.DiscardHandler),
 	})
-	if err != nil {
-		m.t.Fatal(err)
-	}
-	return &testDaemon{Daemon: d, dir: dir}
 }
 
 func (m *matrix) stop(d *testDaemon) {

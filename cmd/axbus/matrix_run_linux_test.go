@@ -101,6 +101,16 @@ func (r *matrixRun) find(locator string) (*observer.Inspection, *observer.Elemen
 	return insp, &insp.Elements[0], nil
 }
 
+// pressable finds the one element locator matches, and its press-like action as inspect lists it.
+func (r *matrixRun) pressable(locator string) (*observer.Element, string, error) {
+	_, el, err := r.find(locator)
+	if err != nil {
+		return nil, "", err
+	}
+	action, err := pressName(el)
+	return el, action, err
+}
+
 // pressName is the element's press-like action as inspect lists it: a name, not a key binding or
 // a description (Firefox's action tuple gave ";;").
 func pressName(el *observer.Element) (string, error) {
