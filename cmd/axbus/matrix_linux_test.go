@@ -202,13 +202,13 @@ func (m *matrix) table(apps []*matrixApp) {
 	if err != nil {
 		m.t.Fatal(err)
 	}
-	got, err := matrixBlock(string(readme))
+	before, got, after, err := matrixBlock(string(readme))
 	if err != nil {
 		m.t.Fatal(err)
 	}
 	if got != table && !m.t.Failed() {
 		if os.Getenv("AXBUS_MATRIX_README") == "update" {
-			updated := strings.Replace(string(readme), got, table, 1)
+			updated := before + table + after
 			if err := os.WriteFile(filepath.Join(root, "README.md"), []byte(updated), 0o644); err != nil {
 				m.t.Fatal(err)
 			}
@@ -224,14 +224,15 @@ const (
 	matrixEnd   = "<!-- end of matrix -->\n"
 )
 
-// matrixBlock is the table between the README's matrix markers.
-func matrixBlock(readme string) (string, error) {
-	_, rest, ok := strings.Cut(readme, matrixBegin)
-	block, _, ok2 := strings.Cut(rest, matrixEnd)
+// matrixBlock splits the README at its matrix markers: what comes up to the first marker (and it),
+// the table between them, and the rest (the second marker first).
+func matrixBlock(readme string) (before, block, after string, err error) {
+	head, rest, ok := strings.Cut(readme, matrixBegin)
+	block, tail, ok2 := strings.Cut(rest, matrixEnd)
 	if !ok || !ok2 {
-		return "", errors.New("README.md has no matrix markers")
+		return "", "", "", errors.New("README.md has no matrix markers")
 	}
-	return block, nil
+	return head + matrixBegin, block, matrixEnd + tail, nil
 }
 
 // cell is what the table says of capability c of app a over the orders: ✓ when it held in every
@@ -269,4 +270,19 @@ func firstLine(s string) string {
 		s = s[:80] + "…"
 	}
 	return strings.ReplaceAll(s, "|", "/")
+}
+
+// The README's table goes between its markers, an empty block included.
+func TestMatrixBlock(t *testing.T) {
+	readme := "# title\n\ntext\n" + matrixBegin + matrixEnd + "after\n"
+	before, block, after, err := matrixBlock(readme)
+	if err != nil || block != "" {
+		t.Fatalf("block %q, %v", block, err)
+	}
+	if got := before + "| t |\n" + after; got != "# title\n\ntext\n"+matrixBegin+"| t |\n"+matrixEnd+"after\n" {
+		t.Fatalf("updated:\n%s", got)
+	}
+	if _, _, _, err := matrixBlock("# no markers\n"); err == nil {
+		t.Fatal("a README without markers")
+	}
 }
