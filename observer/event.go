@@ -50,6 +50,11 @@ type Event struct {
 	// (AT-SPI's signal carries it): a copy re-reads it with its parent, in the same round trip,
 	// rather than after the parent's fresh child list shows it. Never published.
 	Child NodeRef `json:"-"`
+	// Added is, for children_changed add, the child as the backend read it right after the event,
+	// where it did (a wait is pending on the app): a wait that holds as soon as one element matches
+	// may be met by it, read after the event, before the app is busy laying the child out. Never
+	// published.
+	Added *Node `json:"-"`
 	// Secure marks an event about a secure field (or an element within one): the observer holds
 	// back its text events and strips their detail (see secureGate). Never published.
 	Secure bool `json:"-"`

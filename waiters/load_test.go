@@ -154,3 +154,68 @@ func TestWaitWindowReplyListedFromTheCopy(t *testing.T) {
 		t.Fatalf("%d elements read for the reply: the copy lists the window", after-before)
 	}
 }
+
+// layingOutDesk is a desktop whose app, like GTK3, lays out an element it adds and answers no
+// read meanwhile; the backend reads the element as the event comes (observer.Event.Added).
+type layingOutDesk struct {
+	*sim.Desktop
+	mu   sync.Mutex
+	busy time.Time // when the app answers reads again
+}
+
+func (d *layingOutDesk) Watch(sink func(observer.Event)) (func(), error) {
+	return d.Desktop.Watch(func(ev observer.Event) {
+		if ev.Type == observer.EventChildrenChanged && ev.Raw == "AXCreated" {
+			n := d.Desktop.Read(context.Background(), []observer.NodeRef{ev.Ref})[0]
+			ev.Added = &n
+			d.mu.Lock()
+			d.busy = time.Now().Add(3 * time.Second)
+			d.mu.Unlock()
+		}
+		sink(ev)
+	})
+}
+
+func (d *layingOutDesk) Read(ctx context.Context, refs []observer.NodeRef) []observer.Node {
+	d.mu.Lock()
+	busy := time.Until(d.busy)
+	d.mu.Unlock()
+	select {
+	case <-time.After(busy):
+	case <-ctx.Done():
+	}
+	return d.Desktop.Read(ctx, refs)
+}
+
+// An element the backend read as it was added meets a wait on its own: the wait does not read
+// it again while the app lays it out. Its reply lists that element.
+func TestWaitMetByTheElementTheEventCarried(t *testing.T) {
+	r := newRig(t)
+	r.e.Stop()
+	ld := &layingOutDesk{Desktop: r.desk}
+	o := observer.New(ld)
+	e := New(o)
+	if err := e.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(e.Stop)
+	r = &rig{o: o, desk: r.desk, e: e}
+	if warm := r.wait(t, `element:role=button,name="Save"`, notesApp, 5*time.Second, nil); warm.Outcome != Met {
+		t.Fatalf("warm-up: %+v", warm)
+	}
+	start := time.Now()
+	res := r.wait(t, `text="Fresh"`, notesApp, 5*time.Second, func() {
+		if err := r.desk.AddNode(notes, "toolbar", sim.NodeSpec{ID: "fresh", Role: "AXStaticText", Value: textOf("Fresh"), Frame: []float64{300, 84, 60, 20}}); err != nil {
+			t.Error(err)
+		}
+	})
+	if res.Outcome != Met || res.Trigger == nil || res.Trigger.Kind != "event" || !listsMatch(res) {
+		t.Fatalf("result %+v", res)
+	}
+	if took := time.Since(start); took > 2*time.Second {
+		t.Fatalf("met after %v: it read the element again while the app laid it out", took)
+	}
+	if insp := listing(res); len(insp.Elements) != 1 {
+		t.Fatalf("the reply lists %d elements, want the one added", len(insp.Elements))
+	}
+}

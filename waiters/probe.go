@@ -2,6 +2,7 @@ package waiters
 
 import (
 	"context"
+	"slices"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
@@ -29,10 +30,35 @@ type probeRead struct {
 	ev    observer.Event
 }
 
+// appears reports whether w holds as soon as one element matches: what one element read on its
+// own may meet.
+func (w *wait) appears() bool {
+	return w.loc == nil && w.scope == "" && appearsOnly(w.cond) && w.cond.NeedsElements()
+}
+
 // probes reports whether w may be met by what a round's events named in a window being read:
 // its condition holds as soon as one element matches, and one of its windows is being read.
-func (aw *appWatch) probes(w *wait) bool {
-	return w.loc == nil && w.scope == "" && appearsOnly(w.cond) && w.cond.NeedsElements() && aw.loadingFor(w)
+func (aw *appWatch) probes(w *wait) bool { return w.appears() && aw.loadingFor(w) }
+
+// addedByEvents is what the round's events added, as the backend read it right after each event
+// (observer.Event.Added): read after the event, it needs no read of its own. A GTK3 app lays a
+// new label out from ~1.5 ms after adding it and answers no read for 15-25 ms meanwhile: the
+// backend's read, made as the event came, is what answers a wait in milliseconds.
+func (aw *appWatch) addedByEvents(evs []observer.Event) *probed {
+	p := &probed{}
+	for _, ev := range evs {
+		if ev.Added == nil || ev.Window == nil || ev.Type != observer.EventChildrenChanged {
+			continue
+		}
+		i := slices.IndexFunc(aw.windows, func(w observer.Window) bool { return w.ID == ev.Window.ID })
+		if i < 0 {
+			continue
+		}
+		n := *ev.Added
+		walk := observer.WalkResult{Nodes: []observer.Walked{{Node: n, Parent: -1}}}
+		p.reads = append(p.reads, probeRead{win: aw.windows[i], walk: walk, nodes: []*observer.Node{&walk.Nodes[0].Node}, ev: ev})
+	}
+	return p
 }
 
 // probe reads the subtrees the events named (latest first) in windows being read whole: for a

@@ -248,6 +248,13 @@ func (aw *appWatch) round(ctx context.Context) {
 	for _, ev := range evs {
 		ch.named[ev.Ref] = true
 	}
+	if p := aw.addedByEvents(evs); len(p.reads) > 0 { // before the refresh: its reads may wait for the app's layout
+		for _, w := range aw.waitList() {
+			if w.appears() && !w.ended.Load() {
+				aw.checkProbe(w, p)
+			}
+		}
+	}
 	ch.touched, ch.fresh = aw.refreshLive(ctx)
 	aw.evaluateWaits(ctx, ch, added)
 }

@@ -145,7 +145,7 @@ type App struct {
 	Socket  string // the control socket of a GTK fixture; "" for other apps
 	Log     string // the app's stderr and stdout, removed with the session
 
-	proc *child
+	proc     *child
 	appState // per platform
 }
 

@@ -127,7 +127,11 @@ func (wk *appWorker) handle(ctx context.Context, j job) bool {
 			defer delete(wk.windows, ref)
 		}
 	}
-	wk.emit(ctx, app, t, rawName, j.at, ref, node, detail)
+	if t == observer.EventChildrenChanged {
+		wk.emitAdded(ctx, app, rawName, j, ref, node, detail)
+	} else {
+		wk.emit(ctx, app, t, rawName, j.at, ref, node, detail)
+	}
 	if t == observer.EventChildrenChanged && ref == RootRef(wk.bus) && !wk.rootChild(ctx, app, j, rawName) {
 		wk.syncWindows(ctx, app, rawName, j.at)
 	}
@@ -219,11 +223,31 @@ func (wk *appWorker) emit(ctx context.Context, app *appInfo, t observer.EventTyp
 	wk.emitWin(app, t, raw, at, ref, node, detail, wk.windowFor(ctx, ref))
 }
 
+// emitAdded is emit for a children-changed that names its child: the event carries it, and the
+// child as prefetch read it, when it did.
+func (wk *appWorker) emitAdded(ctx context.Context, app *appInfo, raw string, j job, ref observer.NodeRef,
+	node *observer.Node, detail map[string]any) {
+	ev := wk.event(app, observer.EventChildrenChanged, raw, j.at, ref, node, detail, wk.windowFor(ctx, ref))
+	if c := variantRef(j.data); c != "" && c != ref {
+		ev.Child = c
+		if j.raw.mainKind() == "add" {
+			ev.Added = wk.pre[c]
+		}
+	}
+	wk.w.deliver(ev)
+}
+
 func (wk *appWorker) emitWin(app *appInfo, t observer.EventType, raw string, at time.Time,
 	ref observer.NodeRef, node *observer.Node, detail map[string]any, win *observer.WindowRef) {
 	if t == "" {
 		return
 	}
+	wk.w.deliver(wk.event(app, t, raw, at, ref, node, detail, win))
+}
+
+// event is the event of type t about ref, with its summary node.
+func (wk *appWorker) event(app *appInfo, t observer.EventType, raw string, at time.Time,
+	ref observer.NodeRef, node *observer.Node, detail map[string]any, win *observer.WindowRef) observer.Event {
 	ev := observer.Event{Time: at, App: app.ref(), Window: win, Type: t, Raw: raw, Detail: detail, Ref: ref}
 	if node != nil {
 		ev.Element, ev.Secure = node.Summary(), node.Secure
@@ -232,5 +256,5 @@ func (wk *appWorker) emitWin(app *appInfo, t observer.EventType, raw string, at 
 		ri, _ := wk.w.b.cache.get(ref)
 		ev.Secure = ri.secure // known from an earlier read, when the event came without a summary
 	}
-	wk.w.deliver(ev)
+	return ev
 }

@@ -60,7 +60,7 @@ func (wk *appWorker) tellable(j job) bool {
 	switch {
 	case !ok:
 		return true
-	case t == observer.EventChildrenChanged && j.raw.mainKind() == "add" && j.src == RootRef(wk.bus):
+	case wk.readsChild(t, j):
 		return false
 	}
 	return wk.knownSummary(t, j, eventRef(j)) != nil

@@ -27,6 +27,10 @@ const (
 	modeSummary
 	// modeWindow reads what a window listing needs: role, name, states, bounds.
 	modeWindow
+	// modeAdded reads what one round trip tells: role, name, states. A child an event adds is
+	// read so, at once: an app busy laying it out (GTK3 paints for 15-25 ms from ~1.5 ms after)
+	// answers nothing more until it is done.
+	modeAdded
 	// modeText is modeFull with the text of every text element, labels too.
 	modeText
 )
@@ -284,7 +288,7 @@ func fatal(e *observer.Error) bool {
 func (b *Backend) issueEarly(c *caller, it *rd, mode readMode) {
 	it.ifaces = it.known.ifaces
 	b.issueExtents(c, it)
-	if mode == modeWindow || !it.known.haveRole {
+	if mode == modeWindow || mode == modeAdded || !it.known.haveRole {
 		return
 	}
 	if !it.known.secure && !IsSecureRole(it.known.role) {
@@ -311,6 +315,9 @@ func (b *Backend) issueExtents(c *caller, it *rd) {
 }
 
 func (b *Backend) issuePhase2(c *caller, it *rd, mode readMode) {
+	if mode == modeAdded {
+		return
+	}
 	b.issueExtents(c, it)
 	if mode == modeWindow {
 		return

@@ -73,6 +73,9 @@ type appWorker struct {
 	prior map[observer.NodeRef]told
 	// told is what the watch knew of elements after the runs so far.
 	told map[observer.NodeRef]told
+	// pending says a wait was pending on the app when last asked, at pendingAt (waitPending).
+	pending   bool
+	pendingAt time.Time
 }
 
 // told is what the watch knows of an element's states and name: from the events it delivered and
@@ -224,7 +227,7 @@ func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 	if time.Now().Before(wk.unresponsive) {
 		return
 	}
-	var refs []observer.NodeRef
+	var refs, added []observer.NodeRef
 	reading := map[observer.NodeRef]bool{}
 	fresh := map[observer.NodeRef]bool{} // an event about a change of the element's own content
 	for _, j := range jobs {
@@ -236,13 +239,20 @@ func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 		if _, dup := wk.prior[ref]; !dup {
 			wk.prior[ref] = wk.lastTold(ref)
 		}
-		if t == observer.EventChildrenChanged && j.raw.mainKind() == "add" && ref == RootRef(wk.bus) {
-			if c := variantRef(j.data); c != "" && c != ref && !reading[c] { // a new top-level, named by GTK3
+		if wk.readsChild(t, j) {
+			// A new top-level, named by GTK3, is read with the events; while a wait is pending on the
+			// app, any other child added is read first, in one round trip, before the app is busy
+			// laying it out (Event.Added).
+			if c := variantRef(j.data); c != "" && c != ref && !reading[c] {
 				reading[c] = true
 				if _, dup := wk.prior[c]; !dup {
 					wk.prior[c] = wk.lastTold(c)
 				}
-				refs = append(refs, c)
+				if ref == RootRef(wk.bus) {
+					refs = append(refs, c)
+				} else {
+					added = append(added, c)
+				}
 			}
 		}
 		if wk.knownSummary(t, j, ref) != nil {
@@ -255,6 +265,11 @@ func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 		if !reading[ref] {
 			reading[ref] = true
 			refs = append(refs, ref)
+		}
+	}
+	for i, n := range b.read(ctx, added, modeAdded, false) {
+		if n.Err == nil {
+			wk.pre[added[i]] = &n
 		}
 	}
 	if len(refs) == 0 {
@@ -369,3 +384,34 @@ func (wk *appWorker) summary(ctx context.Context, ref observer.NodeRef) *observe
 	}
 	return &n
 }
+
+// readsChild reports whether the child a children-changed:add names is read with the event: a
+// new top-level's (its role says whether it is a dialog), and, while a wait is pending on the
+// app, any child's (Event.Added).
+func (wk *appWorker) readsChild(t observer.EventType, j job) bool {
+	if t != observer.EventChildrenChanged || j.raw.mainKind() != "add" {
+		return false
+	}
+	return eventRef(j) == RootRef(wk.bus) || wk.waitPending()
+}
+
+// waitPending reports whether a wait (an expect among them) is pending on the worker's app, as
+// the daemon's RecheckWhen gate says. A yes is asked again after a fast recheck period; a no, which
+// may have cost the gate a look at the stream's consumers, after notPendingFor: a wait that
+// begins just before its event is not missed for long.
+func (wk *appWorker) waitPending() bool {
+	again := notPendingFor
+	if wk.pending {
+		again = wk.w.b.cfg.fastRecheck
+	}
+	if now := time.Now(); now.Sub(wk.pendingAt) >= again {
+		rate := wk.w.b.recheckWhen.Load()
+		a := wk.w.b.app(wk.bus)
+		wk.pending = rate != nil && a != nil && (*rate)(observer.App{PID: a.pid, Name: a.name}) == observer.RecheckFast
+		wk.pendingAt = now
+	}
+	return wk.pending
+}
+
+// notPendingFor is how long waitPending trusts a no.
+const notPendingFor = 10 * time.Millisecond
