@@ -6,16 +6,18 @@ import (
 	"os"
 	"time"
 
+	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/micro"
 )
 
+// simDemo is a daemon on the simulated demo desktop.
+var simDemo = daemon.Config{Backend: "sim", Desktop: "demo"}
+
 // startDaemon starts a daemon on the simulated demo desktop in a temporary state dir.
-func startDaemon() (*daemon.Daemon, string, func(), error) {
-	return startDaemonWith(daemon.Config{Backend: "sim", Desktop: "demo"})
-}
+func startDaemon() (*daemon.Daemon, string, func(), error) { return startDaemonWith(simDemo) }
 
 // startDaemonWith starts a daemon in a temporary state dir on a free port.
 func startDaemonWith(cfg daemon.Config) (*daemon.Daemon, string, func(), error) {
@@ -39,6 +41,34 @@ func startDaemonWith(cfg daemon.Config) (*daemon.Daemon, string, func(), error) 
 		os.RemoveAll(dir)
 	}
 	return d, dir, stop, nil
+}
+
+// clientDaemon is a suite's daemon and a client of it over TCP, as an agent meets it.
+type clientDaemon struct {
+	*daemon.Daemon
+	dir    string
+	nc     *nats.Conn
+	client *bus.Client
+}
+
+// startWithClient is startDaemonWith and a client of the daemon over TCP; stop closes both.
+func startWithClient(cfg daemon.Config) (*clientDaemon, func(), error) {
+	d, dir, closeDaemon, err := startDaemonWith(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	nc, _, err := embedded.Connect(dir)
+	if err != nil {
+		closeDaemon()
+		return nil, nil, err
+	}
+	client, err := bus.NewClient(context.Background(), nc)
+	if err != nil {
+		nc.Close()
+		closeDaemon()
+		return nil, nil, err
+	}
+	return &clientDaemon{Daemon: d, dir: dir, nc: nc, client: client}, func() { nc.Close(); closeDaemon() }, nil
 }
 
 // roundTrips times n requests on subject after a warm-up.

@@ -11,13 +11,10 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/axbus/axbus/bus"
-	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/atspi"
-	"github.com/nats-io/nats.go"
 )
 
 func init() {
@@ -221,11 +218,9 @@ func benchATSPIWalk() ([]row, error) {
 // desktopDaemon is a daemon on the AT-SPI backend of a private headless desktop running one
 // fixture app, and a client of it over TCP.
 type desktopDaemon struct {
-	*daemon.Daemon
+	*clientDaemon
 	app     *headless.App
 	session *headless.Session
-	nc      *nats.Conn
-	client  *bus.Client
 }
 
 func startDesktopDaemon(kind string) (*desktopDaemon, func(), error) {
@@ -248,25 +243,17 @@ func startSessionDaemon(bound time.Duration, start func(context.Context, *headle
 		_ = s.Close()
 		return nil, nil, err
 	}
-	stopDesktop := func() { _ = s.Close() }
-	d, dir, closeDaemon, err := startDaemonWith(daemon.Config{Backend: "atspi", SessionBus: s.SessionBus, A11yBus: s.A11yBus, Display: s.Display, XAuthority: s.XAuthority})
+	d, stop, err := startWithClient(sessionConfig(s))
 	if err != nil {
-		stopDesktop()
-		return nil, nil, err
-	}
-	stop := func() { closeDaemon(); stopDesktop() }
-	nc, _, err := embedded.Connect(dir)
-	if err != nil {
-		stop()
-		return nil, nil, err
-	}
-	client, err := bus.NewClient(context.Background(), nc)
-	if err != nil {
-		nc.Close()
-		stop()
+		_ = s.Close()
 		return nil, nil, err
 	}
 	// No warm-up: with nobody subscribed to ax.<host>.snap.<app> the poller reads nothing, so
 	// the daemon measured is the one an agent meets, reading an app only when asked.
-	return &desktopDaemon{Daemon: d, app: app, session: s, nc: nc, client: client}, func() { nc.Close(); stop() }, nil
+	return &desktopDaemon{clientDaemon: d, app: app, session: s}, func() { stop(); _ = s.Close() }, nil
+}
+
+// sessionConfig is a daemon on the AT-SPI backend of the headless desktop s.
+func sessionConfig(s *headless.Session) daemon.Config {
+	return daemon.Config{Backend: "atspi", SessionBus: s.SessionBus, A11yBus: s.A11yBus, Display: s.Display, XAuthority: s.XAuthority}
 }

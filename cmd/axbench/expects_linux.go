@@ -8,9 +8,6 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
-	"github.com/axbus/axbus/embedded"
-	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 )
@@ -176,22 +173,11 @@ func benchWriterExpect() ([]row, error) {
 // caller stops it before the next.
 func (dd *desktopDaemon) another() (*desktopDaemon, func(), error) {
 	s := dd.session
-	d, dir, closeDaemon, err := startDaemonWith(daemon.Config{Backend: "atspi", SessionBus: s.SessionBus, A11yBus: s.A11yBus, Display: s.Display, XAuthority: s.XAuthority})
+	d, stop, err := startWithClient(sessionConfig(s))
 	if err != nil {
 		return nil, nil, err
 	}
-	nc, _, err := embedded.Connect(dir)
-	if err != nil {
-		closeDaemon()
-		return nil, nil, err
-	}
-	client, err := bus.NewClient(context.Background(), nc)
-	if err != nil {
-		nc.Close()
-		closeDaemon()
-		return nil, nil, err
-	}
-	return &desktopDaemon{Daemon: d, app: dd.app, session: s, nc: nc, client: client}, func() { nc.Close(); closeDaemon() }, nil
+	return &desktopDaemon{clientDaemon: d, app: dd.app, session: s}, stop, nil
 }
 
 // paragraph inspects dd's app and returns SNAPSHOT:ELEMENT of its first paragraph.

@@ -10,8 +10,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
-	"github.com/axbus/axbus/embedded"
 )
 
 // mcpActions is how many check-or-uncheck round trips each way makes.
@@ -21,21 +19,12 @@ const mcpActions = 200
 // proven by its state), as an MCP tool call to `axbus mcp` over stdio (the go-sdk's client, the
 // binary as an agent runs it) and as a bus.Client request over TCP, interleaved.
 func benchMCP() ([]row, error) {
-	_, dir, stop, err := startDaemon()
+	d, stop, err := startWithClient(simDemo)
 	if err != nil {
 		return nil, err
 	}
 	defer stop()
-	nc, _, err := embedded.Connect(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer nc.Close()
-	ctx := context.Background()
-	client, err := bus.NewClient(ctx, nc)
-	if err != nil {
-		return nil, err
-	}
+	ctx, dir, client := context.Background(), d.dir, d.client
 	session, err := mcp.NewClient(&mcp.Implementation{Name: "axbench", Version: api.Version}, nil).
 		Connect(ctx, &mcp.CommandTransport{Command: exec.Command(*axbusBin, "mcp", "--state-dir", dir)}, nil)
 	if err != nil {

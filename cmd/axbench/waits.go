@@ -7,28 +7,18 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
-	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/observer/sim"
 )
 
 // benchSimWaits: on the simulated desktop, the latency from a change to the wait's reply at the
 // client, alone and beside 1,000 other pending waits, side by side.
 func benchSimWaits() ([]row, error) {
-	d, dir, stop, err := startDaemon()
+	d, stop, err := startWithClient(simDemo)
 	if err != nil {
 		return nil, err
 	}
 	defer stop()
-	nc, _, err := embedded.Connect(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer nc.Close()
-	client, err := bus.NewClient(context.Background(), nc)
-	if err != nil {
-		return nil, err
-	}
+	client := d.client
 	desk := d.Backend.(*sim.Desktop)
 	seq := 0
 	// one wait for a label that appears once the wait listens

@@ -8,8 +8,6 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
-	"github.com/axbus/axbus/embedded"
-	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/headless"
 )
 
@@ -32,20 +30,12 @@ func benchBrowserLaunchWait() ([]row, error) {
 		return nil, err
 	}
 	defer s.Close()
-	_, dir, closeDaemon, err := startDaemonWith(daemon.Config{Backend: "atspi", SessionBus: s.SessionBus, A11yBus: s.A11yBus, Display: s.Display, XAuthority: s.XAuthority})
+	d, closeDaemon, err := startWithClient(sessionConfig(s))
 	if err != nil {
 		return nil, err
 	}
 	defer closeDaemon()
-	nc, _, err := embedded.Connect(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer nc.Close()
-	client, err := bus.NewClient(context.Background(), nc)
-	if err != nil {
-		return nil, err
-	}
+	client := d.client
 	var lat []time.Duration
 	for i := range launches {
 		d, err := launchWait(client, s, fmt.Sprint("Added ", i+1))

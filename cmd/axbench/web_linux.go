@@ -9,8 +9,6 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
-	"github.com/axbus/axbus/embedded"
-	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go"
@@ -40,24 +38,12 @@ func startWebDaemon(page string) (*webDaemon, func(), error) {
 		_ = s.Close()
 		return nil, nil, err
 	}
-	d, dir, closeDaemon, err := startDaemonWith(daemon.Config{Backend: "atspi", SessionBus: s.SessionBus, A11yBus: s.A11yBus, Display: s.Display, XAuthority: s.XAuthority})
+	d, stop, err := startWithClient(sessionConfig(s))
 	if err != nil {
 		_ = s.Close()
 		return nil, nil, err
 	}
-	stop := func() { closeDaemon(); _ = s.Close() }
-	nc, _, err := embedded.Connect(dir)
-	if err != nil {
-		stop()
-		return nil, nil, err
-	}
-	client, err := bus.NewClient(ctx, nc)
-	if err != nil {
-		nc.Close()
-		stop()
-		return nil, nil, err
-	}
-	return &webDaemon{browser: b, nc: nc, client: client, subj: d.Subjects}, func() { nc.Close(); stop() }, nil
+	return &webDaemon{browser: b, nc: d.nc, client: d.client, subj: d.Subjects}, func() { stop(); _ = s.Close() }, nil
 }
 
 // schedule has a page script add a paragraph with text 20 ms from now, at the top of the page's

@@ -101,11 +101,9 @@ func startDaemonWith(t *testing.T, setup func(ctx context.Context, dd *desktopDa
 	sess := startHeadless(t, ctx)
 	dd := &desktopDaemon{session: sess, apps: map[string]*headless.App{}, log: &syncBuffer{}, events: make(chan received, 4096)}
 	pids := setup(ctx, dd)
-	dd.testDaemon = runDaemon(t, daemon.Config{
-		Backend: "atspi", SessionBus: sess.SessionBus, A11yBus: sess.A11yBus, Display: sess.Display, XAuthority: sess.XAuthority,
-		LaunchEnv: sess.Env(), // what it launches ends with the session
-		Log:       slog.New(slog.NewTextHandler(dd.log, &slog.HandlerOptions{Level: slog.LevelDebug})),
-	})
+	cfg := sessionConfig(sess)
+	cfg.Log = slog.New(slog.NewTextHandler(dd.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	dd.testDaemon = runDaemon(t, cfg)
 	d, dir := dd.Daemon, dd.dir
 	nc, _, err := embedded.Connect(dir)
 	if err != nil {
@@ -289,4 +287,11 @@ func TestDesktopAppsAndInspect(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sessionConfig is a daemon on the AT-SPI backend of the headless desktop s; what it launches
+// ends with the session.
+func sessionConfig(s *headless.Session) daemon.Config {
+	return daemon.Config{Backend: "atspi", SessionBus: s.SessionBus, A11yBus: s.A11yBus, Display: s.Display,
+		XAuthority: s.XAuthority, LaunchEnv: s.Env()}
 }

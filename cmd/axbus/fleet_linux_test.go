@@ -149,5 +149,5 @@ func atspiDesktop(t *testing.T) daemon.Config {
 	if _, err := sess.StartApp(ctx, headless.KindGTK3); err != nil {
 		t.Fatal(err)
 	}
-	return daemon.Config{Backend: "atspi", SessionBus: sess.SessionBus, A11yBus: sess.A11yBus, Display: sess.Display, XAuthority: sess.XAuthority}
+	return sessionConfig(sess)
 }

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/headless"
 )
 
@@ -128,11 +127,9 @@ func (m *matrix) start(ctx context.Context, a *matrixApp) {
 
 // daemon starts a daemon on the session, losing every loseEvery-th accessibility event.
 func (m *matrix) daemon(loseEvery int) *testDaemon {
-	return runDaemon(m.t, daemon.Config{
-		Backend: "atspi", SessionBus: m.session.SessionBus, A11yBus: m.session.A11yBus, Display: m.session.Display,
-		XAuthority: m.session.XAuthority, LaunchEnv: m.session.Env(), LoseEvents: loseEvery,
-		Log: slog.New(slog.DiscardHandler),
-	})
+	cfg := sessionConfig(m.session)
+	cfg.LoseEvents, cfg.Log = loseEvery, slog.New(slog.DiscardHandler)
+	return runDaemon(m.t, cfg)
 }
 
 func (m *matrix) stop(d *testDaemon) {

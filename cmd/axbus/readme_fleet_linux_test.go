@@ -162,14 +162,15 @@ func (u *readmeUser) background(t *testing.T, line, what string) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	var waitErr error
+	exited := make(chan struct{}) // closed once waitErr holds how the command ended
+	go func() { waitErr = cmd.Wait(); close(exited) }()
 	u.t.Cleanup(func() {
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 		select {
-		case err := <-done:
-			if err != nil {
-				u.t.Errorf("%s exited with %v after SIGTERM; stderr: %s", line, err, errb.String())
+		case <-exited:
+			if waitErr != nil {
+				u.t.Errorf("%s exited with %v after SIGTERM; stderr: %s", line, waitErr, errb.String())
 			}
 		case <-time.After(30 * time.Second):
 			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
@@ -178,8 +179,8 @@ func (u *readmeUser) background(t *testing.T, line, what string) {
 	})
 	select {
 	case <-ready:
-	case err := <-done:
-		t.Fatalf("%s ended (%v) before it said it serves: %s%s", line, err, out.String(), errb.String())
+	case <-exited:
+		t.Fatalf("%s ended (%v) before it said it serves: %s%s", line, waitErr, out.String(), errb.String())
 	case <-time.After(60 * time.Second):
 		t.Fatalf("%s: no banner within 60 s: %s%s", line, out.String(), errb.String())
 	}
