@@ -4,7 +4,7 @@ import "github.com/axbus/axbus/observer"
 
 // ActionRequest asks for one action on an element of a snapshot (Target), or, for key, on an app.
 type ActionRequest struct {
-	// Target is SNAPSHOT:ELEMENT, e.g. s_1a2b3c4d5e6f:elem_12.
+	// Target is SNAPSHOT:ELEMENT, e.g. s_1a2b3c4d5e6f:e12.
 	Target string `json:"target,omitempty"`
 	// Locator names the element instead of Target, in the element form of conditions
 	// (role=button,name=Save), optionally within another element or window

@@ -15,8 +15,8 @@ func metResult() *api.WaitResult {
 	insp := &observer.Inspection{SnapshotID: "s_1", App: observer.AppRef{Name: "Notes", PID: 501}, Window: observer.WindowRef{ID: "w1", Title: "Notes <1>"},
 		Created: time.Date(2026, 12, 1, 2, 0, 0, 0, time.UTC), Budget: observer.UnscopedBudget(), Walked: 2,
 		Elements: []observer.Element{
-			{ID: "elem_0", Role: observer.RoleWindow, Name: "Notes", Bounds: &observer.Rect{W: 900, H: 800}, States: observer.StateEnabled, Children: 1},
-			{ID: "elem_1", Parent: "elem_0", Depth: 1, Role: observer.RoleLabel, Name: "Saved & done", Actions: []string{"AXPress"}},
+			{ID: "e0", Role: observer.RoleWindow, Name: "Notes", Bounds: &observer.Rect{W: 900, H: 800}, States: observer.StateEnabled, Children: 1},
+			{ID: "e1", Parent: "e0", Depth: 1, Role: observer.RoleLabel, Name: "Saved & done", Actions: []string{"AXPress"}},
 		}}
 	insp.Budget.Deadline = 0 // not on the wire: DeadlineMS is
 	match := insp.Elements[1]

@@ -184,7 +184,7 @@ func TestTailActionsReplaysHistory(t *testing.T) {
 	if _, err := client.Act(ctx, "key", api.ActionRequest{AppTarget: api.AppTarget{App: "Notes"}, Keys: "ctrl+s"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := client.Act(ctx, "focus", api.ActionRequest{Target: "s_000000000000:elem_1"}); err != nil {
+	if _, err := client.Act(ctx, "focus", api.ActionRequest{Target: "s_000000000000:e1"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -280,7 +280,7 @@ func TestAuditRecordOfAHostileRequestStaysSmall(t *testing.T) {
 	}
 	_ = nc.Flush()
 	huge := strings.Repeat("Notes", 20000)
-	body, _ := json.Marshal(map[string]any{"app": huge, "pid": -3, "policy": "sideways", "op": huge, "target": "s_1:elem_x", "value": "hunter2", "keys": nil})
+	body, _ := json.Marshal(map[string]any{"app": huge, "pid": -3, "policy": "sideways", "op": huge, "target": "s_1:ex", "value": "hunter2", "keys": nil})
 	if err := client.CallRaw(context.Background(), "click", body, nil); observer.AsError(err) == nil || observer.AsError(err).Code != observer.CodeBadRequest {
 		t.Fatalf("%v, want BAD_REQUEST", err)
 	}

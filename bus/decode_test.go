@@ -46,8 +46,8 @@ func FuzzDecodeRequest(f *testing.F) {
 		f.Add("apps", []byte(s))
 		f.Add("read", []byte(s))
 	}
-	f.Add("inspect", []byte(`{"scope":"s_0a:elem_1"}`))
-	f.Add("read", []byte(`{"scope":"s_0a:elem_1","limit":10}`))
+	f.Add("inspect", []byte(`{"scope":"s_0a:e1"}`))
+	f.Add("read", []byte(`{"scope":"s_0a:e1","limit":10}`))
 	f.Fuzz(func(t *testing.T, endpoint string, body []byte) {
 		var v any
 		switch endpoint {

@@ -221,7 +221,7 @@ func TestEveryErrorHasASuggestion(t *testing.T) {
 		{observer.CodeBadRequest, "key", func(*rig, string) api.ActionRequest {
 			return api.ActionRequest{Keys: "ctrl+s", AppTarget: api.AppTarget{PID: notes}, Expect: expectText("x", 100)} // expect: pid
 		}, nil},
-		{observer.CodeSnapshotExpired, "click", func(*rig, string) api.ActionRequest { return api.ActionRequest{Target: "s_0abc:elem_1"} }, nil},
+		{observer.CodeSnapshotExpired, "click", func(*rig, string) api.ActionRequest { return api.ActionRequest{Target: "s_0abc:e1"} }, nil},
 		{observer.CodeElementNotFound, "click", func(_ *rig, tgt string) api.ActionRequest { return api.ActionRequest{Target: tgt + "0000"} }, nil},
 		{observer.CodeStaleRef, "click", func(r *rig, tgt string) api.ActionRequest {
 			_ = r.desk.Relaunch(notes)

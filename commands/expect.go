@@ -98,7 +98,7 @@ func (e *Engine) borrowTarget(ctx context.Context, req *waiters.Request, t *targ
 		req.Window = t.snap.Window.ID
 	}
 	if req.Snapshot == "" {
-		req.Snapshot = t.snap.ID // elem_N in the condition name elements of the action's snapshot
+		req.Snapshot = t.snap.ID // eN in the condition name elements of the action's snapshot
 	}
 	return nil
 }

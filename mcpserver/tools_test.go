@@ -43,7 +43,7 @@ func TestToolsAreEndpoints(t *testing.T) {
 }
 
 func TestCutSaysSo(t *testing.T) {
-	long := strings.Repeat("elem_1 button \"Save\"\n", 4000)
+	long := strings.Repeat("e1 button \"Save\"\n", 4000)
 	got := cut(long)
 	if len(got) > maxText+200 || !strings.Contains(got, "cut at 32 KiB") || !strings.HasSuffix(strings.SplitN(got, "\n… cut", 2)[0], "\"Save\"") {
 		t.Fatalf("cut: %d bytes, ends %q", len(got), got[len(got)-120:])

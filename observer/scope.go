@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Scope names a subtree by an element of an earlier snapshot: "s_1a2b3c:elem_12".
+// Scope names a subtree by an element of an earlier snapshot: "s_1a2b3c:e12".
 type Scope struct {
 	Snapshot string
 	Element  string
@@ -18,7 +18,7 @@ func (s Scope) String() string { return s.Snapshot + ":" + s.Element }
 func ParseScope(s string) (Scope, error) {
 	snap, el, ok := strings.Cut(s, ":")
 	if _, valid := ParseElementID(el); !ok || !strings.HasPrefix(snap, "s_") || !valid {
-		return Scope{}, Errorf(CodeBadRequest, `A scope looks like "s_1a2b3c4d5e6f:elem_12": a snapshot id and one of its element ids.`,
+		return Scope{}, Errorf(CodeBadRequest, `A scope looks like "s_1a2b3c4d5e6f:e12": a snapshot id and one of its element ids.`,
 			"%q is not a scope", s)
 	}
 	return Scope{Snapshot: snap, Element: el}, nil

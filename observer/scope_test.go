@@ -129,7 +129,7 @@ func TestScopeFindsTheSameElementUnchanged(t *testing.T) {
 	if len(scoped.Elements) != 1 || scoped.Elements[0].Name != "Save" || *scoped.Elements[0].Bounds != *save.Bounds {
 		t.Fatalf("scoped listing %+v", scoped.Elements)
 	}
-	if _, err := o.Inspect(context.Background(), observer.InspectRequest{Scope: &observer.Scope{Snapshot: "s_000000000000", Element: "elem_1"}}); observer.CodeOf(err) != observer.CodeSnapshotExpired {
+	if _, err := o.Inspect(context.Background(), observer.InspectRequest{Scope: &observer.Scope{Snapshot: "s_000000000000", Element: "e1"}}); observer.CodeOf(err) != observer.CodeSnapshotExpired {
 		t.Fatalf("unknown snapshot: %v", err)
 	}
 }

@@ -32,11 +32,11 @@ func NewSnapshotID() string {
 }
 
 // ElementID is the public id of the element at pre-order index i.
-func ElementID(i int) string { return "elem_" + strconv.Itoa(i) }
+func ElementID(i int) string { return "e" + strconv.Itoa(i) }
 
-// ParseElementID returns the index of an "elem_N" id.
+// ParseElementID returns the index of an "eN" id.
 func ParseElementID(id string) (int, bool) {
-	n, ok := strings.CutPrefix(id, "elem_")
+	n, ok := strings.CutPrefix(id, "e")
 	if !ok || n == "" || (len(n) > 1 && n[0] == '0') || strings.Trim(n, "0123456789") != "" {
 		return 0, false // digits only: Atoi would take a sign
 	}
@@ -48,12 +48,12 @@ func ParseElementID(id string) (int, bool) {
 func (s *Snapshot) Element(id string) (*Walked, error) {
 	i, ok := ParseElementID(id)
 	if !ok {
-		return nil, Errorf(CodeBadRequest, `Element ids look like "elem_12"; take one from the snapshot's listing.`,
+		return nil, Errorf(CodeBadRequest, `Element ids look like "e12"; take one from the snapshot's listing.`,
 			"%q is not an element id", id)
 	}
 	if i >= len(s.Walk.Nodes) {
 		return nil, Errorf(CodeElementNotFound, "Inspect again and take an id from the new listing.",
-			"snapshot %s has no element %s (it holds elem_0 to elem_%d)", s.ID, id, len(s.Walk.Nodes)-1).
+			"snapshot %s has no element %s (it holds e0 to e%d)", s.ID, id, len(s.Walk.Nodes)-1).
 			With("snapshot_id", s.ID)
 	}
 	return &s.Walk.Nodes[i], nil

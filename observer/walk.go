@@ -20,7 +20,7 @@ type WalkOptions struct {
 	Keep []NodeRef
 }
 
-// Walked is one element of a walk, in pre-order: Index is its N in elem_N.
+// Walked is one element of a walk, in pre-order: Index is its N in eN.
 type Walked struct {
 	Node
 	Index  int

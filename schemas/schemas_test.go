@@ -47,7 +47,7 @@ func TestValidate(t *testing.T) {
 		{"click.request", `{"locator":"role=button,name=Save","app":"Notes","timeout_ms":2000}`, "", -1},
 		{"click.request", `{"locator":"role=button,name=Save"}`, "/", -1},
 		{"click.request", `{}`, "/", -1},
-		{"click.request", `{"target":"s_1a:elem_3"}`, "", -1},
+		{"click.request", `{"target":"s_1a:e3"}`, "", -1},
 		{"apps.request", `[]`, "want object", -1},
 	} {
 		err := Validate(c.schema, []byte(c.doc))

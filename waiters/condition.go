@@ -71,7 +71,7 @@ type Condition struct {
 	States    []string     `json:"states,omitempty"`
 	NotStates []string     `json:"not_states,omitempty"`
 
-	// Target names the element of value and state by its id in the request's snapshot ("elem_12").
+	// Target names the element of value and state by its id in the request's snapshot ("e12").
 	Target string `json:"target,omitempty"`
 	// State is the state a state condition tests (a name of observer.StateNames).
 	State string `json:"state,omitempty"`
@@ -120,7 +120,7 @@ func (c *Condition) NeedsItsWindow() bool {
 	return slices.ContainsFunc(c.Leaves(), func(l *Condition) bool { return l.Kind == KindWindowGone && l.Title == nil })
 }
 
-// Targets lists the element ids (elem_N) c names, once each, in order. They belong to the
+// Targets lists the element ids (eN) c names, once each, in order. They belong to the
 // request's snapshot, which the engine must resolve them in.
 func (c *Condition) Targets() []string {
 	var out []string

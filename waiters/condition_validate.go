@@ -57,8 +57,8 @@ var jsonKindExamples = map[Kind]string{
 	KindWindow:     `e.g. {"kind": "window", "title": {"op": "contains", "value": "Report"}}`,
 	KindWindowGone: `e.g. {"kind": "window_gone", "title": "Report"}`,
 	KindDialog:     `e.g. {"kind": "dialog"}`,
-	KindValue:      `e.g. {"kind": "value", "target": "elem_12", "value": "42"}`,
-	KindState:      `e.g. {"kind": "state", "target": "elem_7", "state": "checked", "on": false}`,
+	KindValue:      `e.g. {"kind": "value", "target": "e12", "value": "42"}`,
+	KindState:      `e.g. {"kind": "state", "target": "e7", "state": "checked", "on": false}`,
 	KindAll:        `e.g. {"kind": "all", "of": [{"kind": "text", "text": "Saved"}, {"kind": "dialog"}]}`,
 	KindAny:        `e.g. {"kind": "any", "of": [{"kind": "text", "text": "Saved"}, {"kind": "dialog"}]}`,
 }
@@ -132,7 +132,7 @@ func (c *Condition) checkNode() *fault {
 	}
 	if c.Target != "" && !isElementID(c.Target) {
 		return &fault{field: "/target", what: fmt.Sprintf("target %q is not an element id", c.Target),
-			suggestion: `Element ids look like "elem_12"; take one from the snapshot's listing.`}
+			suggestion: `Element ids look like "e12"; take one from the snapshot's listing.`}
 	}
 	if c.State != "" && !isStateName(c.State) {
 		return &fault{field: "/state", what: fmt.Sprintf("unknown state %q", c.State), suggestion: stateHint()}
@@ -276,12 +276,11 @@ func stateHint() string {
 	return "Use one of the states: " + strings.Join(observer.StateNames(), ", ") + "."
 }
 
-// isElementID reports whether s is an element id as snapshots write them: elem_ and a number
-// without sign or leading zero. (observer.ParseElementID alone lets a sign through: elem_+5.)
+// isElementID reports whether s is an element id as snapshots write them: e and a number
+// without sign or leading zero.
 func isElementID(s string) bool {
-	digits, _ := strings.CutPrefix(s, "elem_")
 	_, ok := observer.ParseElementID(s)
-	return ok && strings.Trim(digits, "0123456789") == ""
+	return ok
 }
 
 // isStateName reports whether name is a state's canonical (lower-case) name.

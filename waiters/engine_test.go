@@ -211,7 +211,7 @@ func TestBadConditionsAreRefused(t *testing.T) {
 // element of it too, with or without an app.
 func TestWaitWithAnUnknownSnapshotIsExpired(t *testing.T) {
 	r := newRig(t)
-	for _, expr := range []string{`text:"Saved"`, `state:elem_3=checked`, `window_gone`, `dialog`} {
+	for _, expr := range []string{`text:"Saved"`, `state:e3=checked`, `window_gone`, `dialog`} {
 		for _, app := range []observer.AppQuery{{}, notesApp} {
 			cond, err := ParseCompact(expr)
 			if err != nil {

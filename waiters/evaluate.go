@@ -246,7 +246,7 @@ func (v *view) Focused() *observer.Node {
 	return nil
 }
 
-// Element is the element a condition names by id (elem_12 of the request's snapshot), as it is now.
+// Element is the element a condition names by id (e12 of the request's snapshot), as it is now.
 func (v *view) Element(id string) *observer.Node {
 	ref, ok := v.targets[id]
 	if !ok {

@@ -57,7 +57,7 @@ func TestIsLocator(t *testing.T) {
 		`text:"Saved"`:               false,
 		`element:role=button`:        false,
 		`window:title~Report`:        false,
-		`state:elem_3=checked`:       false,
+		`state:e3=checked`:           false,
 		`text:"a >> b"`:              false,
 		`element:name=a >> name=b`:   true,
 		`value:role=slider,value=42`: false,
@@ -227,23 +227,23 @@ func FuzzParseLocator(f *testing.F) {
 func notesInspection() *observer.Inspection {
 	v := "Shopping list"
 	return &observer.Inspection{SnapshotID: "s_1", Window: observer.WindowRef{ID: "w1", Title: "Notes"}, Elements: []observer.Element{
-		{ID: "elem_0", Depth: 0, Role: observer.RoleWindow, Name: "Notes"},
-		{ID: "elem_1", Depth: 1, Parent: "elem_0", Role: observer.RoleToolbar},
-		{ID: "elem_2", Depth: 2, Parent: "elem_1", Role: observer.RoleButton, Name: "Save", States: observer.StateEnabled},
-		{ID: "elem_3", Depth: 1, Parent: "elem_0", Role: observer.RoleTextField, Name: "Title", Value: &v},
+		{ID: "e0", Depth: 0, Role: observer.RoleWindow, Name: "Notes"},
+		{ID: "e1", Depth: 1, Parent: "e0", Role: observer.RoleToolbar},
+		{ID: "e2", Depth: 2, Parent: "e1", Role: observer.RoleButton, Name: "Save", States: observer.StateEnabled},
+		{ID: "e3", Depth: 1, Parent: "e0", Role: observer.RoleTextField, Name: "Title", Value: &v},
 	}}
 }
 
 func TestFindIn(t *testing.T) {
 	for expr, want := range map[string]string{
-		`role=button`:                       "elem_2",
-		`role=toolbar >> name=Save`:         "elem_2",
-		`window:title=Notes >> role=button`: "elem_2",
+		`role=button`:                       "e2",
+		`role=toolbar >> name=Save`:         "e2",
+		`window:title=Notes >> role=button`: "e2",
 		`dialog >> role=button`:             "",
 		`role=text_field >> role=button`:    "",
-		`value~shopping`:                    "elem_3",
-		`name~t,nth=2`:                      "elem_3",
-		`state=enabled`:                     "elem_2",
+		`value~shopping`:                    "e3",
+		`name~t,nth=2`:                      "e3",
+		`state=enabled`:                     "e2",
 	} {
 		l, err := ParseLocator(expr)
 		if err != nil {

@@ -13,7 +13,7 @@ type View interface {
 	Windows() []observer.Window
 	// Focused is the focused element, or nil.
 	Focused() *observer.Node
-	// Element is the element the request's snapshot calls target ("elem_12"), as it is now, or
+	// Element is the element the request's snapshot calls target ("e12"), as it is now, or
 	// nil when it is gone.
 	Element(target string) *observer.Node
 }

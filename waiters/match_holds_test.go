@@ -46,7 +46,7 @@ func notesView() *memoryView {
 			{ID: "w2", Title: "Save changes?", Role: observer.RoleDialog, Modal: true},
 		},
 		focused: entry,
-		targets: map[string]*observer.Node{"elem_3": entry, "elem_5": remember, "elem_6": slider},
+		targets: map[string]*observer.Node{"e3": entry, "e5": remember, "e6": slider},
 	}
 }
 
@@ -81,17 +81,17 @@ func TestHolds(t *testing.T) {
 		{`dialog`, true, "", "w2"},
 		{`dialog:title~save`, true, "", "w2"},
 		{`dialog:title~groceries`, false, "", ""}, // not a dialog
-		{`value:elem_6=42`, true, "volume", ""},
-		{`value:elem_6~4`, true, "volume", ""},
-		{`value:elem_6=43`, false, "", ""},
-		{`value:elem_3=Groceries`, true, "entry", ""},
-		{`value:elem_9=42`, false, "", ""}, // gone
+		{`value:e6=42`, true, "volume", ""},
+		{`value:e6~4`, true, "volume", ""},
+		{`value:e6=43`, false, "", ""},
+		{`value:e3=Groceries`, true, "entry", ""},
+		{`value:e9=42`, false, "", ""}, // gone
 		{`value:role=slider,name=Volume,value=42`, true, "volume", ""},
 		{`value:role=slider,value=43`, false, "", ""},
-		{`state:elem_5=checked`, true, "remember", ""},
-		{`state:elem_5!=checked`, false, "", ""},
-		{`state:elem_3!=checked`, true, "entry", ""},
-		{`state:elem_9!=checked`, false, "", ""}, // a gone element lacks nothing
+		{`state:e5=checked`, true, "remember", ""},
+		{`state:e5!=checked`, false, "", ""},
+		{`state:e3!=checked`, true, "entry", ""},
+		{`state:e9!=checked`, false, "", ""}, // a gone element lacks nothing
 		{`state:role=checkbox,state=checked`, true, "remember", ""},
 		{`text:"Saved" and dialog`, true, "saved", "w2"},
 		{`dialog and text:"Saved"`, true, "saved", "w2"},
@@ -100,7 +100,7 @@ func TestHolds(t *testing.T) {
 		{`text:"Deleted" or dialog`, true, "", "w2"},
 		{`dialog or text:"Saved"`, true, "", "w2"}, // the first term that holds
 		{`text:"Deleted" or window:title~Report`, false, "", ""},
-		{`(text:"Deleted" or text:"Notes") and (focused:role=button or value:elem_6=42)`, true, "heading", ""},
+		{`(text:"Deleted" or text:"Notes") and (focused:role=button or value:e6=42)`, true, "heading", ""},
 	} {
 		cond, err := ParseCompact(c.compact)
 		if err != nil {
@@ -126,7 +126,7 @@ func TestHoldsEmptyView(t *testing.T) {
 	for compact, want := range map[string]bool{
 		`text:"Saved" gone`: true, `element:role=button gone`: true, `window_gone`: true, `window_gone:title=Notes`: true,
 		`text:"Saved"`: false, `window`: false, `dialog`: false, `focused:role=button`: false,
-		`value:elem_1=1`: false, `state:elem_1!=checked`: false,
+		`value:e1=1`: false, `state:e1!=checked`: false,
 	} {
 		cond, err := ParseCompact(compact)
 		if err != nil {

@@ -19,7 +19,7 @@ package waiters
 //	match       = ( "=" | "~" ) value .
 //	state       = ( "=" | "!=" ) word .
 //	value       = word | string [ flag ] | regex [ flag ] .
-//	target      = "elem_" digits .
+//	target      = "e" digits .
 //	string      = '"' { character | '\"' | '\\' } '"' .
 //	regex       = "/" { character | "\/" } "/" | "re" string .
 //	flag        = "i" | "s" .                             (* right after the closing quote or slash *)

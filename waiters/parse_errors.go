@@ -88,8 +88,8 @@ var compactKindExamples = map[Kind]string{
 	KindWindow:     `e.g. window, window:title~Report or window:title=/^Report( \(\d+\))?$/`,
 	KindWindowGone: `e.g. window_gone or window_gone:title="Report"`,
 	KindDialog:     `e.g. dialog or dialog:title~Save`,
-	KindValue:      `e.g. value:elem_12=42, value:elem_12~4 or value:role=slider,name=Volume,value=42`,
-	KindState:      `e.g. state:elem_7=checked, state:elem_7!=checked or state:role=checkbox,name~Remember,state=checked`,
+	KindValue:      `e.g. value:e12=42, value:e12~4 or value:role=slider,name=Volume,value=42`,
+	KindState:      `e.g. state:e7=checked, state:e7!=checked or state:role=checkbox,name~Remember,state=checked`,
 }
 
 func (p *parser) example() string {

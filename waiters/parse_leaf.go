@@ -64,10 +64,10 @@ func (p *parser) leafBody(c *Condition, sp *span) error {
 	}
 	if c.Kind == KindValue || c.Kind == KindState {
 		switch words := fieldWords(c.Kind); {
-		case p.tok.kind == tokWord && strings.HasPrefix(p.tok.text, "elem_"):
+		case p.tok.kind == tokWord && len(p.tok.text) > 1 && p.tok.text[0] == 'e' && p.tok.text[1] >= '0' && p.tok.text[1] <= '9':
 			return p.target(c, sp)
 		case p.tok.kind != tokWord || !slices.Contains(words, p.tok.text):
-			return p.expected("an element id like elem_12 or a field: " + orList(singleQuoted(words)))
+			return p.expected("an element id like e12 or a field: " + orList(singleQuoted(words)))
 		}
 	}
 	return p.fields(c, sp)
@@ -91,7 +91,7 @@ func (p *parser) text(c *Condition, sp *span) error {
 	return err
 }
 
-// target reads elem_N and what a value or state condition asks of it.
+// target reads eN and what a value or state condition asks of it.
 func (p *parser) target(c *Condition, sp *span) error {
 	c.Target, sp.fields["/target"] = p.tok.text, p.tok.col
 	if err := p.advance(); err != nil {

@@ -27,10 +27,10 @@ var compactExamples = []struct{ compact, canonical string }{
 	{`dialog`, `{"kind":"dialog"}`},
 	{`dialog:title~Saved`, `{"kind":"dialog","title":{"op":"contains","value":"Saved"}}`},
 	{`focused:role=text_field`, `{"kind":"focused","role":"text_field"}`},
-	{`value:elem_12=42`, `{"kind":"value","target":"elem_12","value":"42"}`},
-	{`value:elem_12~4`, `{"kind":"value","target":"elem_12","value":{"op":"contains","value":"4"}}`},
-	{`state:elem_7=checked`, `{"kind":"state","target":"elem_7","state":"checked"}`},
-	{`state:elem_7!=checked`, `{"kind":"state","target":"elem_7","state":"checked","on":false}`},
+	{`value:e12=42`, `{"kind":"value","target":"e12","value":"42"}`},
+	{`value:e12~4`, `{"kind":"value","target":"e12","value":{"op":"contains","value":"4"}}`},
+	{`state:e7=checked`, `{"kind":"state","target":"e7","state":"checked"}`},
+	{`state:e7!=checked`, `{"kind":"state","target":"e7","state":"checked","on":false}`},
 	{`text:"Saved" and dialog`, `{"kind":"all","of":[{"kind":"text","text":"Saved"},{"kind":"dialog"}]}`},
 
 	// Other spellings and the rest of the language.
@@ -51,8 +51,8 @@ var compactExamples = []struct{ compact, canonical string }{
 	{`element:state=enabled,state!=busy,state=focused`, `{"kind":"element","states":["enabled","focused"],"not_states":["busy"]}`},
 	{`element:name="and"`, `{"kind":"element","name":"and"}`},
 	{`focused:role=text_field,name~Email`, `{"kind":"focused","role":"text_field","name":{"op":"contains","value":"Email"}}`},
-	{`value:elem_3=/^4\d$/`, `{"kind":"value","target":"elem_3","value":{"op":"regex","value":"^4\\d$"}}`},
-	{`value:elem_0=""`, `{"kind":"value","target":"elem_0","value":""}`},
+	{`value:e3=/^4\d$/`, `{"kind":"value","target":"e3","value":{"op":"regex","value":"^4\\d$"}}`},
+	{`value:e0=""`, `{"kind":"value","target":"e0","value":""}`},
 	{`value:role=slider,name=Volume,value=42`, `{"kind":"value","role":"slider","name":"Volume","value":"42"}`},
 	{`value:state=focused,value~4`, `{"kind":"value","value":{"op":"contains","value":"4"},"states":["focused"]}`},
 	{`state:role=checkbox,name="Remember me",state!=checked`, `{"kind":"state","role":"checkbox","name":"Remember me","state":"checked","on":false}`},
@@ -115,12 +115,12 @@ func TestParseCompactErrors(t *testing.T) {
 		{`window:name=x`, 8, "found 'name'", "a field: 'title'"},
 		{`window title~x`, 8, "found 'title'", "':', 'and', 'or' or the end"},
 		{`window:title~x,title~y`, 16, "title is given twice", ""},
-		{`value:elem_12`, 14, "found the end", "'=' or '~' after the element id"},
-		{`value:elem_x=1`, 7, `target "elem_x" is not an element id`, ""},
-		{`value:color=1`, 7, "found 'color'", "an element id like elem_12 or a field: 'role', 'name', 'label', 'description', 'identifier', 'value', 'text' or 'state'"},
+		{`value:e12`, 10, "found the end", "'=' or '~' after the element id"},
+		{`value:e1x=1`, 7, `target "e1x" is not an element id`, ""},
+		{`value:color=1`, 7, "found 'color'", "an element id like e12 or a field: 'role', 'name', 'label', 'description', 'identifier', 'value', 'text' or 'state'"},
 		{`value:role=slider`, 18, "a value condition needs the value to wait for", ""},
-		{`state:elem_7~checked`, 13, "found '~'", "'=' or '!=' after the element id"},
-		{`state:elem_7=Checked`, 14, `unknown state "Checked"`, ""},
+		{`state:e7~checked`, 9, "found '~'", "'=' or '!=' after the element id"},
+		{`state:e7=Checked`, 10, `unknown state "Checked"`, ""},
 		{`state:role=checkbox`, 20, "a state condition needs the state to test", ""},
 		{`state:role=checkbox,state=checked,state=focused`, 35, "a state condition tests one state", ""},
 		{`text:"" and dialog`, 6, "the text is empty", ""},
@@ -162,8 +162,8 @@ func TestParseCompactErrors(t *testing.T) {
 func TestParseCompactSuggestsTheKind(t *testing.T) {
 	for compact, example := range map[string]string{
 		`dialog and element:role`: "element:role=button,name~Save",
-		`value:role=slider`:       "value:elem_12=42", // in the compact form, not JSON
-		`state:role=checkbox`:     "state:elem_7=checked",
+		`value:role=slider`:       "value:e12=42", // in the compact form, not JSON
+		`state:role=checkbox`:     "state:e7=checked",
 	} {
 		_, err := ParseCompact(compact)
 		var e *observer.Error

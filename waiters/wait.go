@@ -27,7 +27,7 @@ type Request struct {
 	GoneWindow string
 	// Scope narrows element conditions to one element's subtree.
 	Scope *observer.Scope
-	// Snapshot resolves the condition's element ids (elem_12); a scope's snapshot does too.
+	// Snapshot resolves the condition's element ids (e12); a scope's snapshot does too.
 	Snapshot string
 	// Timeout ends the wait; 0 means DefaultTimeout, more than MaxTimeout is refused.
 	Timeout time.Duration
@@ -57,7 +57,7 @@ type wait struct {
 	cond    *Condition
 	app     observer.App // zero for a desktop wait
 	start   time.Time
-	targets map[string]observer.NodeRef // elem_N of the condition -> handle
+	targets map[string]observer.NodeRef // eN of the condition -> handle
 	scope   observer.NodeRef
 	// shares: the condition holds as soon as one element of its window (or of the whole app)
 	// matches, so a change is looked at only where it touched, in a view all such waits of the

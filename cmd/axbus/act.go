@@ -70,7 +70,7 @@ func (c *typeCmd) Run(e *env) error {
 }
 
 // elementRef matches an id from a snapshot; anything else is a locator.
-var elementRef = regexp.MustCompile(`^s_[0-9a-f]+:elem_(0|[1-9][0-9]*)$`)
+var elementRef = regexp.MustCompile(`^s_[0-9a-f]+:e(0|[1-9][0-9]*)$`)
 
 // element names the element of a request: by id, or by locator in the flags' scope.
 func (f locatorFlags) element(arg string) api.ActionRequest {

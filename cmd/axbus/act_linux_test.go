@@ -234,7 +234,7 @@ func TestDesktopActionsGTK3(t *testing.T) {
 		if r := decode[api.ActionReply](t, out); code != 0 || !r.Done || r.Expect == nil || r.Expect.Outcome != api.WaitMet {
 			t.Fatalf("axbus click: exit %d\n%s\n%s", code, out, errOut)
 		}
-		_, errOut, code = dd.cli(t, "click", insp.SnapshotID+":elem_99999")
+		_, errOut, code = dd.cli(t, "click", insp.SnapshotID+":e99999")
 		if code == 0 || !strings.Contains(errOut, "NOT_FOUND") {
 			t.Fatalf("click on a missing element: exit %d\n%s", code, errOut)
 		}

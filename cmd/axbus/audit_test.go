@@ -114,7 +114,7 @@ func startAuditRun(t *testing.T) *auditRun {
 		{"alice", r.alice, "set_value", api.ActionRequest{Target: r.title, Value: "Plan"}, ""},
 		{"bob", r.bob, "toggle", api.ActionRequest{Target: r.remember}, ""},
 		{"bob", r.bob, "set_value", api.ActionRequest{Target: r.password, Value: auditSecret}, ""},
-		{"alice", r.alice, "focus", api.ActionRequest{Target: "s_000000000000:elem_1"}, observer.CodeSnapshotExpired},
+		{"alice", r.alice, "focus", api.ActionRequest{Target: "s_000000000000:e1"}, observer.CodeSnapshotExpired},
 		// Typing into it needs physical input: refused headless, and recorded all the same.
 		{"bob", r.bob, "type", api.ActionRequest{Target: r.password, Text: auditSecret}, observer.CodeActionFailed},
 		{"alice", r.alice, "click", api.ActionRequest{Target: r.saveID, Expect: &api.WaitRequest{Expr: `text="Saved"`, TimeoutMS: 5000}}, ""},
@@ -276,7 +276,7 @@ func TestTailActionsFromHistory(t *testing.T) {
 	if c := <-code; c != 0 {
 		t.Fatalf("tail --actions on a terminal: exit %d: %s", c, errb.String())
 	}
-	line := regexp.MustCompile(`^\d\d:\d\d:\d\d\.\d{3}  (alice|bob) \(agent\)  Notes  set_value  s_[0-9a-f]{12}:elem_\d+ (text_field|password_field) "(Title|Password)"  done by [^(]+ \(accessibility\)  [0-9.]+[µm]?s$`)
+	line := regexp.MustCompile(`^\d\d:\d\d:\d\d\.\d{3}  (alice|bob) \(agent\)  Notes  set_value  s_[0-9a-f]{12}:e\d+ (text_field|password_field) "(Title|Password)"  done by [^(]+ \(accessibility\)  [0-9.]+[µm]?s$`)
 	for i, who := range []string{"alice", "bob"} {
 		if m := line.FindStringSubmatch(got[i]); m == nil || m[1] != who || strings.Contains(got[i], auditSecret) {
 			t.Errorf("line %d: %q, want %s's set_value in the record's human form", i+1, got[i], who)

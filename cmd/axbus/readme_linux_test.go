@@ -277,7 +277,7 @@ func (w *lineWriter) String() string {
 }
 
 // placeholder is how the README writes an id an earlier inspect printed.
-var placeholder = regexp.MustCompile(`s_1a2b3c4d5e6f:elem_[0-9]+`)
+var placeholder = regexp.MustCompile(`s_1a2b3c4d5e6f:e[0-9]+`)
 
 // readmeTargets stand in for the placeholder, by command: the element of the fixture's window
 // that the line's own words are about.

@@ -55,7 +55,7 @@ func TestAppsWindowsInspectStatusThroughTheCLI(t *testing.T) {
 	}
 	mustMatch(t, "inspect.reply", []byte(out))
 	insp := decode[observer.Inspection](t, out)
-	if !strings.HasPrefix(insp.SnapshotID, "s_") || len(insp.Elements) == 0 || insp.Elements[0].ID != "elem_0" {
+	if !strings.HasPrefix(insp.SnapshotID, "s_") || len(insp.Elements) == 0 || insp.Elements[0].ID != "e0" {
 		t.Fatalf("inspect reply: %s", out)
 	}
 	if insp.Elements[0].Role != observer.RoleWindow || insp.App.PID != 501 {

@@ -102,7 +102,7 @@ func TestTTYInspectIsCompact(t *testing.T) {
 	if len(lines) != 1+len(insp.Elements) {
 		t.Fatalf("%d lines for %d elements:\n%s", len(lines), len(insp.Elements), strings.Join(lines, "\n"))
 	}
-	element := regexp.MustCompile(`^( *)(elem_\d+) ([a-z_]+)`)
+	element := regexp.MustCompile(`^( *)(e\d+) ([a-z_]+)`)
 	save := false
 	for _, l := range lines[1:] {
 		m := element.FindStringSubmatch(l)
@@ -116,7 +116,7 @@ func TestTTYInspectIsCompact(t *testing.T) {
 		save = save || (m[3] == "button" && strings.HasPrefix(rest, ` "Save"`))
 	}
 	if !save {
-		t.Fatalf(`no line elem_N button "Save":%s`, strings.Join(lines, "\n"))
+		t.Fatalf(`no line eN button "Save":%s`, strings.Join(lines, "\n"))
 	}
 	if strings.Contains(strings.Join(lines, "\n"), `"snapshot_id"`) {
 		t.Fatal("JSON on the terminal")

@@ -12,7 +12,7 @@ type waitCmd struct {
 	appFlags
 	Window   string        `placeholder:"W" help:"only this window (id or title)." group:"Target"`
 	Scope    string        `placeholder:"SNAPSHOT:ELEMENT" help:"only this element's subtree." group:"Target"`
-	Snapshot string        `placeholder:"ID" help:"the snapshot that elem_N ids in the condition come from." group:"Target"`
+	Snapshot string        `placeholder:"ID" help:"the snapshot that eN ids in the condition come from." group:"Target"`
 	For      time.Duration `default:"5s" help:"how long the condition may take to hold."`
 	Recheck  time.Duration `help:"re-read the app whole this often, for changes no notification announced (default 1s)."`
 	connFlags

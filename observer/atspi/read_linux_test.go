@@ -203,7 +203,7 @@ func TestReadFixture(t *testing.T) {
 			})
 			// A handle that is not ours, and one whose object does not exist.
 			bus, _, _ := ParseRef(win.Ref)
-			nodes := b.Read(ctxT(t, 5*time.Second), []observer.NodeRef{"elem_3", MakeRef(bus, "/org/a11y/atspi/accessible/987654")})
+			nodes := b.Read(ctxT(t, 5*time.Second), []observer.NodeRef{"e3", MakeRef(bus, "/org/a11y/atspi/accessible/987654")})
 			if observer.CodeOf(nodes[0].Err) != observer.CodeStaleRef || observer.CodeOf(nodes[1].Err) != observer.CodeElementNotFound {
 				t.Errorf("bad refs: %v / %v", nodes[0].Err, nodes[1].Err)
 			}

@@ -156,7 +156,7 @@ func TestRefs(t *testing.T) {
 	if !ok || bus != ":1.42" || path != "/org/a11y/atspi/accessible/7" {
 		t.Fatalf("ParseRef = %q %q %v", bus, path, ok)
 	}
-	for _, bad := range []observer.NodeRef{"", "x", "|/a", ":1.2|", ":1.2|rel", "elem_3"} {
+	for _, bad := range []observer.NodeRef{"", "x", "|/a", ":1.2|", ":1.2|rel", "e3"} {
 		if _, _, ok := ParseRef(bad); ok {
 			t.Errorf("ParseRef(%q) accepted", bad)
 		}
