@@ -135,8 +135,7 @@ func (b *Backend) actionsOf(ctx context.Context, ref observer.NodeRef) ([]string
 	for i := range names {
 		_ = obj.CallWithContext(cctx, ifaceAction+".GetName", 0, int32(i)).Store(&names[i])
 	}
-	owned := ownedSlice(names)
-	b.cache.update(ref, func(ri *refInfo) { ri.actions, ri.haveActions = owned, true })
+	b.keepActions(ref, names)
 	return names, nil
 }
 

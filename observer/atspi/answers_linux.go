@@ -262,11 +262,9 @@ func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
 			if answer(it.cActions, &v) == nil {
 				count, _ := v.Value().(int32)
 				count = min(max(count, 0), maxActions)
-				// Their names are asked in the third phase (GetName).
+				// Their names are asked in the third phase (GetName); none is not kept
+				// (Backend.keepActions).
 				it.known.actions, it.known.haveActions = make([]string, count), true
-				if count == 0 {
-					b.cache.update(it.ref, func(ri *refInfo) { ri.actions, ri.haveActions = nil, true })
-				}
 			}
 		}
 		if it.cAttr != nil && it.cAttr.Err == nil {
@@ -338,8 +336,7 @@ func (b *Backend) phase3(ctx context.Context, it *rd, mode readMode) {
 			}
 		}
 		n.Actions = names
-		owned := ownedSlice(names)
-		b.cache.update(it.ref, func(ri *refInfo) { ri.actions, ri.haveActions = owned, true })
+		b.keepActions(it.ref, names)
 	}
 	if it.cLabel != nil && it.cLabel.Err == nil {
 		var v dbus.Variant

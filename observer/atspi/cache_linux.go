@@ -111,6 +111,25 @@ func inBMP(r []rune) bool {
 // its effect, still on their way, would keep true.
 func (b *Backend) acting() { b.acted.Add(1) }
 
+// actionsUnsettled reports whether the element was read as one a user acts on (focusable or
+// selectable) but without the Action interface: its interfaces are then asked again on every
+// read rather than kept, as are actions read as none or unnamed (Backend.keepActions). A CI run
+// once listed no action for a page's Save button in Firefox, opened under a running daemon on a
+// loaded machine, in every read after the first.
+func (ri *refInfo) actionsUnsettled() bool {
+	return ri.haveIfaces && ri.haveStates && interactive(ri.states) && !ri.ifaces.has(ifAction)
+}
+
+// keepActions keeps an element's action names, unless it has none or one is unnamed: what is
+// read as missing is read again (see actionsUnsettled).
+func (b *Backend) keepActions(ref observer.NodeRef, names []string) {
+	if len(names) == 0 || slices.Contains(names, "") {
+		return
+	}
+	owned := ownedSlice(names)
+	b.cache.update(ref, func(ri *refInfo) { ri.actions, ri.haveActions = owned, true })
+}
+
 // keptFor reports whether the states and name are kept true by w's events.
 func (ri *refInfo) keptFor(w *watchState) bool {
 	return w != nil && ri.keptBy == w && ri.haveRole && ri.haveStates && ri.haveName && ri.haveIfaces

@@ -173,7 +173,7 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 			default:
 				it.cProps = c.call(it.bus, it.path, ifaceProps+".GetAll", ifaceAccessible)
 			}
-			if !it.known.haveIfaces {
+			if !it.known.haveIfaces || it.known.actionsUnsettled() {
 				it.cIfaces = c.call(it.bus, it.path, ifaceAccessible+".GetInterfaces")
 			} else {
 				b.issueEarly(c, it, mode)
