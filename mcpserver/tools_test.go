@@ -1,15 +1,140 @@
 package mcpserver
 
 import (
+	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/schemas"
 )
 
+// listTools lists the tools of a server without a daemon, through the go-sdk's client in
+// memory: what a client is sent.
+func listTools(t *testing.T) []*mcp.Tool {
+	t.Helper()
+	s, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	session := connectInMemory(t, s)
+	list, err := session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list.Tools
+}
+
+// connectInMemory connects the go-sdk's client to s over in-memory transports.
+func connectInMemory(t *testing.T, s *Server) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	ct, st := mcp.NewInMemoryTransports()
+	if _, err := s.MCP().Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "axbus-test", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = session.Close() })
+	return session
+}
+
+// toolBudget is the most the tool list may cost an agent, in tokens (bytes/4) of its names,
+// descriptions and input schemas.
+const toolBudget = 12000
+
+// schemaKeywords are the JSON Schema keywords every major model API takes in a tool's input
+// schema; combinators, references and conditionals are refused by some, at the top or anywhere.
+var schemaKeywords = []string{"type", "properties", "required", "description", "enum", "items", "minimum", "maximum", "additionalProperties"}
+
+// TestToolListIsSmallAndPlain (must-show 1): the tool list, as a client receives it, costs
+// less than toolBudget tokens, and every input schema is an object of properties in the
+// keywords every major model API takes.
+func TestToolListIsSmallAndPlain(t *testing.T) {
+	tools := listTools(t)
+	total, outputs := 0, 0
+	for _, tl := range tools {
+		in, err := json.Marshal(tl.InputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += len(tl.Name) + len(tl.Description) + len(in)
+		if tl.OutputSchema != nil {
+			outputs++
+			t.Logf("tool %s has an output schema: the TypeScript SDK compiles it on every listTools", tl.Name)
+		}
+		var schema map[string]any
+		if err := json.Unmarshal(in, &schema); err != nil {
+			t.Fatal(err)
+		}
+		if schema["type"] != "object" {
+			t.Errorf("tool %s: top-level type %v, want object", tl.Name, schema["type"])
+		}
+		if _, ok := schema["properties"].(map[string]any); !ok {
+			t.Errorf("tool %s: no properties object at the top", tl.Name)
+		}
+		checkKeywords(t, tl.Name, "", schema)
+		for _, r := range asStrings(schema["required"]) {
+			if _, ok := schema["properties"].(map[string]any)[r]; !ok {
+				t.Errorf("tool %s: required %q is no property", tl.Name, r)
+			}
+		}
+	}
+	t.Logf("tool list: %d tools, %d B of names, descriptions and input schemas = %d tokens (bytes/4; budget %d); %d output schemas",
+		len(tools), total, total/4, toolBudget, outputs)
+	if total/4 >= toolBudget {
+		t.Errorf("the tool list costs %d tokens, over the budget of %d", total/4, toolBudget)
+	}
+}
+
+// checkKeywords checks a schema and those within it hold only schemaKeywords.
+func checkKeywords(t *testing.T, tool, at string, schema map[string]any) {
+	t.Helper()
+	for k, v := range schema {
+		if !slices.Contains(schemaKeywords, k) {
+			t.Errorf("tool %s: %s/%s is no keyword every model API takes", tool, at, k)
+		}
+		switch k {
+		case "properties":
+			props, _ := v.(map[string]any)
+			for name, p := range props {
+				sub, ok := p.(map[string]any)
+				if !ok {
+					t.Errorf("tool %s: property %s/%s is no schema", tool, at, name)
+					continue
+				}
+				checkKeywords(t, tool, at+"/"+name, sub)
+			}
+		case "items":
+			if sub, ok := v.(map[string]any); ok {
+				checkKeywords(t, tool, at+"/items", sub)
+			}
+		}
+	}
+}
+
+func asStrings(v any) []string {
+	var out []string
+	for _, s := range asSlice(v) {
+		out = append(out, s.(string))
+	}
+	return out
+}
+
+func asSlice(v any) []any { s, _ := v.([]any); return s }
+
+// mcpOnly are the arguments a tool handles itself, or gives the endpoint under another name.
+var mcpOnly = map[string]string{"condition": "expr", "expect_timeout_ms": "", "find": "", "listing": ""}
+
 // TestToolsAreEndpoints: every tool asks an endpoint that exists, every action endpoint is a
-// tool, and every tool's schemas are self-contained objects.
+// tool, and each tool takes only what its endpoint's request holds (an op it sets itself).
 func TestToolsAreEndpoints(t *testing.T) {
 	asked := map[string]bool{}
 	for _, tl := range tools {
@@ -21,24 +146,36 @@ func TestToolsAreEndpoints(t *testing.T) {
 		if tl.readOnly != (ep.Kind == api.Observe) {
 			t.Errorf("tool %s: readOnly %v, but endpoint %s is %v", tl.name, tl.readOnly, ep.Name, ep.Kind)
 		}
-		in, out, err := toolSchemas(tl)
+		raw, err := schemas.Bundled(tl.endpoint + ".request")
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, schema := range []json.RawMessage{in, out} {
-			var m map[string]any
-			if err := json.Unmarshal(schema, &m); err != nil || m["type"] != "object" || strings.Contains(string(schema), "urn:axbus") {
-				t.Fatalf("tool %s: schema %.200s (%v)", tl.name, schema, err)
+		var request struct {
+			Properties map[string]any `json:"properties"`
+		}
+		if err := json.Unmarshal(raw, &request); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range strings.Fields(tl.in) {
+			if _, shared := props[name]; !shared && tl.own[name] == nil {
+				t.Errorf("tool %s: property %s has no schema", tl.name, name)
 			}
+			as, mine := mcpOnly[name]
+			if !mine {
+				as = name
+			}
+			if _, ok := request.Properties[as]; as != "" && !ok {
+				t.Errorf("tool %s takes %s, which endpoint %s does not", tl.name, name, tl.endpoint)
+			}
+		}
+		if _, ok := request.Properties["op"]; ok != (tl.op != "") {
+			t.Errorf("tool %s: op %q, endpoint %s has op: %v", tl.name, tl.op, tl.endpoint, ok)
 		}
 	}
 	for _, name := range api.Actions {
 		if !asked[name] {
 			t.Errorf("action %s has no tool", name)
 		}
-	}
-	if _, err := eventsOutput(); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -22,8 +22,10 @@ type tsClientOutput struct {
 		HasOutputSchema bool   `json:"hasOutputSchema"`
 		ReadOnlyHint    *bool  `json:"readOnlyHint"`
 		DestructiveHint *bool  `json:"destructiveHint"`
+		Bytes           int    `json:"bytes"`
 	} `json:"tools"`
-	Result struct {
+	ListToolsMS float64 `json:"listToolsMs"`
+	Result      struct {
 		Content []struct {
 			Type string `json:"type"`
 			Text string `json:"text"`
@@ -84,10 +86,19 @@ func TestMCPWithTheTypeScriptSDK(t *testing.T) {
 	}
 
 	apps := call("list_apps", `{}`)
-	t.Logf("TypeScript SDK %s", apps.SDKVersion)
 	var names []string
+	size, outputs := 0, 0
 	for _, tl := range apps.Tools {
 		names = append(names, tl.Name)
+		size += tl.Bytes
+		if tl.HasOutputSchema {
+			outputs++
+		}
+	}
+	t.Logf("TypeScript SDK %s: listTools %.0f ms; %d tools, %d B of names, descriptions and input schemas (%d tokens), %d output schemas",
+		apps.SDKVersion, apps.ListToolsMS, len(apps.Tools), size, size/4, outputs)
+	if size/4 >= 12000 {
+		t.Errorf("the tool list costs %d tokens, over 12000", size/4)
 	}
 	t.Logf("tools: %s", strings.Join(names, " "))
 	for _, want := range []string{"list_apps", "inspect", "click", "wait_for"} {

@@ -1,0 +1,95 @@
+package mcpserver
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/cenkalti/backoff/v4"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/observer"
+)
+
+// Dial connects to the daemon. The connection it makes should reconnect by itself, for ever:
+// the server keeps the first client it gets, and a daemon that restarts finds it again.
+type Dial func(context.Context) (*bus.Client, error)
+
+// startDaemon is what an agent is told while the daemon is away: a person starts it.
+const startDaemon = "Start the daemon: axbus serve (or make run in a checkout of axbus). " +
+	"This server connects by itself once it is up: call the tool again then."
+
+// Connect dials until the daemon answers (every 100 ms at first, then every second), keeps the
+// client and returns; it returns ctx's error if ctx ends first. Meanwhile the tools answer
+// UNAVAILABLE, saying why and how to start the daemon.
+func (s *Server) Connect(ctx context.Context, dial Dial) error {
+	every := backoff.NewExponentialBackOff(backoff.WithInitialInterval(100*time.Millisecond),
+		backoff.WithMaxInterval(time.Second), backoff.WithMaxElapsedTime(0))
+	var first sync.Once
+	return backoff.Retry(func() error {
+		c, err := dial(ctx)
+		defer first.Do(func() { close(s.tried) })
+		if err != nil {
+			why := err.Error()
+			s.lastErr.Store(&why)
+			return err
+		}
+		s.client = c
+		s.up.Store(true) // after client: whoever sees up reads it set
+		return nil
+	}, backoff.WithContext(every, ctx))
+}
+
+// firstDial bounds how long a call made as the server starts waits for its first dial.
+const firstDial = 5 * time.Second
+
+// away is why the daemon cannot be asked now (nil when it can): never reached yet, or its
+// connection down until it reconnects. A call made before the first dial ended waits for it:
+// a client's first call comes right after it started the server.
+func (s *Server) away(ctx context.Context) *observer.Error {
+	select {
+	case <-s.tried:
+	case <-ctx.Done():
+	case <-time.After(firstDial):
+	}
+	if !s.up.Load() {
+		why := "not reached yet"
+		if last := s.lastErr.Load(); last != nil {
+			why = *last
+		}
+		return observer.Errorf(observer.CodeUnavailable, startDaemon, "the axbus daemon does not answer: %s", why)
+	}
+	if !s.client.Conn().IsConnected() {
+		return observer.Errorf(observer.CodeUnavailable, startDaemon,
+			"the connection to the axbus daemon is down (it stopped or restarts); reconnecting")
+	}
+	return nil
+}
+
+// whileAway answers the calls that need the daemon with UNAVAILABLE while it is away: a tool's
+// as a tool error, a resource's read as the request's error.
+func (s *Server) whileAway(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case "tools/call":
+			if away := s.away(ctx); away != nil {
+				return toolError(away), nil
+			}
+		case "resources/read":
+			if away := s.away(ctx); away != nil {
+				return nil, away
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// subscribeWhenUp subscribes to a resource (by resources/subscribe or subscriptions/listen)
+// while the daemon answers: the subscription is the connection's, kept across reconnections.
+func (s *Server) subscribeWhenUp(ctx context.Context, req *mcp.SubscribeRequest) error {
+	if away := s.away(ctx); away != nil {
+		return away
+	}
+	return s.events.subscribe(ctx, req)
+}
