@@ -54,6 +54,23 @@ const toolBudget = 12000
 // schema; combinators, references and conditionals are refused by some, at the top or anywhere.
 var schemaKeywords = []string{"type", "properties", "required", "description", "enum", "items", "minimum", "maximum", "additionalProperties"}
 
+// topKeywords are those an input schema may hold at its top, the strictest rule published: an
+// object of properties, with no anyOf, oneOf, allOf, not, $ref or enum there (one major API
+// refuses the whole request when any tool's schema has one at its top).
+var topKeywords = []string{"type", "properties", "required", "additionalProperties"}
+
+// outputSchemaPays are the tools whose output schema pays for itself, and why: a client compiles
+// every output schema when it lists the tools and checks every result against it, and no model
+// API is sent one. events: its page holds events of every type, read as data by a program (the
+// text's lines leave out most of their fields), which the schema describes; one schema, compiled
+// within the listing's 35 ms by the TypeScript SDK. The others' structured content is the text's
+// reply, which the text says.
+var outputSchemaPays = map[string]bool{"events": true}
+
+// grammarWords are words of the condition language's grammar: it is told once, in the server's
+// instructions, never in a tool's description or schema (it cost ~12 KB a tool when it was).
+var grammarWords = []string{"window_gone", "focused:", "state:e", "value:e", " >> ", "/regex/"}
+
 // TestToolListIsSmallAndPlain (must-show 1): the tool list, as a client receives it, costs
 // less than toolBudget tokens, and every input schema is an object of properties in the
 // keywords every major model API takes.
@@ -68,7 +85,14 @@ func TestToolListIsSmallAndPlain(t *testing.T) {
 		total += len(tl.Name) + len(tl.Description) + len(in)
 		if tl.OutputSchema != nil {
 			outputs++
-			t.Logf("tool %s has an output schema: the TypeScript SDK compiles it on every listTools", tl.Name)
+			if !outputSchemaPays[tl.Name] {
+				t.Errorf("tool %s has an output schema that does not pay for itself", tl.Name)
+			}
+		}
+		for _, w := range grammarWords {
+			if strings.Contains(tl.Description+string(in), w) {
+				t.Errorf("tool %s repeats the condition language (%q), told once in the instructions", tl.Name, w)
+			}
 		}
 		var schema map[string]any
 		if err := json.Unmarshal(in, &schema); err != nil {
@@ -77,14 +101,27 @@ func TestToolListIsSmallAndPlain(t *testing.T) {
 		if schema["type"] != "object" {
 			t.Errorf("tool %s: top-level type %v, want object", tl.Name, schema["type"])
 		}
+		for k := range schema {
+			if !slices.Contains(topKeywords, k) {
+				t.Errorf("tool %s: %s at the top of its input schema", tl.Name, k)
+			}
+		}
 		if _, ok := schema["properties"].(map[string]any); !ok {
 			t.Errorf("tool %s: no properties object at the top", tl.Name)
 		}
 		checkKeywords(t, tl.Name, "", schema)
+		if expect, ok := schema["properties"].(map[string]any)["expect"].(map[string]any); ok && expect["type"] != "string" {
+			t.Errorf("tool %s: expect is %v, not a condition's text", tl.Name, expect["type"])
+		}
 		for _, r := range asStrings(schema["required"]) {
 			if _, ok := schema["properties"].(map[string]any)[r]; !ok {
 				t.Errorf("tool %s: required %q is no property", tl.Name, r)
 			}
+		}
+	}
+	for _, w := range grammarWords {
+		if !strings.Contains(instructions, w) {
+			t.Errorf("the instructions do not tell the condition language's %q", w)
 		}
 	}
 	t.Logf("tool list: %d tools, %d B of names, descriptions and input schemas = %d tokens (bytes/4; budget %d); %d output schemas",
