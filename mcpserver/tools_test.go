@@ -124,8 +124,8 @@ func TestToolListIsSmallAndPlain(t *testing.T) {
 			t.Errorf("the instructions do not tell the condition language's %q", w)
 		}
 	}
-	t.Logf("tool list: %d tools, %d B of names, descriptions and input schemas = %d tokens (bytes/4; budget %d); %d output schemas",
-		len(tools), total, total/4, toolBudget, outputs)
+	t.Logf("tool list: %d tools, %d B of names, descriptions and input schemas = %d tokens (bytes/4; budget %d); %d output schemas; instructions %d B",
+		len(tools), total, total/4, toolBudget, outputs, len(instructions))
 	if total/4 >= toolBudget {
 		t.Errorf("the tool list costs %d tokens, over the budget of %d", total/4, toolBudget)
 	}
