@@ -88,6 +88,10 @@ func TestMCPResults(t *testing.T) {
 		!strings.Contains(strings.SplitN(text(r), "\n", 2)[0], "; expect state:"+save+"=checked timeout") {
 		t.Errorf("a toggle not done, its expect not met: %s", text(r))
 	}
+	r = callTool(t, s, "toggle", map[string]any{"target": saveOf})
+	if !r.IsError || !strings.HasPrefix(text(r), "ACTION_FAILED: ") || !strings.Contains(text(r), "retry with policy physical.") {
+		t.Errorf("a toggle not done, without expect: %s", text(r))
+	}
 	r = callTool(t, s, "wait_for", map[string]any{"condition": `text:"Never there"`, "app": "Notes", "timeout_ms": 200})
 	if !r.IsError || !strings.HasPrefix(text(r), `TIMEOUT: condition text:"Never there" not met in `) {
 		t.Errorf("a wait not met: %s", text(r))
