@@ -11,6 +11,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/schemas"
+	"github.com/axbus/axbus/waiters"
 )
 
 // listTools lists the tools of a server without a daemon, through the go-sdk's client in
@@ -224,5 +225,29 @@ func TestCutSaysSo(t *testing.T) {
 	}
 	if cut("short") != "short" {
 		t.Fatal("a short text was cut")
+	}
+}
+
+// TestInstructionsExamplesParse: every condition and locator the instructions give as an
+// example is one the server takes, as the examples are written there.
+func TestInstructionsExamplesParse(t *testing.T) {
+	conditions := []string{`text:"Saved"`, `text="Exact"`, `text:/regex/`, `element:role=button,name~Save`,
+		`element:role=checkbox,name="Dark mode",state=checked`, `window:title~Report`, `window_gone`, `dialog:title~Save`,
+		`focused:role=text_field`, `value:e12=42`, `state:e7=checked`, `state:e7!=checked`,
+		`dialog:title~Save >> role=button,name=OK`}
+	for _, c := range conditions {
+		if !strings.Contains(instructions, c) {
+			t.Errorf("the instructions do not hold %s", c)
+		}
+		if waiters.IsLocator(c) {
+			if _, err := waiters.ParseLocator(c); err != nil {
+				t.Errorf("locator %s: %v", c, err)
+			}
+		} else if _, err := waiters.ParseCompact(c); err != nil {
+			t.Errorf("condition %s: %v", c, err)
+		}
+	}
+	if _, err := waiters.ParseLocator("role=button,name=Save"); err != nil || !strings.Contains(instructions, "role=button,name=Save") {
+		t.Errorf("the locator of the instructions: %v", err)
 	}
 }
