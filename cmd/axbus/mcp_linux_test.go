@@ -32,6 +32,16 @@ func TestMCPOnGTK3(t *testing.T) {
 		}
 	}
 
+	// The text and structured content of every call but the screenshot's (an image).
+	var texts, structs int
+	callTool := func(t *testing.T, s *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
+		t.Helper()
+		r := callTool(t, s, name, args)
+		if name != "screenshot" {
+			texts, structs = texts+len(text(r)), structs+structuredBytes(t, r)
+		}
+		return r
+	}
 	r := callTool(t, s, "inspect", map[string]any{"pid": pid})
 	save := idOf(text(r), "button", "Save")
 	if r.IsError || save == "" {
@@ -88,6 +98,10 @@ func TestMCPOnGTK3(t *testing.T) {
 	r = callTool(t, s, "window_move", map[string]any{"pid": pid, "x": 30, "y": 20})
 	if w := structured[api.WindowReply](t, r); r.IsError || w.After == nil || w.After.Bounds.X != 30 || w.After.Bounds.Y != 20 {
 		t.Fatalf("window_move: %s", text(r))
+	}
+	t.Logf("all results but the screenshot: %d B of text, %d B of structured content (%.1fx)", texts, structs, float64(structs)/float64(texts))
+	if structs > 3*texts {
+		t.Errorf("the structured content is more than 3x the text")
 	}
 	t.Logf("pid %s: inspect, click + expect, wait_for, read_text, screenshot, clipboard, window_move through MCP", strconv.Itoa(pid))
 }

@@ -43,7 +43,7 @@ func (o *tsClientOutput) text() string {
 
 // TestMCPWithTheTypeScriptSDK drives `axbus mcp` with an MCP client nobody here wrote: the
 // official TypeScript SDK's Client over its stdio transport (fixtures/mcp/client.mjs), which
-// also checks each result's structuredContent against the tool's outputSchema with Ajv.
+// measures the tool list as it receives it (its listing's time, the bytes a model is sent).
 func TestMCPWithTheTypeScriptSDK(t *testing.T) {
 	node, modules := nodeTools(t, "@modelcontextprotocol/sdk/package.json", "the TypeScript MCP SDK")
 	bin := buildAxbus(t)
