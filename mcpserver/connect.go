@@ -20,9 +20,18 @@ type Dial func(context.Context) (*bus.Client, error)
 const startDaemon = "Start the daemon: axbus serve (or make run in a checkout of axbus). " +
 	"This server connects by itself once it is up: call the tool again then."
 
+// refused are the codes of a dial the daemon answered and refused (credentials it does not
+// know, flags that do not go together): no daemon to start, but a configuration to fix.
+var refused = map[observer.Code]bool{observer.CodePermissionDenied: true, observer.CodeBadRequest: true}
+
+// reconfigure is what an agent is told when the daemon refuses the connection.
+const reconfigure = "Check the server and credentials this MCP server is configured with (in the MCP client's configuration); " +
+	"it dials again by itself."
+
 // Connect dials until the daemon answers (every 100 ms at first, then every second), keeps the
 // client and returns; it returns ctx's error if ctx ends first. Meanwhile the tools answer
-// UNAVAILABLE, saying why and how to start the daemon.
+// UNAVAILABLE, saying why and how to start the daemon; or, when it refused the connection, its
+// code (PERMISSION_DENIED) and that the configuration is to check.
 func (s *Server) Connect(ctx context.Context, dial Dial) error {
 	every := backoff.NewExponentialBackOff(backoff.WithInitialInterval(100*time.Millisecond),
 		backoff.WithMaxInterval(time.Second), backoff.WithMaxElapsedTime(0))
@@ -31,8 +40,7 @@ func (s *Server) Connect(ctx context.Context, dial Dial) error {
 		c, err := dial(ctx)
 		defer first.Do(func() { close(s.tried) })
 		if err != nil {
-			why := err.Error()
-			s.lastErr.Store(&why)
+			s.lastErr.Store(observer.AsError(err))
 			return err
 		}
 		s.client = c
@@ -56,7 +64,10 @@ func (s *Server) away(ctx context.Context) *observer.Error {
 	if !s.up.Load() {
 		why := "not reached yet"
 		if last := s.lastErr.Load(); last != nil {
-			why = *last
+			if refused[last.Code] {
+				return observer.Errorf(last.Code, reconfigure, "the axbus daemon refuses this server's connection: %s", last.Message)
+			}
+			why = last.Message
 		}
 		return observer.Errorf(observer.CodeUnavailable, startDaemon, "the axbus daemon does not answer: %s", why)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/observer"
 )
 
 // TestToolsWhileTheDaemonIsAway: before the daemon answers, the server lists its tools, and a
@@ -57,5 +58,33 @@ func TestToolsWhileTheDaemonIsAway(t *testing.T) {
 	_ = session.Subscribe(ctx, &mcp.SubscribeParams{URI: "axbus://events/all"})
 	if _, err := session.ListTools(ctx, nil); err != nil {
 		t.Fatalf("tools/list after a subscription: %v", err)
+	}
+}
+
+// TestToolsWhenTheDaemonRefuses: a daemon that refuses the connection (credentials it does not
+// know) is no daemon to start: the tools say its code and that the configuration is to check.
+func TestToolsWhenTheDaemonRefuses(t *testing.T) {
+	s, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go func() {
+		_ = s.Connect(ctx, func(context.Context) (*bus.Client, error) {
+			return nil, observer.Errorf(observer.CodePermissionDenied, "Check the credentials (--nkey, --creds, --context).",
+				"nats://hub.example:4222 does not know these credentials (never added, or removed)")
+		})
+	}()
+	r, err := connectInMemory(t, s).CallTool(ctx, &mcp.CallToolParams{Name: "list_apps"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := r.Content[0].(*mcp.TextContent).Text
+	for _, want := range []string{"PERMISSION_DENIED: the axbus daemon refuses this server's connection: nats://hub.example:4222 does not know these credentials",
+		"suggestion: Check the server and credentials this MCP server is configured with"} {
+		if !r.IsError || !strings.Contains(got, want) {
+			t.Errorf("list_apps: %q, want %q", got, want)
+		}
 	}
 }

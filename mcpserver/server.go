@@ -23,7 +23,7 @@ type Server struct {
 	up     atomic.Bool
 	// lastErr is why the daemon did not answer the last time it was dialled; tried is closed
 	// once the first dial has ended, however.
-	lastErr atomic.Pointer[string]
+	lastErr atomic.Pointer[observer.Error]
 	tried   chan struct{}
 
 	srv      *mcp.Server
