@@ -2,11 +2,11 @@ package mcpserver
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/cenkalti/backoff/v4"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/observer"
@@ -35,31 +35,57 @@ const reconfigure = "Check the server and credentials this MCP server is configu
 func (s *Server) Connect(ctx context.Context, dial Dial) error {
 	every := backoff.NewExponentialBackOff(backoff.WithInitialInterval(100*time.Millisecond),
 		backoff.WithMaxInterval(time.Second), backoff.WithMaxElapsedTime(0))
-	var first sync.Once
-	return backoff.Retry(func() error {
+	var asked []chan struct{} // calls waiting for this dial's outcome
+	for first := true; ; first = false {
 		c, err := dial(ctx)
-		defer first.Do(func() { close(s.tried) })
-		if err != nil {
+		if err == nil {
+			s.client = c
+			s.up.Store(true) // after client: whoever sees up reads it set
+		} else {
 			s.lastErr.Store(observer.AsError(err))
-			return err
 		}
-		s.client = c
-		s.up.Store(true) // after client: whoever sees up reads it set
-		return nil
-	}, backoff.WithContext(every, ctx))
+		for _, done := range asked {
+			close(done)
+		}
+		asked = nil
+		if first {
+			close(s.tried)
+		}
+		if err == nil {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(every.NextBackOff()):
+		case done := <-s.redial:
+			asked = append(asked, done)
+		}
+	}
 }
 
-// firstDial bounds how long a call made as the server starts waits for its first dial.
-const firstDial = 5 * time.Second
+// Bounds of what a call waits for before it says the daemon is away.
+const (
+	// firstDial bounds how long a call made as the server starts waits for its first dial.
+	firstDial = 5 * time.Second
+	// settle bounds how long a call waits for a dial it asked for, or for a connection that is
+	// down to come back: a daemon just started or restarted answers that call.
+	settle = 2 * time.Second
+)
 
 // away is why the daemon cannot be asked now (nil when it can): never reached yet, or its
 // connection down until it reconnects. A call made before the first dial ended waits for it:
-// a client's first call comes right after it started the server.
+// a client's first call comes right after it started the server. A later call first has the
+// daemon dialled at once, or waits a moment for the connection to come back: the call that
+// follows the daemon's start is answered.
 func (s *Server) away(ctx context.Context) *observer.Error {
 	select {
 	case <-s.tried:
 	case <-ctx.Done():
 	case <-time.After(firstDial):
+	}
+	if !s.up.Load() {
+		s.dialNow(ctx)
 	}
 	if !s.up.Load() {
 		why := "not reached yet"
@@ -71,11 +97,46 @@ func (s *Server) away(ctx context.Context) *observer.Error {
 		}
 		return observer.Errorf(observer.CodeUnavailable, startDaemon, "the axbus daemon does not answer: %s", why)
 	}
-	if !s.client.Conn().IsConnected() {
+	if !s.reconnected(ctx) {
 		return observer.Errorf(observer.CodeUnavailable, startDaemon,
 			"the connection to the axbus daemon is down (it stopped or restarts); reconnecting")
 	}
 	return nil
+}
+
+// dialNow has the dialler dial at once, between its tries, and waits for the outcome (at most
+// settle); it returns at once when a dial is under way.
+func (s *Server) dialNow(ctx context.Context) {
+	done := make(chan struct{})
+	select {
+	case s.redial <- done:
+	default:
+		return
+	}
+	select {
+	case <-done:
+	case <-ctx.Done():
+	case <-time.After(settle):
+	}
+}
+
+// reconnected says the connection is up, waiting at most settle for it when it is down.
+func (s *Server) reconnected(ctx context.Context) bool {
+	nc := s.client.Conn()
+	if nc.IsConnected() {
+		return true
+	}
+	changed := nc.StatusChanged(nats.CONNECTED, nats.CLOSED)
+	defer nc.RemoveStatusListener(changed)
+	if nc.IsConnected() { // back before the listener was
+		return true
+	}
+	select {
+	case <-changed:
+	case <-ctx.Done():
+	case <-time.After(settle):
+	}
+	return nc.IsConnected()
 }
 
 // whileAway answers the calls that need the daemon with UNAVAILABLE while it is away: a tool's

@@ -25,6 +25,9 @@ type Server struct {
 	// once the first dial has ended, however.
 	lastErr atomic.Pointer[observer.Error]
 	tried   chan struct{}
+	// redial asks the dialler, between its tries, to dial at once (closing the channel sent
+	// once it has).
+	redial chan chan struct{}
 
 	srv      *mcp.Server
 	events   *eventResources
@@ -34,7 +37,7 @@ type Server struct {
 // New returns the server, its tools and event resources added. It answers the protocol at once;
 // its tools say UNAVAILABLE until Connect has reached the daemon.
 func New() (*Server, error) {
-	s := &Server{tried: make(chan struct{})}
+	s := &Server{tried: make(chan struct{}), redial: make(chan chan struct{})}
 	s.events = newEventResources(s)
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "axbus", Title: "axbus: the desktop's accessibility on a bus", Version: api.Version},
 		&mcp.ServerOptions{
