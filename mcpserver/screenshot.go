@@ -15,14 +15,14 @@ import (
 // screenshot is the screenshot tool: the PNG, fetched whole (bus.Client.Screenshot checks it by
 // its hash), as image content; what maps its pixels to the desktop, and any recognised text,
 // as text and structured content.
-func (s *Server) screenshot(ctx context.Context, args json.RawMessage) *mcp.CallToolResult {
+func (s *Server) screenshot(ctx context.Context, c *call) *mcp.CallToolResult {
 	var req api.ScreenshotRequest
-	if err := bus.DecodeRequest("screenshot", args, &req); err != nil {
-		return toolError(err)
+	if err := bus.DecodeRequest("screenshot", c.req, &req); err != nil {
+		return s.callError(ctx, c.t, err)
 	}
 	r, png, err := s.client.Screenshot(ctx, req)
 	if err != nil {
-		return toolError(err)
+		return s.callError(ctx, c.t, err)
 	}
 	raw, _ := json.Marshal(r)
 	var b strings.Builder

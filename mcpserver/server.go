@@ -1,56 +1,71 @@
 package mcpserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/observer"
-	"github.com/axbus/axbus/schemas"
 )
 
 // Server is the MCP server of one bus connection.
 type Server struct {
+	// client is set once, when the daemon first answers (Connect), before up: a handler that
+	// runs has passed the check of up (available), so it reads it set.
 	client *bus.Client
-	srv    *mcp.Server
-	events *eventResources
+	up     atomic.Bool
+	// lastErr is why the daemon did not answer the last time it was dialled; tried is closed
+	// once the first dial has ended, however.
+	lastErr atomic.Pointer[observer.Error]
+	tried   chan struct{}
+	// redial asks the dialler, between its tries, to dial at once (closing the channel sent
+	// once it has).
+	redial chan chan struct{}
+
+	srv      *mcp.Server
+	events   *eventResources
+	sessions sync.Map // *mcp.ServerSession -> *session
 }
 
-// New returns the server of client, its tools and event resources added.
-func New(client *bus.Client) (*Server, error) {
-	s := &Server{client: client}
+// New returns the server, its tools and event resources added. It answers the protocol at once;
+// its tools say UNAVAILABLE until Connect has reached the daemon.
+func New() (*Server, error) {
+	s := &Server{tried: make(chan struct{}), redial: make(chan chan struct{})}
 	s.events = newEventResources(s)
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "axbus", Title: "axbus: the desktop's accessibility on a bus", Version: api.Version},
 		&mcp.ServerOptions{
 			Instructions:     instructions,
-			SubscribeHandler: s.events.subscribe, UnsubscribeHandler: s.events.unsubscribe,
+			SubscribeHandler: s.subscribeWhenUp, UnsubscribeHandler: s.events.unsubscribe,
 		})
 	for _, t := range tools {
-		in, out, err := toolSchemas(t)
-		if err != nil {
-			return nil, err
-		}
-		s.srv.AddTool(&mcp.Tool{Name: t.name, Description: t.description, InputSchema: in, OutputSchema: out,
-			Annotations: annotations(t)}, s.handler(t))
+		s.srv.AddTool(&mcp.Tool{Name: t.name, Description: t.description, InputSchema: inputSchema(t), Annotations: annotations(t)}, s.handler(t))
 	}
 	if err := s.addEventsTool(); err != nil {
 		return nil, err
 	}
 	s.events.add(s.srv)
+	s.srv.AddReceivingMiddleware(s.whileAway)
 	return s, nil
 }
 
-// instructions tell an agent how the tools fit together.
-const instructions = "Tools of one desktop's accessibility tree. inspect lists elements with ids (SNAPSHOT:ELEMENT); " +
-	"actions take an id or a locator (role=button,name=Save) and an expect (a condition, e.g. text:\"Saved\") that proves " +
-	"their effect; wait_for waits by subscription. events returns what happened since a cursor; resources " +
-	"axbus://events/{app} notify on every event. Errors carry a code and a suggestion."
+// instructions tell an agent how the tools fit together, and the condition language, once.
+const instructions = `Tools of one desktop's accessibility tree. list_apps; inspect lists a window's elements, one a line: ` +
+	`e12 button "Save" [disabled], under the id of its snapshot (s_…). ` +
+	`Actions take target (e12: that element of the last listing this session got; or s_…:e12, as matches are shown) ` +
+	`or locator (role=button,name=Save with app; waits until it is actionable), and expect, a condition that proves the effect. ` +
+	`Conditions (expect, wait_for): text:"Saved" (text="Exact", text:/regex/), element:role=button,name~Save, ` +
+	`element:role=checkbox,name="Dark mode",state=checked, window:title~Report, window_gone, dialog:title~Save, ` +
+	`focused:role=text_field, value:e12=42, state:e7=checked, state:e7!=checked; add gone to wait for absence; ` +
+	`combine with and, or, ( ). = exact, ~ contains (any case), /re/ a regex. ` +
+	`A locator is an element condition's fields (role, name, label, value, state, nth=N); A >> B is B within A: dialog:title~Save >> role=button,name=OK. ` +
+	`A failure is an error result: its code, why, and a suggestion.`
 
 // MCP is the protocol server, to run on a transport.
 func (s *Server) MCP() *mcp.Server { return s.srv }
@@ -64,75 +79,52 @@ func annotations(t tool) *mcp.ToolAnnotations {
 	return a
 }
 
-// toolSchemas are a tool's input and output schemas: its endpoint's, made self-contained. A
-// lease tool's request has its operation set by the tool.
-func toolSchemas(t tool) (in, out json.RawMessage, err error) {
-	if in, err = schemas.Bundled(t.endpoint + ".request"); err != nil {
-		return nil, nil, err
-	}
-	if out, err = schemas.Bundled(t.endpoint + ".reply"); err != nil {
-		return nil, nil, err
-	}
-	if out, err = objectRoot(out); err != nil { // MCP wants an object at the root (click.reply is a $ref)
-		return nil, nil, err
-	}
-	if t.op != "" {
-		var m map[string]any
-		if err := json.Unmarshal(in, &m); err != nil {
-			return nil, nil, err
-		}
-		delete(m["properties"].(map[string]any), "op")
-		delete(m, "required")
-		delete(m, "allOf") // the daemon checks the request whole, op included
-		delete(m, "if")
-		delete(m, "then")
-		if in, err = json.Marshal(m); err != nil {
-			return nil, nil, err
-		}
-	}
-	return in, out, nil
-}
-
-// handler is a tool's call: its arguments, as they came, are the endpoint's request.
+// handler is a tool's call: its arguments made the endpoint's request, the reply its result.
 func (s *Server) handler(t tool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		args := req.Params.Arguments
-		if len(bytes.TrimSpace(args)) == 0 || bytes.Equal(bytes.TrimSpace(args), []byte("null")) {
-			args = []byte("{}")
-		}
-		if t.op != "" {
-			var m map[string]json.RawMessage
-			if err := json.Unmarshal(args, &m); err != nil {
-				return toolError(observer.Errorf(observer.CodeBadRequest, "Give the arguments as a JSON object.", "arguments: %v", err)), nil
-			}
-			m["op"], _ = json.Marshal(t.op)
-			args, _ = json.Marshal(m)
-		}
-		if t.endpoint == "screenshot" {
-			return s.screenshot(ctx, args), nil
-		}
-		var raw json.RawMessage
-		if err := s.client.CallRaw(ctx, t.endpoint, args, &raw); err != nil {
+		c, err := newCall(t, s.sessionOf(req.Session), req.Params.Arguments)
+		if err != nil {
 			return toolError(err), nil
 		}
-		return result(t.endpoint, raw), nil
+		if t.endpoint == "screenshot" {
+			return s.screenshot(ctx, c), nil
+		}
+		var raw json.RawMessage
+		if err := s.client.CallRaw(ctx, t.endpoint, c.req, &raw); err != nil {
+			return s.callError(ctx, t, err), nil
+		}
+		return c.result(raw), nil
 	}
+}
+
+// callError is a call's error as a tool error: the connection's when it went meanwhile; a
+// refusal of the arguments by the endpoint's schema said of the tool's.
+func (s *Server) callError(ctx context.Context, t tool, err error) *mcp.CallToolResult {
+	if away := s.away(ctx); away != nil {
+		return toolError(away)
+	}
+	e := observer.AsError(err)
+	if schema, _ := e.Details["schema"].(string); e.Code == observer.CodeBadRequest && schema != "" {
+		refused := *e
+		_, problems, _ := strings.Cut(e.Message, schema+": ")
+		refused.Message = t.name + ": " + problems
+		if refused.Suggestion = t.rule; t.rule == "" {
+			refused.Suggestion = "See the tool's input schema."
+		}
+		e = &refused
+	}
+	return toolError(e)
 }
 
 // toolError is an axbus error as an MCP tool error: its code, message and suggestion in the
-// text an agent reads, and the error whole as JSON after it.
+// text an agent reads, in MCP terms, and the error whole as JSON after it.
 func toolError(err error) *mcp.CallToolResult {
-	e := observer.AsError(err)
-	text := fmt.Sprintf("%s: %s", e.Code, e.Message)
-	if e.Suggestion != "" {
-		text += "\nsuggestion: " + e.Suggestion
-	}
+	e := inTerms(observer.AsError(err), inMCPTerms)
 	body, _ := json.Marshal(api.ErrorBody{Error: e})
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}, &mcp.TextContent{Text: string(body)}}}
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: errorLine(e)}, &mcp.TextContent{Text: string(body)}}}
 }
 
-// maxText bounds a result's text form; the structured content is whole (the daemon's budgets
-// bound it).
+// maxText bounds a result's text form.
 const maxText = 32 << 10
 
 // cut shortens text to maxText at a line's end, saying so.
@@ -145,18 +137,5 @@ func cut(text string) string {
 		end = maxText
 	}
 	rest := strings.Count(text[end:], "\n")
-	return text[:end] + fmt.Sprintf("\n… cut at %d KiB: %d more lines in the structured content; scope the request to see fewer.", maxText>>10, rest)
-}
-
-// objectRoot gives a schema "type": "object" at its root when it has none.
-func objectRoot(schema json.RawMessage) (json.RawMessage, error) {
-	var m map[string]any
-	if err := json.Unmarshal(schema, &m); err != nil {
-		return nil, err
-	}
-	if _, ok := m["type"]; ok {
-		return schema, nil
-	}
-	m["type"] = "object"
-	return json.Marshal(m)
+	return text[:end] + fmt.Sprintf("\n… cut at %d KiB: %d more lines left out; ask for less (scope, find, limit).", maxText>>10, rest)
 }

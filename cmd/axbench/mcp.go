@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os/exec"
 	"time"
@@ -46,8 +45,9 @@ func benchMCP() ([]row, error) {
 		req := request(action)
 		start := time.Now()
 		if i%4 < 2 {
-			args, _ := json.Marshal(req)
-			r, err := session.CallTool(ctx, &mcp.CallToolParams{Name: action, Arguments: json.RawMessage(args)})
+			// The tool's arguments: expect a condition's text, its time limit beside it.
+			args := map[string]any{"locator": req.Locator, "app": req.App, "expect": req.Expect.Expr, "expect_timeout_ms": req.Expect.TimeoutMS}
+			r, err := session.CallTool(ctx, &mcp.CallToolParams{Name: action, Arguments: args})
 			if err != nil {
 				return nil, err
 			}

@@ -30,29 +30,29 @@ type connFlags struct {
 
 // dial connects to the daemon: -s/--server (or NATS_URL, or the context's URL) with its
 // credentials, or else the local one found through its state dir (over TLS when it requires
-// TLS: daemon.json names its certificate).
-func (f *connFlags) dial(ctx context.Context) (*bus.Client, func(), error) {
+// TLS: daemon.json names its certificate). opts are added to the connection's.
+func (f *connFlags) dial(ctx context.Context, opts ...nats.Option) (*bus.Client, func(), error) {
 	target, err := f.resolve()
 	if err != nil {
 		return nil, nil, err
 	}
 	var nc *nats.Conn
 	if target.url == "" {
-		nc, _, err = embedded.Connect(f.StateDir)
+		nc, _, err = embedded.Connect(f.StateDir, opts...)
 	} else {
-		nc, err = target.connect()
+		nc, err = target.connect(opts...)
 	}
 	if err != nil {
 		return nil, nil, err
 	}
-	opts := []bus.ClientOption{bus.WithPrefix(f.Prefix)}
+	clientOpts := []bus.ClientOption{bus.WithPrefix(f.Prefix)}
 	if f.Timeout > 0 {
-		opts = append(opts, bus.WithTimeout(f.Timeout))
+		clientOpts = append(clientOpts, bus.WithTimeout(f.Timeout))
 	}
 	if f.Host != "" {
-		opts = append(opts, bus.WithHost(f.Host))
+		clientOpts = append(clientOpts, bus.WithHost(f.Host))
 	}
-	c, err := bus.NewClient(ctx, nc, opts...)
+	c, err := bus.NewClient(ctx, nc, clientOpts...)
 	if err != nil {
 		nc.Close()
 		return nil, nil, err
@@ -100,7 +100,7 @@ func (f *connFlags) resolve() (natsTarget, error) {
 	return t, nil
 }
 
-func (t natsTarget) connect() (*nats.Conn, error) {
+func (t natsTarget) connect(extra ...nats.Option) (*nats.Conn, error) {
 	opts := []nats.Option{nats.Name("axbus"), nats.Timeout(2 * time.Second)}
 	switch {
 	case t.creds != "":
@@ -120,7 +120,7 @@ func (t natsTarget) connect() (*nats.Conn, error) {
 	if t.ca != "" {
 		opts = append(opts, nats.RootCAs(t.ca))
 	}
-	nc, err := nats.Connect(t.url, opts...)
+	nc, err := nats.Connect(t.url, append(opts, extra...)...)
 	if errors.Is(err, nats.ErrAuthorization) {
 		return nil, observer.Errorf(observer.CodePermissionDenied, "Check the credentials (--nkey, --creds, --context): an admin lists them with axbus creds ls.",
 			"%s does not know these credentials (never added, or removed)", t.url).Wrap(err)

@@ -96,7 +96,7 @@ func newParser(stdout, stderr io.Writer) (*kong.Kong, error) {
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { panic(exited{code}) }),
 		kong.Vars{"version": "axbus " + api.Version, "element_help": elementHelp,
-			"hub_listen": embedded.DefaultHubListen, "hub_leaf_listen": embedded.DefaultHubLeafListen}.CloneWith(serveVars()),
+			"hub_listen": embedded.DefaultHubListen, "mcp_clients": mcpHostNames(), "hub_leaf_listen": embedded.DefaultHubLeafListen}.CloneWith(serveVars()),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, NoExpandSubcommands: true}),
 	)
 }

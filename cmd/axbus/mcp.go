@@ -17,45 +17,52 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/nats-io/nats.go"
 
+	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/mcpserver"
 	"github.com/axbus/axbus/observer"
 )
 
+// mcpCmd is `axbus mcp`: the server (its default) and the configuration that adds it to a client.
 type mcpCmd struct {
+	Serve  mcpServeCmd  `cmd:"" default:"withargs" help:"Serve MCP on stdio, or streamable HTTP on loopback."`
+	Config mcpConfigCmd `cmd:"" help:"Print the JSON that adds this axbus to an MCP client (Claude Desktop, Claude Code, VS Code, Cursor)."`
+}
+
+type mcpServeCmd struct {
 	HTTP      string `placeholder:"ADDR" help:"serve streamable HTTP on this loopback address (127.0.0.1:8765) instead of stdio; every request needs the bearer token."`
 	TokenFile string `placeholder:"FILE" type:"path" help:"the HTTP bearer token's file (mode 0600): read if it exists, made otherwise (default: mcp.token in the state dir)."`
 	connFlags
 }
 
-func (c *mcpCmd) Run(e *env) error {
-	client, closeConn, err := c.dial(e.ctx)
+// Run serves MCP at once, with or without a daemon: its tools answer UNAVAILABLE until the
+// daemon answers, and the connection, once made, reconnects by itself when the daemon restarts.
+func (c *mcpServeCmd) Run(e *env) error {
+	s, err := mcpserver.New()
 	if err != nil {
 		return err
 	}
-	defer closeConn()
-	s, err := mcpserver.New(client)
-	if err != nil {
-		return err
-	}
-	// The daemon going away ends the server at once, with a clear error: a client must not wait
-	// on tools that can no longer answer.
-	ctx, stop := context.WithCancelCause(e.ctx)
-	defer stop(nil)
-	client.Conn().SetDisconnectErrHandler(func(_ *nats.Conn, err error) {
-		stop(observer.Errorf(observer.CodeUnavailable, "Start the daemon (axbus serve) and the MCP server again.",
-			"the daemon went away: %v", err))
-	})
-	client.Conn().SetClosedHandler(func(*nats.Conn) {
-		stop(observer.Errorf(observer.CodeUnavailable, "Start the daemon (axbus serve) and the MCP server again.", "the connection to the daemon closed"))
-	})
+	ctx, cancel := context.WithCancel(e.ctx)
+	connected := make(chan *bus.Client, 1)
+	go func() {
+		var client *bus.Client
+		_ = s.Connect(ctx, func(ctx context.Context) (*bus.Client, error) {
+			var err error
+			client, _, err = c.dial(ctx, nats.MaxReconnects(-1), nats.IgnoreAuthErrorAbort())
+			return client, err
+		})
+		connected <- client // nil when ctx ended first
+	}()
+	defer func() {
+		cancel()
+		if client := <-connected; client != nil {
+			client.Conn().Close()
+		}
+	}()
 	if c.HTTP == "" {
-		err = s.MCP().Run(ctx, &mcp.StdioTransport{})
+		err = s.MCP().Run(e.ctx, &mcp.StdioTransport{})
 	} else {
-		err = c.serveHTTP(ctx, e, s)
-	}
-	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) {
-		return cause
+		err = c.serveHTTP(e.ctx, e, s)
 	}
 	if err != nil && !errors.Is(err, context.Canceled) && !strings.Contains(err.Error(), "EOF") {
 		return err
@@ -64,7 +71,7 @@ func (c *mcpCmd) Run(e *env) error {
 }
 
 // serveHTTP serves streamable HTTP on a loopback address, every request checked for the token.
-func (c *mcpCmd) serveHTTP(ctx context.Context, e *env, s *mcpserver.Server) error {
+func (c *mcpServeCmd) serveHTTP(ctx context.Context, e *env, s *mcpserver.Server) error {
 	host, _, err := net.SplitHostPort(c.HTTP)
 	if ip := net.ParseIP(host); err != nil || (host != "localhost" && (ip == nil || !ip.IsLoopback())) {
 		return observer.Errorf(observer.CodeBadRequest, "Give a loopback address, e.g. --http 127.0.0.1:8765.",
@@ -94,7 +101,7 @@ func (c *mcpCmd) serveHTTP(ctx context.Context, e *env, s *mcpserver.Server) err
 }
 
 // token reads the bearer token, or makes one in a file only the user can read.
-func (c *mcpCmd) token() (file, token string, err error) {
+func (c *mcpServeCmd) token() (file, token string, err error) {
 	file = c.TokenFile
 	if file == "" {
 		dir := c.StateDir

@@ -17,8 +17,10 @@ type tsClientOutput struct {
 		HasOutputSchema bool   `json:"hasOutputSchema"`
 		ReadOnlyHint    *bool  `json:"readOnlyHint"`
 		DestructiveHint *bool  `json:"destructiveHint"`
+		Bytes           int    `json:"bytes"`
 	} `json:"tools"`
-	Result struct {
+	ListToolsMS float64 `json:"listToolsMs"`
+	Result      struct {
 		Content []struct {
 			Type string `json:"type"`
 			Text string `json:"text"`
@@ -41,7 +43,7 @@ func (o *tsClientOutput) text() string {
 
 // TestMCPWithTheTypeScriptSDK drives `axbus mcp` with an MCP client nobody here wrote: the
 // official TypeScript SDK's Client over its stdio transport (fixtures/mcp/client.mjs), which
-// also checks each result's structuredContent against the tool's outputSchema with Ajv.
+// measures the tool list as it receives it (its listing's time, the bytes a model is sent).
 func TestMCPWithTheTypeScriptSDK(t *testing.T) {
 	node, modules := nodeTools(t, "@modelcontextprotocol/sdk/package.json", "the TypeScript MCP SDK")
 	bin := buildAxbus(t)
@@ -61,10 +63,19 @@ func TestMCPWithTheTypeScriptSDK(t *testing.T) {
 	}
 
 	apps := call("list_apps", `{}`)
-	t.Logf("TypeScript SDK %s", apps.SDKVersion)
 	var names []string
+	size, outputs := 0, 0
 	for _, tl := range apps.Tools {
 		names = append(names, tl.Name)
+		size += tl.Bytes
+		if tl.HasOutputSchema {
+			outputs++
+		}
+	}
+	t.Logf("TypeScript SDK %s: listTools %.0f ms; %d tools, %d B of names, descriptions and input schemas (%d tokens), %d output schemas",
+		apps.SDKVersion, apps.ListToolsMS, len(apps.Tools), size, size/4, outputs)
+	if size/4 >= 12000 {
+		t.Errorf("the tool list costs %d tokens, over 12000", size/4)
 	}
 	t.Logf("tools: %s", strings.Join(names, " "))
 	for _, want := range []string{"list_apps", "inspect", "click", "wait_for"} {
