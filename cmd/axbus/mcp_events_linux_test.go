@@ -30,8 +30,7 @@ func TestMCPEventsOfAPageSwitch(t *testing.T) {
 
 	// As an agent switches a page, and then focuses another element: its focus change comes
 	// after every event of the switch, in the app's order.
-	if r := callTool(t, s, "click", map[string]any{"locator": `role=radio,name="Page 2"`, "app": app,
-		"expect": map[string]any{"expr": `element:role=radio,name="Page 2",state=checked`}}); r.IsError || !strings.Contains(text(r), "expect met") {
+	if r := callTool(t, s, "click", map[string]any{"locator": `role=radio,name="Page 2"`, "app": app}); r.IsError {
 		t.Fatalf("click Page 2: %s", text(r))
 	}
 	if r := callTool(t, s, "focus", map[string]any{"locator": `role=radio,name="Page 1"`, "app": app}); r.IsError {
