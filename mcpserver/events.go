@@ -85,8 +85,8 @@ func (s *Server) addEventsTool() error {
 	s.srv.AddTool(&mcp.Tool{Name: "events", InputSchema: json.RawMessage(eventsInput), OutputSchema: out,
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
 		Description: "The desktop's events (focus, values, windows, dialogs, ...) after a cursor, from the daemon's stream: " +
-			"call again with the cursor returned and no event is missed, even without a subscription. Left out unless exclude says otherwise: " +
-			strings.Join(defaultExclude, ", ") + ". Consecutive events of one app, type and detail are one line ending ×N. The text ends with the cursor, and more when more follow."}, s.eventsCall)
+			"call again with the cursor returned and no event is missed, even without a subscription. exclude leaves kinds out (by default the storms of " +
+			"showing changes and layouts). Consecutive events of one app and kind are one line ending ×N. The text ends with the cursor."}, s.eventsCall)
 	return nil
 }
 
