@@ -17,9 +17,9 @@ import (
 
 // The event resources: axbus://events/{app} (an app's name as subjects spell it, or "all").
 // A client that subscribes to one is sent notifications/resources/updated on its events that a
-// read would show (at most one per notifyEvery: a burst is one notification), and reading it gives the newest of the last
-// minute's, as the events tool would (its default exclusions, runs coalesced), at most
-// recentEvents of them in at most maxText bytes, and the cursor for the events tool to go on.
+// read would show (at most one per notifyEvery: a burst is one notification). Reading it gives
+// the newest recentEvents of the last minute's as the events tool pages them (its default
+// exclusions, runs coalesced) in at most maxText bytes, and the cursor for the tool to go on.
 const (
 	eventsURIPrefix = "axbus://events/"
 	notifyEvery     = 50 * time.Millisecond
