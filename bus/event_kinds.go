@@ -48,6 +48,7 @@ func (k EventKind) Covers(e *api.Envelope) bool {
 	return e.Type == k.Type && (k.Detail == "" || KindOf(e).Detail == k.Detail)
 }
 
+// String is the kind as ParseEventKinds reads it.
 func (k EventKind) String() string {
 	if k.Detail == "" {
 		return string(k.Type)
