@@ -264,5 +264,5 @@ func (s *Service) agents(ctx context.Context, _ api.AgentsRequest) (any, error) 
 // TailActions follows the host's action records through its stream, as Tail does its events:
 // opt.Type is an action's name.
 func (c *Client) TailActions(ctx context.Context, opt TailOptions) (<-chan api.ActionRecord, error) {
-	return tail[api.ActionRecord](ctx, c, c.subj.Actions(opt.App, opt.Type), opt)
+	return tail[api.ActionRecord](ctx, c, c.subj.Actions(opt.App, opt.Type), opt, nil)
 }

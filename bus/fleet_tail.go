@@ -11,16 +11,19 @@ import (
 // hub, one per host), merged in time order: each host's stream is tailed by a consumer of its
 // own in its own JetStream domain, so a host's history, kept while the hub was away, is
 // delivered when the hub is back, and the replay opt asks for is merged across hosts before
-// live events flow as they come.
+// live events flow as they come. An app is known when one host knows it (Tail).
 func TailFleet(ctx context.Context, clients []*Client, opt TailOptions) (<-chan api.Envelope, error) {
+	if err := checkSelection(ctx, clients, opt); err != nil {
+		return nil, err
+	}
 	return tailFleet(ctx, clients, func(c *Client) string { return c.subj.Events(opt.App, opt.Type) },
-		func(e api.Envelope) time.Time { return e.Time }, opt)
+		func(e api.Envelope) time.Time { return e.Time }, opt, kept(opt))
 }
 
 // TailFleetActions is TailFleet for the hosts' action records.
 func TailFleetActions(ctx context.Context, clients []*Client, opt TailOptions) (<-chan api.ActionRecord, error) {
 	return tailFleet(ctx, clients, func(c *Client) string { return c.subj.Actions(opt.App, opt.Type) },
-		func(r api.ActionRecord) time.Time { return r.Time }, opt)
+		func(r api.ActionRecord) time.Time { return r.Time }, opt, nil)
 }
 
 // fromHost is a message of one host's tail.
@@ -29,11 +32,11 @@ type fromHost[T any] struct {
 	m    tailed[T]
 }
 
-func tailFleet[T any](ctx context.Context, clients []*Client, filter func(*Client) string, at func(T) time.Time, opt TailOptions) (<-chan T, error) {
+func tailFleet[T any](ctx context.Context, clients []*Client, filter func(*Client) string, at func(T) time.Time, opt TailOptions, keep func(*T) bool) (<-chan T, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	in := make(chan fromHost[T], 256)
 	for i, c := range clients {
-		tail, err := tailReplayed[T](ctx, c, filter(c), opt)
+		tail, err := tailReplayed(ctx, c, filter(c), opt, keep)
 		if err != nil {
 			cancel()
 			return nil, err

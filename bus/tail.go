@@ -8,7 +8,6 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -22,18 +21,33 @@ type TailOptions struct {
 	All bool
 	// LastPerSubject replays the newest event of each app and type first.
 	LastPerSubject bool
+	// Exclude leaves out the events of these kinds (events only; see ParseEventKinds).
+	Exclude []EventKind
 }
 
 // Tail follows the host's events through its JetStream stream (an ordered consumer: no event
 // is lost to a slow reader, unlike a plain subscription) until ctx ends. The channel is closed
-// then.
+// then. An unknown type is BAD_REQUEST; an app that neither runs nor has an event kept is
+// APP_NOT_FOUND.
 func (c *Client) Tail(ctx context.Context, opt TailOptions) (<-chan api.Envelope, error) {
-	return tail[api.Envelope](ctx, c, c.subj.Events(opt.App, opt.Type), opt)
+	if err := checkSelection(ctx, []*Client{c}, opt); err != nil {
+		return nil, err
+	}
+	return tail(ctx, c, c.subj.Events(opt.App, opt.Type), opt, kept(opt))
 }
 
-// tail follows the stream's messages on filter, each decoded as a T.
-func tail[T any](ctx context.Context, c *Client, filter string, opt TailOptions) (<-chan T, error) {
-	in, err := tailReplayed[T](ctx, c, filter, opt)
+// kept is the filter of the events opt does not exclude (nil: all).
+func kept(opt TailOptions) func(*api.Envelope) bool {
+	if len(opt.Exclude) == 0 {
+		return nil
+	}
+	return func(e *api.Envelope) bool { return !Excludes(opt.Exclude, e) }
+}
+
+// tail follows the stream's messages on filter, each decoded as a T and kept when keep (nil:
+// always) says so.
+func tail[T any](ctx context.Context, c *Client, filter string, opt TailOptions, keep func(*T) bool) (<-chan T, error) {
+	in, err := tailReplayed(ctx, c, filter, opt, keep)
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +78,7 @@ type tailed[T any] struct {
 
 // tailReplayed is tail with each message marked when the replay is over. A tail with nothing
 // to replay starts with a zero message marked so.
-func tailReplayed[T any](ctx context.Context, c *Client, filter string, opt TailOptions) (<-chan tailed[T], error) {
+func tailReplayed[T any](ctx context.Context, c *Client, filter string, opt TailOptions, keep func(*T) bool) (<-chan tailed[T], error) {
 	cons, err := c.orderedConsumer(ctx, filter, 0, jetstream.DeliverNewPolicy, opt)
 	if err != nil {
 		return nil, err
@@ -96,7 +110,7 @@ func tailReplayed[T any](ctx context.Context, c *Client, filter string, opt Tail
 			}
 			delivered++
 			var m tailed[T]
-			m.ok = json.Unmarshal(msg.Data(), &m.v) == nil
+			m.ok = json.Unmarshal(msg.Data(), &m.v) == nil && (keep == nil || keep(&m.v))
 			if toReplay > 0 {
 				meta, err := msg.Metadata()
 				if m.caughtUp = delivered >= toReplay || err == nil && meta.NumPending == 0; m.caughtUp {
@@ -116,70 +130,12 @@ func tailReplayed[T any](ctx context.Context, c *Client, filter string, opt Tail
 	return out, nil
 }
 
-// EventsAfter returns up to limit of the host's stored events after cursor (a stream sequence;
-// 0: from the oldest kept, or from opt.Since ago), each with its sequence, waiting up to wait for the first when there
-// are none yet: how an agent that cannot hold a subscription (an MCP tool call) still misses
-// none, by asking again from the last sequence it got.
-func (c *Client) EventsAfter(ctx context.Context, cursor uint64, limit int, wait time.Duration, opt TailOptions) ([]SequencedEvent, error) {
-	cons, err := c.orderedConsumer(ctx, c.subj.Events(opt.App, opt.Type), cursor, jetstream.DeliverAllPolicy, opt)
-	if err != nil {
-		return nil, err
-	}
-	batch, err := cons.FetchNoWait(limit)
-	if err != nil {
-		return nil, natsTrouble("events", err)
-	}
-	out := collect(batch)
-	if len(out) > 0 || wait <= 0 {
-		return out, nil
-	}
-	msg, err := cons.Next(jetstream.FetchMaxWait(wait)) // nothing yet: wait for one
-	switch {
-	case errors.Is(err, nats.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
-		return nil, nil
-	case err != nil:
-		return nil, natsTrouble("events", err)
-	}
-	out = appendEvent(nil, msg)
-	if limit > 1 {
-		if batch, err = cons.FetchNoWait(limit - 1); err == nil {
-			out = append(out, collect(batch)...)
-		}
-	}
-	return out, nil
-}
-
-// SequencedEvent is an event with its sequence in the host's stream: the cursor after it.
-type SequencedEvent struct {
-	Seq   uint64
-	Event api.Envelope
-}
-
-func collect(batch jetstream.MessageBatch) []SequencedEvent {
-	var out []SequencedEvent
-	for msg := range batch.Messages() {
-		out = appendEvent(out, msg)
-	}
-	return out
-}
-
-func appendEvent(out []SequencedEvent, msg jetstream.Msg) []SequencedEvent {
-	meta, err := msg.Metadata()
-	var env api.Envelope
-	if err != nil || json.Unmarshal(msg.Data(), &env) != nil {
-		return out
-	}
-	return append(out, SequencedEvent{Seq: meta.Sequence.Stream, Event: env})
-}
-
 // orderedConsumer is an ordered consumer of the host's stream on filter: after cursor when one
 // is given, else from where opt says, else by policy.
 func (c *Client) orderedConsumer(ctx context.Context, filter string, cursor uint64, policy jetstream.DeliverPolicy, opt TailOptions) (jetstream.Consumer, error) {
-	// The host's domain, not the default API prefix: through a hub every host's JetStream is in
-	// reach, and only its domain's names lead to this host's alone.
-	js, err := jetstream.NewWithDomain(c.nc, c.subj.Host)
+	js, err := c.jetStream()
 	if err != nil {
-		return nil, natsTrouble("jetstream", err)
+		return nil, err
 	}
 	cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{filter}, DeliverPolicy: policy}
 	switch {
@@ -195,11 +151,28 @@ func (c *Client) orderedConsumer(ctx context.Context, filter string, cursor uint
 	}
 	cons, err := js.OrderedConsumer(ctx, c.subj.StreamName(), cfg)
 	if err != nil {
-		if errors.Is(err, jetstream.ErrStreamNotFound) {
-			return nil, observer.Errorf(observer.CodeUnavailable, "Check the host name (--host) and that its daemon runs.",
-				"no event stream %s", c.subj.StreamName())
-		}
-		return nil, natsTrouble("a consumer of the event stream", err)
+		return nil, c.streamTrouble("a consumer of the event stream", err)
 	}
 	return cons, nil
+}
+
+// jetStream is the JetStream API of the client's host: its domain's, not the default API
+// prefix, for through a hub every host's JetStream is in reach, and only its domain's names
+// lead to this host's alone.
+func (c *Client) jetStream() (jetstream.JetStream, error) {
+	js, err := jetstream.NewWithDomain(c.nc, c.subj.Host)
+	if err != nil {
+		return nil, natsTrouble("jetstream", err)
+	}
+	return js, nil
+}
+
+// streamTrouble is a failed call on the host's stream: UNAVAILABLE, saying when the stream is
+// missing.
+func (c *Client) streamTrouble(what string, err error) error {
+	if errors.Is(err, jetstream.ErrStreamNotFound) {
+		return observer.Errorf(observer.CodeUnavailable, "Check the host name (--host) and that its daemon runs.",
+			"no event stream %s", c.subj.StreamName())
+	}
+	return natsTrouble(what, err)
 }

@@ -16,12 +16,15 @@ import (
 )
 
 // The event resources: axbus://events/{app} (an app's name as subjects spell it, or "all").
-// A client that subscribes to one is sent notifications/resources/updated on its events (at most
-// one per notifyEvery: a burst is one notification), and reading it gives the last minute's.
+// A client that subscribes to one is sent notifications/resources/updated on its events that a
+// read would show (at most one per notifyEvery: a burst is one notification). Reading it gives
+// the newest recentEvents of the last minute's as the events tool pages them (its default
+// exclusions, runs coalesced) in at most maxText bytes, and the cursor for the tool to go on.
 const (
 	eventsURIPrefix = "axbus://events/"
 	notifyEvery     = 50 * time.Millisecond
-	recentEvents    = time.Minute
+	recentWindow    = time.Minute
+	recentEvents    = 100
 )
 
 // eventResources holds the NATS subscriptions behind the subscribed resources.
@@ -44,7 +47,8 @@ func newEventResources(s *Server) *eventResources {
 
 func (r *eventResources) add(srv *mcp.Server) {
 	srv.AddResourceTemplate(&mcp.ResourceTemplate{Name: "events", URITemplate: eventsURIPrefix + "{app}", MIMEType: "application/json",
-		Description: "An app's events (its name, or all), the last minute's when read; subscribe to be notified of each new one."}, r.read)
+		Description: "An app's events (its name, or all); subscribe to be notified of each new one. Reading it gives the newest 100 of the last minute " +
+			"(at most 32 KiB; the events tool's default exclusions; earlier counts those left out) and the cursor from which the events tool goes on."}, r.read)
 }
 
 // appOf is the app a resource's URI names ("" for all), or false.
@@ -64,16 +68,16 @@ func (r *eventResources) read(ctx context.Context, req *mcp.ReadResourceRequest)
 	if !ok {
 		return nil, mcp.ResourceNotFoundError(req.Params.URI)
 	}
-	evs, err := r.s.client.EventsAfter(ctx, 0, maxEvents, 0, bus.TailOptions{App: app, Since: recentEvents})
+	opt, err := selection(app, "", nil)
 	if err != nil {
 		return nil, err
 	}
-	page := eventsPage{Events: make([]api.Envelope, len(evs))}
-	for i, ev := range evs {
-		page.Events[i], page.Cursor = ev.Event, ev.Seq
+	opt.Since = recentWindow
+	p, err := r.s.client.RecentEvents(ctx, recentEvents, opt)
+	if err != nil {
+		return nil, err
 	}
-	page.More = len(evs) == maxEvents
-	body, _ := json.Marshal(page)
+	body := newEventsPage(p).newest(maxText)
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "application/json", Text: string(body)}}}, nil
 }
 
@@ -90,7 +94,16 @@ func (r *eventResources) subscribe(_ context.Context, req *mcp.SubscribeRequest)
 		return nil
 	}
 	sub := &eventSub{count: 1}
-	ns, err := r.s.client.Conn().Subscribe(r.s.client.Subjects().Events(app, ""), func(*nats.Msg) { r.updated(uri, sub) })
+	opt, err := selection(app, "", nil)
+	if err != nil {
+		return err
+	}
+	ns, err := r.s.client.Conn().Subscribe(r.s.client.Subjects().Events(app, ""), func(m *nats.Msg) {
+		var e api.Envelope
+		if json.Unmarshal(m.Data, &e) == nil && !bus.Excludes(opt.Exclude, &e) { // what a read would show
+			r.updated(uri, sub)
+		}
+	})
 	if err != nil {
 		return observer.Errorf(observer.CodeUnavailable, "Check the connection to the daemon.", "subscribing to %s: %v", uri, err)
 	}

@@ -112,8 +112,8 @@ func TestFleet(t *testing.T) {
 	}
 	// Its history is there: the events of its previous run (the save above), read through the hub.
 	kept, err := c3.EventsAfter(ctx, 0, 1000, 0, bus.TailOptions{})
-	if err != nil || !slices.ContainsFunc(kept, func(e bus.SequencedEvent) bool { return e.Event.Boot == bootBefore }) {
-		t.Fatalf("h3's history after it rejoined: %d events, none of its run %s: %v", len(kept), bootBefore, err)
+	if err != nil || !slices.ContainsFunc(kept.Events, func(e bus.SequencedEvent) bool { return e.Event.Boot == bootBefore }) {
+		t.Fatalf("h3's history after it rejoined: %+v, none of its run %s: %v", kept, bootBefore, err)
 	}
 
 	out, errOut, code := runIn(t, "hosts", "-s", f.hub.ClientURL, "--nkey", f.hub.AdminSeedFile, "--wait", "300ms")

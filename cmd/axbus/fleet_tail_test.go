@@ -92,6 +92,20 @@ func TestFleetTail(t *testing.T) {
 	if c := <-code; c != 0 {
 		t.Fatalf("tail --host '*' exit %d", c)
 	}
+	// Every host's tail leaves out what --exclude says; an app no host knows is APP_NOT_FOUND.
+	hub := []string{"--host", "*", "-s", f.hub.ClientURL, "--nkey", f.hub.AdminSeedFile}
+	if err := f.hosts["h1"].Backend.(*sim.Desktop).SetTitle(501, "remember", "after the rounds"); err != nil {
+		t.Fatal(err)
+	}
+	excluding := tailWhile(t, func(out []byte) bool { return !strings.Contains(string(out), "after the rounds") },
+		append([]string{"tail", "notes", "--all", "--json", "--exclude", "value_changed"}, hub...)...)
+	if strings.Contains(excluding, `"type":"value_changed"`) || !strings.Contains(excluding, `"type":"title_changed"`) {
+		t.Fatalf("tail --host '*' --exclude value_changed:\n%s", excluding)
+	}
+	var errOut bytes.Buffer
+	if c := run(context.Background(), append([]string{"tail", "nosuch"}, hub...), io.Discard, &errOut); c != exitNotFound || !strings.Contains(errOut.String(), "APP_NOT_FOUND") {
+		t.Fatalf("tail nosuch --host '*': exit %d: %s", c, errOut.String())
+	}
 
 	// A tail that runs through a hub outage: the events of the outage come when the hub is
 	// back, from the hosts' streams, in order.
@@ -148,8 +162,7 @@ func TestFleetTail(t *testing.T) {
 		}
 		return false
 	}
-	out := tailWhile(t, lastOfOutage, "tail", "notes.value_changed", "--since", "1m", "--json", "--host", "*", "-s", f.hub.ClientURL,
-		"--nkey", f.hub.AdminSeedFile)
+	out := tailWhile(t, lastOfOutage, append([]string{"tail", "notes.value_changed", "--since", "1m", "--json"}, hub...)...)
 	dec := json.NewDecoder(strings.NewReader(out))
 	replayed := func() api.Envelope {
 		var env api.Envelope

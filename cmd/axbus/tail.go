@@ -5,13 +5,15 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/observer"
 )
 
 type tailCmd struct {
-	Filter string        `arg:"" optional:"" placeholder:"APP[.TYPE]" help:"which events, as in their subjects: an app (notes), an app's events of one type (notes.value_changed), one type of every app (*.focus_changed); none: all."`
-	Since  time.Duration `help:"first replay the events of this last duration (e.g. 5m)."`
-	All    bool          `help:"first replay all the history the stream keeps."`
-	Last   bool          `help:"first replay the newest event of each app and type."`
+	Filter  string        `arg:"" optional:"" placeholder:"APP[.TYPE]" help:"which events, as in their subjects: an app (notes), an app's events of one type (notes.value_changed), one type of every app (*.focus_changed); none: all."`
+	Since   time.Duration `help:"first replay the events of this last duration (e.g. 5m)."`
+	All     bool          `help:"first replay all the history the stream keeps."`
+	Last    bool          `help:"first replay the newest event of each app and type."`
+	Exclude []string      `placeholder:"KIND" help:"leave out the events of these kinds: a type (layout_changed) or TYPE:DETAIL, the detail a state_changed's state or a children_changed's or text_changed's op (state_changed:showing); comma-separated or repeated."`
 
 	Actions bool `help:"follow the action records instead (who did what to which element, and how it went); APP[.ACTION] filters them."`
 	connFlags
@@ -20,6 +22,16 @@ type tailCmd struct {
 // Run follows the events until interrupted: one line each, as they come.
 func (c *tailCmd) Run(e *env) error {
 	opt := bus.TailOptions{Since: c.Since, All: c.All, LastPerSubject: c.Last}
+	if len(c.Exclude) > 0 {
+		if c.Actions {
+			return observer.Errorf(observer.CodeBadRequest, "Leave --exclude out with --actions: it chooses events.", "--exclude with --actions")
+		}
+		kinds, err := bus.ParseEventKinds(c.Exclude)
+		if err != nil {
+			return err
+		}
+		opt.Exclude = kinds
+	}
 	app, typ, _ := strings.Cut(c.Filter, ".")
 	if app != "*" {
 		opt.App = app

@@ -1,0 +1,277 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/sim"
+)
+
+// eventsResult is the events tool's structured result, each entry with its run's count.
+type eventsResult struct {
+	Events []struct {
+		api.Envelope
+		Count int `json:"count"`
+	} `json:"events"`
+	Cursor   uint64 `json:"cursor"`
+	More     bool   `json:"more"`
+	Excluded int    `json:"excluded"`
+	Earlier  int    `json:"earlier"`
+}
+
+// events is how many events the entries stand for.
+func (r *eventsResult) events() int {
+	n := 0
+	for _, e := range r.Events {
+		n += max(e.Count, 1)
+	}
+	return n
+}
+
+// textCursor is the cursor an events text ends with: its last line names it, and more when more follow.
+var textCursor = regexp.MustCompile(`; cursor (\d+)(; more follow: call again with this cursor)?$`)
+
+// eventsCall calls the events tool, and checks what every page must show: no error, and a text
+// that fits 32 KiB and ends with the structured result's cursor and more.
+func eventsCall(t *testing.T, s *mcp.ClientSession, args map[string]any) (string, eventsResult) {
+	t.Helper()
+	r := callTool(t, s, "events", args)
+	text := strings.TrimSuffix(text(r), "\n")
+	if r.IsError {
+		t.Fatalf("events %v: %s", args, text)
+	}
+	page := structured[eventsResult](t, r)
+	m := textCursor.FindStringSubmatch(text)
+	if len(text) > 32<<10 || m == nil || m[1] != strconv.FormatUint(page.Cursor, 10) || (m[2] != "") != page.More {
+		t.Fatalf("events %v: %d bytes of text, cursor %d, more %v; the text ends %q", args, len(text), page.Cursor, page.More, text[max(len(text)-300, 0):])
+	}
+	return text, page
+}
+
+// eventsEnd is the cursor after app's last event now: pages of every kind until no more follow.
+func eventsEnd(t *testing.T, s *mcp.ClientSession, app string) uint64 {
+	t.Helper()
+	var cursor uint64
+	for {
+		_, page := eventsCall(t, s, map[string]any{"app": app, "cursor": cursor, "exclude": []string{}, "limit": 1000})
+		if cursor = page.Cursor; !page.More {
+			return cursor
+		}
+	}
+}
+
+// storedAfter waits until the stream holds n events of app after cursor that pred accepts, and
+// returns every event it read meanwhile (as the bus reads them: not coalesced, none left out).
+func storedAfter(t *testing.T, c *bus.Client, app string, cursor uint64, n int, pred func(*api.Envelope) bool) []api.Envelope {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var read []api.Envelope
+	for matched := 0; matched < n; {
+		p, err := c.EventsAfter(ctx, cursor, 1000, time.Second, bus.TailOptions{App: app})
+		if err != nil || ctx.Err() != nil {
+			t.Fatalf("%d of %d events of %s after %d stored: %v %v", matched, n, app, cursor, err, ctx.Err())
+		}
+		for _, e := range p.Events {
+			if read = append(read, e.Event); pred(&e.Event) {
+				matched++
+			}
+		}
+		cursor = p.Cursor
+	}
+	return read
+}
+
+// errorOf is a tool error's code and its JSON body's error.
+func errorOf(t *testing.T, r *mcp.CallToolResult) *observer.Error {
+	t.Helper()
+	if !r.IsError || len(r.Content) < 2 {
+		t.Fatalf("want a tool error, got %s", text(r))
+	}
+	var body api.ErrorBody
+	if err := json.Unmarshal([]byte(r.Content[1].(*mcp.TextContent).Text), &body); err != nil || body.Error == nil {
+		t.Fatalf("the error's JSON: %v %s", err, text(r))
+	}
+	return body.Error
+}
+
+// TestMCPEventsRefusesWhatSelectsNothing: an unknown type (to choose or to exclude), detail, app,
+// or a cursor past the stream's end is an error with its code and what is known, through MCP,
+// the Go client and the CLI's tail, not a page of no events.
+func TestMCPEventsRefusesWhatSelectsNothing(t *testing.T) {
+	d := startTestDaemon(t)
+	s, _ := mcpClient(t, buildAxbus(t), "--state-dir", d.dir)
+	end := eventsEnd(t, s, "")
+	for _, c := range []struct {
+		args       map[string]any
+		code       observer.Code
+		mentioning string
+	}{
+		{map[string]any{"type": "bounds_changed"}, observer.CodeBadRequest, "layout_changed"},
+		{map[string]any{"exclude": []string{"bounds_changed"}}, observer.CodeBadRequest, "focus_changed"},
+		{map[string]any{"exclude": []string{"state_changed:shown"}}, observer.CodeBadRequest, "showing"},
+		{map[string]any{"exclude": []string{"focus_changed:on"}}, observer.CodeBadRequest, "state_changed"},
+		{map[string]any{"app": "Nosuch"}, observer.CodeAppNotFound, "Notes"},
+		{map[string]any{"app": "Notes", "cursor": end + 1000}, observer.CodeBadRequest, "cursor"},
+	} {
+		r := callTool(t, s, "events", c.args)
+		e := errorOf(t, r)
+		if e.Code != c.code || !strings.Contains(text(r), c.mentioning) || !strings.Contains(text(r), "suggestion: ") {
+			t.Fatalf("events %v: %s", c.args, text(r))
+		}
+		if c.code == observer.CodeBadRequest && c.args["cursor"] != nil {
+			if last, _ := e.Details["last"].(float64); uint64(last) < end || uint64(last) >= end+1000 {
+				t.Fatalf("a cursor past the end: details %v, the end was %d", e.Details, end)
+			}
+		}
+		t.Logf("%v: %s", c.args, strings.ReplaceAll(strings.SplitN(text(r), "\n{", 2)[0], "\n", " | "))
+	}
+
+	// The same through the Go client, which the CLI and NATS tools share.
+	client := busClient(t, d.connect(t))
+	ctx := context.Background()
+	for _, c := range []struct {
+		call func() error
+		code observer.Code
+	}{
+		{func() error { _, err := client.EventsAfter(ctx, 0, 10, 0, bus.TailOptions{Type: "bogus"}); return err }, observer.CodeBadRequest},
+		{func() error { _, err := client.EventsAfter(ctx, 0, 10, 0, bus.TailOptions{App: "nosuch"}); return err }, observer.CodeAppNotFound},
+		{func() error { _, err := client.EventsAfter(ctx, end+1000, 10, 0, bus.TailOptions{}); return err }, observer.CodeBadRequest},
+		{func() error { _, err := client.Tail(ctx, bus.TailOptions{Type: "bogus"}); return err }, observer.CodeBadRequest},
+		{func() error { _, err := client.Tail(ctx, bus.TailOptions{App: "nosuch"}); return err }, observer.CodeAppNotFound},
+		{func() error { _, err := bus.ParseEventKinds([]string{"state_changed:nope"}); return err }, observer.CodeBadRequest},
+	} {
+		if err := c.call(); observer.CodeOf(err) != c.code {
+			t.Fatalf("want %s, got %v", c.code, err)
+		}
+	}
+	// An app that runs, and one that has events kept but no longer runs, are known.
+	if _, err := client.EventsAfter(ctx, 0, 10, 0, bus.TailOptions{App: "mail"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Backend.(*sim.Desktop).Kill(502); err != nil {
+		t.Fatal(err)
+	}
+	storedAfter(t, client, "mail", end, 1, func(e *api.Envelope) bool { return e.Type == observer.EventAppTerminated })
+	if _, err := client.EventsAfter(ctx, 0, 10, 0, bus.TailOptions{App: "mail"}); err != nil {
+		t.Fatalf("events of an app that ended: %v", err)
+	}
+
+	for _, c := range []struct {
+		args []string
+		exit int
+	}{
+		{[]string{"tail", "notes.bounds_changed"}, exitUsage},
+		{[]string{"tail", "nosuch"}, exitNotFound},
+		{[]string{"tail", "--exclude", "state_changed:shown"}, exitUsage},
+		{[]string{"tail", "--actions", "--exclude", "focus_changed"}, exitUsage},
+	} {
+		if out, errOut, code := d.cli(t, c.args...); code != c.exit {
+			t.Fatalf("%v: exit %d, want %d: %s%s", c.args, code, c.exit, out, errOut)
+		}
+	}
+}
+
+// TestMCPEventsStormsExclusionsAndCursor: on the simulated desktop, a run of one element's value
+// changes is one line with ×N (one entry with its count); exclude leaves a kind out and the
+// cursor goes past it; a page whose text would pass 32 KiB ends where it fits, with the cursor,
+// and paging from it loses and repeats nothing; the CLI's tail leaves out what --exclude says;
+// the events resource gives the newest events within 32 KiB.
+func TestMCPEventsStormsExclusionsAndCursor(t *testing.T) {
+	d := startTestDaemon(t)
+	desk := d.Backend.(*sim.Desktop)
+	s, _ := mcpClient(t, buildAxbus(t), "--state-dir", d.dir)
+	client := busClient(t, d.connect(t))
+	const mail = 502
+	isStatus := func(e *api.Envelope) bool {
+		return e.Type == observer.EventValueChanged || e.Type == observer.EventTitleChanged
+	}
+
+	// A storm: 40 value changes of one element.
+	cursor := eventsEnd(t, s, "Mail")
+	const storm = 40
+	for i := range storm {
+		if err := desk.SetValue(mail, "mail-status", fmt.Sprintf("status %d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	storedAfter(t, client, "mail", cursor, storm, isStatus)
+	text, page := eventsCall(t, s, map[string]any{"app": "Mail", "cursor": cursor})
+	lines := strings.Split(text, "\n")
+	if len(lines) != 2 || !strings.HasSuffix(lines[0], "×40") || !strings.Contains(lines[0], "status 39") ||
+		len(page.Events) != 1 || page.Events[0].Count != storm || page.Events[0].Element == nil || page.Events[0].Element.Name != "status 39" {
+		t.Fatalf("a storm of %d value changes: %s\n%+v", storm, text, page)
+	}
+	t.Logf("a storm of %d: %s", storm, text)
+	stormEnd := page.Cursor
+
+	// Left out, and passed over: the cursor is after them.
+	text, page = eventsCall(t, s, map[string]any{"app": "Mail", "cursor": cursor, "exclude": []string{"value_changed"}})
+	if len(page.Events) != 0 || page.Excluded != storm || page.Cursor != stormEnd || !strings.Contains(text, "40 left out by exclude [value_changed]") {
+		t.Fatalf("the storm excluded: %s\n%+v", text, page)
+	}
+	// The CLI's tail leaves them out too (its history replayed to an event after them).
+	if err := desk.SetTitle(mail, "compose", "Compose now"); err != nil {
+		t.Fatal(err)
+	}
+	out := tailWhile(t, func(out []byte) bool { return !strings.Contains(string(out), "Compose now") },
+		"tail", "mail", "--all", "--json", "--exclude", "value_changed,layout_changed", "--state-dir", d.dir)
+	if strings.Contains(out, `"type":"value_changed"`) || !strings.Contains(out, `"type":"title_changed"`) {
+		t.Fatalf("tail --exclude value_changed:\n%s", out)
+	}
+
+	// A page too long for 32 KiB of text: 1,200 events, no two in a row alike.
+	cursor = eventsEnd(t, s, "Mail")
+	const many = 1200
+	for i := range many / 2 {
+		if err := desk.SetValue(mail, "mail-status", fmt.Sprintf("status %d", i)); err != nil {
+			t.Fatal(err)
+		}
+		if err := desk.SetTitle(mail, "mail-status", fmt.Sprintf("title %d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	storedAfter(t, client, "mail", cursor, many, isStatus)
+	text, page = eventsCall(t, s, map[string]any{"app": "Mail", "cursor": cursor, "limit": 1000})
+	if !page.More || len(page.Events) != strings.Count(text, "\n") || page.events() >= 1000 {
+		t.Fatalf("a page cut to fit: %d bytes, %d entries, more %v; ends %q", len(text), len(page.Events), page.More, text[len(text)-200:])
+	}
+	t.Logf("a page of 1,000 asked for: %d events in %d bytes of text; ends %q", page.events(), len(text), text[strings.LastIndexByte(text, '\n')+1:])
+	got, pages := page.events(), 1
+	for page.More {
+		_, page = eventsCall(t, s, map[string]any{"app": "Mail", "cursor": page.Cursor, "limit": 1000})
+		got += page.events()
+		pages++
+	}
+	if got != many {
+		t.Fatalf("paged from the cursor: %d events in %d pages, want %d", got, pages, many)
+	}
+
+	// The resource: the newest events, within 32 KiB, and the cursor to go on from.
+	res, err := s.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: "axbus://events/mail"})
+	if err != nil || len(res.Contents) != 1 {
+		t.Fatalf("read the events resource: %v", err)
+	}
+	body := res.Contents[0].Text
+	var recent eventsResult
+	if err := json.Unmarshal([]byte(body), &recent); err != nil {
+		t.Fatal(err)
+	}
+	newest := recent.Events[len(recent.Events)-1]
+	if len(body) > 32<<10 || len(recent.Events) > 100 || recent.Earlier < many-100 || recent.Cursor != page.Cursor ||
+		newest.Element == nil || newest.Element.Name != fmt.Sprintf("title %d", many/2-1) {
+		t.Fatalf("the events resource: %d bytes, %d entries, %d earlier, cursor %d (the events tool's %d)", len(body), len(recent.Events), recent.Earlier, recent.Cursor, page.Cursor)
+	}
+	t.Logf("the events resource after %d events: %d bytes, %d entries, %d earlier left out", many, len(body), len(recent.Events), recent.Earlier)
+}
