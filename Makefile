@@ -6,10 +6,12 @@ export PATH := $(TOOLS):$(PATH)
 NATSCLI_VERSION := v0.5.0
 STATICCHECK_VERSION := v0.8.2
 # The official TypeScript MCP SDK (a client nobody here wrote, used by the `axbus mcp` test), in
-# .tools/node/node_modules; fixtures/mcp/client.mjs finds it there.
+# .tools/node/node_modules; fixtures/mcp/client.mjs finds it there. Beside it Playwright MCP, the
+# yardstick of inspect's text (TestInspectTextAgainstPlaywrightMCP), which drives Debian's
+# chromium: no browser of its own is downloaded.
 MCP_SDK_VERSION := 1.32.2
+PLAYWRIGHT_MCP_VERSION := 0.0.86
 NODE_TOOLS := $(CURDIR)/.tools/node
-MCP_SDK_PACKAGE := $(NODE_TOOLS)/node_modules/@modelcontextprotocol/sdk/package.json
 # A count, not a duration: a duration races the fuzz coordinator's deadline on a loaded machine
 # and fails with "context deadline exceeded" (go.dev/issue/75804, unfixed in Go 1.26).
 FUZZTIME ?= 30000x
@@ -97,7 +99,7 @@ deps:
 		$(SUDO) apt-get update -qq && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-## tools: the nats CLI and the TypeScript MCP SDK (clients nobody here wrote, used by the tests)
+## tools: the nats CLI, the TypeScript MCP SDK (a client nobody here wrote) and Playwright MCP (used by the tests)
 ## and staticcheck.
 tools: $(TOOLS)/nats $(TOOLS)/staticcheck mcp-sdk
 
@@ -107,10 +109,15 @@ $(TOOLS)/nats:
 $(TOOLS)/staticcheck:
 	GOBIN=$(TOOLS) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
-# Installed unless its package.json names the pinned version (missing, or another version).
+# npm_pin installs the npm package $(1) at version $(2) into $(NODE_TOOLS), unless its package.json
+# names that version already (missing, or another version).
+define npm_pin
+	@grep -qs '"version": "$(2)"' $(NODE_TOOLS)/node_modules/$(1)/package.json || { \
+		echo "installing $(1)@$(2) into $(NODE_TOOLS)"; \
+		PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix $(NODE_TOOLS) --no-audit --no-fund --save-exact $(1)@$(2) && \
+		grep -qs '"version": "$(2)"' $(NODE_TOOLS)/node_modules/$(1)/package.json; }
+endef
+
 mcp-sdk:
-	@grep -qs '"version": "$(MCP_SDK_VERSION)"' $(MCP_SDK_PACKAGE) || { \
-		echo "installing @modelcontextprotocol/sdk@$(MCP_SDK_VERSION) into $(NODE_TOOLS)"; \
-		npm install --prefix $(NODE_TOOLS) --no-audit --no-fund --save-exact \
-			@modelcontextprotocol/sdk@$(MCP_SDK_VERSION) && \
-		grep -qs '"version": "$(MCP_SDK_VERSION)"' $(MCP_SDK_PACKAGE); }
+	$(call npm_pin,@modelcontextprotocol/sdk,$(MCP_SDK_VERSION))
+	$(call npm_pin,@playwright/mcp,$(PLAYWRIGHT_MCP_VERSION))

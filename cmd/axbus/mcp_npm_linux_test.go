@@ -2,14 +2,9 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // tsClientOutput is what fixtures/mcp/client.mjs prints: the tools as the TypeScript SDK listed
@@ -48,34 +43,16 @@ func (o *tsClientOutput) text() string {
 // official TypeScript SDK's Client over its stdio transport (fixtures/mcp/client.mjs), which
 // also checks each result's structuredContent against the tool's outputSchema with Ajv.
 func TestMCPWithTheTypeScriptSDK(t *testing.T) {
-	root := moduleRoot(t)
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("node is missing: run `make deps` and `make tools` (make test does both)")
-	}
-	modules := filepath.Join(root, ".tools", "node", "node_modules")
-	if _, err := os.Stat(filepath.Join(modules, "@modelcontextprotocol", "sdk", "package.json")); err != nil {
-		t.Fatalf("the TypeScript MCP SDK is missing from %s: run `make tools` (make test does it)", modules)
-	}
-	script := filepath.Join(root, "fixtures", "mcp", "client.mjs")
+	node, modules := nodeTools(t, "@modelcontextprotocol/sdk/package.json", "the TypeScript MCP SDK")
 	bin := buildAxbus(t)
 	d := startTestDaemon(t)
 
 	call := func(tool, args string) *tsClientOutput {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, node, script, tool, args, "--", bin, "mcp", "--state-dir", d.dir)
-		cmd.Env = append(os.Environ(), "AXBUS_NODE_MODULES="+modules)
-		cmd.WaitDelay = 5 * time.Second
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("client.mjs %s %s: %v (ctx: %v)\nstderr:\n%s\nstdout:\n%s", tool, args, err, ctx.Err(), stderr.String(), stdout.String())
-		}
+		stdout := runFixtureClient(t, node, modules, "client.mjs", tool, args, "--", bin, "mcp", "--state-dir", d.dir)
 		var out tsClientOutput
-		if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
-			t.Fatalf("client.mjs %s: its output is not the JSON object: %v\nstdout:\n%s\nstderr:\n%s", tool, err, stdout.String(), stderr.String())
+		if err := json.Unmarshal(stdout, &out); err != nil {
+			t.Fatalf("client.mjs %s: its output is not the JSON object: %v\nstdout:\n%s", tool, err, stdout)
 		}
 		if out.Result.IsError {
 			t.Fatalf("%s %s: the tool result is an error:\n%s", tool, args, out.text())

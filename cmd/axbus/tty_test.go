@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -79,8 +80,9 @@ func (d *testDaemon) onTTY(t *testing.T, args ...string) []string {
 	}
 }
 
-// On a terminal inspect prints a header and one element a line, indented two spaces a level;
-// piped, or with --json, one JSON document.
+// On a terminal inspect prints a header and one element a line, indented two spaces for each
+// printed ancestor (unnamed containers are folded away, and the header counts them); piped, or
+// with --json, one JSON document.
 func TestTTYInspectIsCompact(t *testing.T) {
 	d := startTestDaemon(t)
 
@@ -89,31 +91,47 @@ func TestTTYInspectIsCompact(t *testing.T) {
 		t.Fatalf("inspect piped: exit %d: %s", code, errOut)
 	}
 	insp := oneInspection(t, piped)
-	depth := map[string]int{}
+	parent := map[string]string{}
 	for _, e := range insp.Elements {
-		depth[e.ID] = e.Depth
+		parent[e.ID] = e.Parent
 	}
 
 	lines := d.onTTY(t, "inspect", "--app", "notes")
-	header := regexp.MustCompile(`^snapshot s_[0-9a-f]{12}: Notes \(pid 501\), window "Notes": \d+ elements`)
-	if len(lines) == 0 || !header.MatchString(lines[0]) {
+	header := regexp.MustCompile(`^snapshot s_[0-9a-f]{12}: Notes \(pid 501\), window "Notes": (\d+) elements, (\d+) folded`)
+	h := header.FindStringSubmatch(strings.Join(lines[:min(1, len(lines))], ""))
+	if h == nil {
 		t.Fatalf("no header line: %q", lines)
 	}
-	if len(lines) != 1+len(insp.Elements) {
-		t.Fatalf("%d lines for %d elements:\n%s", len(lines), len(insp.Elements), strings.Join(lines, "\n"))
+	folded, _ := strconv.Atoi(h[2])
+	if h[1] != strconv.Itoa(len(insp.Elements)) || folded == 0 || len(lines) != 1+len(insp.Elements)-folded {
+		t.Fatalf("%d lines for %d elements, %d folded:\n%s", len(lines), len(insp.Elements), folded, strings.Join(lines, "\n"))
 	}
 	element := regexp.MustCompile(`^( *)(e\d+) ([a-z_]+)`)
+	printed := map[string]bool{}
 	save := false
 	for _, l := range lines[1:] {
 		m := element.FindStringSubmatch(l)
 		if m == nil {
 			t.Fatalf("not an element line: %q", l)
 		}
-		if want, ok := depth[m[2]]; !ok || len(m[1]) != 2*want {
-			t.Errorf("%q: indented %d, want 2 × depth %d", l, len(m[1]), want)
+		if _, ok := parent[m[2]]; !ok {
+			t.Fatalf("%q: no such element", l)
 		}
+		ancestors := 0
+		for p := parent[m[2]]; p != ""; p = parent[p] {
+			if printed[p] {
+				ancestors++
+			}
+		}
+		if len(m[1]) != 2*ancestors {
+			t.Errorf("%q: indented %d, want 2 × %d printed ancestors", l, len(m[1]), ancestors)
+		}
+		printed[m[2]] = true
 		rest := strings.TrimPrefix(l, m[0])
 		save = save || (m[3] == "button" && strings.HasPrefix(rest, ` "Save"`))
+		if strings.Contains(rest, "showing") || strings.Contains(rest, "visible") || strings.Contains(rest, "focusable") {
+			t.Errorf("%q: a state every listed element has", l)
+		}
 	}
 	if !save {
 		t.Fatalf(`no line eN button "Save":%s`, strings.Join(lines, "\n"))

@@ -64,45 +64,6 @@ func windowsForm(w io.Writer, r *api.WindowsReply) error {
 	return tw.Flush()
 }
 
-// inspectionForm is one element a line, indented by depth: id, role, name, value, states.
-func inspectionForm(w io.Writer, insp *observer.Inspection) error {
-	fmt.Fprintf(w, "snapshot %s: %s (pid %d), window %q: %d elements", insp.SnapshotID, insp.App.Name, insp.App.PID, insp.Window.Title, len(insp.Elements))
-	if insp.OffscreenOmitted > 0 {
-		fmt.Fprintf(w, ", %d off screen", insp.OffscreenOmitted)
-	}
-	if insp.Truncated {
-		var cut []string
-		for _, t := range insp.Truncation {
-			cut = append(cut, string(t))
-		}
-		fmt.Fprintf(w, ", cut by %s", strings.Join(cut, ","))
-	}
-	fmt.Fprintln(w)
-	base := 0
-	if len(insp.Elements) > 0 {
-		base = insp.Elements[0].Depth
-	}
-	for _, el := range insp.Elements {
-		line := strings.Repeat("  ", el.Depth-base) + el.ID + " " + string(el.Role)
-		if el.Name != "" {
-			line += " " + strconv.Quote(Short(el.Name, 60))
-		}
-		if el.Value != nil && !el.Secure {
-			line += " value=" + strconv.Quote(Short(*el.Value, 40))
-		}
-		if el.Secure {
-			line += " (secure)"
-		}
-		if s := stateWords(el.States); len(s) > 0 {
-			line += " [" + strings.Join(s, ",") + "]"
-		}
-		if _, err := fmt.Fprintln(w, line); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 func waitForm(w io.Writer, r *api.WaitResult) error {
 	line := fmt.Sprintf("%s after %s: %s", r.Outcome, MS(r.ElapsedMS), r.Condition)
 	if r.Trigger != nil {
@@ -210,16 +171,4 @@ func Short(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
-}
-
-// stateWords are an element's states but "enabled", which nearly every element has: a person
-// reads the exceptions.
-func stateWords(s observer.States) []string {
-	var out []string
-	for _, n := range s.Names() {
-		if n != "enabled" {
-			out = append(out, n)
-		}
-	}
-	return out
 }
