@@ -20,7 +20,7 @@ func (e *Engine) actionable(ctx context.Context, action string, t *target) error
 	if err := e.showing(ctx, t); err != nil {
 		return err
 	}
-	if action == "scroll_to" || !disabled(&t.node) {
+	if action == "scroll_to" || !t.node.States.Disabled() {
 		return nil
 	}
 	id := t.info.Element
@@ -29,12 +29,6 @@ func (e *Engine) actionable(ctx context.Context, action string, t *target) error
 			id, t.snap.ID, t.app.PID),
 		"%s %q (%s of snapshot %s) is disabled: it takes no %s", t.node.Role, t.node.Name, id, t.snap.ID, action).
 		With("check", waiters.CheckDisabled).With("states", t.node.States)
-}
-
-// disabled reports whether n says it is not enabled (AT-SPI: neither enabled nor sensitive). An
-// element that reports no state at all says nothing.
-func disabled(n *observer.Node) bool {
-	return n.States != 0 && !n.States.Has(observer.StateEnabled)
 }
 
 // showing refuses an element that still exists but no longer shows: its window is no longer

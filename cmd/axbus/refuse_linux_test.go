@@ -25,6 +25,7 @@ const factoryKind = "widget-factory"
 
 // refusedAtOnce checks that action on target is refused with code at once, through NATS and
 // through the binary bin (its exit status, the JSON error it prints and one line on stderr).
+// check is the failed check its details name ("" for a code that names none).
 func (dd *desktopDaemon) refusedAtOnce(t *testing.T, bin, action, target string, code observer.Code, check string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -33,7 +34,7 @@ func (dd *desktopDaemon) refusedAtOnce(t *testing.T, bin, action, target string,
 	reply, err := dd.client.Act(ctx, action, api.ActionRequest{Target: target})
 	took := time.Since(start)
 	e := observer.AsError(err)
-	if err == nil || e.Code != code || e.Details["check"] != check || e.Suggestion == "" || took > time.Second {
+	if err == nil || e.Code != code || (check != "" && e.Details["check"] != check) || e.Suggestion == "" || took > time.Second {
 		t.Fatalf("%s %s through NATS: %+v %v %v after %v; want %s at once", action, target, reply, err, e, took, code)
 	}
 	t.Logf("%s %s: %s after %v: %s", action, target, code, took.Round(100*time.Microsecond), e.Message)
@@ -212,7 +213,8 @@ func (dd *desktopDaemon) refusalsOnFactory(t *testing.T, bin string) {
 }
 
 // TestRefusalsBeyondGTK: on the Qt 5 fixture (a disabled button, a dialog that closing hides, a
-// tab not shown) and on Chromium (a disabled button; content below the fold is acted on).
+// tab not shown) and on Chromium (a disabled button; a section or dialog hidden leaves its tree,
+// so its elements are refused as gone; content below the fold is acted on).
 func TestRefusalsBeyondGTK(t *testing.T) {
 	bin := buildAxbus(t)
 	dd := startDaemonWith(t, func(ctx context.Context, dd *desktopDaemon) []int {
@@ -321,6 +323,20 @@ func (dd *desktopDaemon) refusalsOnChromium(t *testing.T, bin string) {
 	dd.mustActOn(t, insp.SnapshotID+":"+far.ID, "click")
 	dd.domEventually(t, `String(window.farClicks)`, "1")
 
+	// A section hidden goes from Chromium's tree with what it holds: its check box is refused as
+	// gone (STALE_REF), and stays unchecked.
+	remember := insp.SnapshotID + ":" + byID(t, insp, "remember").ID
+	res, err = dd.client.WaitAfter(ctx, api.WaitRequest{Expr: "element:role=checkbox,name=\"Remember me\" gone", AppTarget: api.AppTarget{PID: dd.browser.PID}},
+		func(context.Context) error { dd.dom(t, `document.getElementById('form').hidden = true`); return nil })
+	if err != nil || res.Outcome != api.WaitMet {
+		t.Fatalf("the hidden form's check box leaves the tree: %+v %v", res, err)
+	}
+	dd.refusedAtOnce(t, bin, "check", remember, observer.CodeStaleRef, "")
+	if got := dd.dom(t, `String(document.getElementById('remember').checked)`); got != "false" {
+		t.Fatalf("the hidden check box was checked: %s", got)
+	}
+	dd.dom(t, `document.getElementById('form').hidden = false`)
+
 	// A dialog closed goes from Chromium's tree with its button: refused as gone.
 	dd.mustActOn(t, insp.SnapshotID+":"+byID(t, insp, "open-dialog").ID, "click")
 	dd.domEventually(t, `String(document.getElementById('dialog').open)`, "true")
@@ -331,7 +347,5 @@ func (dd *desktopDaemon) refusalsOnChromium(t *testing.T, bin string) {
 	if err != nil || res.Outcome != api.WaitMet {
 		t.Fatalf("the dialog's OK leaves the tree: %+v %v", res, err)
 	}
-	if r, err := dd.client.Act(ctx, "click", api.ActionRequest{Target: ok}); observer.CodeOf(err) != observer.CodeStaleRef {
-		t.Fatalf("click OK of a closed dialog: %+v %v", r, err)
-	}
+	dd.refusedAtOnce(t, bin, "click", ok, observer.CodeStaleRef, "")
 }
