@@ -93,6 +93,11 @@ func (e *Engine) Do(ctx context.Context, action string, req api.ActionRequest) (
 	}
 	unlock := e.lock(t.app.PID)
 	defer unlock()
+	if req.Locator == "" && t.ref != "" {
+		if err := e.actionable(ctx, action, t); err != nil {
+			return nil, err
+		}
+	}
 	gate, err := e.leaseGate(ctx, action, t)
 	if err != nil {
 		return nil, err

@@ -235,6 +235,14 @@ func TestEveryErrorHasASuggestion(t *testing.T) {
 			}
 			return api.ActionRequest{Target: tgt}
 		}, nil},
+		{observer.CodeElementHidden, "click", func(r *rig, tgt string) api.ActionRequest {
+			_ = r.desk.SetHidden(notes, "main", true)
+			return api.ActionRequest{Target: tgt}
+		}, nil},
+		{observer.CodeElementDisabled, "click", func(r *rig, tgt string) api.ActionRequest {
+			_ = r.desk.SetEnabled(notes, "save", false)
+			return api.ActionRequest{Target: tgt}
+		}, nil},
 		{observer.CodeNotSupported, "dance", func(_ *rig, tgt string) api.ActionRequest { return api.ActionRequest{Target: tgt} }, nil},
 		{observer.CodeAppNotFound, "key", func(*rig, string) api.ActionRequest {
 			return api.ActionRequest{Keys: "ctrl+s", AppTarget: api.AppTarget{App: "nope"}}

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"math"
+	"slices"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
@@ -18,6 +19,8 @@ type target struct {
 	app  observer.App
 	ref  observer.NodeRef
 	node observer.Node // as read now
+	// path is the element's ancestors, its window first: where it must show (see actionable).
+	path []observer.NodeRef
 	info api.ActionTarget
 }
 
@@ -49,6 +52,7 @@ func (e *Engine) resolve(ctx context.Context, scope observer.Scope) (*target, er
 	cancel()
 	if now.Err == nil && now.Role == was.Role && now.Name == was.Name {
 		if d := drift(was.Bounds, now.Bounds); d <= maxDrift {
+			t.path = ancestors(snap.Walk.Nodes, was.Index)
 			return t.at(now, d), nil
 		}
 	}
@@ -96,11 +100,22 @@ func (e *Engine) refind(ctx context.Context, t *target) (*target, error) {
 	case 0:
 		return nil, stale
 	case 1:
+		t.path = ancestors(walk.Nodes, found[0].Index)
 		return t.at(found[0].Node, drift(t.was.Bounds, found[0].Bounds)), nil
 	}
 	return nil, observer.Errorf(observer.CodeAmbiguousTarget, "Inspect again and pick one of them from the new snapshot.",
 		"%d elements like %s %q are within %d of where it was", len(found), t.was.Role, t.was.Name, maxDrift).
 		With("candidates", len(found))
+}
+
+// ancestors lists the handles of element i's ancestors in a walk, its window first.
+func ancestors(nodes []observer.Walked, i int) []observer.NodeRef {
+	var out []observer.NodeRef
+	for p := nodes[i].Parent; p >= 0; p = nodes[p].Parent {
+		out = append(out, nodes[p].Ref)
+	}
+	slices.Reverse(out)
+	return out
 }
 
 // drift is how far apart two bounds are (the larger of the distances of their corners); an

@@ -14,6 +14,8 @@ const (
 	CodeSnapshotExpired  Code = "SNAPSHOT_EXPIRED"
 	CodeStaleRef         Code = "STALE_REF"
 	CodeAmbiguousTarget  Code = "AMBIGUOUS_TARGET"
+	CodeElementHidden    Code = "ELEMENT_HIDDEN"
+	CodeElementDisabled  Code = "ELEMENT_DISABLED"
 	CodeScopeMoved       Code = "SCOPE_MOVED"
 	CodeScopeChanged     Code = "SCOPE_CHANGED"
 	CodeScopeAmbiguous   Code = "SCOPE_AMBIGUOUS"
@@ -56,6 +58,8 @@ var codeTable = []CodeInfo{
 	{CodeSnapshotExpired, 410, 4, "Inspect again: the snapshot is no longer kept."},
 	{CodeStaleRef, 410, 4, "Inspect again: the element is not what the snapshot saw."},
 	{CodeAmbiguousTarget, 409, 4, "Inspect again and name one element."},
+	{CodeElementHidden, 409, 4, "Inspect again: the element no longer shows (its window or page is hidden); act on what shows now."},
+	{CodeElementDisabled, 409, 14, "Wait until it is enabled (a wait for state:eN=enabled), or act by a locator, which waits until the element is actionable."},
 	{CodeScopeMoved, 410, 4, "Inspect again and scope into an element of the new snapshot."},
 	{CodeScopeChanged, 410, 4, "Inspect again and scope into an element of the new snapshot."},
 	{CodeScopeAmbiguous, 409, 4, "Inspect again and scope into an element of the new snapshot."},

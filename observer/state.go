@@ -45,6 +45,11 @@ var stateNames = [...]string{
 // Has reports whether every state of want is set.
 func (s States) Has(want States) bool { return s&want == want }
 
+// Disabled reports whether an element with these states says it is not enabled (AT-SPI: neither
+// enabled nor sensitive). One that reports no state at all (WebKitGTK's web view) says nothing:
+// it is not taken as disabled, by a locator's check, an action by id or the text form.
+func (s States) Disabled() bool { return s != 0 && !s.Has(StateEnabled) }
+
 // Names lists the set states in a stable order.
 func (s States) Names() []string {
 	out := make([]string, 0, bits.OnesCount64(uint64(s)))

@@ -43,12 +43,16 @@ func behindSibling(nodes []Walked, siblings []int, i int) bool {
 		return false
 	}
 	for _, j := range siblings {
-		s := &nodes[j].Node
-		if j != i && s.States.Has(StateShowing) && placed(s) && !s.Bounds.Intersect(*n.Bounds).Empty() {
+		if j != i && showsOver(&nodes[j].Node, n) {
 			return true
 		}
 	}
 	return false
+}
+
+// showsOver reports whether s shows where n, placed, would be.
+func showsOver(s, n *Node) bool {
+	return s.States.Has(StateShowing) && placed(s) && !s.Bounds.Intersect(*n.Bounds).Empty()
 }
 
 // viewUnder is where element n stands, given its parent's: the visible clip around n (the walk's: the

@@ -17,7 +17,7 @@ type Checks struct {
 	// Visible: it has bounds, and they show within its visible clip (the window, narrowed at
 	// scroll and web areas).
 	Visible bool
-	// Enabled: it is enabled (sensitive).
+	// Enabled: it is not disabled (observer.States.Disabled: one that reports no state passes).
 	Enabled bool
 	// Stable: it has stopped moving: no layout change of it or its ancestors, and no change of
 	// its bounds between two looks, for Settle.
@@ -108,7 +108,7 @@ func (aw *appWatch) checkLocate(ctx context.Context, w *wait, trigger *Trigger, 
 	case loc.checks.Visible && !visible(n, lw.Clip(n.Ref)):
 		loc.failed = CheckNotVisible
 		return
-	case loc.checks.Enabled && !n.States.Has(observer.StateEnabled):
+	case loc.checks.Enabled && n.States.Disabled():
 		loc.failed = CheckDisabled
 		return
 	}

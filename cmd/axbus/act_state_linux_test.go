@@ -63,8 +63,10 @@ func TestDesktopToggleButtons(t *testing.T) {
 }
 
 // An action on an element of a page that is not shown, and its proof, never disagree: the
-// Notify me checkbox leaves the tree when Page 2 shows (GTK3) or stays in it (GTK4); whatever
-// the action does, its post state, its expect and the app tell the same.
+// Notify me checkbox leaves the tree when Page 2 shows (GTK3) or stays in it (GTK4). GTK3 says
+// it does not show: the action is refused (ELEMENT_HIDDEN) and the app's box stays unchecked.
+// GTK 4.8 reports showing nowhere below the window: whatever the action does, its post state,
+// its expect and the app tell the same.
 func TestDesktopHiddenTargetAndItsProofAgree(t *testing.T) {
 	dd := startDesktopDaemon(t, bothKits...)
 	for _, kind := range bothKits {
@@ -75,6 +77,13 @@ func TestDesktopHiddenTargetAndItsProofAgree(t *testing.T) {
 			dd.eventually(t, kind, "page 2 shows", func(s headless.State) bool { return s.Page == 2 })
 			r, err := dd.actOn(t, insp, "check", observer.RoleCheckbox, "Notify me",
 				api.ActionRequest{Policy: api.PolicyPhysical, Expect: stateExpect(id, true)})
+			if kind == headless.KindGTK3 {
+				if observer.CodeOf(err) != observer.CodeElementHidden || dd.state(t, kind).Notify {
+					t.Fatalf("check on a page not shown: %+v %v; the app's box checked: %v", r, err, dd.state(t, kind).Notify)
+				}
+				dd.do(t, kind, map[string]any{"cmd": "show_page", "page": 1})
+				return
+			}
 			if err != nil {
 				t.Fatalf("check: %v", err)
 			}
@@ -84,9 +93,6 @@ func TestDesktopHiddenTargetAndItsProofAgree(t *testing.T) {
 			t.Logf("step %s, post state checked %v, expect %s, the app: %v", r.Step, posted, r.Expect.Outcome, truth)
 			if posted != met || met != truth {
 				t.Fatalf("they disagree: post state checked %v, expect %s, the app's checkbox %v", posted, r.Expect.Outcome, truth)
-			}
-			if kind == headless.KindGTK3 && !met {
-				t.Fatal("GTK3 checks a hidden checkbox through its action: the expect must see it")
 			}
 			if met && (r.Expect.Snapshot == nil || r.Expect.Match == nil) {
 				t.Fatalf("met without a snapshot that lists the match: %+v", r.Expect)

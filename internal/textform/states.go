@@ -15,12 +15,11 @@ var editableRoles = map[observer.Role]bool{
 }
 
 // stateWords are the states of an element that tell a reader something, disabled first:
-// disabled when it reports states but not enabled (an element that reports none at all, as
-// WebKitGTK's web view, says nothing about it, as for a locator's checks), collapsed when it
+// disabled as observer.States.Disabled says, collapsed when it
 // can expand and is not expanded, and the states that are not silent.
 func stateWords(role observer.Role, s observer.States) []string {
 	var out []string
-	if s != 0 && !s.Has(observer.StateEnabled) {
+	if s.Disabled() {
 		out = append(out, "disabled")
 	}
 	if s.Has(observer.StateExpandable) && !s.Has(observer.StateExpanded) {

@@ -189,6 +189,30 @@ func TestDisabledElementRefusesAction(t *testing.T) {
 	}
 }
 
+// A window ordered out is not listed and takes no click; its elements still answer.
+func TestHiddenWindowIsNotListedButAnswers(t *testing.T) {
+	d, _ := fakeDemo(t)
+	ctx := context.Background()
+	if err := d.SetHidden(notesPID, "main", true); err != nil {
+		t.Fatal(err)
+	}
+	if wins, err := d.Windows(ctx, notesPID); err != nil || len(wins) != 0 {
+		t.Fatalf("windows of an app whose one window is hidden: %v %+v", err, wins)
+	}
+	if n := d.Read(ctx, []observer.NodeRef{d.Ref(notesPID, "save")})[0]; n.Err != nil || n.Name != "Save" {
+		t.Fatalf("read of a hidden window's button: %+v", n)
+	}
+	if path, err := d.HitPath(ctx, d.Ref(notesPID, "main"), 120, 90); err != nil || len(path) != 0 {
+		t.Fatalf("hit path over a hidden window: %v %v", err, path)
+	}
+	if err := d.SetHidden(notesPID, "main", false); err != nil {
+		t.Fatal(err)
+	}
+	if wins, _ := d.Windows(ctx, notesPID); len(wins) != 1 {
+		t.Fatalf("shown again: windows %+v", wins)
+	}
+}
+
 func TestFocusMovesWithAXFocused(t *testing.T) {
 	d, _ := fakeDemo(t)
 	rec := record(t, d)

@@ -47,6 +47,13 @@ func (d *Desktop) SetEnabled(pid int, id string, on bool) error {
 	return d.control(pid, id, func(_ *app, n *node) { n.enabled = on })
 }
 
+// SetHidden hides a window or shows it again, as NSWindow's orderOut: and orderFront: do: a
+// hidden window is not among its app's windows and takes no input, and its elements still
+// answer reads and actions. AppKit posts no notification for it.
+func (d *Desktop) SetHidden(pid int, windowID string, hidden bool) error {
+	return d.control(pid, windowID, func(_ *app, n *node) { n.hidden = hidden })
+}
+
 // SetFocus gives an element keyboard focus (AXFocusedUIElementChanged).
 func (d *Desktop) SetFocus(pid int, id string) error {
 	return d.control(pid, id, func(a *app, n *node) { d.focus(a, n) })

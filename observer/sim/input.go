@@ -72,6 +72,9 @@ func (d *Desktop) click(a *app, n *node) {
 // hitTest is the deepest element at (x, y), searching windows from the top.
 func (a *app) hitTest(x, y float64) *node {
 	for i := len(a.windows) - 1; i >= 0; i-- {
+		if a.windows[i].hidden {
+			continue
+		}
 		if n := hit(a.windows[i], x, y); n != nil {
 			return n
 		}

@@ -52,6 +52,9 @@ func (d *Desktop) Windows(ctx context.Context, pid int) ([]observer.Window, erro
 		})
 	}
 	for _, w := range a.windows {
+		if w.hidden {
+			continue
+		}
 		add(w)
 		for _, c := range w.children {
 			if c.role == "AXSheet" {

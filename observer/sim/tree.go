@@ -16,6 +16,7 @@ type node struct {
 	min, max                             *float64
 	frame                                *observer.Rect
 	enabled, selected, modal             bool
+	hidden                               bool // a window ordered out: not listed, still read (SetHidden)
 	expanded                             *bool
 	actions, settable                    []string
 	parent                               *node
