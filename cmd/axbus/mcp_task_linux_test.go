@@ -50,7 +50,8 @@ func TestMCPTaskOnGTK3(t *testing.T) {
 	texts, structs := 0, 0
 	for i, s := range steps {
 		texts, structs = texts+len(s.Text), structs+len(s.Structured)
-		fmt.Fprintf(&table, "%2d %-12s %7.1f ms %6d B text %6d B structured %s\n", i+1, s.Tool, s.MS, len(s.Text), len(s.Structured), s.Code)
+		first, _, _ := strings.Cut(s.Text, "\n")
+		fmt.Fprintf(&table, "%2d %-12s %7.1f ms %6d B text %6d B structured  %.110s\n", i+1, s.Tool, s.MS, len(s.Text), len(s.Structured), first)
 	}
 	t.Logf("TypeScript SDK %s, %d steps:\n%stotal: %d B of text (%d tokens), %d B structured (%.2fx)",
 		client.SDKVersion, len(steps), table.String(), texts, texts/4, structs, float64(structs)/float64(max(texts, 1)))
