@@ -100,8 +100,9 @@ func TestFleet(t *testing.T) {
 	start := time.Now()
 	_, err = c3.Apps(ctx)
 	took := time.Since(start)
-	if observer.CodeOf(err) != observer.CodeUnavailable || took > 100*time.Millisecond {
-		t.Fatalf("h3 gone: %v after %v, want UNAVAILABLE within 100 ms", err, took)
+	// At once, not after the client's 5 s timeout: a second of slack for a loaded machine.
+	if observer.CodeOf(err) != observer.CodeUnavailable || took > time.Second {
+		t.Fatalf("h3 gone: %v after %v, want UNAVAILABLE at once (within 1 s; the timeout is 5 s)", err, took)
 	}
 	t.Logf("a request to a host that went: %s in %v", observer.CodeOf(err), took.Round(time.Microsecond))
 	bootBefore := f.hosts["h3"].Pub.Boot()
@@ -116,7 +117,7 @@ func TestFleet(t *testing.T) {
 		t.Fatalf("h3's history after it rejoined: %+v, none of its run %s: %v", kept, bootBefore, err)
 	}
 
-	out, errOut, code := runIn(t, "hosts", "-s", f.hub.ClientURL, "--nkey", f.hub.AdminSeedFile, "--wait", "300ms")
+	out, errOut, code := runIn(t, "hosts", "-s", f.hub.ClientURL, "--nkey", f.hub.AdminSeedFile, "--wait", "2s")
 	if hosts := decode[struct{ Hosts []bus.Host }](t, out).Hosts; code != 0 || len(hosts) != 3 || hosts[0].Host != "h1" || hosts[2].Host != "h3" {
 		t.Fatalf("axbus hosts through the hub: exit %d %s%s", code, out, errOut)
 	}
