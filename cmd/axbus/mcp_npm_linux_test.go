@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/axbus/axbus/internal/mcptask"
 )
 
 // tsClientOutput is what fixtures/mcp/client.mjs prints: the tools as the TypeScript SDK listed
@@ -19,27 +21,12 @@ type tsClientOutput struct {
 		DestructiveHint *bool  `json:"destructiveHint"`
 		Bytes           int    `json:"bytes"`
 	} `json:"tools"`
-	ListToolsMS float64 `json:"listToolsMs"`
-	Result      struct {
-		Content []struct {
-			Type string `json:"type"`
-			Text string `json:"text"`
-		} `json:"content"`
-		StructuredContent json.RawMessage `json:"structuredContent"`
-		IsError           bool            `json:"isError"`
-	} `json:"result"`
+	ListToolsMS float64            `json:"listToolsMs"`
+	Result      mcptask.WireResult `json:"result"`
 }
 
 // text is the result's text content, its blocks joined by newlines.
-func (o *tsClientOutput) text() string {
-	var parts []string
-	for _, c := range o.Result.Content {
-		if c.Type == "text" {
-			parts = append(parts, c.Text)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
+func (o *tsClientOutput) text() string { return o.Result.Text() }
 
 // TestMCPWithTheTypeScriptSDK drives `axbus mcp` with an MCP client nobody here wrote: the
 // official TypeScript SDK's Client over its stdio transport (fixtures/mcp/client.mjs), which

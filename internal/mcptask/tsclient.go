@@ -70,16 +70,9 @@ func (c *TSClient) Call(ctx context.Context, tool string, args map[string]any) (
 		return Result{}, fmt.Errorf("session.mjs: %w (stderr: %s)", err, c.stderr)
 	}
 	var answer struct {
-		MS     float64 `json:"ms"`
-		Error  string  `json:"error"`
-		Result struct {
-			Content []struct {
-				Type string `json:"type"`
-				Text string `json:"text"`
-			} `json:"content"`
-			StructuredContent json.RawMessage `json:"structuredContent"`
-			IsError           bool            `json:"isError"`
-		} `json:"result"`
+		MS     float64    `json:"ms"`
+		Error  string     `json:"error"`
+		Result WireResult `json:"result"`
 	}
 	if err := c.line(ctx, &answer); err != nil {
 		return Result{}, err
@@ -87,13 +80,29 @@ func (c *TSClient) Call(ctx context.Context, tool string, args map[string]any) (
 	if answer.Error != "" {
 		return Result{}, fmt.Errorf("the client: %s", answer.Error)
 	}
+	return Result{Text: answer.Result.Text(), Structured: answer.Result.StructuredContent, IsError: answer.Result.IsError, MS: answer.MS}, nil
+}
+
+// WireResult is a CallToolResult as the TypeScript SDK's client returns it, in JSON: what the
+// fixture clients of fixtures/mcp print.
+type WireResult struct {
+	Content []struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	} `json:"content"`
+	StructuredContent json.RawMessage `json:"structuredContent"`
+	IsError           bool            `json:"isError"`
+}
+
+// Text is the result's text contents, joined by newlines.
+func (r *WireResult) Text() string {
 	var text []string
-	for _, ct := range answer.Result.Content {
-		if ct.Type == "text" {
-			text = append(text, ct.Text)
+	for _, c := range r.Content {
+		if c.Type == "text" {
+			text = append(text, c.Text)
 		}
 	}
-	return Result{Text: strings.Join(text, "\n"), Structured: answer.Result.StructuredContent, IsError: answer.Result.IsError, MS: answer.MS}, nil
+	return strings.Join(text, "\n")
 }
 
 // line reads the client's next line into v, or fails when ctx ends first (the client is then
