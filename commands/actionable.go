@@ -44,6 +44,11 @@ func (e *Engine) showing(ctx context.Context, t *target) error {
 	if slices.ContainsFunc(path, func(n observer.Node) bool { return n.Err != nil }) {
 		return nil
 	}
+	// An option of a closed combo box is reached through the combo box (select sets it without
+	// opening the popup): only the path down to the combo box must show.
+	if i := slices.IndexFunc(path[:len(path)-1], func(n observer.Node) bool { return n.Role == observer.RoleComboBox }); i >= 0 {
+		path = path[:i+1]
+	}
 	what := fmt.Sprintf("%s %q (%s of snapshot %s)", t.node.Role, t.node.Name, t.info.Element, t.snap.ID)
 	const suggestion = "Inspect again and act on what shows now; if it should show, show it first (open its dialog, switch to its page)."
 	if path[0].States&(observer.StateVisible|observer.StateShowing|observer.StateMinimized) == 0 {
@@ -59,9 +64,11 @@ func (e *Engine) showing(ctx context.Context, t *target) error {
 	i := observer.HiddenOnPath(ctx, b, path)
 	switch {
 	case i < 0:
-		t.node = path[len(path)-1]
+		if last := path[len(path)-1]; last.Ref == t.ref {
+			t.node = last
+		}
 		return nil
-	case i == len(path)-1:
+	case path[i].Ref == t.ref:
 		return observer.Errorf(observer.CodeElementHidden, suggestion, "%s no longer shows: it is hidden", what).
 			With("check", checkHidden).With("states", path[i].States)
 	}

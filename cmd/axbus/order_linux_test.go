@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,6 +41,7 @@ func TestActionsKeepTheClientsOrder(t *testing.T) {
 	for i := 1; i <= 5; i++ {
 		send(i, "type", api.ActionRequest{Locator: "role=text_field,name=Name", AppTarget: name, Text: fmt.Sprint(i)})
 	}
+	var got []string // the replies with their traces, said when the field is wrong
 	for range 6 {
 		select {
 		case m := <-replies:
@@ -47,11 +49,12 @@ func TestActionsKeepTheClientsOrder(t *testing.T) {
 			if json.Unmarshal(m.Data, &r) != nil || !r.Done {
 				t.Fatalf("%s: %s", m.Subject, m.Data)
 			}
+			got = append(got, fmt.Sprintf("%s: %s", m.Subject, m.Data))
 		case <-time.After(30 * time.Second):
 			t.Fatal("not every action was answered")
 		}
 	}
-	if got := dd.state(t, headless.KindGTK3).Name; got != "x12345" {
-		t.Fatalf("the field holds %q, want x12345: the actions in the order sent", got)
+	if field := dd.state(t, headless.KindGTK3).Name; field != "x12345" {
+		t.Fatalf("the field holds %q, want x12345: the actions in the order sent; the replies:\n%s", field, strings.Join(got, "\n"))
 	}
 }

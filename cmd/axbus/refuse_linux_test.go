@@ -80,6 +80,9 @@ func (dd *desktopDaemon) refusalsOnFixture(t *testing.T, bin string) {
 	// A disabled button: refused at once; scroll_to is not refused for it; once enabled, as the
 	// suggested wait sees, the same id is clicked.
 	dd.do(t, kind, map[string]any{"cmd": "add_button", "label": "Apply", "sensitive": false})
+	if res, err := dd.client.Wait(ctx, api.WaitRequest{Expr: "element:role=button,name=Apply", AppTarget: api.AppTarget{PID: dd.apps[kind].PID}}); err != nil || res.Outcome != api.WaitMet {
+		t.Fatalf("the added button shows: %+v %v", res, err)
+	}
 	insp := dd.inspect(t, kind)
 	apply := mustFind(t, insp, observer.RoleButton, "Apply")
 	dd.refusedAtOnce(t, bin, "click", apply, observer.CodeElementDisabled, "disabled")
@@ -335,7 +338,13 @@ func (dd *desktopDaemon) refusalsOnChromium(t *testing.T, bin string) {
 	if got := dd.dom(t, `String(document.getElementById('remember').checked)`); got != "false" {
 		t.Fatalf("the hidden check box was checked: %s", got)
 	}
-	dd.dom(t, `document.getElementById('form').hidden = false`)
+	// Shown again, the form's elements are new ones in Chromium's tree: a fresh inspection names them.
+	res, err = dd.client.WaitAfter(ctx, api.WaitRequest{Expr: "element:role=checkbox,name=\"Remember me\"", AppTarget: api.AppTarget{PID: dd.browser.PID}},
+		func(context.Context) error { dd.dom(t, `document.getElementById('form').hidden = false`); return nil })
+	if err != nil || res.Outcome != api.WaitMet {
+		t.Fatalf("the form's check box is back: %+v %v", res, err)
+	}
+	insp = dd.page(t)
 
 	// A dialog closed goes from Chromium's tree with its button: refused as gone.
 	dd.mustActOn(t, insp.SnapshotID+":"+byID(t, insp, "open-dialog").ID, "click")

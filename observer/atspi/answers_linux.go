@@ -300,8 +300,9 @@ func (b *Backend) phase3(ctx context.Context, it *rd, mode readMode) {
 			if answer(it.cText, &s) == nil {
 				b.placeText(it, s)
 				count := it.count
+				settled := b.sigs.textSettled(it.bus, it.path)
 				b.cache.update(it.ref, func(ri *refInfo) {
-					if ri.changes == it.known.changes { // no text event since the read began
+					if settled && ri.changes == it.known.changes { // no text event since the read began, none on its way
 						ri.text, ri.textCount, ri.haveText = strings.Clone(s), count, true
 					}
 				})
@@ -311,8 +312,9 @@ func (b *Backend) phase3(ctx context.Context, it *rd, mode readMode) {
 		n.HasValue = true // an empty entry has the value ""
 		if it.watch != nil && it.cCount != nil && it.cCount.Err == nil {
 			// kept like any other text, so that an event about the entry can say it is empty
+			settled := b.sigs.textSettled(it.bus, it.path)
 			b.cache.update(it.ref, func(ri *refInfo) {
-				if ri.changes == it.known.changes {
+				if settled && ri.changes == it.known.changes {
 					ri.text, ri.textCount, ri.haveText = "", 0, true
 				}
 			})

@@ -21,6 +21,7 @@ func (b *Backend) dispatch() {
 		}
 		for _, a := range batch {
 			b.handleSignal(a.sig, a.at)
+			b.sigs.handled(a.sig)
 		}
 	}
 }

@@ -29,12 +29,50 @@ type signalQueue struct {
 	notify  chan struct{}
 	closed  bool
 	dropped uint64
+	// textPending counts, by app and path, the text-changed signals that came off the bus and are
+	// not handled yet: a read answered after them holds their change already, so its text is not
+	// kept for them to be applied to a second time (textSettled).
+	textPending map[textKey]int
 	// loseEvery and events: WithEventLoss's every n-th accessibility event is lost on arrival.
 	loseEvery, events int
 }
 
 func newSignalQueue(loseEvery int) *signalQueue {
-	return &signalQueue{notify: make(chan struct{}, 1), loseEvery: loseEvery}
+	return &signalQueue{notify: make(chan struct{}, 1), loseEvery: loseEvery, textPending: map[textKey]int{}}
+}
+
+// textKey names an element by its app's bus name and its object path.
+type textKey struct{ sender, path string }
+
+func isTextChanged(s *dbus.Signal) bool { return s.Name == eventIfacePrefix+"Object.TextChanged" }
+
+// countText counts s among the pending text changes (by +1 or -1); called under q.mu.
+func (q *signalQueue) countText(s *dbus.Signal, by int) {
+	if !isTextChanged(s) {
+		return
+	}
+	k := textKey{s.Sender, string(s.Path)}
+	if q.textPending[k] += by; q.textPending[k] <= 0 {
+		delete(q.textPending, k)
+	}
+}
+
+// handled says that the dispatcher is done with s.
+func (q *signalQueue) handled(s *dbus.Signal) {
+	if !isTextChanged(s) {
+		return
+	}
+	q.mu.Lock()
+	q.countText(s, -1)
+	q.mu.Unlock()
+}
+
+// textSettled reports whether no text change of the element came off the bus unhandled: only then
+// may a read's text be kept for the events that follow to change.
+func (q *signalQueue) textSettled(sender, path string) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.textPending[textKey{sender, path}] == 0
 }
 
 // DeliverSignal implements dbus.SignalHandler.
@@ -52,10 +90,12 @@ func (q *signalQueue) DeliverSignal(_, _ string, s *dbus.Signal) {
 		}
 	}
 	if len(q.items) >= maxQueuedSignals {
+		q.countText(q.items[0].sig, -1)
 		q.items = q.items[1:]
 		q.dropped++
 	}
 	q.items = append(q.items, arrived{sig: s, at: now})
+	q.countText(s, +1)
 	select { // under the lock: close cannot run in between
 	case q.notify <- struct{}{}:
 	default:
