@@ -23,7 +23,7 @@ type TSClient struct {
 	in         io.WriteCloser
 	out        *bufio.Reader
 	stderr     *lockedWriter // what the client and the server said on stderr
-	mu         sync.Mutex // one call at a time: the lines answer in turn
+	mu         sync.Mutex    // one call at a time: the lines answer in turn
 }
 
 // StartTS starts node on root's fixtures/mcp/session.mjs with the SDK of modules (a node_modules
