@@ -38,6 +38,12 @@ const (
 	MaxInFlightAdmin   = 1024
 	MaxInFlightAgent   = 512
 	MaxInFlightMonitor = 256
+	// RequestRate and RequestBurst pace each agent's and monitor's requests: past a burst of
+	// RequestBurst, they start at most RequestRate a second, later ones waiting their turn
+	// (within their deadline), so that a flood of cheap requests is held to its share of the
+	// daemon's time. Admins' and the daemon's own requests are not paced.
+	RequestRate  = 200
+	RequestBurst = 200
 	// MaxRequest is the largest request body accepted. The server's max payload is larger, so
 	// an oversized request reaches the daemon and gets a clear error, not a closed connection.
 	MaxRequest = 1 << 20

@@ -35,6 +35,10 @@ type admission struct {
 	waiting map[string]time.Time
 	byConn  map[uint64]map[*ticket]struct{}
 
+	// paced holds each paced identity's theoretical arrival time (a GCRA): its next request
+	// starts no earlier than this less the burst's span.
+	paced map[string]time.Time
+
 	busy, unavailable, cancelled uint64
 	// kick wakes the sweeper when a client's request is admitted.
 	kick chan struct{}
@@ -56,7 +60,7 @@ type ticket struct {
 }
 
 func newAdmission() *admission {
-	return &admission{byName: map[string]*holder{}, waiting: map[string]time.Time{}, byConn: map[uint64]map[*ticket]struct{}{}, kick: make(chan struct{}, 1)}
+	return &admission{byName: map[string]*holder{}, waiting: map[string]time.Time{}, paced: map[string]time.Time{}, byConn: map[uint64]map[*ticket]struct{}{}, kick: make(chan struct{}, 1)}
 }
 
 // privileged says whether role may take the admins' reserve.
@@ -149,6 +153,37 @@ func (a *admission) sharersLocked(name string) int {
 		n++
 	}
 	return n
+}
+
+// pacedEvery is the interval between an identity's paced requests (api.RequestRate), and
+// pacedBurst the span a burst of api.RequestBurst takes.
+const (
+	pacedEvery = time.Second / api.RequestRate
+	pacedBurst = pacedEvery * (api.RequestBurst - 1)
+)
+
+// pace is how long a request of who waits before it starts (api.RequestRate, api.RequestBurst):
+// 0 for admins.
+func (a *admission) pace(who api.Identity) time.Duration {
+	if privileged(who.Role) {
+		return 0
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	now := time.Now()
+	if len(a.paced) > 4*len(a.byName)+64 { // the identities idle a while are back to a full burst
+		for name, tat := range a.paced {
+			if tat.Before(now) {
+				delete(a.paced, name)
+			}
+		}
+	}
+	tat := a.paced[who.Name]
+	if tat.Before(now) {
+		tat = now
+	}
+	a.paced[who.Name] = tat.Add(pacedEvery)
+	return max(tat.Sub(now)-pacedBurst, 0)
 }
 
 // give gives t's slot back, once.

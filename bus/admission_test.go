@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
@@ -68,5 +69,28 @@ func TestAdmissionReserveAndFairShare(t *testing.T) {
 	a.give(tickets[1][0]) // its handler's end, after: nothing more
 	if st := a.status(); st.Shared != before-len(tickets[1]) {
 		t.Fatalf("a slot given back twice: shared %d", st.Shared)
+	}
+}
+
+// TestAdmissionPace: an agent's burst of api.RequestBurst starts at once, the next waits
+// 1/api.RequestRate more each; an admin is never paced.
+func TestAdmissionPace(t *testing.T) {
+	a := newAdmission()
+	agent := api.Identity{Name: "agent", Role: api.RoleAgent}
+	for i := range api.RequestBurst {
+		if d := a.pace(agent); d != 0 {
+			t.Fatalf("request %d of the burst waits %v", i, d)
+		}
+	}
+	for i := 1; i <= 3; i++ {
+		if d, want := a.pace(agent), time.Duration(i)*pacedEvery; d < want-time.Millisecond || d > want {
+			t.Fatalf("request %d past the burst waits %v, want %v", i, d, want)
+		}
+	}
+	owner := api.Identity{Name: "owner", Role: api.RoleAdmin}
+	for range 2 * api.RequestBurst {
+		if d := a.pace(owner); d != 0 {
+			t.Fatalf("the owner's request waits %v", d)
+		}
 	}
 }

@@ -249,6 +249,17 @@ func (s *Service) wrap(ep api.Endpoint, handle handler, stats func() *microEndpo
 			if interim {
 				ctx = context.WithValue(ctx, interimKey{}, func(v any) { s.interim(reply, v) })
 			}
+			if wait := s.admission.pace(who); wait > 0 {
+				t := time.NewTimer(wait)
+				select {
+				case <-t.C:
+				case <-ctx.Done():
+					t.Stop()
+					done(nil, observer.Errorf(observer.CodeBusy, "Send fewer requests at once: each identity's start at most api.RequestRate a second past a burst.",
+						"%s's request waited its turn (%d a second) past its deadline", who.Name, api.RequestRate))
+					return
+				}
+			}
 			done(handle(ctx, data))
 		}()
 	}

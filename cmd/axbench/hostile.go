@@ -91,16 +91,16 @@ func benchHostile() ([]row, error) {
 	}
 	ctx := context.Background()
 	settle := time.Now().Add(30 * time.Second)
-	for {
-		st, err := d.client.Status(ctx)
-		if err != nil {
-			return nil, err
+	for { // every hostile wait listening (their starts are paced: api.RequestRate)
+		armed := int64(0)
+		for _, h := range hs {
+			armed += h.armed.Load()
 		}
-		if st.Admission != nil && st.Admission.Shared >= held {
+		if armed == int64(held) {
 			break
 		}
 		if time.Now().After(settle) {
-			return nil, fmt.Errorf("the hostile identities' %d waits were not all taken: %+v", held, st.Admission)
+			return nil, fmt.Errorf("%d of the hostile identities' %d waits listen after 30 s", armed, held)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -175,13 +175,18 @@ type hostileIdentity struct {
 	nc                  *nats.Conn
 	waits               int
 	served, busy, other atomic.Int64
+	armed               atomic.Int64 // its waits listening
 }
 
-// holdWaits publishes h.waits waits that never hold (60 s), their replies to an inbox nobody
-// reads before the end.
+// holdWaits publishes h.waits waits that never hold (60 s), asking for their interim replies,
+// which it counts in h.armed.
 func (h *hostileIdentity) holdWaits(subject string) error {
 	inbox := nats.NewInbox()
-	sub, err := h.nc.Subscribe(inbox+".*", func(*nats.Msg) {})
+	sub, err := h.nc.Subscribe(inbox+".*", func(m *nats.Msg) {
+		if m.Header.Get(api.HeaderInterim) != "" {
+			h.armed.Add(1)
+		}
+	})
 	if err != nil {
 		return err
 	}
@@ -190,7 +195,8 @@ func (h *hostileIdentity) holdWaits(subject string) error {
 	}
 	body := []byte(`{"app":"Notes","expr":"text:\"never\"","timeout_ms":60000}`)
 	for i := range h.waits {
-		if err := h.nc.PublishRequest(subject, fmt.Sprintf("%s.%d", inbox, i), body); err != nil {
+		m := &nats.Msg{Subject: subject, Reply: fmt.Sprintf("%s.%d", inbox, i), Data: body, Header: nats.Header{api.HeaderInterim: []string{"armed"}}}
+		if err := h.nc.PublishMsg(m); err != nil {
 			return err
 		}
 	}
