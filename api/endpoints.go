@@ -23,14 +23,49 @@ const (
 	ChainDeadline = 10 * time.Second
 	// ReplyTimeout is how long a client waits for a reply that has no deadline of its own.
 	ReplyTimeout = 30 * time.Second
-	// MaxInFlightPerIdentity bounds one identity's requests handled at once: past it, its own
-	// requests get BUSY while everyone else is served. MaxInFlight bounds them all.
-	MaxInFlightPerIdentity = 1024
-	MaxInFlight            = 8192
+	// MaxInFlight bounds the requests the daemon handles at once, all identities together.
+	// AdminReserve of them only admins (and the daemon's own requests) may take: agents and
+	// monitors together never hold more than MaxInFlight-AdminReserve, however many they are,
+	// so the owner always reaches status, agents and creds; an admin's request within the
+	// reserve is never UNAVAILABLE.
+	MaxInFlight  = 8192
+	AdminReserve = 1024
+	// MaxInFlightAdmin, MaxInFlightAgent and MaxInFlightMonitor bound one identity's requests
+	// in flight, by its role (MaxInFlightOf): past it, its own requests get BUSY while everyone
+	// else is served. While more identities hold requests than the shared slots
+	// (MaxInFlight-AdminReserve) have room for at these limits, each is held to its fair share:
+	// the shared slots divided by the identities holding some (FairShare).
+	MaxInFlightAdmin   = 1024
+	MaxInFlightAgent   = 512
+	MaxInFlightMonitor = 256
+	// RequestRate and RequestBurst pace each agent's and monitor's requests: past a burst of
+	// RequestBurst, they start at most RequestRate a second, later ones waiting their turn
+	// (within their deadline), so that a flood of cheap requests is held to its share of the
+	// daemon's time. Admins' and the daemon's own requests are not paced.
+	RequestRate  = 200
+	RequestBurst = 200
 	// MaxRequest is the largest request body accepted. The server's max payload is larger, so
 	// an oversized request reaches the daemon and gets a clear error, not a closed connection.
 	MaxRequest = 1 << 20
 )
+
+// MaxInFlightOf is the in-flight limit of one identity of role (MaxInFlightAdmin, ...); 0 for
+// a role the daemon does not know.
+func MaxInFlightOf(role string) int {
+	switch role {
+	case RoleAdmin:
+		return MaxInFlightAdmin
+	case RoleAgent:
+		return MaxInFlightAgent
+	case RoleMonitor:
+		return MaxInFlightMonitor
+	}
+	return 0
+}
+
+// FairShare is one identity's share of the slots agents and monitors share
+// (MaxInFlight-AdminReserve) while n identities hold some.
+func FairShare(n int) int { return (MaxInFlight - AdminReserve) / max(n, 1) }
 
 // Kind sorts the endpoints by what they may do: Observe reads the desktop, Act changes it,
 // Manage changes who may do what. Kind.May says which roles call which.

@@ -22,6 +22,36 @@ type StatusReply struct {
 	Stream    string        `json:"stream"`
 	// Listen is how clients reach the daemon; absent when the service was not told (WithListen).
 	Listen *ListenStatus `json:"listen,omitempty"`
+	// Admission is how many requests are in flight, whose, and what was refused or cancelled.
+	Admission *AdmissionStatus `json:"admission,omitempty"`
+}
+
+// AdmissionStatus describes the requests the daemon handles now against its limits
+// (MaxInFlight, AdminReserve, MaxInFlightOf, FairShare), in status.
+type AdmissionStatus struct {
+	Capacity     int `json:"capacity"`
+	AdminReserve int `json:"admin_reserve"`
+	// InFlight counts the requests handled now; Shared those of agents and monitors, which
+	// never exceed Capacity-AdminReserve.
+	InFlight int `json:"in_flight"`
+	Shared   int `json:"shared"`
+	// Identities lists the identities with requests in flight, by name.
+	Identities []IdentityInFlight `json:"identities"`
+	// Busy and Unavailable count the requests refused since the start: past an identity's
+	// limit or share (BUSY), past the daemon's capacity (UNAVAILABLE).
+	Busy        uint64 `json:"busy"`
+	Unavailable uint64 `json:"unavailable"`
+	// Cancelled counts the requests cancelled because their connection closed.
+	Cancelled uint64 `json:"cancelled"`
+}
+
+// IdentityInFlight is one identity's requests in flight and its limit now (its role's, or its
+// fair share when that is lower).
+type IdentityInFlight struct {
+	Name     string `json:"name"`
+	Role     string `json:"role"`
+	InFlight int    `json:"in_flight"`
+	Limit    int    `json:"limit"`
 }
 
 // ListenStatus describes the daemon's client listener in status.

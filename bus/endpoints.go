@@ -121,6 +121,7 @@ func (s *Service) status() api.StatusReply {
 		r.Snaps = snapStatus(s.snap, s.poller, s.subj)
 	}
 	r.Snapshots.Count, r.Snapshots.Bytes = s.obs.Store().Stats()
+	r.Admission = s.admission.status()
 	return r
 }
 

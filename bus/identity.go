@@ -3,7 +3,6 @@ package bus
 import (
 	"encoding/json"
 	"strings"
-	"sync"
 
 	"github.com/nats-io/nats.go"
 
@@ -50,29 +49,4 @@ func (s *Service) delivered(m *nats.Msg) bool {
 		return true
 	}
 	return false
-}
-
-// inflight counts requests in flight by identity.
-type inflight struct {
-	mu sync.Mutex
-	n  map[string]int
-}
-
-// take counts one more request of name, unless it has api.MaxInFlightPerIdentity already.
-func (f *inflight) take(name string) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.n[name] >= api.MaxInFlightPerIdentity {
-		return false
-	}
-	f.n[name]++
-	return true
-}
-
-func (f *inflight) give(name string) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.n[name]--; f.n[name] <= 0 {
-		delete(f.n, name)
-	}
 }

@@ -28,11 +28,13 @@ type Service struct {
 	listen  *api.ListenStatus
 	log     *slog.Logger
 	started time.Time
-	limit   chan struct{} // bounds the requests in flight
 	jsproxy *JetStreamProxy
 	relay   *Relay
-	// inflight counts each identity's requests in flight (api.MaxInFlightPerIdentity).
-	inflight inflight
+	// admission admits requests by identity (api.MaxInFlight and its limits) and cancels
+	// those whose connection closed.
+	admission *admission
+	// connected says whether the server's connection conn is still there (nil: always).
+	connected func(conn uint64) bool
 	// identities names the user of a client account (nil: every request is the daemon's own).
 	identities func(account string) (api.Identity, bool)
 	audit      *Audit // records every action; nil records none
@@ -108,14 +110,19 @@ func WithIdentities(fn func(account string) (api.Identity, bool)) ServiceOption 
 	return func(s *Service) { s.identities = fn }
 }
 
+// WithConnected tells the service whether a connection of the server is still there, so that
+// the requests of one gone are cancelled at once, their slots given back.
+func WithConnected(fn func(conn uint64) bool) ServiceOption {
+	return func(s *Service) { s.connected = fn }
+}
+
 // WithOperations serves waits, actions and the web-accessibility ledger.
 func WithOperations(ops Operations) ServiceOption { return func(s *Service) { s.ops = ops } }
 
 // NewService registers the service on nc.
 func NewService(nc *nats.Conn, obs *observer.Observer, subj Subjects, opts ...ServiceOption) (*Service, error) {
 	s := &Service{nc: nc, obs: obs, subj: subj, log: slog.New(slog.DiscardHandler), started: time.Now(),
-		limit: make(chan struct{}, api.MaxInFlight), inflight: inflight{n: map[string]int{}},
-		turns: newTurns(), acts: make(chan *nats.Msg, api.MaxInFlight)}
+		admission: newAdmission(), turns: newTurns(), acts: make(chan *nats.Msg, api.MaxInFlight)}
 	for _, o := range opts {
 		o(s)
 	}
@@ -152,6 +159,10 @@ func NewService(nc *nats.Conn, obs *observer.Observer, subj Subjects, opts ...Se
 			s.cancel()
 			return nil, err
 		}
+	}
+	if s.connected != nil {
+		s.wg.Add(1)
+		go func() { defer s.wg.Done(); s.admission.sweep(s.ctx, s.connected) }()
 	}
 	s.wg.Add(1)
 	go func() { // the action requests, in order of arrival: each takes its turn here
@@ -217,16 +228,11 @@ func (s *Service) wrap(ep api.Endpoint, handle handler, stats func() *microEndpo
 			done(nil, err)
 			return
 		}
-		if !s.inflight.take(who.Name) {
-			done(nil, observer.Errorf(observer.CodeBusy, "", "%s has %d requests in flight already", who.Name, api.MaxInFlightPerIdentity))
-			return
-		}
-		select {
-		case s.limit <- struct{}{}:
-		default:
-			s.inflight.give(who.Name)
-			done(nil, observer.Errorf(observer.CodeUnavailable, "Retry in a moment.",
-				"the daemon is handling %d requests already", api.MaxInFlight))
+		ctx, cancel := context.WithTimeout(api.WithIdentity(s.ctx, who), ep.Timeout)
+		ticket, err := s.admission.take(who, cancel)
+		if err != nil {
+			cancel()
+			done(nil, err)
 			return
 		}
 		var turn *turn
@@ -235,15 +241,24 @@ func (s *Service) wrap(ep api.Endpoint, handle handler, stats func() *microEndpo
 		}
 		s.wg.Add(1)
 		go func() {
-			defer func() { <-s.limit; s.inflight.give(who.Name); s.wg.Done() }()
-			ctx, cancel := context.WithTimeout(api.WithIdentity(s.ctx, who), ep.Timeout)
-			defer cancel()
+			defer func() { s.admission.give(ticket); cancel(); s.wg.Done() }()
 			if turn != nil {
 				defer turn.Done()
 				ctx = api.WithTurn(ctx, turn)
 			}
 			if interim {
 				ctx = context.WithValue(ctx, interimKey{}, func(v any) { s.interim(reply, v) })
+			}
+			if wait := s.admission.pace(who); wait > 0 {
+				t := time.NewTimer(wait)
+				select {
+				case <-t.C:
+				case <-ctx.Done():
+					t.Stop()
+					done(nil, observer.Errorf(observer.CodeBusy, "Send fewer requests at once: each identity's start at most api.RequestRate a second past a burst.",
+						"%s's request waited its turn (%d a second) past its deadline", who.Name, api.RequestRate))
+					return
+				}
 			}
 			done(handle(ctx, data))
 		}()

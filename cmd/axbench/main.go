@@ -59,6 +59,7 @@ func main() {
 		{"api", benchAPI},
 		{"events", benchEvents},
 		{"fleet", benchFleet},
+		{"hostile", benchHostile},
 		{"idle", benchIdleRSS},
 		{"mcp", benchMCP},
 		{"poll", benchPoll},

@@ -17,7 +17,7 @@ import (
 )
 
 // TestFairnessFloodOfWaits: one agent keeps 4,100 waits pending (raw requests on its own
-// connection, a condition that never holds); the first api.MaxInFlightPerIdentity are taken,
+// connection, a condition that never holds); the first api.MaxInFlightAgent are taken,
 // every one beyond gets BUSY at once, and another agent's apps is served as before meanwhile.
 func TestFairnessFloodOfWaits(t *testing.T) {
 	const flood = 4100
@@ -97,7 +97,7 @@ func TestFairnessFloodOfWaits(t *testing.T) {
 	}
 
 	// Every wait beyond the identity's limit is answered BUSY, in the order sent.
-	wantBusy := flood - api.MaxInFlightPerIdentity
+	wantBusy := flood - api.MaxInFlightAgent
 	busy := map[int]bool{}
 	var others []string
 	for len(busy)+len(others) < wantBusy {
@@ -121,9 +121,9 @@ func TestFairnessFloodOfWaits(t *testing.T) {
 	if len(others) > 0 {
 		t.Errorf("%d replies that are not BUSY (a wait ended early?): %q", len(others), others[:min(len(others), 3)])
 	}
-	for i := api.MaxInFlightPerIdentity; i < flood; i++ {
+	for i := api.MaxInFlightAgent; i < flood; i++ {
 		if !busy[i] {
-			t.Errorf("wait #%d (beyond the first %d) got no BUSY", i, api.MaxInFlightPerIdentity)
+			t.Errorf("wait #%d (beyond the first %d) got no BUSY", i, api.MaxInFlightAgent)
 			break
 		}
 	}

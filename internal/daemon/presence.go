@@ -51,3 +51,12 @@ func presence(s *embedded.Server) func(ctx context.Context) ([]api.Agent, error)
 		return out, ctx.Err()
 	}
 }
+
+// connected says whether the server still has connection conn: a client's, or a leaf node's
+// (a hub's requests carry the link's connection). A map lookup in the server, no message.
+func connected(s *embedded.Server) func(conn uint64) bool {
+	return func(conn uint64) bool {
+		ns := s.NATS()
+		return ns.GetClient(conn) != nil || ns.GetLeafNode(conn) != nil
+	}
+}
