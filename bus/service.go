@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -255,7 +256,7 @@ func (s *Service) wrap(ep api.Endpoint, handle handler, stats func() *microEndpo
 				case <-t.C:
 				case <-ctx.Done():
 					t.Stop()
-					done(nil, observer.Errorf(observer.CodeBusy, "Send fewer requests at once: each identity's start at most api.RequestRate a second past a burst.",
+					done(nil, observer.Errorf(observer.CodeBusy, fmt.Sprintf("Send fewer requests at once: an identity's requests start at most %d a second past a burst of %d.", api.RequestRate, api.RequestBurst),
 						"%s's request waited its turn (%d a second) past its deadline", who.Name, api.RequestRate))
 					return
 				}
