@@ -12,6 +12,8 @@ type Envelope struct {
 	// Gap counts the events dropped just before this one because the publish queue was full.
 	Gap uint64 `json:"gap,omitempty"`
 	observer.Event
+	// Cut lists the texts of the event cut to MaxEventText bytes (see Bounded).
+	Cut []Cut `json:"cut,omitempty"`
 }
 
 // SnapEnvelope is a polled snapshot diff as published on <prefix>.<host>.snap.<app>.

@@ -67,6 +67,23 @@ func (e *Envelope) AppendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"detail":`...)
 		b = append(b, d...)
 	}
+	for i, c := range e.Cut {
+		if i == 0 {
+			b = append(b, `,"cut":[`...)
+		} else {
+			b = append(b, ',')
+		}
+		b = append(b, `{"field":`...)
+		b = appendString(b, c.Field)
+		b = append(b, `,"length":`...)
+		b = strconv.AppendInt(b, int64(c.Length), 10)
+		b = append(b, `,"sha256":`...)
+		b = appendString(b, c.SHA256)
+		b = append(b, '}')
+	}
+	if len(e.Cut) > 0 {
+		b = append(b, ']')
+	}
 	return append(b, '}'), nil
 }
 

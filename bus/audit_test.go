@@ -28,7 +28,8 @@ func auditedService(t *testing.T, ops bus.Operations) (*bus.Client, *bus.Audit, 
 	ignore := goleak.IgnoreCurrent()
 	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
 	s, err := embedded.Start(embedded.WithStateDir(t.TempDir()), embedded.WithListen("127.0.0.1:0"), embedded.WithJetStreamDomain(subj.Host),
-		embedded.WithEventStream(subj.StreamName(), subj.AllEvents(), subj.AllActions()))
+		embedded.WithEventStream(subj.StreamName(), subj.AllEvents()),
+		embedded.WithStream(subj.AuditStreamName(), embedded.AuditStreamLimits, subj.AllActions()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,10 +58,12 @@ func (c *Client) EventsAfter(ctx context.Context, cursor uint64, limit int, wait
 	if err := CheckEventType(opt.Type); err != nil {
 		return nil, err
 	}
-	cons, err := c.orderedConsumer(ctx, c.subj.Events(opt.App, opt.Type), cursor, jetstream.DeliverAllPolicy, opt)
+	filter := c.subj.Events(opt.App, opt.Type)
+	cons, err := c.orderedConsumer(ctx, filter, cursor, jetstream.DeliverAllPolicy, opt)
 	if err != nil {
 		return nil, err
 	}
+	defer c.dropConsumer(cons, filter)
 	r := pageReader{page: &EventsPage{Cursor: cursor}, limit: max(limit, 1), exclude: opt.Exclude}
 	if err := r.fetch(cons); err != nil {
 		return nil, err
@@ -226,14 +228,14 @@ func (c *Client) history(ctx context.Context, app string) (last uint64, kept boo
 	}
 	s, err := js.Stream(ctx, c.subj.StreamName())
 	if err != nil {
-		return 0, false, c.streamTrouble("the event stream's state", err)
+		return 0, false, c.streamTrouble(c.subj.StreamName(), "the event stream's state", err)
 	}
 	if app == "" {
 		return s.CachedInfo().State.LastSeq, false, nil
 	}
 	info, err := s.Info(ctx, jetstream.WithSubjectFilter(c.subj.Events(app, "")))
 	if err != nil {
-		return 0, false, c.streamTrouble("the event stream's state", err)
+		return 0, false, c.streamTrouble(c.subj.StreamName(), "the event stream's state", err)
 	}
 	return info.State.LastSeq, len(info.State.Subjects) > 0, nil
 }

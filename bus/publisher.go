@@ -97,7 +97,8 @@ type encoder struct {
 // valid until the next call.
 func (c *encoder) encode(e observer.Event, gap uint64) (string, []byte, error) {
 	c.seq++
-	env := api.Envelope{Host: c.subj.Host, Boot: c.boot, Seq: c.seq, Gap: gap, Event: e}
+	e, cuts := api.Bounded(e) // an event stays a few KiB, however long a value in the app
+	env := api.Envelope{Host: c.subj.Host, Boot: c.boot, Seq: c.seq, Gap: gap, Event: e, Cut: cuts}
 	var err error
 	if c.data, err = env.AppendJSON(c.data[:0]); err != nil {
 		return "", nil, err

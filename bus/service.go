@@ -183,7 +183,7 @@ func NewService(nc *nats.Conn, obs *observer.Observer, subj Subjects, opts ...Se
 		return nil, err
 	}
 	var err error
-	if s.jsproxy, err = StartJetStreamProxy(nc, subj, s.log); err == nil {
+	if s.jsproxy, err = StartJetStreamProxy(nc, subj, s.log, s.identities); err == nil {
 		s.relay, err = StartRelay(nc, subj)
 	}
 	if err != nil {

@@ -85,6 +85,21 @@ func (s Subjects) StreamName() string {
 	return "AXBUS_EVT_" + strings.ToUpper(strings.ReplaceAll(s.Host, "-", "_"))
 }
 
+// AuditStreamName is the JetStream stream that keeps the host's action records, apart from its
+// events so that no volume of events evicts them.
+func (s Subjects) AuditStreamName() string {
+	return "AXBUS_ACT_" + strings.ToUpper(strings.ReplaceAll(s.Host, "-", "_"))
+}
+
+// StreamOf is the stream that keeps what filter (a subject of the host's) matches: the audit
+// stream for action records, the event stream otherwise.
+func (s Subjects) StreamOf(filter string) string {
+	if strings.HasPrefix(filter, s.Prefix+"."+s.Host+".act.") {
+		return s.AuditStreamName()
+	}
+	return s.StreamName()
+}
+
 // Token turns any string into one subject token: lower case, letters, digits, '-' and '_' kept,
 // every other rune (dots, wildcards, spaces, controls) replaced by '_'; never empty.
 func Token(s string) string {

@@ -99,6 +99,7 @@ func tailReplayed[T any](ctx context.Context, c *Client, filter string, opt Tail
 	go func() {
 		<-ctx.Done()
 		msgs.Stop()
+		c.dropConsumer(cons, filter)
 	}()
 	go func() {
 		defer close(out)
@@ -149,11 +150,25 @@ func (c *Client) orderedConsumer(ctx context.Context, filter string, cursor uint
 		start := time.Now().Add(-opt.Since)
 		cfg.DeliverPolicy, cfg.OptStartTime = jetstream.DeliverByStartTimePolicy, &start
 	}
-	cons, err := js.OrderedConsumer(ctx, c.subj.StreamName(), cfg)
+	stream := c.subj.StreamOf(filter)
+	cons, err := js.OrderedConsumer(ctx, stream, cfg)
 	if err != nil {
-		return nil, c.streamTrouble("a consumer of the event stream", err)
+		return nil, c.streamTrouble(stream, "a consumer of "+stream, err)
 	}
 	return cons, nil
+}
+
+// dropConsumer deletes an ordered consumer done with rather than leave it to count among its
+// identity's until the server finds it idle (JetStreamProxy's MaxEphemeralIdle).
+func (c *Client) dropConsumer(cons jetstream.Consumer, filter string) {
+	info := cons.CachedInfo()
+	js, err := c.jetStream()
+	if info == nil || err != nil || c.nc.IsClosed() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_ = js.DeleteConsumer(ctx, c.subj.StreamOf(filter), info.Name)
 }
 
 // jetStream is the JetStream API of the client's host: its domain's, not the default API
@@ -167,12 +182,12 @@ func (c *Client) jetStream() (jetstream.JetStream, error) {
 	return js, nil
 }
 
-// streamTrouble is a failed call on the host's stream: UNAVAILABLE, saying when the stream is
-// missing.
-func (c *Client) streamTrouble(what string, err error) error {
+// streamTrouble is a failed call on one of the host's streams: UNAVAILABLE, saying when the
+// stream is missing.
+func (c *Client) streamTrouble(stream, what string, err error) error {
 	if errors.Is(err, jetstream.ErrStreamNotFound) {
 		return observer.Errorf(observer.CodeUnavailable, "Check the host name (--host) and that its daemon runs.",
-			"no event stream %s", c.subj.StreamName())
+			"no stream %s", stream)
 	}
 	return natsTrouble(what, err)
 }

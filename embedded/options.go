@@ -13,12 +13,18 @@ const DefaultListen = "127.0.0.1:4228"
 // handlers and gets a clear error, instead of the client failing on its own.
 const DefaultMaxPayload int32 = 8 << 20
 
-// Event stream limits. The stream is a short-term history for tail tools,
-// not an archive.
-const (
-	eventStreamMaxAge   = 24 * time.Hour
-	eventStreamMaxBytes = 512 << 20
-)
+// StreamLimits bound what a stream keeps: past either, the oldest messages go (DiscardOld).
+type StreamLimits struct {
+	MaxBytes int64
+	MaxAge   time.Duration
+}
+
+// EventStreamLimits are the event stream's: a short-term history for tail tools, not an archive.
+var EventStreamLimits = StreamLimits{MaxBytes: 512 << 20, MaxAge: 24 * time.Hour}
+
+// AuditStreamLimits are the audit trail's: a stream of its own, which no volume of events
+// evicts. A record is under 1 KiB (it carries no value), so 64 MiB keeps some 100,000 actions.
+var AuditStreamLimits = StreamLimits{MaxBytes: 64 << 20, MaxAge: 30 * 24 * time.Hour}
 
 // kvLimitMarkerTTL enables per-key TTLs on KV buckets (used for leases).
 const kvLimitMarkerTTL = time.Second
@@ -51,6 +57,7 @@ type config struct {
 type streamSpec struct {
 	name     string
 	subjects []string
+	limits   StreamLimits
 }
 
 func defaultConfig() config {
@@ -82,11 +89,17 @@ func WithLogger(l *slog.Logger) Option {
 }
 
 // WithEventStream asks for a JetStream stream, created or updated at start,
-// capturing subjects: file storage written asynchronously, MaxAge 24h, MaxBytes
-// 512 MiB, DiscardOld. May be given more than once.
+// capturing subjects: file storage written asynchronously, EventStreamLimits,
+// DiscardOld. May be given more than once.
 func WithEventStream(name string, subjects ...string) Option {
+	return WithStream(name, EventStreamLimits, subjects...)
+}
+
+// WithStream is WithEventStream with limits of its own (AuditStreamLimits, or a test's);
+// streams are made in the order given, so one may take subjects over from an earlier one.
+func WithStream(name string, limits StreamLimits, subjects ...string) Option {
 	return func(c *config) {
-		c.streams = append(c.streams, streamSpec{name: name, subjects: append([]string(nil), subjects...)})
+		c.streams = append(c.streams, streamSpec{name: name, subjects: append([]string(nil), subjects...), limits: limits})
 	}
 }
 

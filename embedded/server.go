@@ -327,8 +327,8 @@ func setupJetStream(ctx context.Context, js jetstream.JetStream, cfg config) err
 			Subjects:  st.subjects,
 			Storage:   jetstream.FileStorage,
 			Retention: jetstream.LimitsPolicy,
-			MaxAge:    eventStreamMaxAge,
-			MaxBytes:  eventStreamMaxBytes,
+			MaxAge:    st.limits.MaxAge,
+			MaxBytes:  st.limits.MaxBytes,
 			Discard:   jetstream.DiscardOld,
 			// The stream is a short history beside the live subjects, which deliver first:
 			// its writes are flushed by its own loop, not one at a time as they come.

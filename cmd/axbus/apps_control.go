@@ -15,7 +15,9 @@ type launchCmd struct {
 	Command bool          `help:"the words are a program and its arguments, run without a shell (admins only)."`
 	For     time.Duration `placeholder:"DURATION" help:"how long to wait for the app to register (default 30s)."`
 	connFlags
-	Words []string `arg:"" passthrough:"" placeholder:"ENTRY | PROGRAM ARG" help:"a desktop entry's id or Name (Linux), a bundle id or app name (macOS); with --command, a program and its arguments. Flags go before it."`
+	// Not passthrough: axbus's own flags (-s, --nkey) are taken wherever they are, and the
+	// program's flags follow "--".
+	Words []string `arg:"" placeholder:"ENTRY | -- PROGRAM ARG" help:"a desktop entry's id or Name (Linux), a bundle id or app name (macOS); with --command, a program and its arguments, after -- when they have flags (axbus launch --command -s URL -- xterm -e top)."`
 }
 
 func (c *launchCmd) Run(e *env) error {
@@ -26,7 +28,7 @@ func (c *launchCmd) Run(e *env) error {
 	case len(c.Words) == 1:
 		req.Entry = c.Words[0]
 	default:
-		return observer.Errorf(observer.CodeBadRequest, "Give one entry (quoted if it has spaces), flags before it; or --command PROGRAM ARG...",
+		return observer.Errorf(observer.CodeBadRequest, "Give one entry (quoted if it has spaces); or --command -- PROGRAM ARG...",
 			"launch takes one entry, got %q", c.Words)
 	}
 	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {

@@ -187,7 +187,7 @@ func TestAuditNamesTheAuthenticatedAgent(t *testing.T) {
 	if m, err := sub.NextMsg(300 * time.Millisecond); err == nil {
 		t.Fatalf("a forged record reached a subscriber: %s", m.Data)
 	}
-	info, err := r.d.Server.JetStream().Stream(context.Background(), r.d.Subjects.StreamName())
+	info, err := r.d.Server.JetStream().Stream(context.Background(), r.d.Subjects.AuditStreamName())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -395,7 +395,7 @@ func TestNatsCLIFollowsActionRecords(t *testing.T) {
 		return cmd
 	}
 	all := r.d.Subjects.AllActions()
-	out, err := natsCmd("sub", "--raw", "--count", strconv.Itoa(len(r.steps)), all, "--stream", r.d.Subjects.StreamName(), "--since", "1h").CombinedOutput()
+	out, err := natsCmd("sub", "--raw", "--count", strconv.Itoa(len(r.steps)), all, "--stream", r.d.Subjects.AuditStreamName(), "--since", "1h").CombinedOutput()
 	if err != nil {
 		t.Fatalf("nats sub --stream: %v\n%s", err, out)
 	}

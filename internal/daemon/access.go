@@ -12,19 +12,20 @@ import (
 
 // grants are what each role's accounts reach of the daemon's (the server enforces them: a
 // subject a role does not import leads nowhere). Every role receives the events, diffs,
-// action records and lease changes, reads the event history and calls the endpoints its kind
-// allows; only the daemon publishes on those subjects. Only an admin purges the history;
-// nobody creates a stream or a consumer outside it.
+// action records and lease changes, reads the history (the event stream and the audit stream)
+// and calls the endpoints its kind allows; only the daemon publishes on those subjects. Only an
+// admin purges the events (nobody the audit trail), lists consumers and reaches every one; the
+// other roles' consumer calls go through the daemon (bus.JetStreamProxy), which lets each
+// identity reach its own alone. Nobody creates a stream, or a consumer outside the daemon.
 func grants(subj bus.Subjects) map[string]embedded.Grant {
-	stream := subj.StreamName()
-	own := []string{subj.AllEvents(), subj.Prefix + "." + subj.Host + ".snap.>", subj.Prefix + "." + subj.Host + ".act.>",
+	streams := []string{subj.StreamName(), subj.AuditStreamName()}
+	own := []string{subj.AllEvents(), subj.Prefix + "." + subj.Host + ".snap.>", subj.AllActions(),
 		subj.Prefix + "." + subj.Host + ".lease.>"}
 	hear := append(slices.Clone(own), subj.Coordination("*"))
-	readHistory := historyAPI("$JS.API.", stream, api.RoleMonitor)
 	out := map[string]embedded.Grant{}
 	for _, role := range api.Roles {
-		g := embedded.Grant{Services: []string{"$SRV.>"}, Streams: hear, JetStream: readHistory,
-			DenyPublish: own, DenySubscribe: []string{subj.API() + ".>"}, Proxied: consumerCreation(subj)}
+		g := embedded.Grant{Services: []string{"$SRV.>"}, Streams: hear, JetStream: historyAPI(streams, subj.StreamName(), role),
+			DenyPublish: own, DenySubscribe: []string{subj.API() + ".>"}, Proxied: consumerCalls(subj, streams, role)}
 		for _, ep := range api.Endpoints {
 			if ep.Kind.May(role) {
 				g.Services = append(g.Services, subj.Endpoint(ep.Name))
@@ -35,47 +36,62 @@ func grants(subj bus.Subjects) map[string]embedded.Grant {
 		} else {
 			g.DenyPublish = append(slices.Clone(own), subj.Coordination("*"))
 		}
-		if role == api.RoleAdmin {
-			g.JetStream = historyAPI("$JS.API.", stream, role)
-		}
 		out[role] = g
 	}
 	return out
 }
 
-// historyAPI are the JetStream API calls on the event stream (after apiPrefix) that role may
-// make: every role reads the history; only an admin purges it and lists its consumers.
-// Consumer creation is not among them: it goes through the daemon (consumerCreation).
-func historyAPI(apiPrefix, stream, role string) []string {
-	calls := []string{"INFO", "STREAM.NAMES", "STREAM.LIST", "STREAM.INFO." + stream, "STREAM.MSG.GET." + stream,
-		"DIRECT.GET." + stream, "DIRECT.GET." + stream + ".>", "CONSUMER.INFO." + stream + ".>",
-		"CONSUMER.DELETE." + stream + ".>", "CONSUMER.MSG.NEXT." + stream + ".>"}
+// historyAPI are the JetStream subjects of the history that role reaches directly: every role
+// reads the streams and pulls from consumers; an admin also purges the events (purgeable), lists
+// the consumers and asks for the info of, acks and deletes any of them.
+func historyAPI(streams []string, purgeable, role string) []string {
+	calls := []string{"$JS.API.INFO", "$JS.API.STREAM.NAMES", "$JS.API.STREAM.LIST"}
+	for _, stream := range streams {
+		calls = append(calls, "$JS.API.STREAM.INFO."+stream, "$JS.API.STREAM.MSG.GET."+stream,
+			"$JS.API.DIRECT.GET."+stream, "$JS.API.DIRECT.GET."+stream+".>")
+		// Pulls go straight to JetStream (the daemon cannot relay a message with its ack subject).
+		calls = append(calls, "$JS.API.CONSUMER.MSG.NEXT."+stream+".>")
+		if role == api.RoleAdmin {
+			calls = append(calls, ownedConsumerCalls(stream)[:2]...)
+			calls = append(calls, "$JS.ACK."+stream+".>", "$JS.API.CONSUMER.NAMES."+stream, "$JS.API.CONSUMER.LIST."+stream)
+		}
+	}
 	if role == api.RoleAdmin {
-		calls = append(calls, "STREAM.PURGE."+stream, "CONSUMER.NAMES."+stream, "CONSUMER.LIST."+stream)
+		calls = append(calls, "$JS.API.STREAM.PURGE."+purgeable)
 	}
-	out := make([]string, len(calls))
-	for i, c := range calls {
-		out[i] = apiPrefix + c
-	}
-	return out
+	return calls
 }
 
-// consumerCreation routes a client's consumer creation on the event history through the
-// daemon (bus.JetStreamProxy), which refuses push consumers: their delivery subject would be
-// one of the daemon's account, so JetStream itself would publish stored events there (on the
-// API, as requests no identity vouches for, or on the live event subjects).
-func consumerCreation(subj bus.Subjects) []embedded.Proxy {
-	stream := subj.StreamName()
+// consumerCalls routes a client's consumer calls on the history through the daemon
+// (bus.JetStreamProxy): every role's creations, which it refuses for push consumers (their
+// delivery subject would be one of the daemon's account, so JetStream itself would publish
+// stored events there: on the API, as requests no identity vouches for, or on the live event
+// subjects), for durables not named under their identity and past the identity's count; and the
+// calls on a consumer of roles other than admin, which it makes for the consumer's owner alone.
+func consumerCalls(subj bus.Subjects, streams []string, role string) []embedded.Proxy {
 	var out []embedded.Proxy
-	for _, api := range consumerCreationAPI(stream) {
-		out = append(out, embedded.Proxy{Local: "$JS.API." + api, Daemon: subj.JetStreamProxy() + "." + api})
+	for _, stream := range streams {
+		calls := consumerCreationCalls(stream)
+		if role != api.RoleAdmin {
+			calls = append(calls, ownedConsumerCalls(stream)...)
+		}
+		for _, c := range calls {
+			out = append(out, embedded.Proxy{Local: c, Daemon: subj.ProxiedJetStream(c)})
+		}
 	}
 	return out
 }
 
-// consumerCreationAPI are the calls (after the API prefix) that make a consumer on stream.
-func consumerCreationAPI(stream string) []string {
-	return []string{"CONSUMER.CREATE." + stream, "CONSUMER.CREATE." + stream + ".>", "CONSUMER.DURABLE.CREATE." + stream + ".>"}
+// consumerCreationCalls are the calls that make a consumer on stream.
+func consumerCreationCalls(stream string) []string {
+	return []string{"$JS.API.CONSUMER.CREATE." + stream, "$JS.API.CONSUMER.CREATE." + stream + ".>",
+		"$JS.API.CONSUMER.DURABLE.CREATE." + stream + ".>"}
+}
+
+// ownedConsumerCalls are the calls on one consumer of stream that its owner alone makes: its
+// info and its deletion.
+func ownedConsumerCalls(stream string) []string {
+	return []string{"$JS.API.CONSUMER.INFO." + stream + ".>", "$JS.API.CONSUMER.DELETE." + stream + ".>"}
 }
 
 // identities is the service's view of the server's users.

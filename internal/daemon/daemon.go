@@ -64,6 +64,10 @@ type Config struct {
 	SnapInterval time.Duration
 	SnapResync   int
 	SnapApps     []observer.AppQuery
+
+	// EventStream bounds the event history (zero: embedded.EventStreamLimits); tests fill a
+	// small one. The audit trail has a stream of its own (embedded.AuditStreamLimits).
+	EventStream embedded.StreamLimits
 }
 
 // Daemon is one running axbus.
@@ -117,7 +121,8 @@ func Start(cfg Config) (_ *Daemon, err error) {
 		embedded.WithTLS(cfg.TLSCert, cfg.TLSKey),
 		embedded.WithInsecureRemote(cfg.InsecureRemote),
 		embedded.WithLogger(cfg.Log.With("part", "nats")),
-		embedded.WithEventStream(d.Subjects.StreamName(), d.Subjects.AllEvents(), d.Subjects.AllActions()),
+		embedded.WithStream(d.Subjects.StreamName(), cmp.Or(cfg.EventStream, embedded.EventStreamLimits), d.Subjects.AllEvents()),
+		embedded.WithStream(d.Subjects.AuditStreamName(), embedded.AuditStreamLimits, d.Subjects.AllActions()),
 		embedded.WithAccess(grants(d.Subjects), api.RoleAdmin), // the desktop's owner
 		embedded.WithKeyValue(leaseBucket(d.Subjects)),
 	)...)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
@@ -35,10 +36,9 @@ func HubPermissions(prefix, role string, hosts []string) (publish, subscribe []s
 				publish = append(publish, base+"api."+ep.Name)
 			}
 		}
-		js := "$JS." + h + ".API."
-		publish = append(publish, historyAPI(js, "*", role)...)
-		for _, c := range consumerCreationAPI("*") {
-			publish = append(publish, js+c)
+		// Every consumer call: the host makes those of its link's role through its daemon.
+		for _, c := range append(append(historyAPI([]string{"*"}, "*", role), consumerCreationCalls("*")...), ownedConsumerCalls("*")...) {
+			publish = append(publish, strings.Replace(c, "$JS.API.", "$JS."+h+".API.", 1))
 		}
 		subscribe = append(subscribe, base+"evt.>", base+"snap.>", base+"act.>", base+"lease.>")
 	}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/bus"
+)
+
+// TestConsumersAreOwned (issue 33, attack 5): with the real nats CLI, a durable consumer is named
+// under its identity, a monitor can neither read the info of an agent's consumer nor delete it
+// while the agent can, and an identity's consumers are counted, ephemeral ones too.
+func TestConsumersAreOwned(t *testing.T) {
+	s := startSecDaemon(t)
+	s.toggle(t, s.agent) // something in the history
+
+	out, err := s.natsAs(t, s.agent, "consumer", "add", s.stream, "agentacons", "--pull", "--defaults")
+	if err == nil || !strings.Contains(out, `"agent1_agentacons"`) {
+		t.Errorf("a durable not named under its identity: %v, want a refusal naming agent1_agentacons", err)
+	}
+	if out, err := s.natsAs(t, s.agent, "consumer", "add", s.stream, "agent1_cons", "--pull", "--defaults"); err != nil {
+		t.Fatalf("the agent's own durable: %v\n%s", err, out)
+	}
+	for _, args := range [][]string{{"consumer", "info", s.stream, "agent1_cons"}, {"consumer", "rm", s.stream, "agent1_cons", "-f"}} {
+		// (nats consumer info, refused, looks for the consumer in a list the monitor may not read.)
+		out, err := s.natsAs(t, s.monitor, args...)
+		if err == nil || strings.Contains(out, "axbus_owner") || args[1] == "rm" && !strings.Contains(out, "belongs to another identity") {
+			t.Errorf("the monitor's %s of the agent's consumer: %v, want a refusal", args[1], err)
+		}
+	}
+	s.consumerInfo(t, "agent1_cons") // still there
+	if out, err := s.natsAs(t, s.agent, "consumer", "info", s.stream, "agent1_cons"); err != nil || !strings.Contains(out, "agent1_cons") {
+		t.Errorf("the agent's info of its own consumer: %v", err)
+	}
+
+	// The count: the agent's 16th is made, its 17th refused, ephemeral ones counted.
+	js, err := jetstream.New(s.connectAs(t, s.agent))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for i := 2; i < bus.MaxConsumersPerIdentity; i++ {
+		if _, err := js.CreateConsumer(ctx, s.stream, jetstream.ConsumerConfig{Durable: fmt.Sprintf("agent1_c%d", i)}); err != nil {
+			t.Fatalf("the agent's consumer %d: %v", i, err)
+		}
+	}
+	if _, err := js.CreateConsumer(ctx, s.stream, jetstream.ConsumerConfig{}); err != nil { // an ephemeral one, the 16th
+		t.Fatalf("the agent's ephemeral consumer: %v", err)
+	}
+	out, err = s.natsAs(t, s.agent, "consumer", "add", s.stream, "agent1_one_more", "--pull", "--defaults")
+	if err == nil || !strings.Contains(out, fmt.Sprintf("agent1 has %d consumers", bus.MaxConsumersPerIdentity)) {
+		t.Errorf("the agent's consumer past its count: %v, want a refusal saying it has %d", err, bus.MaxConsumersPerIdentity)
+	}
+	if _, err := js.CreateConsumer(ctx, s.stream, jetstream.ConsumerConfig{}); err == nil {
+		t.Error("the agent made an ephemeral consumer past its count")
+	}
+	// Another identity is not held up by the agent's count, and the agent deletes its own.
+	if out, err := s.natsAs(t, s.monitor, "consumer", "add", s.stream, "mon_watch", "--pull", "--defaults"); err != nil {
+		t.Errorf("the monitor's own durable: %v\n%s", err, out)
+	}
+	if out, err := s.natsAs(t, s.agent, "consumer", "rm", s.stream, "agent1_cons", "-f"); err != nil {
+		t.Errorf("the agent deletes its own consumer: %v\n%s", err, out)
+	}
+	if out, err := s.natsAs(t, s.agent, "consumer", "add", s.stream, "agent1_again", "--pull", "--defaults"); err != nil {
+		t.Errorf("the agent's consumer once it deleted one: %v\n%s", err, out)
+	}
+	// The owner (admin) reaches every consumer: it deletes the agent's.
+	if out, err := s.natsAs(t, s.owner, "consumer", "rm", s.stream, "agent1_again", "-f"); err != nil {
+		t.Errorf("the owner deletes the agent's consumer: %v\n%s", err, out)
+	}
+	// tail still works for every role.
+	published := s.status(t, s.owner).Events.Published
+	for _, who := range []secIdent{s.monitor, s.agent, s.owner} {
+		s.tailUntil(t, who, func(e api.Envelope) bool { return e.Seq >= published })
+	}
+	s.unharmed(t)
+}
