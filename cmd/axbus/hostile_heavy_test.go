@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -142,11 +143,14 @@ func TestHostileScreenshotStorm(t *testing.T) {
 	t.Logf("VmRSS %d MB before, %d MB at most during the storm (bound %d MB); the owner's %d status calls: p50 %v, max %v",
 		rssBefore>>10, peak>>20, heavyRSSBound>>20, len(owner), owner[len(owner)/2].Round(time.Microsecond), owner[len(owner)-1].Round(time.Microsecond))
 
-	if peak > heavyRSSBound {
+	if raced() {
+		t.Logf("the race detector's shadow memory makes the %d MB bound meaningless: not checked", heavyRSSBound>>20)
+	} else if peak > heavyRSSBound {
 		t.Errorf("the process held %d MB during the storm, bound %d MB", peak>>20, heavyRSSBound>>20)
 	}
-	if agentCodes["OK"] == 0 || agentCodes["OK"]+agentCodes[string(observer.CodeBusy)] != 200 {
-		t.Errorf("the agent's screenshots: %v, want some served and the rest BUSY", agentCodes)
+	// A screenshot whose time runs out while it works is TIMEOUT, answered when it stops.
+	if agentCodes["OK"] == 0 || agentCodes["OK"]+agentCodes[string(observer.CodeBusy)]+agentCodes[string(observer.CodeTimeout)] != 200 {
+		t.Errorf("the agent's screenshots: %v, want some served and the rest BUSY (or TIMEOUT)", agentCodes)
 	}
 	// The endpoint's 30 s, with a margin for a loaded machine: the work itself sees the deadline.
 	if ep, _ := api.EndpointNamed("screenshot"); agentLongest > ep.Timeout+5*time.Second {
@@ -169,6 +173,12 @@ func TestHostileScreenshotStorm(t *testing.T) {
 		t.Errorf("%d goroutines after the storm, %d before", goroutines, goroutinesBefore)
 	}
 	s.unharmed(t)
+}
+
+// raced says the test binary was built with the race detector.
+func raced() bool {
+	info, ok := debug.ReadBuildInfo()
+	return ok && slices.ContainsFunc(info.Settings, func(s debug.BuildSetting) bool { return s.Key == "-race" && s.Value == "true" })
 }
 
 // procStatusKB is a field of /proc/self/status, in kB.
