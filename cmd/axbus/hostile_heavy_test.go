@@ -276,6 +276,8 @@ func TestStoresPerIdentity(t *testing.T) {
 	mon := busClient(t, s.connectAs(t, s.monitor))
 	_, err = mon.Snapshot(ctx, api.SnapshotRequest{SnapshotID: snapID})
 	refused("the monitor lists the agent's snapshot", err)
+	_, err = mon.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{App: "Notes"}, OCR: true})
+	refused("the monitor's inspection with ocr (pixels are not a monitor's)", err)
 	if _, err := busClient(t, s.connectAs(t, s.owner)).Snapshot(ctx, api.SnapshotRequest{SnapshotID: snapID}); err != nil {
 		t.Errorf("the owner (admin) lists the agent's snapshot: %v", err)
 	}

@@ -13,7 +13,8 @@ import (
 // grants are what each role's accounts reach of the daemon's (the server enforces them: a
 // subject a role does not import leads nowhere). Every role receives the events, diffs,
 // action records and lease changes, reads the event history and calls the endpoints its kind
-// allows; only the daemon publishes on those subjects. Only an admin purges the history;
+// allows (api.Kind.May, the one role table: a monitor observes the tree, not the screen's
+// pixels); only the daemon publishes on those subjects. Only an admin purges the history;
 // nobody creates a stream or a consumer outside it.
 func grants(subj bus.Subjects) map[string]embedded.Grant {
 	stream := subj.StreamName()
