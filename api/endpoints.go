@@ -67,8 +67,9 @@ func MaxInFlightOf(role string) int {
 // (MaxInFlight-AdminReserve) while n identities hold some.
 func FairShare(n int) int { return (MaxInFlight - AdminReserve) / max(n, 1) }
 
-// Kind sorts the endpoints by what they may do: Observe reads the desktop, Act changes it,
-// Manage changes who may do what. Kind.May says which roles call which.
+// Kind sorts the endpoints by what they may do: Observe reads the desktop's accessibility tree,
+// Pixels its screen, Act changes it, Manage changes who may do what. Kind.May says which roles
+// call which.
 type Kind string
 
 // The kinds of endpoints.
@@ -76,6 +77,11 @@ const (
 	Observe Kind = "observe"
 	Act     Kind = "act"
 	Manage  Kind = "manage"
+
+	// Pixels reads the screen (screenshots, and text recognised in them): it shows what no tree
+	// exposes (canvases, images, apps without accessibility) and is the heaviest work, so it is
+	// not a monitor's.
+	Pixels Kind = "pixels"
 )
 
 // Endpoint describes one endpoint of the service: its subject is <prefix>.<host>.api.<Name>,
@@ -95,8 +101,8 @@ var Endpoints = []Endpoint{
 	{"windows", Observe, "List an app's windows, dialogs and sheets.", 5 * time.Second},
 	{"inspect", Observe, "Inspect a window: list what is on screen and keep the walk as a snapshot.", 20 * time.Second},
 	{"read", Observe, "Read a window's or a scope's text in reading order; no snapshot, no input.", observer.WholeBudget().Deadline + 2*time.Second},
-	{"screenshot", Observe, "A PNG of a window, a region or the display, secure fields painted over, scaled to its limits; with ocr, the text recognised in it.", 30 * time.Second},
-	{"screenshot_part", Observe, "One part of a screenshot's PNG (id and part from its reply), its bytes as they are.", 5 * time.Second},
+	{"screenshot", Pixels, "A PNG of a window, a region or the display, secure fields painted over, scaled to its limits; with ocr, the text recognised in it.", 30 * time.Second},
+	{"screenshot_part", Pixels, "One part of a screenshot's PNG (id and part from its reply), its bytes as they are.", 5 * time.Second},
 	{"snapshot", Observe, "List a stored snapshot again, whole or the subtree of one element; no new walk.", time.Second},
 	{"status", Observe, "The daemon's health: backend, event counters, snapshot store, client listener.", time.Second},
 	{"wait", Observe, "Wait for a condition, by subscription: the reply comes the moment it holds, with a snapshot that holds the match.", MaxWaitTimeout + 30*time.Second},

@@ -1,12 +1,17 @@
 package api
 
-import "context"
+import (
+	"context"
+
+	"github.com/axbus/axbus/observer"
+)
 
 // The roles of client identities, each with the rights of the one before it and more.
 const (
-	// RoleMonitor observes: events, snapshot diffs, the event history, the observing endpoints.
+	// RoleMonitor observes: events, snapshot diffs, the event history, the observing endpoints
+	// (the accessibility tree; not the screen's pixels: Pixels).
 	RoleMonitor = "monitor"
-	// RoleAgent acts too: the action endpoints and leases.
+	// RoleAgent acts too: the action endpoints and leases, and sees the screen's pixels.
 	RoleAgent = "agent"
 	// RoleAdmin manages too: identities (creds) and the event stream.
 	RoleAdmin = "admin"
@@ -33,7 +38,7 @@ func (k Kind) May(role string) bool {
 	switch k {
 	case Observe:
 		return role == RoleMonitor || role == RoleAgent || role == RoleAdmin
-	case Act:
+	case Act, Pixels:
 		return role == RoleAgent || role == RoleAdmin
 	case Manage:
 		return role == RoleAdmin
@@ -43,8 +48,10 @@ func (k Kind) May(role string) bool {
 
 type identityKey struct{}
 
-// WithIdentity is ctx carrying who asked.
+// WithIdentity is ctx carrying who asked, also as the observer's owner of what the request
+// makes (snapshots: an admin may use every identity's).
 func WithIdentity(ctx context.Context, id Identity) context.Context {
+	ctx = observer.WithOwner(ctx, observer.Owner{Name: id.Name, All: id.Role == RoleAdmin})
 	return context.WithValue(ctx, identityKey{}, id)
 }
 

@@ -75,28 +75,44 @@ func (s *Service) windows(ctx context.Context, r api.WindowsRequest) (any, error
 	return api.WindowsReply{App: app.Ref(), Windows: wins}, nil
 }
 
+// inspect lists a window; a scoped inspection, which walks the whole window with the wide
+// budget, is heavy work. Text recognition (ocr) reads pixels: not a monitor's (api.Pixels).
 func (s *Service) inspect(ctx context.Context, r api.InspectRequest) (any, error) {
 	scope, err := optionalScope(r.Scope)
 	if err != nil {
 		return nil, err
 	}
-	insp, err := s.obs.Inspect(ctx, observer.InspectRequest{App: r.Query(), Window: r.Window, Scope: scope})
-	if err == nil && r.OCR {
-		insp.RecognizedText = s.recognizeWindow(ctx, insp)
+	if who := api.IdentityOf(ctx); r.OCR && !api.Pixels.May(who.Role) {
+		return nil, observer.Errorf(observer.CodePermissionDenied, "Inspect without ocr, or ask an admin for an agent's credentials.",
+			"%s (role %s) may not read the screen's pixels (ocr)", who.Name, who.Role)
 	}
-	return encodeListing(insp, err)
+	inspect := func() (any, error) {
+		insp, err := s.obs.Inspect(ctx, observer.InspectRequest{App: r.Query(), Window: r.Window, Scope: scope})
+		if err == nil && r.OCR {
+			insp.RecognizedText = s.recognizeWindow(ctx, insp)
+		}
+		return encodeListing(insp, err)
+	}
+	if scope == nil {
+		return inspect()
+	}
+	return s.heavy(ctx, walkCost(observer.WideBudget()), inspect)
 }
 
+// read walks a window for its text with the whole budget: heavy work.
 func (s *Service) read(ctx context.Context, r api.ReadRequest) (any, error) {
 	scope, err := optionalScope(r.Scope)
 	if err != nil {
 		return nil, err
 	}
-	return s.obs.Read(ctx, observer.ReadRequest{App: r.Query(), Window: r.Window, Scope: scope, Limit: r.Limit, All: r.All})
+	return s.heavy(ctx, walkCost(observer.WholeBudget()), func() (any, error) {
+		return s.obs.Read(ctx, observer.ReadRequest{App: r.Query(), Window: r.Window, Scope: scope, Limit: r.Limit, All: r.All})
+	})
 }
 
-func (s *Service) snapshot(_ context.Context, r api.SnapshotRequest) (any, error) {
-	snap, err := s.obs.Store().Get(r.SnapshotID)
+// snapshot lists a stored snapshot of the requester's (an admin's: anyone's).
+func (s *Service) snapshot(ctx context.Context, r api.SnapshotRequest) (any, error) {
+	snap, err := s.obs.Store().GetFor(ctx, r.SnapshotID)
 	if err != nil {
 		return nil, err
 	}
@@ -131,10 +147,14 @@ func (s *Service) wait(ctx context.Context, r api.WaitRequest) (any, error) {
 	if s.ops.Wait == nil {
 		return nil, notServed("waits")
 	}
+	if err := s.ownSnapshots(ctx, &r); err != nil {
+		return nil, err
+	}
 	res, err := s.ops.Wait(ctx, r, func() { sendInterim(ctx, api.Armed{Armed: true}) })
 	if err != nil {
 		return nil, err
 	}
+	s.claimListing(ctx, res.Snapshot)
 	data, span, err := res.Encode()
 	if err != nil || span == "" {
 		return &Encoded{Data: data}, err
@@ -142,13 +162,51 @@ func (s *Service) wait(ctx context.Context, r api.WaitRequest) (any, error) {
 	return &Encoded{Data: data, Header: nats.Header{api.HeaderListing: []string{span}}}, nil
 }
 
+// ownSnapshots refuses a wait (or an expect) whose snapshot or scope names a snapshot of
+// another identity's: its element ids would read that snapshot.
+func (s *Service) ownSnapshots(ctx context.Context, r *api.WaitRequest) error {
+	if r == nil {
+		return nil
+	}
+	ids := []string{r.Snapshot}
+	if scope, err := optionalScope(r.Scope); err == nil && scope != nil {
+		ids = append(ids, scope.Snapshot)
+	}
+	for _, id := range ids {
+		if id == "" {
+			continue
+		}
+		if _, err := s.obs.Store().GetFor(ctx, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// claimListing makes the snapshot of a reply's listing, which the daemon's wait watcher made,
+// the requester's: its quota keeps it, and only it (and admins) may use it.
+func (s *Service) claimListing(ctx context.Context, l *api.Listing) {
+	if l == nil {
+		return
+	}
+	if insp, err := l.Inspection(); err == nil && insp != nil && insp.SnapshotID != "" {
+		s.obs.Store().Claim(insp.SnapshotID, api.IdentityOf(ctx).Name)
+	}
+}
+
 func (s *Service) act(ctx context.Context, action string, r api.ActionRequest) (any, error) {
 	if s.ops.Act == nil {
 		return nil, notServed("actions")
 	}
+	if err := s.ownSnapshots(ctx, r.Expect); err != nil {
+		return nil, err
+	}
 	reply, err := s.ops.Act(ctx, action, r)
 	if err != nil {
 		return nil, err
+	}
+	if reply.Expect != nil {
+		s.claimListing(ctx, reply.Expect.Snapshot)
 	}
 	who := api.IdentityOf(ctx)
 	reply.Agent = &who

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"slices"
 	"sync"
 	"time"
 
@@ -13,8 +14,14 @@ import (
 	"github.com/axbus/axbus/observer"
 )
 
-// maxShotsKept bounds the bytes of the PNGs kept for their parts: the oldest go first.
-const maxShotsKept = 128 << 20
+// The bytes of the PNGs kept for their parts, in all and of one identity: an identity past its
+// share loses its own oldest, and the store past its bound the oldest of the identity that keeps
+// the most, so that no identity's screenshots evict those of one that keeps less. An identity's
+// newest is kept whatever its size, for its parts to be fetched.
+const (
+	maxShotsKept            = 128 << 20
+	maxShotsKeptPerIdentity = 32 << 20
+)
 
 // shotStore keeps screenshots' PNGs until their parts are fetched, for ShotKept.
 type shotStore struct {
@@ -35,13 +42,64 @@ func (st *shotStore) put(holder string, png []byte) string {
 	id := hex.EncodeToString(b)
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.shots = append(st.shots, keptShot{id: id, holder: holder, png: png, expires: time.Now().Add(api.ShotKept)})
+	now := time.Now()
+	st.shots = slices.DeleteFunc(st.shots, func(s keptShot) bool {
+		if now.After(s.expires) {
+			st.bytes -= len(s.png)
+			return true
+		}
+		return false
+	})
+	st.shots = append(st.shots, keptShot{id: id, holder: holder, png: png, expires: now.Add(api.ShotKept)})
 	st.bytes += len(png)
-	for len(st.shots) > 1 && (st.bytes > maxShotsKept || time.Now().After(st.shots[0].expires)) {
-		st.bytes -= len(st.shots[0].png)
-		st.shots = st.shots[1:]
+	evicted := true
+	for evicted && st.kept(holder) > maxShotsKeptPerIdentity {
+		evicted = st.evictOldest(holder, id)
+	}
+	for evicted = true; evicted && st.bytes > maxShotsKept; {
+		evicted = st.evictOldest(st.biggestHolder(id), id)
 	}
 	return id
+}
+
+// kept is the bytes holder keeps.
+func (st *shotStore) kept(holder string) int {
+	n := 0
+	for _, s := range st.shots {
+		if s.holder == holder {
+			n += len(s.png)
+		}
+	}
+	return n
+}
+
+// biggestHolder is the identity that keeps the most bytes but for the screenshot keep.
+func (st *shotStore) biggestHolder(keep string) string {
+	by := map[string]int{}
+	for _, s := range st.shots {
+		if s.id != keep {
+			by[s.holder] += len(s.png)
+		}
+	}
+	best := ""
+	for h, n := range by {
+		if n > by[best] || n == by[best] && h < best {
+			best = h
+		}
+	}
+	return best
+}
+
+// evictOldest drops holder's oldest screenshot but keep, and says whether there was one.
+func (st *shotStore) evictOldest(holder, keep string) bool {
+	for i, s := range st.shots {
+		if s.holder == holder && s.id != keep {
+			st.bytes -= len(s.png)
+			st.shots = slices.Delete(st.shots, i, i+1)
+			return true
+		}
+	}
+	return false
 }
 
 // part is part i of holder's screenshot id.
@@ -49,8 +107,12 @@ func (st *shotStore) part(holder, id string, i int) ([]byte, error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	for _, s := range st.shots {
-		if s.id != id || s.holder != holder || time.Now().After(s.expires) {
+		if s.id != id || time.Now().After(s.expires) {
 			continue
+		}
+		if s.holder != holder {
+			return nil, observer.Errorf(observer.CodePermissionDenied, "Take a screenshot yourself: its parts are the taker's alone.",
+				"screenshot %s is another identity's", id)
 		}
 		start := i * api.ShotPartSize
 		if i < 0 || start >= len(s.png) {
@@ -62,10 +124,11 @@ func (st *shotStore) part(holder, id string, i int) ([]byte, error) {
 		"no screenshot %s of yours is kept", id)
 }
 
-// screenshot takes it, keeps its PNG for its parts and replies with what the parts add up to.
+// screenshot takes it in a turn of heavy work of the requester's, keeps its PNG for its parts and
+// replies with what the parts add up to.
 func (s *Service) screenshot(ctx context.Context, r api.ScreenshotRequest) (any, error) {
 	shot, err := s.obs.Screenshot(ctx, observer.ScreenshotRequest{App: r.Query(), Window: r.Window, Region: r.Region,
-		MaxSide: r.MaxSide, MaxBytes: r.MaxBytes})
+		MaxSide: r.MaxSide, MaxBytes: r.MaxBytes, Admit: s.admitShot})
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +138,7 @@ func (s *Service) screenshot(ctx context.Context, r api.ScreenshotRequest) (any,
 		ID: s.shots.put(api.IdentityOf(ctx).Name, shot.PNG), Bytes: len(shot.PNG), SHA256: hex.EncodeToString(sum[:]),
 		Parts: (len(shot.PNG) + api.ShotPartSize - 1) / api.ShotPartSize}
 	if r.OCR {
-		reply.RecognizedText = observer.Recognize(ctx, s.recognizer, shot.PNG, shot.Width, shot.Height)
+		reply.RecognizedText = s.recognize(ctx, shot)
 	}
 	return reply, nil
 }
@@ -91,10 +154,22 @@ func (s *Service) screenshotPart(ctx context.Context, r api.ScreenshotPartReques
 // recognizeWindow is the text recognised in a screenshot of the inspected window; a screenshot
 // that fails is its error, never the inspection's.
 func (s *Service) recognizeWindow(ctx context.Context, insp *observer.Inspection) *observer.RecognizedText {
-	shot, err := s.obs.Screenshot(ctx, observer.ScreenshotRequest{App: observer.AppQuery{PID: insp.App.PID}, Window: insp.Window.ID})
+	shot, err := s.obs.Screenshot(ctx, observer.ScreenshotRequest{App: observer.AppQuery{PID: insp.App.PID}, Window: insp.Window.ID,
+		Admit: s.admitShot})
 	if err != nil {
 		return &observer.RecognizedText{From: observer.RecognizedFrom, Lines: []observer.RecognizedLine{}, Error: observer.AsError(err)}
 	}
+	return s.recognize(ctx, shot)
+}
+
+// recognize is the text recognised in shot, in a turn of heavy work of the requester's (the
+// recogniser's own memory is its process's: the turn bounds how many run, weighed by the PNG).
+func (s *Service) recognize(ctx context.Context, shot *observer.Screenshot) *observer.RecognizedText {
+	release, err := s.heavyGate.acquire(ctx, api.IdentityOf(ctx).Name, int64(len(shot.PNG)))
+	if err != nil {
+		return &observer.RecognizedText{From: observer.RecognizedFrom, Lines: []observer.RecognizedLine{}, Error: observer.AsError(err)}
+	}
+	defer release()
 	return observer.Recognize(ctx, s.recognizer, shot.PNG, shot.Width, shot.Height)
 }
 

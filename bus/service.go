@@ -41,6 +41,7 @@ type Service struct {
 	audit      *Audit // records every action; nil records none
 	recognizer observer.TextRecognizer
 	shots      shotStore // screenshots' PNGs, fetched part by part
+	heavyGate  heavyGate // screenshots, text recognition, reads and scoped inspections (api.MaxHeavy)
 	svc        *microService
 	// turns orders each client's actions (api.Turn); acts is where every action endpoint's
 	// requests arrive, in the order the server delivered them.

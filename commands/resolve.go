@@ -26,9 +26,10 @@ type target struct {
 
 // resolve finds the element a snapshot names in the live tree: the same element if it is still
 // there and has not moved more than maxDrift; otherwise the one element of the same role and
-// name within maxDrift of where it was, in the same app instance.
+// name within maxDrift of where it was, in the same app instance. The snapshot must be the
+// requester's (or its locator's wait's, which becomes the requester's); an admin may use any.
 func (e *Engine) resolve(ctx context.Context, scope observer.Scope) (*target, error) {
-	snap, err := e.o.Store().Get(scope.Snapshot)
+	snap, err := e.o.Store().GetFor(ctx, scope.Snapshot)
 	if err != nil {
 		return nil, err
 	}

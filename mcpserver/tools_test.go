@@ -181,7 +181,7 @@ func TestToolsAreEndpoints(t *testing.T) {
 			t.Fatalf("tool %s asks %s, which is no endpoint", tl.name, tl.endpoint)
 		}
 		asked[ep.Name] = true
-		if tl.readOnly != (ep.Kind == api.Observe) {
+		if tl.readOnly != (ep.Kind == api.Observe || ep.Kind == api.Pixels) {
 			t.Errorf("tool %s: readOnly %v, but endpoint %s is %v", tl.name, tl.readOnly, ep.Name, ep.Kind)
 		}
 		raw, err := schemas.Bundled(tl.endpoint + ".request")

@@ -74,6 +74,7 @@ func (o *Observer) Inspect(ctx context.Context, req InspectRequest) (*Inspection
 			"could not read window %q of %s", win.Title, app.Name).With("pid", app.PID)
 	}
 	snap := o.newSnapshot(app, win, budget, walk)
+	snap.Owner = ownerName(ctx)
 	o.store.Put(snap)
 	return snap.Listing(snap.Subtree(0)), nil
 }

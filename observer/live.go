@@ -288,6 +288,7 @@ func (lw *LiveWindow) Snapshot(ctx context.Context, match NodeRef) (*Inspection,
 		}
 	}
 	snap := lw.o.newSnapshot(lw.app, t.window, budget, walk)
+	snap.Owner = ownerName(ctx)
 	lw.o.store.Put(snap)
 	out := snap.Listing(snap.Subtree(0))
 	if root != t.root {

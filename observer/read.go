@@ -109,7 +109,7 @@ func (o *Observer) Read(ctx context.Context, req ReadRequest) (*ReadResult, erro
 // readTarget is the app and window a read walks: those of its scope's snapshot, or those it names.
 func (o *Observer) readTarget(ctx context.Context, req ReadRequest) (App, Window, error) {
 	if req.Scope != nil {
-		was, err := o.store.Get(req.Scope.Snapshot)
+		was, err := o.store.GetFor(ctx, req.Scope.Snapshot)
 		if err != nil {
 			return App{}, Window{}, err
 		}

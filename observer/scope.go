@@ -117,7 +117,7 @@ func elementIDs(indices []int) []string {
 // in it and lists that element's subtree. The new snapshot holds the whole walk, so every id it
 // lists is actionable; it is stored only when the scope was found.
 func (o *Observer) scopedInspect(ctx context.Context, scope Scope) (*Inspection, error) {
-	was, err := o.store.Get(scope.Snapshot)
+	was, err := o.store.GetFor(ctx, scope.Snapshot)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func (o *Observer) scopedInspect(ctx context.Context, scope Scope) (*Inspection,
 		return nil, err
 	}
 	snap := o.newSnapshot(app, win, budget, walk)
-	snap.Root = root
+	snap.Root, snap.Owner = root, ownerName(ctx)
 	o.store.Put(snap)
 	out := snap.Listing(snap.Subtree(root))
 	out.Scope = &ScopeInfo{From: scope.String(), Element: ElementID(root)}

@@ -39,6 +39,10 @@ type ScreenshotRequest struct {
 	// MaxSide bounds the longest side (0: DefaultShotSide; -1: full size); MaxBytes the PNG's
 	// size (0: DefaultShotBytes).
 	MaxSide, MaxBytes int
+	// Admit, when set, is asked for a turn once the area is known, before any pixel is read:
+	// pixelBytes is the capture's size (w*h*4), which the work holds several times over. Its
+	// error fails the screenshot; release ends the turn when the PNG is made.
+	Admit func(ctx context.Context, pixelBytes int64) (release func(), err error)
 }
 
 // Screenshot is a PNG of a part of the screen, with what maps its pixels back to the desktop: a
@@ -95,6 +99,13 @@ func (o *Observer) Screenshot(ctx context.Context, req ScreenshotRequest) (*Scre
 	if rect.Empty() {
 		return nil, Errorf(CodeBadRequest, "Ask for a window or a region that is on the display.", "nothing of the display is in %v", rect)
 	}
+	if req.Admit != nil {
+		release, err := req.Admit(ctx, int64(rect.W)*int64(rect.H)*4)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+	}
 	secure, err := o.secureFields(ctx, rect)
 	if err != nil {
 		return nil, err
@@ -109,8 +120,11 @@ func (o *Observer) Screenshot(ctx context.Context, req ScreenshotRequest) (*Scre
 	if side == 0 {
 		side = DefaultShotSide
 	}
-	shot.PNG, shot.Width, shot.Height, shot.Scale, err = EncodeWithin(img, side, maxBytes)
-	return shot, err
+	shot.PNG, shot.Width, shot.Height, shot.Scale, err = EncodeWithin(ctx, img, side, maxBytes)
+	if err != nil {
+		return nil, err
+	}
+	return shot, nil
 }
 
 // pixelRect is r on whole pixels, covering it.
@@ -172,8 +186,9 @@ func Blank(img *image.RGBA, rect Rect, secure []Rect) int {
 
 // EncodeWithin encodes img as PNG, scaled down so that its longest side is at most maxSide (-1:
 // any) and the PNG at most maxBytes: scaled further, by the square root of the excess, until it
-// fits. It returns the PNG, its size and the scale (image pixels per screen pixel).
-func EncodeWithin(img *image.RGBA, maxSide, maxBytes int) (data []byte, w, h int, scale float64, err error) {
+// fits. It returns the PNG, its size and the scale (image pixels per screen pixel). It stops
+// when ctx ends (TIMEOUT), between rows of the scaling and between writes of the PNG.
+func EncodeWithin(ctx context.Context, img *image.RGBA, maxSide, maxBytes int) (data []byte, w, h int, scale float64, err error) {
 	b := img.Bounds()
 	scale = 1
 	if long := max(b.Dx(), b.Dy()); maxSide > 0 && long > maxSide {
@@ -181,8 +196,15 @@ func EncodeWithin(img *image.RGBA, maxSide, maxBytes int) (data []byte, w, h int
 	}
 	for range 8 {
 		w, h = max(1, int(math.Round(float64(b.Dx())*scale))), max(1, int(math.Round(float64(b.Dy())*scale)))
+		scaled, err := ScaleDown(ctx, img, w, h)
+		if err != nil {
+			return nil, 0, 0, 0, err
+		}
 		var buf bytes.Buffer
-		if err := png.Encode(&buf, ScaleDown(img, w, h)); err != nil {
+		if err := png.Encode(ctxWriter{ctx, &buf}, scaled); err != nil {
+			if ctx.Err() != nil {
+				return nil, 0, 0, 0, shotTimeout(ctx)
+			}
 			return nil, 0, 0, 0, Errorf(CodeInternal, "", "encoding the screenshot: %v", err)
 		}
 		if buf.Len() <= maxBytes {
@@ -193,14 +215,18 @@ func EncodeWithin(img *image.RGBA, maxSide, maxBytes int) (data []byte, w, h int
 	return nil, 0, 0, 0, Errorf(CodeBadRequest, "Ask for a larger max_bytes.", "the screenshot does not fit in %d bytes", maxBytes)
 }
 
-// ScaleDown is img at w x h (no larger than it), each pixel the mean of the pixels it covers.
-func ScaleDown(img *image.RGBA, w, h int) *image.RGBA {
+// ScaleDown is img at w x h (no larger than it), each pixel the mean of the pixels it covers;
+// TIMEOUT when ctx ends first (it looks between rows).
+func ScaleDown(ctx context.Context, img *image.RGBA, w, h int) (*image.RGBA, error) {
 	b := img.Bounds()
 	if w >= b.Dx() && h >= b.Dy() {
-		return img
+		return img, nil
 	}
 	out := image.NewRGBA(image.Rect(0, 0, w, h))
 	for y := range h {
+		if ctx.Err() != nil {
+			return nil, shotTimeout(ctx)
+		}
 		y0, y1 := y*b.Dy()/h, max((y+1)*b.Dy()/h, y*b.Dy()/h+1)
 		for x := range w {
 			x0, x1 := x*b.Dx()/w, max((x+1)*b.Dx()/w, x*b.Dx()/w+1)
@@ -216,5 +242,25 @@ func ScaleDown(img *image.RGBA, w, h int) *image.RGBA {
 			o[0], o[1], o[2], o[3] = uint8(r/n), uint8(g/n), uint8(bl/n), uint8(a/n)
 		}
 	}
-	return out
+	return out, nil
+}
+
+// ctxWriter fails its writes once ctx ends: the PNG encoder writes as it compresses, so a
+// screenshot past its deadline stops encoding.
+type ctxWriter struct {
+	ctx context.Context
+	w   *bytes.Buffer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
+}
+
+// shotTimeout is the error of a screenshot whose request's time ran out while it worked.
+func shotTimeout(ctx context.Context) error {
+	return Errorf(CodeTimeout, "Take a smaller area (a window, a region, max_side), or retry when the daemon is less busy.",
+		"the screenshot ran out of time: %v", context.Cause(ctx))
 }

@@ -2,6 +2,7 @@ package observer
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/png"
 	"math/rand/v2"
@@ -15,7 +16,7 @@ func TestScaleDownAveragesTheBlocks(t *testing.T) {
 	for i := range img.Pix {
 		img.Pix[i] = uint8(i * 7)
 	}
-	out := ScaleDown(img, 2, 1)
+	out := mustScale(t, img, 2, 1)
 	for x := range 2 {
 		for c := range 4 {
 			var sum int
@@ -27,7 +28,7 @@ func TestScaleDownAveragesTheBlocks(t *testing.T) {
 			}
 		}
 	}
-	if ScaleDown(img, 4, 2) != img {
+	if mustScale(t, img, 4, 2) != img {
 		t.Fatal("an image at its own size was copied")
 	}
 }
@@ -40,23 +41,23 @@ func TestEncodeWithinKeepsTheLimits(t *testing.T) {
 	for i := range img.Pix {
 		img.Pix[i] = uint8(r.UintN(256))
 	}
-	data, w, h, scale, err := EncodeWithin(img, 400, 1<<30)
+	data, w, h, scale, err := EncodeWithin(context.Background(), img, 400, 1<<30)
 	if err != nil || w != 400 || h != 300 || scale != 0.5 {
 		t.Fatalf("max side 400: %dx%d at %v, %v", w, h, scale, err)
 	}
 	if got, err := png.DecodeConfig(bytes.NewReader(data)); err != nil || got.Width != w || got.Height != h {
 		t.Fatalf("the PNG is %+v, %v", got, err)
 	}
-	full, _, _, _, err := EncodeWithin(img, -1, 1<<30)
+	full, _, _, _, err := EncodeWithin(context.Background(), img, -1, 1<<30)
 	if err != nil {
 		t.Fatal(err)
 	}
 	limit := len(full) / 3
-	data, w, _, scale, err = EncodeWithin(img, -1, limit)
+	data, w, _, scale, err = EncodeWithin(context.Background(), img, -1, limit)
 	if err != nil || len(data) > limit || scale >= 1 || w >= 800 {
 		t.Fatalf("within %d bytes: %d bytes, width %d, scale %v, %v", limit, len(data), w, scale, err)
 	}
-	if _, _, _, _, err := EncodeWithin(img, -1, 10); CodeOf(err) != CodeBadRequest {
+	if _, _, _, _, err := EncodeWithin(context.Background(), img, -1, 10); CodeOf(err) != CodeBadRequest {
 		t.Fatalf("within 10 bytes: %v", err)
 	}
 }
@@ -84,5 +85,28 @@ func TestBlankPaintsTheSecureFieldsOnly(t *testing.T) {
 	}
 	if r := pixelRect(Rect{X: 1.5, Y: 2.2, W: 3, H: 1}); r != (Rect{X: 1, Y: 2, W: 4, H: 2}) {
 		t.Fatalf("pixelRect: %v", r)
+	}
+}
+
+func mustScale(t *testing.T, img *image.RGBA, w, h int) *image.RGBA {
+	t.Helper()
+	out, err := ScaleDown(context.Background(), img, w, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestEncodeWithinStopsAtTheDeadline: a screenshot's scaling and encoding see its request's
+// context: once it ends they stop with TIMEOUT instead of working on for nobody.
+func TestEncodeWithinStopsAtTheDeadline(t *testing.T) {
+	img := image.NewRGBA(image.Rect(0, 0, 2560, 1600))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ScaleDown(ctx, img, 1280, 800); CodeOf(err) != CodeTimeout {
+		t.Fatalf("scaling after the deadline: %v, want TIMEOUT", err)
+	}
+	if _, _, _, _, err := EncodeWithin(ctx, img, -1, MaxShotBytes); CodeOf(err) != CodeTimeout {
+		t.Fatalf("encoding after the deadline: %v, want TIMEOUT", err)
 	}
 }

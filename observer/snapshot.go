@@ -20,7 +20,11 @@ type Snapshot struct {
 	Walk    WalkResult
 	// Root is the index of the listed subtree's root: 0 for a whole window, the scope's element
 	// for a scoped inspection.
-	Root  int
+	Root int
+	// Owner is the identity whose request made it ("" : the daemon's own work, until a wait's
+	// reply hands it to its requester): the store keeps it under its owner's quota, and other
+	// identities may not use it (Store.GetFor).
+	Owner string
 	bytes int
 }
 

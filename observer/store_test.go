@@ -115,3 +115,66 @@ func TestGenerations(t *testing.T) {
 		t.Fatal("a launch the backend does not name starts a generation its instance adopts")
 	}
 }
+
+// TestStoreQuotaPerOwner: one owner's 600 snapshots evict only its own oldest; another's
+// snapshot stays, and is refused to the first owner (PERMISSION_DENIED) but not to an admin.
+// A snapshot of no one (a wait's listing) becomes the first identity's that uses it.
+func TestStoreQuotaPerOwner(t *testing.T) {
+	st := NewStore(DefaultStoreLimits(), func() time.Time { return time.Unix(1000, 0) })
+	mine := snapshotOf("s_agent", 10, 10)
+	mine.Owner = "agent"
+	st.Put(mine)
+	for i := range 600 {
+		s := snapshotOf(fmt.Sprint("s_", i), 10, 10)
+		s.Owner = "hostile"
+		st.Put(s)
+	}
+	agent := WithOwner(t.Context(), Owner{Name: "agent"})
+	hostile := WithOwner(t.Context(), Owner{Name: "hostile"})
+	if _, err := st.GetFor(agent, "s_agent"); err != nil {
+		t.Fatalf("the agent's snapshot after 600 of another's: %v", err)
+	}
+	if n, _ := st.Stats(); n != 1+DefaultStoreLimits().MaxCountPerOwner {
+		t.Fatalf("the store holds %d, want the agent's 1 and the other's quota %d", n, DefaultStoreLimits().MaxCountPerOwner)
+	}
+	if _, err := st.GetFor(hostile, "s_599"); err != nil {
+		t.Fatalf("the newest of its own: %v", err)
+	}
+	if _, err := st.GetFor(hostile, "s_0"); CodeOf(err) != CodeSnapshotExpired {
+		t.Fatalf("its own oldest: %v, want SNAPSHOT_EXPIRED", err)
+	}
+	if _, err := st.GetFor(hostile, "s_agent"); CodeOf(err) != CodePermissionDenied {
+		t.Fatalf("another's snapshot: %v, want PERMISSION_DENIED", err)
+	}
+	if _, err := st.GetFor(WithOwner(t.Context(), Owner{Name: "owner", All: true}), "s_agent"); err != nil {
+		t.Fatalf("an admin: %v", err)
+	}
+	waits := snapshotOf("s_wait", 1, 1)
+	st.Put(waits)
+	if _, err := st.GetFor(agent, "s_wait"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.GetFor(hostile, "s_wait"); CodeOf(err) != CodePermissionDenied {
+		t.Fatalf("a wait's snapshot the agent used: %v, want PERMISSION_DENIED to another", err)
+	}
+}
+
+// TestStoreFullEvictsTheBiggestOwner: owners within their quotas that fill the store together
+// lose the oldest of the one that holds the most, never the small one's.
+func TestStoreFullEvictsTheBiggestOwner(t *testing.T) {
+	st := NewStore(StoreLimits{TTL: time.Hour, MaxCount: 10, MaxBytes: 1 << 30, MaxCountPerOwner: 6}, func() time.Time { return time.Unix(1000, 0) })
+	small := snapshotOf("s_small", 1, 1)
+	small.Owner = "small"
+	st.Put(small)
+	for i := range 20 {
+		s := snapshotOf(fmt.Sprint("s_", i), 1, 1)
+		s.Owner = fmt.Sprint("big", i%2)
+		st.Put(s)
+	}
+	if _, err := st.Get("s_small"); err != nil {
+		t.Fatalf("the small owner's snapshot: %v", err)
+	}
+	if n, _ := st.Stats(); n != 10 {
+		t.Fatalf("the store holds %d, want 10", n)
+	}
+}

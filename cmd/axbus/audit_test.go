@@ -110,6 +110,15 @@ func startAuditRun(t *testing.T) *auditRun {
 	if r.title == "" || r.password == "" || r.remember == "" || r.saveID == "" {
 		t.Fatalf("the demo lacks an element the run needs: %+v", r)
 	}
+	// bob acts on a snapshot of his own (another identity's is refused): the same tree, his id.
+	own, err := busClient(t, r.bob).Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{App: "Notes"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []*string{&r.password, &r.remember} {
+		_, el, _ := strings.Cut(*id, ":")
+		*id = own.SnapshotID + ":" + el
+	}
 	r.steps = []auditStep{
 		{"alice", r.alice, "set_value", api.ActionRequest{Target: r.title, Value: "Plan"}, ""},
 		{"bob", r.bob, "toggle", api.ActionRequest{Target: r.remember}, ""},

@@ -58,14 +58,14 @@ func TestScreenshotTravelsWhole(t *testing.T) {
 	}
 
 	// The parts are the taker's alone: another identity asking for them by id gets none.
-	alice, bob := newLeaseAgent(t, d, "alice", "monitor"), newLeaseAgent(t, d, "bob", "monitor")
+	alice, bob := newLeaseAgent(t, d, "alice", "agent"), newLeaseAgent(t, d, "bob", "agent")
 	ctx := context.Background()
 	ar, _, err := alice.client.Screenshot(ctx, api.ScreenshotRequest{Region: &observer.Rect{W: 100, H: 100}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var raw json.RawMessage
-	if err := bob.client.Call(ctx, "screenshot_part", api.ScreenshotPartRequest{ID: ar.ID}, &raw); observer.CodeOf(err) != observer.CodeSnapshotExpired {
+	if err := bob.client.Call(ctx, "screenshot_part", api.ScreenshotPartRequest{ID: ar.ID}, &raw); observer.CodeOf(err) != observer.CodePermissionDenied {
 		t.Fatalf("bob fetched alice's screenshot: %v (%d bytes)", err, len(raw))
 	}
 

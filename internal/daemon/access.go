@@ -13,10 +13,11 @@ import (
 // grants are what each role's accounts reach of the daemon's (the server enforces them: a
 // subject a role does not import leads nowhere). Every role receives the events, diffs,
 // action records and lease changes, reads the history (the event stream and the audit stream)
-// and calls the endpoints its kind allows; only the daemon publishes on those subjects. Only an
-// admin purges the events (nobody the audit trail), lists consumers and reaches every one; the
-// other roles' consumer calls go through the daemon (bus.JetStreamProxy), which lets each
-// identity reach its own alone. Nobody creates a stream, or a consumer outside the daemon.
+// and calls the endpoints its kind allows (api.Kind.May, the one role table: a monitor observes
+// the tree, not the screen's pixels); only the daemon publishes on those subjects. Only an admin
+// purges the events (nobody the audit trail), lists consumers and reaches every one; the other
+// roles' consumer calls go through the daemon (bus.JetStreamProxy), which lets each identity
+// reach its own alone. Nobody creates a stream, or a consumer outside the daemon.
 func grants(subj bus.Subjects) map[string]embedded.Grant {
 	streams := []string{subj.StreamName(), subj.AuditStreamName()}
 	own := []string{subj.AllEvents(), subj.Prefix + "." + subj.Host + ".snap.>", subj.AllActions(),
