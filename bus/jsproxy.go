@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -17,8 +18,10 @@ import (
 // owner in the consumer's metadata (ownerKey); a durable's name starts with its owner's
 // ("agent1_tail"). Only its owner asks for its info or deletes it (admins reach every consumer
 // directly: they list, read, ack and delete any); each identity has at most
-// MaxConsumersPerIdentity, ephemeral ones counted. Pulls are not checked: the server lets the
-// daemon relay no message with its ack subject, which clients read the message's place from.
+// MaxConsumersPerIdentity, ephemeral ones counted. Pulls go straight to JetStream (the server
+// lets the daemon relay no message with its ack subject, which clients read the message's place
+// from): a durable's pulls the server refuses to all but its owner and admins (embedded's
+// SetPrivate, set before the durable is made); an ephemeral consumer's random name is its own.
 const (
 	// MaxConsumersPerIdentity bounds the consumers (durable and ephemeral) an identity has on
 	// each stream of the history.
@@ -49,6 +52,12 @@ type JetStreamProxy struct {
 	create sync.Mutex // one creation at a time: the count checked is the count made
 	mu     sync.Mutex
 	owners map[string]string // stream/consumer -> owner, as made through the proxy or read
+
+	// private makes the server refuse a durable's pulls to every identity but its owner (and
+	// admins); durables are the pull subjects of the durables it was given, by owner. A
+	// durable's name can be guessed, an ephemeral one's (a random name) cannot.
+	private  func(map[string]string) error
+	durables map[string]string
 }
 
 // maxOwners bounds the memo of owners; past it the memo starts over (the metadata is the truth).
@@ -56,11 +65,56 @@ const maxOwners = 4096
 
 // StartJetStreamProxy answers on subj.JetStreamProxy()+".>"; identities names the user and role
 // of a client account (nil: the account's name, no role).
-func StartJetStreamProxy(nc *nats.Conn, subj Subjects, log *slog.Logger, identities func(account string) (api.Identity, bool)) (*JetStreamProxy, error) {
-	p := &JetStreamProxy{nc: nc, log: log, prefix: subj.JetStreamProxy() + ".", identities: identities, owners: map[string]string{}}
+// private (nil: none) makes each durable's pulls its owner's alone, from the durables the
+// streams have now on.
+func StartJetStreamProxy(nc *nats.Conn, subj Subjects, log *slog.Logger, identities func(account string) (api.Identity, bool),
+	private func(map[string]string) error) (*JetStreamProxy, error) {
+	p := &JetStreamProxy{nc: nc, log: log, prefix: subj.JetStreamProxy() + ".", identities: identities, owners: map[string]string{},
+		private: private, durables: map[string]string{}}
+	if private != nil {
+		for _, stream := range []string{subj.StreamName(), subj.AuditStreamName()} {
+			for _, c := range p.consumers(stream) {
+				if c.Config.Durable != "" && c.Config.Metadata[ownerKey] != "" {
+					p.durables[pullSubject(stream, c.Name)] = c.Config.Metadata[ownerKey]
+				}
+			}
+		}
+		if len(p.durables) > 0 {
+			if err := p.privateNow(); err != nil {
+				return nil, err
+			}
+		}
+	}
 	var err error
 	p.sub, err = nc.Subscribe(p.prefix+">", func(m *nats.Msg) { go p.handle(m) })
 	return p, err
+}
+
+// pullSubject is where a consumer's pulls go.
+func pullSubject(stream, consumer string) string {
+	return "$JS.API.CONSUMER.MSG.NEXT." + stream + "." + consumer
+}
+
+// setDurable records (owner "": forgets) a durable's owner and has the server enforce it.
+func (p *JetStreamProxy) setDurable(stream, consumer, owner string) error {
+	if p.private == nil {
+		return nil
+	}
+	p.mu.Lock()
+	if owner == "" {
+		delete(p.durables, pullSubject(stream, consumer))
+	} else {
+		p.durables[pullSubject(stream, consumer)] = owner
+	}
+	p.mu.Unlock()
+	return p.privateNow()
+}
+
+func (p *JetStreamProxy) privateNow() error {
+	p.mu.Lock()
+	durables := maps.Clone(p.durables)
+	p.mu.Unlock()
+	return p.private(durables)
 }
 
 // Stop stops answering.
@@ -88,6 +142,9 @@ func (p *JetStreamProxy) handle(m *nats.Msg) {
 			p.forward(m, subject, func(ok bool) {
 				if ok && tokens[3] == "DELETE" {
 					p.setOwner(tokens[4], tokens[5], "")
+					if err := p.setDurable(tokens[4], tokens[5], ""); err != nil {
+						p.log.Warn("a deleted durable's pulls are still refused to others", "err", err)
+					}
 				}
 			})
 		}
@@ -197,14 +254,31 @@ func (p *JetStreamProxy) createConsumer(m *nats.Msg, who api.Identity, subject s
 		p.refuse(m, 400, "axbus: the consumer request is not JSON")
 		return
 	}
+	// A new durable's pulls are its owner's before it exists: nobody else's pull can come first.
+	newDurable := durable != "" && name != ""
+	if newDurable {
+		if err := p.setDurable(stream, durable, who.Name); err != nil {
+			p.refuse(m, 503, "axbus: the durable's pulls cannot be kept its own: "+err.Error())
+			return
+		}
+	}
 	reply, ok := p.call(m, subject)
+	var made struct {
+		Name  string          `json:"name"`
+		Error json.RawMessage `json:"error"`
+	}
+	if ok {
+		_ = json.Unmarshal(reply.Data, &made)
+	}
+	if newDurable && (!ok || made.Error != nil) {
+		if err := p.setDurable(stream, durable, ""); err != nil {
+			p.log.Warn("a durable not made keeps its pulls refused to others", "err", err)
+		}
+	}
 	if !ok {
 		return
 	}
-	var made struct {
-		Name string `json:"name"`
-	}
-	if json.Unmarshal(reply.Data, &made) == nil && made.Name != "" {
+	if made.Name != "" {
 		p.setOwner(stream, made.Name, who.Name)
 	}
 	p.respond(m, reply)
@@ -221,31 +295,42 @@ func maxConsumers(who api.Identity) int {
 // countOwned is how many consumers of stream name owns, and their names.
 func (p *JetStreamProxy) countOwned(stream, name string) (int, []string) {
 	var names []string
+	for _, c := range p.consumers(stream) {
+		if c.Config.Metadata[ownerKey] == name {
+			names = append(names, c.Name)
+		}
+	}
+	return len(names), names
+}
+
+// listedConsumer is what the proxy reads of a consumer in JetStream's listing.
+type listedConsumer struct {
+	Name   string `json:"name"`
+	Config struct {
+		Durable  string            `json:"durable_name"`
+		Metadata map[string]string `json:"metadata"`
+	} `json:"config"`
+}
+
+// consumers lists stream's consumers (in doubt, none: JetStream's own limits apply).
+func (p *JetStreamProxy) consumers(stream string) []listedConsumer {
+	var out []listedConsumer
 	for offset := 0; ; {
 		body, _ := json.Marshal(map[string]int{"offset": offset})
 		reply, err := p.nc.Request("$JS.API.CONSUMER.LIST."+stream, body, 5*time.Second)
 		if err != nil {
-			return 0, nil // in doubt, JetStream's own limits apply
+			return out
 		}
 		var page struct {
-			Total     int `json:"total"`
-			Consumers []struct {
-				Name   string `json:"name"`
-				Config struct {
-					Metadata map[string]string `json:"metadata"`
-				} `json:"config"`
-			} `json:"consumers"`
+			Total     int              `json:"total"`
+			Consumers []listedConsumer `json:"consumers"`
 		}
 		if json.Unmarshal(reply.Data, &page) != nil || len(page.Consumers) == 0 {
-			return len(names), names
+			return out
 		}
-		for _, c := range page.Consumers {
-			if c.Config.Metadata[ownerKey] == name {
-				names = append(names, c.Name)
-			}
-		}
+		out = append(out, page.Consumers...)
 		if offset += len(page.Consumers); offset >= page.Total {
-			return len(names), names
+			return out
 		}
 	}
 }

@@ -36,6 +36,8 @@ type Service struct {
 	admission *admission
 	// connected says whether the server's connection conn is still there (nil: always).
 	connected func(conn uint64) bool
+	// private has the server keep subjects to their owners (nil: nothing is kept so).
+	private func(map[string]string) error
 	// identities names the user of a client account (nil: every request is the daemon's own).
 	identities func(account string) (api.Identity, bool)
 	audit      *Audit // records every action; nil records none
@@ -118,6 +120,12 @@ func WithConnected(fn func(conn uint64) bool) ServiceOption {
 	return func(s *Service) { s.connected = fn }
 }
 
+// WithPrivate lets the service have the server refuse a subject to all but its owner: each
+// durable consumer's pulls (JetStreamProxy).
+func WithPrivate(fn func(map[string]string) error) ServiceOption {
+	return func(s *Service) { s.private = fn }
+}
+
 // WithOperations serves waits, actions and the web-accessibility ledger.
 func WithOperations(ops Operations) ServiceOption { return func(s *Service) { s.ops = ops } }
 
@@ -184,7 +192,7 @@ func NewService(nc *nats.Conn, obs *observer.Observer, subj Subjects, opts ...Se
 		return nil, err
 	}
 	var err error
-	if s.jsproxy, err = StartJetStreamProxy(nc, subj, s.log, s.identities); err == nil {
+	if s.jsproxy, err = StartJetStreamProxy(nc, subj, s.log, s.identities, s.private); err == nil {
 		s.relay, err = StartRelay(nc, subj)
 	}
 	if err != nil {

@@ -40,6 +40,9 @@ type Grant struct {
 	// Both subjects may hold {user}, the account's user (an agent's own coordination
 	// subjects, which the daemon relays to everyone); the daemon exports them with "*" there.
 	Proxied []Proxy
+	// AllPrivate reaches every identity's private subjects (Server.SetPrivate); without it an
+	// account may not publish on another identity's.
+	AllPrivate bool
 }
 
 // Proxy maps a request subject of a client account onto the daemon's, same wildcards.
@@ -67,7 +70,8 @@ func CheckUserName(name string) error {
 
 // accountsConfig is the accounts section of the server's configuration: the daemon's account
 // exporting every grant's subjects, and one account per user importing its role's.
-func accountsConfig(daemonNkey string, roles map[string]Grant, users []User, domain string) (string, error) {
+// private are subjects each publishable only by its owner (and AllPrivate roles).
+func accountsConfig(daemonNkey string, roles map[string]Grant, users []User, domain string, private map[string]string) (string, error) {
 	var services, streams []string
 	for _, name := range sortedKeys(roles) {
 		g := roles[name]
@@ -102,8 +106,16 @@ func accountsConfig(daemonNkey string, roles map[string]Grant, users []User, dom
 		}
 		fmt.Fprintf(&b, "  %s: {\n", u.Name)
 		fmt.Fprintf(&b, "    users: [{nkey: %q, allowed_connection_types: [\"STANDARD\"]", u.Nkey)
-		if len(g.DenyPublish)+len(g.DenySubscribe) > 0 {
-			fmt.Fprintf(&b, ", permissions: {publish: {deny: %s}, subscribe: {deny: %s}}", quoteList(g.DenyPublish), quoteList(g.DenySubscribe))
+		deny := slices.Clone(g.DenyPublish)
+		if !g.AllPrivate {
+			for _, s := range sortedKeys(private) {
+				if private[s] != u.Name {
+					deny = append(deny, unique([]string{s, inDomain(domain, s)})...)
+				}
+			}
+		}
+		if len(deny)+len(g.DenySubscribe) > 0 {
+			fmt.Fprintf(&b, ", permissions: {publish: {deny: %s}, subscribe: {deny: %s}}", quoteList(deny), quoteList(g.DenySubscribe))
 		}
 		b.WriteString("}]\n    imports: [\n")
 		for _, s := range append(slices.Clone(g.Services), g.JetStream...) {

@@ -148,4 +148,5 @@ func WithAccess(roles map[string]Grant, ownerRole string) Option {
 type accessConfig struct {
 	roles     map[string]Grant
 	ownerRole string
+	private   map[string]string // subject -> its owner (Server.SetPrivate)
 }

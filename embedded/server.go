@@ -261,7 +261,7 @@ func serverOptions(cfg config, host string, port int, dir string, owner User, us
 		users = append(slices.Clone(users), hub)
 	}
 	if cfg.access != nil {
-		text, err := accountsConfig(daemonPub, cfg.access.roles, append([]User{owner}, users...), cfg.domain)
+		text, err := accountsConfig(daemonPub, cfg.access.roles, append([]User{owner}, users...), cfg.domain, cfg.access.private)
 		if err == nil {
 			err = opts.ProcessConfigString(text)
 		}

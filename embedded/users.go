@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -97,7 +98,16 @@ func (s *Server) setUsersLocked(users []User) error {
 	// Twice: nats-server (2.15) gives an account that a reload adds no subscriptions for its
 	// service imports (configureAccounts skips them while reloading); the next reload, seeing
 	// the account exist, makes them.
-	for range 2 {
+	if err := s.reloadLocked(users, 2); err != nil {
+		return err
+	}
+	s.users = users
+	return nil
+}
+
+// reloadLocked reloads the server's accounts with users, times times.
+func (s *Server) reloadLocked(users []User, times int) error {
+	for range times {
 		opts, err := serverOptions(s.cfg, s.host, s.port, s.info.StateDir, s.owner, users, s.daemonPub, s.stls)
 		if err != nil {
 			return err
@@ -106,8 +116,20 @@ func (s *Server) setUsersLocked(users []User) error {
 			return fmt.Errorf("reload accounts: %w", err)
 		}
 	}
-	s.users = users
 	return nil
+}
+
+// SetPrivate makes each subject of private publishable only by its owner (a user's name) and
+// the roles whose grant has AllPrivate, in place of the subjects set before: the server refuses
+// everyone else's publish there, connections already open included.
+func (s *Server) SetPrivate(private map[string]string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.access == nil {
+		return errors.New("this server has no per-user access")
+	}
+	s.access.private = maps.Clone(private)
+	return s.reloadLocked(s.users, 1)
 }
 
 // loadUsers reads the state dir's users.json; none is no users.

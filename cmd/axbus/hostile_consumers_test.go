@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/axbus/axbus/api"
@@ -15,7 +16,8 @@ import (
 
 // TestConsumersAreOwned (issue 33, attack 5): with the real nats CLI, a durable consumer is named
 // under its identity, a monitor can neither read the info of an agent's consumer nor delete it
-// while the agent can, and an identity's consumers are counted, ephemeral ones too.
+// while the agent can, nor pull from it (the server refuses it), and an identity's consumers are
+// counted, ephemeral ones too.
 func TestConsumersAreOwned(t *testing.T) {
 	s := startSecDaemon(t)
 	s.toggle(t, s.agent) // something in the history
@@ -24,8 +26,42 @@ func TestConsumersAreOwned(t *testing.T) {
 	if err == nil || !strings.Contains(out, `"agent1_agentacons"`) {
 		t.Errorf("a durable not named under its identity: %v, want a refusal naming agent1_agentacons", err)
 	}
+	violations := make(chan error, 16) // the monitor's connection, open before the durable is made
+	early := s.connectAs(t, s.monitor, nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) {
+		select {
+		case violations <- err:
+		default:
+		}
+	}))
 	if out, err := s.natsAs(t, s.agent, "consumer", "add", s.stream, "agent1_cons", "--pull", "--defaults"); err != nil {
 		t.Fatalf("the agent's own durable: %v\n%s", err, out)
+	}
+	// Its pulls are the agent's: the server refuses the monitor's, with the nats CLI and on a
+	// connection that was open before the durable was made, and nothing is delivered to it.
+	pull := "$JS.API.CONSUMER.MSG.NEXT." + s.stream + ".agent1_cons"
+	// (the CLI reports the violation and waits out its timeout for a reply that never comes)
+	if out, err := s.natsAs(t, s.monitor, "req", pull, `{"batch":1,"no_wait":true}`, "--timeout", "1s"); !strings.Contains(out, "Permissions Violation for Publish") {
+		t.Errorf("the monitor's pull from the agent's durable with the nats CLI: %v, want a permissions violation:\n%s", err, out)
+	}
+	if m, err := early.Request(pull, []byte(`{"batch":1,"no_wait":true}`), 2*time.Second); err == nil {
+		t.Errorf("the monitor's open connection pulled from the agent's durable: %s %q", m.Data, m.Header)
+	}
+	select {
+	case err := <-violations:
+		if !strings.Contains(err.Error(), "Permissions Violation") {
+			t.Errorf("the monitor's open connection: %v, want a permissions violation", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the server did not refuse the monitor's open connection its pull")
+	}
+	if got := s.consumerInfo(t, "agent1_cons").Delivered.Consumer; got != 0 {
+		t.Errorf("the monitor's pulls were delivered %d messages of the agent's durable", got)
+	}
+	if out, err := s.natsAs(t, s.agent, "consumer", "next", s.stream, "agent1_cons", "--count", "1", "--no-ack"); err != nil {
+		t.Errorf("the agent pulls from its own durable: %v\n%s", err, out)
+	}
+	if got := s.consumerInfo(t, "agent1_cons").Delivered.Consumer; got != 1 {
+		t.Errorf("the agent's own pull delivered %d messages, want 1", got)
 	}
 	for _, args := range [][]string{{"consumer", "info", s.stream, "agent1_cons"}, {"consumer", "rm", s.stream, "agent1_cons", "-f"}} {
 		// (nats consumer info, refused, looks for the consumer in a list the monitor may not read.)

@@ -26,7 +26,8 @@ func grants(subj bus.Subjects) map[string]embedded.Grant {
 	out := map[string]embedded.Grant{}
 	for _, role := range api.Roles {
 		g := embedded.Grant{Services: []string{"$SRV.>"}, Streams: hear, JetStream: historyAPI(streams, subj.StreamName(), role),
-			DenyPublish: own, DenySubscribe: []string{subj.API() + ".>"}, Proxied: consumerCalls(subj, streams, role)}
+			DenyPublish: own, DenySubscribe: []string{subj.API() + ".>"}, Proxied: consumerCalls(subj, streams, role),
+			AllPrivate: role == api.RoleAdmin}
 		for _, ep := range api.Endpoints {
 			if ep.Kind.May(role) {
 				g.Services = append(g.Services, subj.Endpoint(ep.Name))

@@ -178,7 +178,7 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	d.Service, err = bus.NewService(d.Server.Conn(), d.Observer, d.Subjects, bus.WithRecognizer(ocr.Default()),
 		bus.WithPublisher(d.Pub), bus.WithSnapPublisher(d.Snap), bus.WithPoller(d.Poller), bus.WithStream(d.Subjects.StreamName()),
 		bus.WithLogger(cfg.Log.With("part", "service")), bus.WithListen(listenStatus(d.Server.Info())),
-		bus.WithIdentities(identities(d.Server)), bus.WithConnected(connected(d.Server)), bus.WithAudit(d.Audit),
+		bus.WithIdentities(identities(d.Server)), bus.WithConnected(connected(d.Server)), bus.WithPrivate(d.Server.SetPrivate), bus.WithAudit(d.Audit),
 		bus.WithOperations(bus.Operations{Wait: d.Waits.Serve, Act: d.Commands.Do, Ledger: d.Ledger, Creds: creds(d.Server),
 			Agents: presence(d.Server), Lease: d.Leases.Serve, LeasesOf: d.Leases.HeldBy, Window: d.Commands.Window,
 			Launch: d.Commands.Launch, Quit: d.Commands.Quit, Clipboard: d.Commands.Clipboard}))
