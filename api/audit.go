@@ -6,9 +6,17 @@ import (
 	"github.com/axbus/axbus/observer"
 )
 
+// AuditRecordsPerIdentity bounds the action records the audit stream keeps of one identity:
+// past it, that identity's oldest go (checked every AuditTrimEvery of its records), so no
+// identity's actions evict another's records.
+const (
+	AuditRecordsPerIdentity = 10000
+	AuditTrimEvery          = 500
+)
+
 // ActionRecord is the audit record of one call of an action endpoint, done or refused, as the
-// daemon publishes it on <prefix>.<host>.act.<app>.<action> (schema "act"), kept in the event
-// stream. It never carries what an action set, typed or keyed, not even its length: Given says
+// daemon publishes it on <prefix>.<host>.act.<app>.<action>.<identity> (schema "act"), kept in
+// the audit stream. It never carries what an action set, typed or keyed, not even its length: Given says
 // only that the request had it.
 type ActionRecord struct {
 	Host string `json:"host"`

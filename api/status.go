@@ -24,6 +24,39 @@ type StatusReply struct {
 	Listen *ListenStatus `json:"listen,omitempty"`
 	// Admission is how many requests are in flight, whose, and what was refused or cancelled.
 	Admission *AdmissionStatus `json:"admission,omitempty"`
+	// Heavy is the heavy work (screenshots, OCR, reads, scoped inspections) running and waiting.
+	Heavy *HeavyStatus `json:"heavy,omitempty"`
+	// History is what the event stream and the audit stream hold against their limits; absent
+	// when the daemon keeps no history.
+	History *HistoryStatus `json:"history,omitempty"`
+}
+
+// HeavyStatus is the heavy work against its limits (MaxHeavy, MaxHeavyBytes, MaxHeavyQueued).
+type HeavyStatus struct {
+	Running int   `json:"running"`
+	Queued  int   `json:"queued"`
+	Bytes   int64 `json:"bytes"` // estimated, of the work running
+	// Busy counts the heavy requests refused since the start: the queue full, or no turn in time.
+	Busy uint64 `json:"busy"`
+}
+
+// HistoryStatus is the history's two streams: the events, and the audit trail of actions.
+type HistoryStatus struct {
+	Events StreamStatus `json:"events"`
+	Audit  StreamStatus `json:"audit"`
+}
+
+// StreamStatus is one stream of the history: what it holds, its limits, and how many messages
+// are gone from before its first (evicted by its limits, or purged).
+type StreamStatus struct {
+	Name      string `json:"name"`
+	Messages  uint64 `json:"messages"`
+	Bytes     uint64 `json:"bytes"`
+	FirstSeq  uint64 `json:"first_seq"`
+	LastSeq   uint64 `json:"last_seq"`
+	Evicted   uint64 `json:"evicted"`
+	MaxBytes  int64  `json:"max_bytes"`
+	MaxAgeSec int64  `json:"max_age_s"`
 }
 
 // AdmissionStatus describes the requests the daemon handles now against its limits

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"regexp"
 	"slices"
@@ -20,9 +21,9 @@ import (
 // The audit trail (a record of every action, published on the daemon's own subjects) and
 // presence (who is connected, and the last action of each), which reads it.
 
-// Action is the subject of the records of an app's action.
-func (s Subjects) Action(app, action string) string {
-	return s.Prefix + "." + s.Host + ".act." + Token(app) + "." + Token(action)
+// Action is the subject of the records of an app's action by an identity.
+func (s Subjects) Action(app, action, identity string) string {
+	return s.Prefix + "." + s.Host + ".act." + Token(app) + "." + Token(action) + "." + Token(identity)
 }
 
 // Actions is the subject filter for action records; empty app or action match all.
@@ -37,7 +38,12 @@ func (s Subjects) Actions(app, action string) string {
 	if action != "" {
 		t = Token(action)
 	}
-	return s.Prefix + "." + s.Host + ".act." + a + "." + t
+	return s.Prefix + "." + s.Host + ".act." + a + "." + t + ".*"
+}
+
+// ActionsBy is the subject filter for the action records of one identity.
+func (s Subjects) ActionsBy(identity string) string {
+	return s.Prefix + "." + s.Host + ".act.*.*." + Token(identity)
 }
 
 // AllActions matches every action record of the host; the host's stream keeps them.
@@ -56,6 +62,10 @@ type Audit struct {
 	seq    uint64
 	last   map[string]api.ActionRecord // by identity name
 	failed atomic.Uint64
+	// since counts each identity's records since its records were last trimmed
+	// (api.AuditRecordsPerIdentity); trimming names those being trimmed now.
+	since    map[string]int
+	trimming map[string]bool
 }
 
 // NewAudit publishes action records on nc under boot, the daemon run's id (Publisher.Boot).
@@ -63,7 +73,32 @@ func NewAudit(nc *nats.Conn, subj Subjects, boot string, log *slog.Logger) *Audi
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Audit{nc: nc, subj: subj, boot: boot, log: log, last: map[string]api.ActionRecord{}}
+	return &Audit{nc: nc, subj: subj, boot: boot, log: log, last: map[string]api.ActionRecord{},
+		since: map[string]int{}, trimming: map[string]bool{}}
+}
+
+// trim keeps the newest api.AuditRecordsPerIdentity records of identity name in the audit
+// stream (a purge of its subjects that keeps them), apart from the action whose record asked for
+// it: actions are never held up by it.
+func (a *Audit) trim(name string) {
+	defer func() {
+		a.mu.Lock()
+		delete(a.trimming, name)
+		a.mu.Unlock()
+	}()
+	body, _ := json.Marshal(map[string]any{"filter": a.subj.ActionsBy(name), "keep": api.AuditRecordsPerIdentity})
+	reply, err := a.nc.Request("$JS.API.STREAM.PURGE."+a.subj.AuditStreamName(), body, 5*time.Second)
+	var r struct {
+		Error *struct {
+			Description string `json:"description"`
+		} `json:"error"`
+	}
+	if err == nil && json.Unmarshal(reply.Data, &r) == nil && r.Error != nil {
+		err = errors.New(r.Error.Description)
+	}
+	if err != nil {
+		a.log.Warn("an identity's oldest action records not trimmed", "agent", name, "err", err)
+	}
 }
 
 // WithAudit records every call of an action endpoint in a.
@@ -83,7 +118,12 @@ func (a *Audit) Publish(r api.ActionRecord) api.ActionRecord {
 	a.last[r.Agent.Name] = r
 	data, err := json.Marshal(&r)
 	if err == nil {
-		err = a.nc.Publish(a.subj.Action(app, r.Action), data)
+		err = a.nc.Publish(a.subj.Action(app, r.Action, r.Agent.Name), data)
+	}
+	if a.since[r.Agent.Name]++; a.since[r.Agent.Name] >= api.AuditTrimEvery && !a.trimming[r.Agent.Name] {
+		delete(a.since, r.Agent.Name)
+		a.trimming[r.Agent.Name] = true
+		go a.trim(r.Agent.Name)
 	}
 	if err != nil {
 		if n := a.failed.Add(1); n&(n-1) == 0 {

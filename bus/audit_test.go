@@ -3,18 +3,22 @@ package bus_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/cenkalti/backoff/v4"
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"go.uber.org/goleak"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/fixtures"
+	"github.com/axbus/axbus/internal/pace"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 	"github.com/axbus/axbus/schemas"
@@ -128,11 +132,11 @@ func TestAuditRecordsEveryAction(t *testing.T) {
 		done                           bool
 	}
 	wants := []want{
-		{"ax.h.act.notes.set_value", "set_value", "", "", "password_field", []string{"value"}, true},
-		{"ax.h.act.notes.type", "type", "", "", "password_field", []string{"text"}, true},
-		{"ax.h.act.notes.toggle", "toggle", "", "STALE_REF", "button", nil, false},
-		{"ax.h.act._.key", "key", "", "BAD_REQUEST", "", []string{"keys"}, false},
-		{"ax.h.act.notes.web_accessibility", "web_accessibility", "on", "NOT_SUPPORTED", "", nil, false},
+		{"ax.h.act.notes.set_value.daemon", "set_value", "", "", "password_field", []string{"value"}, true},
+		{"ax.h.act.notes.type.daemon", "type", "", "", "password_field", []string{"text"}, true},
+		{"ax.h.act.notes.toggle.daemon", "toggle", "", "STALE_REF", "button", nil, false},
+		{"ax.h.act._.key.daemon", "key", "", "BAD_REQUEST", "", []string{"keys"}, false},
+		{"ax.h.act.notes.web_accessibility.daemon", "web_accessibility", "on", "NOT_SUPPORTED", "", nil, false},
 	}
 	var last api.ActionRecord
 	for i, w := range wants {
@@ -296,5 +300,56 @@ func TestAuditRecordOfAHostileRequestStaysSmall(t *testing.T) {
 	_ = json.Unmarshal(msg.Data, &r)
 	if r.Error != observer.CodeBadRequest || !slices.Equal(r.Given, []string{"value"}) || r.Policy != "" || r.Op != "" || r.Target != nil {
 		t.Fatalf("record %s", msg.Data)
+	}
+}
+
+// One identity's actions, however many, never evict another's records: past
+// api.AuditRecordsPerIdentity of its own, its own oldest go.
+func TestAuditKeepsEachIdentitysOwn(t *testing.T) {
+	_, audit, nc := auditedService(t, bus.Operations{})
+	subj := bus.NewSubjects("", "h")
+	audit.Publish(api.ActionRecord{Agent: api.Identity{Name: "owner", Role: api.RoleAdmin}, Action: "click"})
+	flood := api.AuditRecordsPerIdentity + 2*api.AuditTrimEvery
+	for range flood {
+		audit.Publish(api.ActionRecord{Agent: api.Identity{Name: "mallory", Role: api.RoleAgent}, Action: "toggle"})
+	}
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	stream, err := js.Stream(ctx, subj.AuditStreamName())
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(identity string) uint64 {
+		info, err := stream.Info(ctx, jetstream.WithSubjectFilter(subj.ActionsBy(identity)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n uint64
+		for _, c := range info.State.Subjects {
+			n += c
+		}
+		return n
+	}
+	// Every record stored, then mallory's trimmed to its newest (the trim announces nothing: look).
+	var n uint64
+	err = backoff.Retry(func() error {
+		info, err := stream.Info(ctx)
+		if err != nil {
+			return err
+		}
+		if n = count("mallory"); info.State.LastSeq < uint64(flood)+1 || n > api.AuditRecordsPerIdentity+api.AuditTrimEvery {
+			return errors.New("not yet")
+		}
+		return nil
+	}, pace.Every(ctx, 10*time.Millisecond, 0))
+	if err != nil {
+		t.Fatalf("mallory keeps %d records of %d, want at most %d", n, flood, api.AuditRecordsPerIdentity+api.AuditTrimEvery)
+	}
+	if n := count("owner"); n != 1 {
+		t.Fatalf("the owner's record after mallory's %d: %d kept, want 1", flood, n)
 	}
 }

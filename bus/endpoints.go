@@ -2,6 +2,7 @@ package bus
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/axbus/axbus/api"
@@ -138,7 +139,44 @@ func (s *Service) status() api.StatusReply {
 	}
 	r.Snapshots.Count, r.Snapshots.Bytes = s.obs.Store().Stats()
 	r.Admission = s.admission.status()
+	r.Heavy = s.heavyGate.status()
+	if s.stream != "" {
+		r.History = &api.HistoryStatus{Events: s.streamStatus(s.stream), Audit: s.streamStatus(s.subj.AuditStreamName())}
+	}
 	return r
+}
+
+// streamStatus is what stream holds against its limits, as JetStream says (its name alone when
+// JetStream does not answer).
+func (s *Service) streamStatus(stream string) api.StreamStatus {
+	st := api.StreamStatus{Name: stream}
+	reply, err := s.nc.Request("$JS.API.STREAM.INFO."+stream, nil, 500*time.Millisecond)
+	if err != nil {
+		return st
+	}
+	var info struct {
+		Config struct {
+			MaxBytes int64         `json:"max_bytes"`
+			MaxAge   time.Duration `json:"max_age"`
+		} `json:"config"`
+		State struct {
+			Msgs     uint64 `json:"messages"`
+			Bytes    uint64 `json:"bytes"`
+			FirstSeq uint64 `json:"first_seq"`
+			LastSeq  uint64 `json:"last_seq"`
+		} `json:"state"`
+	}
+	if json.Unmarshal(reply.Data, &info) != nil {
+		return st
+	}
+	st.Messages, st.Bytes, st.FirstSeq, st.LastSeq = info.State.Msgs, info.State.Bytes, info.State.FirstSeq, info.State.LastSeq
+	st.MaxBytes, st.MaxAgeSec = info.Config.MaxBytes, int64(info.Config.MaxAge/time.Second)
+	if st.FirstSeq > 0 {
+		st.Evicted = st.FirstSeq - 1
+	} else {
+		st.Evicted = st.LastSeq // empty: everything it had is gone
+	}
+	return st
 }
 
 // wait sends "armed" as an interim reply once the wait listens, to a requester that asked, and

@@ -18,6 +18,7 @@ type heavyGate struct {
 	running int
 	bytes   int64
 	queued  int
+	busy    uint64               // requests refused since the start
 	uses    map[string]*heavyUse // by identity
 	waiting []*heavyTurn         // in order of arrival
 }
@@ -51,6 +52,7 @@ func (g *heavyGate) acquire(ctx context.Context, who string, cost int64) (releas
 	if !t.isAdmitted() {
 		if u.queued >= api.MaxHeavyQueuedPerIdentity || g.queued >= api.MaxHeavyQueued {
 			g.drop(t)
+			g.busy++
 			g.mu.Unlock()
 			return nil, observer.Errorf(observer.CodeBusy, "Wait for your screenshots, reads or scoped inspections to end, then retry.",
 				"%s has %d heavy requests running and %d waiting (the daemon %d and %d)", who, u.running, u.queued, g.running, g.queued).
@@ -67,6 +69,7 @@ func (g *heavyGate) acquire(ctx context.Context, who string, cost int64) (releas
 		admitted := t.isAdmitted()
 		if !admitted {
 			g.drop(t)
+			g.busy++
 		}
 		g.mu.Unlock()
 		if admitted {
@@ -191,3 +194,10 @@ func (s *Service) admitShot(ctx context.Context, pixelBytes int64) (func(), erro
 
 // walkCost is the estimated memory of a walk within budget.
 func walkCost(b observer.Budget) int64 { return int64(b.MaxElements) * api.HeavyElementBytes }
+
+// status is what status reports of the heavy work.
+func (g *heavyGate) status() *api.HeavyStatus {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return &api.HeavyStatus{Running: g.running, Queued: g.queued, Bytes: g.bytes, Busy: g.busy}
+}

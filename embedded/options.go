@@ -23,8 +23,10 @@ type StreamLimits struct {
 var EventStreamLimits = StreamLimits{MaxBytes: 512 << 20, MaxAge: 24 * time.Hour}
 
 // AuditStreamLimits are the audit trail's: a stream of its own, which no volume of events
-// evicts. A record is under 1 KiB (it carries no value), so 64 MiB keeps some 100,000 actions.
-var AuditStreamLimits = StreamLimits{MaxBytes: 64 << 20, MaxAge: 30 * 24 * time.Hour}
+// evicts. A record is under 1 KiB (it carries no value) and each identity keeps its newest
+// api.AuditRecordsPerIdentity (10,000: under 10 MiB), so 512 MiB holds 50 identities' whole
+// before the oldest of all go.
+var AuditStreamLimits = StreamLimits{MaxBytes: 512 << 20, MaxAge: 30 * 24 * time.Hour}
 
 // kvLimitMarkerTTL enables per-key TTLs on KV buckets (used for leases).
 const kvLimitMarkerTTL = time.Second

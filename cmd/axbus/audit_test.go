@@ -163,7 +163,7 @@ func TestAuditNamesTheAuthenticatedAgent(t *testing.T) {
 		if rec.Agent.Name != s.who || rec.Agent.Role != api.RoleAgent || rec.Agent.Conn != cid || rec.Action != s.action || rec.Error != s.code {
 			t.Errorf("step %d (%s's %s, conn %d): record %s", i+1, s.who, s.action, cid, r.raw[i])
 		}
-		if want := "ax.testhost.act.notes." + s.action; s.code == "" && r.subjects[i] != want {
+		if want := "ax.testhost.act.notes." + s.action + "." + s.who; s.code == "" && r.subjects[i] != want {
 			t.Errorf("step %d: subject %s, want %s", i+1, r.subjects[i], want)
 		}
 		if s.code == "" && (rec.Target == nil || rec.App == nil || rec.App.PID != 501 || !rec.Done) {
@@ -184,7 +184,7 @@ func TestAuditNamesTheAuthenticatedAgent(t *testing.T) {
 	_ = owner.Flush()
 	forged := []byte(`{"host":"testhost","boot":"x","seq":1,"time":"2026-01-01T00:00:00Z","agent":{"name":"bob","role":"agent"},"action":"click","done":true,"elapsed_ms":1}`)
 	for _, nc := range []*nats.Conn{r.alice, r.mon} {
-		if err := nc.PublishMsg(&nats.Msg{Subject: r.d.Subjects.Action("Notes", "click"), Data: forged,
+		if err := nc.PublishMsg(&nats.Msg{Subject: r.d.Subjects.Action("Notes", "click", "bob"), Data: forged,
 			Header: nats.Header{nats.MsgIdHdr: []string{"testhost-x-act-1"}}}); err != nil {
 			t.Fatal(err)
 		}
@@ -428,7 +428,7 @@ func TestNatsCLIFollowsActionRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	subject := r.d.Subjects.Action("Notes", "toggle")
+	subject := r.d.Subjects.Action("Notes", "toggle", "bob")
 	before := r.d.Server.Interest(subject)
 	if err := live.Start(); err != nil {
 		t.Fatal(err)
@@ -488,7 +488,7 @@ func TestAuditAndPresenceOfALease(t *testing.T) {
 		mustMatch(t, "act", msg.Data)
 		rec := decode[api.ActionRecord](t, string(msg.Data))
 		if rec.Agent.Name != want.who || rec.Action != want.action || rec.Op != want.op || string(rec.Error) != want.code ||
-			rec.App == nil || rec.App.Name != "Notes" || msg.Subject != d.Subjects.Action("Notes", want.action) {
+			rec.App == nil || rec.App.Name != "Notes" || msg.Subject != d.Subjects.Action("Notes", want.action, want.who) {
 			t.Errorf("record on %s: %s, want %+v", msg.Subject, msg.Data, want)
 		}
 	}

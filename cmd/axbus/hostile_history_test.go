@@ -94,6 +94,14 @@ func TestAuditSurvivesAFloodOfEvents(t *testing.T) {
 		}
 	}
 
+	// status says what each stream evicted: events, not one audit record.
+	if h := s.status(t, s.owner).History; h == nil || h.Events.Evicted < big.Seq || h.Events.MaxBytes != historyBytes ||
+		h.Audit.Evicted != 0 || h.Audit.Messages < uint64(n) || h.Audit.Name != d.Subjects.AuditStreamName() {
+		t.Errorf("status's history: %+v, want the events evicted through %d and the audit whole", h, big.Seq)
+	} else {
+		t.Logf("status: events %+v; audit %+v", h.Events, h.Audit)
+	}
+
 	// The owner's record is the audit stream's first, and tail --actions replays it.
 	audit, err := js.Stream(ctx, d.Subjects.AuditStreamName())
 	if err != nil {
