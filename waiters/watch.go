@@ -297,12 +297,22 @@ func (aw *appWatch) evaluateWaits(ctx context.Context, ch *change, added []*wait
 			w.listening() // its windows are watched now: what happens next is seen
 		case ch.loaded:
 			aw.evaluate(ctx, w, aw.loadTrigger(w), ch.fresh)
-		case ch.winsChanged || aw.unconfirmed[w] || w.targetNamed(ch.named):
+		case ch.winsChanged || aw.unconfirmed[w] || w.recheckWhole.Load() || w.targetNamed(ch.named):
 			aw.evaluate(ctx, w, ch.trigger, ch.fresh)
+		case len(ch.touched) > 0 && w.shares && w.costly.Load():
+			if aw.e.costly.backlogged(aw, w) { // its pending job may look at other elements: look at all
+				aw.evaluate(ctx, w, ch.trigger, ch.fresh)
+			} else {
+				aw.check(ctx, w, ch.trigger, aw.sharedView(ctx, shared, w, ch))
+			}
 		case len(ch.touched) > 0 && w.shares:
 			// It held of nothing before: only what was added or changed can make it hold now.
 			v := aw.sharedView(ctx, shared, w, ch)
-			if w.cond.matchesAnyOf(v.onlyNodes) { // most of a thousand waits match none of them
+			mt := newMeter(InlineBudget, w)
+			if w.cond.matchesAnyOf(v.onlyNodes, mt) { // most of a thousand waits match none of them
+				aw.check(ctx, w, ch.trigger, v)
+			} else if mt.over {
+				w.costly.Store(true)
 				aw.check(ctx, w, ch.trigger, v)
 			}
 		case len(ch.touched) > 0:
@@ -360,12 +370,13 @@ func appearsOnly(c *Condition) bool {
 }
 
 // matchesAnyOf reports whether one of nodes passes the element test of c, a condition that
-// appearsOnly: whether c holds of a view of these nodes, without making one.
-func (c *Condition) matchesAnyOf(nodes []*observer.Node) bool {
+// appearsOnly: whether c holds of a view of these nodes, without making one. Metered by mt: once
+// it stops, false proves nothing.
+func (c *Condition) matchesAnyOf(nodes []*observer.Node, mt *meter) bool {
 	if c.Kind == KindAny {
-		return slices.ContainsFunc(c.Of, func(t *Condition) bool { return t.matchesAnyOf(nodes) })
+		return slices.ContainsFunc(c.Of, func(t *Condition) bool { return t.matchesAnyOf(nodes, mt) })
 	}
-	return slices.ContainsFunc(nodes, c.MatchesElement)
+	return slices.ContainsFunc(nodes, func(n *observer.Node) bool { return c.matchesElement(n, mt) })
 }
 
 // resynced is what a whole re-read changed.
