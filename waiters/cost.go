@@ -116,7 +116,7 @@ func (c *Condition) costFault(path string, total *int) *fault {
 	if c.isLeaf() {
 		if *total += c.regexInsts(); *total > MaxRegexProgram {
 			return &fault{node: c, path: path, code: observer.CodeConditionTooCostly,
-				what: fmt.Sprintf("the regexes compile to %d instructions or more, past the %d a condition may have (a regex runs every instruction on every byte of up to %d KiB of each element's text)",
+				what: fmt.Sprintf("the regexes compile to at least %d instructions, past the %d a condition may have (a regex runs every instruction on every byte of up to %d KiB of each element's text)",
 					*total, MaxRegexProgram, MatchWindow>>10),
 				suggestion: "Use fewer or smaller counted repetitions (x{999} is a thousand instructions): match a short, distinctive part, e.g. /[S-U]+a!/, or use contains."}
 		}
@@ -130,10 +130,10 @@ func (c *Condition) costFault(path string, total *int) *fault {
 	return nil
 }
 
-// tooCostly is the outcome of a wait whose evaluation took more than EvalBudget.
-func tooCostly(used int64) *Result {
+// tooCostly is the outcome of a wait whose evaluation would take more than EvalBudget.
+func tooCostly() *Result {
 	return &Result{Outcome: Failed, Error: observer.Errorf(observer.CodeConditionTooCostly,
 		"Wait for a short, distinctive part of the text (contains, or a regex without long counted repetitions), or narrow the wait (role, window, scope).",
-		"evaluating the condition took %d steps, past its budget of %d (a step: one regex instruction on one byte)", used, int64(EvalBudget)).
+		"evaluating the condition against the app's text would take more than its budget of %d steps (a step: one regex instruction on one byte)", int64(EvalBudget)).
 		With("budget", int64(EvalBudget))}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/axbus/axbus/observer"
 )
@@ -22,6 +23,8 @@ type costlyPool struct {
 	queue   []slotKey // slots with a job, in the order they got it
 	wake    chan struct{}
 	started sync.Once
+	// runs counts the evaluations begun.
+	runs atomic.Int64
 }
 
 // slotKey is one watcher's evaluations of one wait: a desktop-wide wait has one per app.
@@ -63,7 +66,26 @@ func (p *costlyPool) backlogged(aw *appWatch, w *wait) bool {
 	return s != nil && s.next != nil
 }
 
-// submit hands w's evaluation to the pool, replacing the one it had not begun.
+// running reports whether an evaluation runs now.
+func (p *costlyPool) running() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, s := range p.slots {
+		if s.running {
+			return true
+		}
+	}
+	return false
+}
+
+// busy reports whether an evaluation runs or waits its turn.
+func (p *costlyPool) busy() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.slots) > 0
+}
+
+// submitCostly hands w's evaluation to the pool, replacing the one it had not begun.
 func (e *Engine) submitCostly(aw *appWatch, w *wait, j *costlyJob) {
 	p := e.costly
 	p.started.Do(func() {
@@ -106,6 +128,7 @@ func (p *costlyPool) work(ctx context.Context) {
 			}
 			continue
 		}
+		p.runs.Add(1)
 		k.aw.settleOff(k.w, j)
 		p.finished(k)
 		select { // another worker may sleep while jobs wait
@@ -163,7 +186,7 @@ func (aw *appWatch) settleOff(w *wait, j *costlyJob) {
 	switch aw.settle(j.ctx, w, j.trigger, j.v, j.env, mt) {
 	case stopped:
 		if mt.over {
-			w.finish(tooCostly(EvalBudget))
+			w.finish(tooCostly())
 		}
 	case heldUnconfirmed:
 		w.recheckWhole.Store(true)
