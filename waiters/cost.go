@@ -27,6 +27,9 @@ const (
 	// every wait of the app is evaluated in turn. A wait that needs more is evaluated from then on
 	// off the watcher (costly.go), so that it delays no other.
 	InlineBudget = 256 << 10
+	// LocatorBudget is the steps one search of an action's locator may take (~30 ms at worst):
+	// it runs on the app's watcher; past it the action ends with CONDITION_TOO_COSTLY.
+	LocatorBudget = 4 << 20
 )
 
 // meter counts the steps of one evaluation. It stops the evaluation, between two string
@@ -130,10 +133,10 @@ func (c *Condition) costFault(path string, total *int) *fault {
 	return nil
 }
 
-// tooCostly is the outcome of a wait whose evaluation would take more than EvalBudget.
-func tooCostly() *Result {
+// tooCostly is the outcome of a wait whose evaluation would take more than its budget.
+func tooCostly(budget int64) *Result {
 	return &Result{Outcome: Failed, Error: observer.Errorf(observer.CodeConditionTooCostly,
 		"Wait for a short, distinctive part of the text (contains, or a regex without long counted repetitions), or narrow the wait (role, window, scope).",
-		"evaluating the condition against the app's text would take more than its budget of %d steps (a step: one regex instruction on one byte)", int64(EvalBudget)).
-		With("budget", int64(EvalBudget))}
+		"evaluating the condition against the app's text would take more than its budget of %d steps (a step: one regex instruction on one byte)", budget).
+		With("budget", budget)}
 }

@@ -186,7 +186,7 @@ func (aw *appWatch) settleOff(w *wait, j *costlyJob) {
 	switch aw.settle(j.ctx, w, j.trigger, j.v, j.env, mt) {
 	case stopped:
 		if mt.over {
-			w.finish(tooCostly())
+			w.finish(tooCostly(EvalBudget))
 		}
 	case heldUnconfirmed:
 		w.recheckWhole.Store(true)

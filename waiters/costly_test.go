@@ -156,3 +156,25 @@ func TestACostlyWaitEndsPastItsBudget(t *testing.T) {
 	}
 	t.Logf("ended after %v: %s", time.Since(start), res.Error.Message)
 }
+
+// TestACostlyLocatorEndsPastItsBudget: an action's locator is searched on its app's watcher, so
+// its search has the smaller LocatorBudget: a long regex over a 200 KiB value ends it at once.
+func TestACostlyLocatorEndsPastItsBudget(t *testing.T) {
+	r := newRig(t)
+	if err := r.desk.SetValue(notes, "title", hostileText); err != nil {
+		t.Fatal(err)
+	}
+	l, err := ParseLocator(`role=text_field,value=/[S-U]{990}a!/`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	res, err := r.e.Wait(context.Background(), Request{Locator: l, Checks: Checks{Unique: true}, App: observer.AppQuery{PID: notes}, Timeout: 10 * time.Second}, nil)
+	if err != nil || res.Outcome != Failed || res.Error.Code != observer.CodeConditionTooCostly {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if took := time.Since(start); took > raceScale*time.Second {
+		t.Errorf("ended after %v", took)
+	}
+	t.Logf("ended after %v: %s", time.Since(start), res.Error.Message)
+}
