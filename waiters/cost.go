@@ -23,10 +23,14 @@ const (
 	// EvalBudget is the steps one evaluation of a wait may take (~0.45 s at worst): past it the
 	// wait ends with CONDITION_TOO_COSTLY.
 	EvalBudget = 64 << 20
-	// InlineBudget is the steps a wait may take in one evaluation on its app's watcher, where
-	// every wait of the app is evaluated in turn. A wait that needs more is evaluated from then on
-	// off the watcher (costly.go), so that it delays no other.
-	InlineBudget = 256 << 10
+	// InlineBudget is the steps a wait may take in one evaluation on its app's watcher (~0.5 ms
+	// at worst), where every wait of the app is evaluated in turn. A wait that needs more is
+	// evaluated from then on off the watcher (costly.go), so that it delays no other.
+	InlineBudget = 64 << 10
+	// RoundBudget is the steps a watcher spends on its waits for one change (~7 ms at worst).
+	// The waits that cost least last time come first; those left once it is spent go to the
+	// costly pool for this change.
+	RoundBudget = 1 << 20
 	// LocatorBudget is the steps one search of an action's locator may take (~30 ms at worst):
 	// it runs on the app's watcher; past it the action ends with CONDITION_TOO_COSTLY.
 	LocatorBudget = 4 << 20

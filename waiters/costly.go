@@ -183,7 +183,9 @@ func (aw *appWatch) settleOff(w *wait, j *costlyJob) {
 		return
 	}
 	mt := &meter{left: EvalBudget, ended: func() bool { return w.ended.Load() || j.ctx.Err() != nil }}
-	switch aw.settle(j.ctx, w, j.trigger, j.v, j.env, mt) {
+	outcome := aw.settle(j.ctx, w, j.trigger, j.v, j.env, mt)
+	w.lastCost.Store(mt.used) // the watcher puts it after the cheaper waits
+	switch outcome {
 	case stopped:
 		if mt.over {
 			w.finish(tooCostly(EvalBudget))
@@ -199,7 +201,10 @@ func (aw *appWatch) settleOff(w *wait, j *costlyJob) {
 
 // offload hands w's evaluation on v to the costly pool, v frozen.
 func (aw *appWatch) offload(ctx context.Context, w *wait, trigger *Trigger, v *view) {
-	aw.e.submitCostly(aw, w, &costlyJob{ctx: ctx, trigger: trigger, v: v.freeze(), env: aw.env()})
+	if aw.frozenLists == nil {
+		aw.frozenLists = map[frozenKey][]*observer.Node{}
+	}
+	aw.e.submitCostly(aw, w, &costlyJob{ctx: ctx, trigger: trigger, v: v.freeze(aw.frozenLists, w.req.Window), env: aw.env()})
 }
 
 // evalEnv is what the settling of a wait needs of its watcher's state, taken on the watcher.

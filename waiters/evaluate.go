@@ -28,12 +28,15 @@ func (aw *appWatch) check(ctx context.Context, w *wait, trigger *Trigger, v *vie
 		aw.checkLocate(ctx, w, trigger, v)
 		return
 	}
-	if w.costly.Load() {
+	if w.costly.Load() || aw.spent >= RoundBudget {
+		w.lastCost.CompareAndSwap(0, InlineBudget) // unknown yet: after the waits known to be cheap, until the pool measures it
 		aw.offload(ctx, w, trigger, v)
 		return
 	}
 	mt := newMeter(InlineBudget, w)
-	switch aw.settle(ctx, w, trigger, v, aw.env(), mt) {
+	outcome := aw.settle(ctx, w, trigger, v, aw.env(), mt)
+	aw.charge(w, mt)
+	switch outcome {
 	case notHeld:
 		if v.only == nil && !v.partial {
 			delete(aw.unconfirmed, w)
@@ -48,6 +51,12 @@ func (aw *appWatch) check(ctx context.Context, w *wait, trigger *Trigger, v *vie
 			aw.offload(ctx, w, trigger, v)
 		}
 	}
+}
+
+// charge counts what w's evaluation on the watcher took: to the round, and as w's last cost.
+func (aw *appWatch) charge(w *wait, mt *meter) {
+	aw.spent += mt.used
+	w.lastCost.Store(mt.used)
 }
 
 // settled is how an evaluation of a wait ended.
@@ -191,6 +200,14 @@ func (aw *appWatch) viewFor(ctx context.Context, w *wait) *view {
 	return v
 }
 
+// frozenKey is what a view looks at, as one change's frozen views share their lists: a window
+// (the wait's window, "" for all), a scope, and the touched elements or all.
+type frozenKey struct {
+	window string
+	scope  observer.NodeRef
+	only   bool
+}
+
 // view is the watcher's copy of an app as one wait sees it.
 type view struct {
 	windows  []observer.Window
@@ -215,13 +232,18 @@ type view struct {
 
 // freeze copies v for an evaluation off the watcher: its elements listed now, as fresh as v has
 // them, so that matching them holds no window's lock, and its own copy of what it reads later.
-func (v *view) freeze() *view {
+// The lists are shared, by what v looks at, among the waits frozen for one change (listed).
+func (v *view) freeze(listed map[frozenKey][]*observer.Node, window string) *view {
 	f := *v
-	f.frozen = []*observer.Node{}
-	v.Elements(func(n *observer.Node) bool {
-		f.frozen = append(f.frozen, n)
-		return true
-	})
+	k := frozenKey{window: window, scope: v.scope, only: v.only != nil}
+	if f.frozen = listed[k]; f.frozen == nil {
+		f.frozen = []*observer.Node{}
+		v.Elements(func(n *observer.Node) bool {
+			f.frozen = append(f.frozen, n)
+			return true
+		})
+		listed[k] = f.frozen
+	}
 	f.focused = v.Focused()
 	f.detached = maps.Clone(v.detached)
 	return &f

@@ -81,6 +81,8 @@ type wait struct {
 	// costly says an evaluation took more than InlineBudget: the costly pool evaluates it from
 	// then on; recheckWhole, that the pool saw it hold but not confirmed (as appWatch.unconfirmed).
 	costly, recheckWhole atomic.Bool
+	// lastCost is the steps its last evaluation on a watcher took: the cheapest go first.
+	lastCost atomic.Int64
 }
 
 // listening marks the wait as watched.
