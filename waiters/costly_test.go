@@ -262,3 +262,15 @@ func (e *Engine) waitsOn(pid int) int {
 	defer aw.mu.Unlock()
 	return len(aw.waits)
 }
+
+// TestFrozenViewsShareOnlyWhatTheySee: within one change, a costly wait on windows alone (no
+// element copies) and a costly text wait on the same window each get their own element list.
+func TestFrozenViewsShareOnlyWhatTheySee(t *testing.T) {
+	n := &observer.Node{Ref: "n1", Role: observer.RoleText, Text: "Saved"}
+	lists := map[frozenKey][]*observer.Node{}
+	windowsOnly := (&view{}).freeze(lists, "")
+	withElements := (&view{frozen: []*observer.Node{n}, lives: []*observer.LiveWindow{nil}}).freeze(lists, "")
+	if len(windowsOnly.frozen) != 0 || len(withElements.frozen) != 1 {
+		t.Fatalf("windows only: %d elements; with elements: %d", len(windowsOnly.frozen), len(withElements.frozen))
+	}
+}

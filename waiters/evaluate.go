@@ -201,11 +201,13 @@ func (aw *appWatch) viewFor(ctx context.Context, w *wait) *view {
 }
 
 // frozenKey is what a view looks at, as one change's frozen views share their lists: a window
-// (the wait's window, "" for all), a scope, and the touched elements or all.
+// (the wait's window, "" for all), a scope, the touched elements or all, and how many window
+// copies it has (none for a condition on windows alone).
 type frozenKey struct {
 	window string
 	scope  observer.NodeRef
 	only   bool
+	lives  int
 }
 
 // view is the watcher's copy of an app as one wait sees it.
@@ -235,7 +237,7 @@ type view struct {
 // The lists are shared, by what v looks at, among the waits frozen for one change (listed).
 func (v *view) freeze(listed map[frozenKey][]*observer.Node, window string) *view {
 	f := *v
-	k := frozenKey{window: window, scope: v.scope, only: v.only != nil}
+	k := frozenKey{window: window, scope: v.scope, only: v.only != nil, lives: len(v.lives)}
 	if f.frozen = listed[k]; f.frozen == nil {
 		f.frozen = []*observer.Node{}
 		v.Elements(func(n *observer.Node) bool {

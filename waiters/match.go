@@ -183,9 +183,10 @@ func lowerASCII(c byte) byte {
 	return c
 }
 
-// maxRegexSize bounds how far a regex may expand once counted repetitions are multiplied out:
-// "[a-z]{1000}" is fine, "(a long phrase){1000}" would cost megabytes for one wait. RE2 bounds
-// nested counts (1000 in all) but not what they repeat.
+// maxRegexSize bounds how far a regex may expand once counted repetitions are multiplied out,
+// before it is compiled: "(a long phrase){1000}" would cost megabytes for one wait. RE2 bounds
+// nested counts (1000 in all) but not what they repeat. What the compiled program may cost is
+// bounded after (MaxRegexProgram, cost.go).
 const maxRegexSize = 10_000
 
 var errRegexTooLarge = errors.New("the regex expands too far (nested counted repetitions); simplify it")
