@@ -218,6 +218,9 @@ func TestEveryErrorHasASuggestion(t *testing.T) {
 		{observer.CodeBadRequest, "click", func(_ *rig, tgt string) api.ActionRequest {
 			return api.ActionRequest{Target: tgt, Expect: &api.WaitRequest{Expr: "text:"}} // expect: parse
 		}, nil},
+		{observer.CodeConditionTooCostly, "click", func(_ *rig, tgt string) api.ActionRequest {
+			return api.ActionRequest{Target: tgt, Expect: &api.WaitRequest{Expr: "text:/[S-U]{999}a!/"}} // expect: its regex's cost
+		}, nil},
 		{observer.CodeBadRequest, "key", func(*rig, string) api.ActionRequest {
 			return api.ActionRequest{Keys: "ctrl+s", AppTarget: api.AppTarget{PID: notes}, Expect: expectText("x", 100)} // expect: pid
 		}, nil},

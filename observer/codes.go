@@ -35,6 +35,10 @@ const (
 	CodeInternal         Code = "INTERNAL"
 )
 
+// CodeConditionTooCostly: a wait's condition costs too much to evaluate (its regexes when
+// parsed, an evaluation past its budget when run).
+const CodeConditionTooCostly Code = "CONDITION_TOO_COSTLY"
+
 // CodeInfo is what one code means to each kind of caller.
 type CodeInfo struct {
 	Code Code
@@ -51,6 +55,7 @@ type CodeInfo struct {
 var codeTable = []CodeInfo{
 	{CodeBadRequest, 400, 2, "See the request's schema with: axbus schema NAME."},
 	{CodePayloadTooLarge, 413, 2, "Send a smaller request; requests are at most 1 MiB."},
+	{CodeConditionTooCostly, 422, 2, "Wait for a short, distinctive part of the text: contains, or a regex without long counted repetitions."},
 	{CodeAppNotFound, 404, 3, "Run axbus apps to see the apps that expose an accessibility tree."},
 	{CodeAppAmbiguous, 409, 3, "Name the app exactly, or by --pid."},
 	{CodeWindowNotFound, 404, 3, "List the app's windows with: axbus windows --app NAME."},

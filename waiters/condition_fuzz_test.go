@@ -89,7 +89,7 @@ func checkAccepted(t *testing.T, c *Condition) {
 		c.MatchesElement(n)
 	}
 	// The engine's shortcut for a thousand waits says what Holds says.
-	if appearsOnly(c) && c.NeedsElements() && c.matchesAnyOf(notesView().elements) != held {
+	if appearsOnly(c) && c.NeedsElements() && c.matchesAnyOf(notesView().elements, nil) != held {
 		t.Fatalf("%s: matchesAnyOf says %v, Holds %v", c, !held, held)
 	}
 }

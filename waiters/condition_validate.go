@@ -31,6 +31,15 @@ type fault struct {
 	path, field string
 	what        string
 	suggestion  string
+	code        observer.Code // "" is BAD_REQUEST
+}
+
+// codeOf is the error code of f.
+func (f *fault) codeOf() observer.Code {
+	if f.code == "" {
+		return observer.CodeBadRequest
+	}
+	return f.code
 }
 
 // schemaHint is the suggestion when no more specific one helps.
@@ -46,7 +55,7 @@ func (f *fault) err() *observer.Error {
 	if suggestion == "" {
 		suggestion = jsonKindExamples[f.node.Kind]
 	}
-	return observer.Errorf(observer.CodeBadRequest, suggestion, "%s", msg).With("path", at)
+	return observer.Errorf(f.codeOf(), suggestion, "%s", msg).With("path", at)
 }
 
 // jsonKindExamples are the suggestions of faults that lack something, by kind.
@@ -64,7 +73,16 @@ var jsonKindExamples = map[Kind]string{
 }
 
 // check validates c, found at path and depth, counting its leaves into terms, and prepares it.
+// The whole condition (depth 1) is refused, too, when its regexes cost too much (cost.go).
 func (c *Condition) check(path string, depth int, terms *int) *fault {
+	if f := c.checkTerms(path, depth, terms); f != nil || depth > 1 {
+		return f
+	}
+	return c.costFault(path, new(int))
+}
+
+// checkTerms is check without the cost: c and its terms, each on its own.
+func (c *Condition) checkTerms(path string, depth int, terms *int) *fault {
 	if depth > MaxDepth {
 		return tooDeep(c, path)
 	}

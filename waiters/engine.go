@@ -40,13 +40,15 @@ type Engine struct {
 
 	// launches are poked at every app_launched (e.mu): waits on an app that does not run yet.
 	launches map[chan struct{}]bool
+	// costly evaluates the waits too costly for their watchers (costly.go).
+	costly *costlyPool
 }
 
 // New returns an engine over o. Start it before waiting.
 func New(o *observer.Observer) *Engine {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Engine{o: o, apps: map[int]*appWatch{}, desktop: map[*wait]bool{}, launches: map[chan struct{}]bool{},
-		ctx: ctx, cancel: cancel, linger: Linger}
+		costly: newCostlyPool(), ctx: ctx, cancel: cancel, linger: Linger}
 }
 
 // Start subscribes to the observer's events.

@@ -18,7 +18,8 @@ func (aw *appWatch) evaluate(ctx context.Context, w *wait, trigger *Trigger, fre
 }
 
 // check is evaluate on a view made already. A view that lacks a window still being read decides
-// only what an element of it can prove: that one appears (the load's end decides the rest).
+// only what an element of it can prove: that one appears (the load's end decides the rest). A
+// wait that needs more than InlineBudget steps is evaluated off the watcher (costly.go).
 func (aw *appWatch) check(ctx context.Context, w *wait, trigger *Trigger, v *view) {
 	if v.partial && (w.loc != nil || !appearsOnly(w.cond)) {
 		return
@@ -27,19 +28,62 @@ func (aw *appWatch) check(ctx context.Context, w *wait, trigger *Trigger, v *vie
 		aw.checkLocate(ctx, w, trigger, v)
 		return
 	}
-	ok, match, win := w.cond.Holds(v)
-	if !ok {
+	if w.costly.Load() || aw.spent >= RoundBudget {
+		w.lastCost.CompareAndSwap(0, InlineBudget) // unknown yet: after the waits known to be cheap, until the pool measures it
+		aw.offload(ctx, w, trigger, v)
+		return
+	}
+	mt := newMeter(InlineBudget, w)
+	outcome := aw.settle(ctx, w, trigger, v, aw.env(), mt)
+	aw.charge(w, mt)
+	switch outcome {
+	case notHeld:
 		if v.only == nil && !v.partial {
 			delete(aw.unconfirmed, w)
 		}
-		return
+	case heldUnconfirmed: // until it is answered, the next recheck looks at it whole again
+		aw.unconfirmed[w] = true
+	case met:
+		delete(aw.unconfirmed, w)
+	case stopped:
+		if mt.over {
+			w.costly.Store(true)
+			aw.offload(ctx, w, trigger, v)
+		}
 	}
-	// Until it is answered, the next recheck looks at it whole again.
-	aw.unconfirmed[w] = true
+}
+
+// charge counts what w's evaluation on the watcher took: to the round, and as w's last cost.
+func (aw *appWatch) charge(w *wait, mt *meter) {
+	aw.spent += mt.used
+	w.lastCost.Store(mt.used)
+}
+
+// settled is how an evaluation of a wait ended.
+type settled int
+
+const (
+	notHeld         settled = iota
+	heldUnconfirmed         // it held of the copy, not (yet) of the app read again
+	met                     // answered
+	stopped                 // its meter stopped it: it proves nothing
+)
+
+// settle evaluates w on v, metered by mt, and, when the condition holds, confirms it against the
+// app itself and answers the wait: a stale copy never resolves a wait. It touches no state of
+// the watcher's loop (env is what it needs of it), so the costly pool runs it too.
+func (aw *appWatch) settle(ctx context.Context, w *wait, trigger *Trigger, v *view, env evalEnv, mt *meter) settled {
+	ok, match, win := w.cond.holds(v, mt)
+	if mt.done() {
+		return stopped
+	}
+	if !ok {
+		return notHeld
+	}
 	if match != nil && v.override[match.Ref] == nil { // confirm: read the element again; it must still make the condition hold
 		fresh := aw.e.o.Backend().Read(ctx, []observer.NodeRef{match.Ref})
 		if fresh[0].Err != nil {
-			return // it went away meanwhile: the next event or re-read decides
+			return heldUnconfirmed // it went away meanwhile: the next event or re-read decides
 		}
 		confirmed := *v // other waits may share v: the fresh read is this wait's
 		confirmed.override = maps.Clone(v.override)
@@ -48,16 +92,20 @@ func (aw *appWatch) check(ctx context.Context, w *wait, trigger *Trigger, v *vie
 		}
 		confirmed.override[match.Ref] = &fresh[0]
 		v = &confirmed
-		if ok, match, win = w.cond.Holds(v); !ok {
-			return
+		ok, match, win = w.cond.holds(v, mt)
+		if mt.done() {
+			return stopped
+		}
+		if !ok {
+			return heldUnconfirmed
 		}
 	}
-	r := &Result{Outcome: Met, Trigger: trigger, App: refOf(aw.app)}
+	r := &Result{Outcome: Met, Trigger: trigger, App: refOf(env.app)}
 	switch {
 	case match != nil:
-		insp, el, wr, err := aw.listMatch(ctx, v, match.Ref)
+		insp, el, wr, err := aw.listMatch(ctx, v, match.Ref, env)
 		if err != nil {
-			return
+			return heldUnconfirmed
 		}
 		r.Snapshot, r.Match, r.Window = api.NewListing(insp), el, &wr
 	case win != nil:
@@ -73,8 +121,8 @@ func (aw *appWatch) check(ctx context.Context, w *wait, trigger *Trigger, v *vie
 			}
 		}
 	}
-	delete(aw.unconfirmed, w)
 	w.finish(r)
+	return met
 }
 
 // listWindow is the listing of a window a window condition holds of: from its live copy when
@@ -98,7 +146,7 @@ func (aw *appWatch) listWindow(ctx context.Context, win observer.Window) *api.Li
 // listMatch stores a snapshot that lists the match and returns it with the match as listed and
 // its window: from the live copy of the window that holds it, else (a target the window's tree
 // no longer holds) read from the app.
-func (aw *appWatch) listMatch(ctx context.Context, v *view, ref observer.NodeRef) (*observer.Inspection, *observer.Element, observer.WindowRef, error) {
+func (aw *appWatch) listMatch(ctx context.Context, v *view, ref observer.NodeRef, env evalEnv) (*observer.Inspection, *observer.Element, observer.WindowRef, error) {
 	if lw := v.owner(ref); lw != nil {
 		insp, el, err := lw.Snapshot(ctx, ref)
 		return insp, el, lw.Window().RefOf(), err
@@ -107,10 +155,10 @@ func (aw *appWatch) listMatch(ctx context.Context, v *view, ref observer.NodeRef
 	switch {
 	case len(v.lives) > 0:
 		win = v.lives[0].Window()
-	case len(aw.windows) > 0:
-		win = aw.windows[0]
+	case len(env.windows) > 0:
+		win = env.windows[0]
 	}
-	insp, el, err := aw.e.o.SnapshotOf(ctx, aw.app, win, ref)
+	insp, el, err := aw.e.o.SnapshotOf(ctx, env.app, win, ref)
 	return insp, el, win.RefOf(), err
 }
 
@@ -152,6 +200,16 @@ func (aw *appWatch) viewFor(ctx context.Context, w *wait) *view {
 	return v
 }
 
+// frozenKey is what a view looks at, as one change's frozen views share their lists: a window
+// (the wait's window, "" for all), a scope, the touched elements or all, and how many window
+// copies it has (none for a condition on windows alone).
+type frozenKey struct {
+	window string
+	scope  observer.NodeRef
+	only   bool
+	lives  int
+}
+
 // view is the watcher's copy of an app as one wait sees it.
 type view struct {
 	windows  []observer.Window
@@ -168,6 +226,29 @@ type view struct {
 	detached map[observer.NodeRef]*observer.Node
 	// partial says a window of the view is still being read whole: lives lack it.
 	partial bool
+	// frozen, when not nil, are the elements Elements gives, listed when the view was frozen
+	// for an evaluation off the watcher (freeze); focused is then the focused element.
+	frozen  []*observer.Node
+	focused *observer.Node
+}
+
+// freeze copies v for an evaluation off the watcher: its elements listed now, as fresh as v has
+// them, so that matching them holds no window's lock, and its own copy of what it reads later.
+// The lists are shared, by what v looks at, among the waits frozen for one change (listed).
+func (v *view) freeze(listed map[frozenKey][]*observer.Node, window string) *view {
+	f := *v
+	k := frozenKey{window: window, scope: v.scope, only: v.only != nil, lives: len(v.lives)}
+	if f.frozen = listed[k]; f.frozen == nil {
+		f.frozen = []*observer.Node{}
+		v.Elements(func(n *observer.Node) bool {
+			f.frozen = append(f.frozen, n)
+			return true
+		})
+		listed[k] = f.frozen
+	}
+	f.focused = v.Focused()
+	f.detached = maps.Clone(v.detached)
+	return &f
 }
 
 func (v *view) node(n *observer.Node) *observer.Node {
@@ -180,6 +261,14 @@ func (v *view) node(n *observer.Node) *observer.Node {
 // Elements calls fn for every element of the view's windows (or scope), until it returns false;
 // with only set, for those elements alone (looked up, not searched for).
 func (v *view) Elements(fn func(*observer.Node) bool) {
+	if v.frozen != nil {
+		for _, n := range v.frozen {
+			if !fn(v.node(n)) {
+				return
+			}
+		}
+		return
+	}
 	if v.only != nil && v.scope == "" {
 		if v.onlyNodes == nil {
 			v.onlyNodes = v.lookup(v.only)
@@ -238,6 +327,12 @@ func (v *view) Windows() []observer.Window { return v.windows }
 
 // Focused is the focused element, when a window of the view holds it.
 func (v *view) Focused() *observer.Node {
+	if v.frozen != nil {
+		if v.focused == nil {
+			return nil
+		}
+		return v.node(v.focused)
+	}
 	for _, lw := range v.lives {
 		if n, ok := lw.Focused(); ok {
 			return v.node(&n)

@@ -76,7 +76,15 @@ type locating struct {
 func (aw *appWatch) checkLocate(ctx context.Context, w *wait, trigger *Trigger, v *view) {
 	delete(aw.unconfirmed, w) // every evaluation looks at it whole
 	loc := w.loc
-	hits := aw.confirm(ctx, loc.l, loc.l.find(v.trees()))
+	mt := newMeter(LocatorBudget, w)
+	candidates := loc.l.find(v.trees(), mt)
+	if mt.done() {
+		if mt.over {
+			w.finish(tooCostly(LocatorBudget))
+		}
+		return
+	}
+	hits := aw.confirm(ctx, loc.l, candidates)
 	loc.mu.Lock()
 	defer loc.mu.Unlock()
 	switch {

@@ -207,14 +207,15 @@ type found struct {
 	node observer.Node
 }
 
-// find lists the elements l matches in the trees, in tree order, each once.
-func (l *Locator) find(trees []tree) []found {
+// find lists the elements l matches in the trees, in tree order, each once, metered by mt: once
+// it stops, what find returns proves nothing.
+func (l *Locator) find(trees []tree, mt *meter) []found {
 	steps := l.Steps
 	if w := steps[0].Cond; w.Kind != KindElement {
 		var picked []tree
 		for _, t := range trees {
 			win := t.Window()
-			if (w.Kind != KindDialog || isDialog(win.Role)) && (w.Title == nil || w.Title.matches(win.Title)) {
+			if (w.Kind != KindDialog || isDialog(win.Role)) && (w.Title == nil || w.Title.matchesWithin(win.Title, mt)) {
 				picked = append(picked, t)
 			}
 		}
@@ -226,11 +227,11 @@ func (l *Locator) find(trees []tree) []found {
 		seen := map[observer.NodeRef]bool{}
 		collect := func(t tree, skip observer.NodeRef) func(*observer.Node) bool {
 			return func(n *observer.Node) bool {
-				if n.Ref != skip && !seen[n.Ref] && st.Cond.MatchesElement(n) {
+				if n.Ref != skip && !seen[n.Ref] && st.Cond.matchesElement(n, mt) {
 					seen[n.Ref] = true
 					hits = append(hits, found{t: t, node: *n})
 				}
-				return true
+				return !mt.done()
 			}
 		}
 		if i == 0 {
@@ -259,7 +260,7 @@ func (l *Locator) find(trees []tree) []found {
 // FindIn lists the elements of an inspection the locator matches, in tree order: what
 // inspect --find shows, ids and all. An element past the inspection's budget is not found.
 func (l *Locator) FindIn(insp *observer.Inspection) []observer.Element {
-	hits := l.find([]tree{listed{insp}})
+	hits := l.find([]tree{listed{insp}}, nil)
 	out := make([]observer.Element, len(hits))
 	for i, h := range hits {
 		out[i] = insp.Elements[h.t.(listed).index(h.node.Ref)]

@@ -1,6 +1,7 @@
 package waiters
 
 import (
+	"bytes"
 	"errors"
 	"regexp"
 	"regexp/syntax"
@@ -71,8 +72,9 @@ func (m *StringMatch) insensitive() bool {
 
 // preparedMatch is a match made ready to compare against many strings.
 type preparedMatch struct {
-	want string         // exact and contains: the wanted string as compared (trimmed, case-folded)
-	re   *regexp.Regexp // regex
+	want  string         // exact and contains: the wanted string as compared (trimmed, case-folded)
+	re    *regexp.Regexp // regex
+	insts int            // regex: its program's instructions, the steps of one byte (cost.go)
 }
 
 // prepare compiles m. Validate keeps the result; an unvalidated match prepares itself on every
@@ -83,8 +85,8 @@ func (m *StringMatch) prepare() (*preparedMatch, error) {
 		if m.insensitive() {
 			pattern = "(?i)" + pattern
 		}
-		re, err := compileRegex(pattern)
-		return &preparedMatch{re: re}, err
+		re, insts, err := compileRegex(pattern)
+		return &preparedMatch{re: re, insts: insts}, err
 	}
 	want := m.Value
 	if m.Op == OpExact {
@@ -97,7 +99,11 @@ func (m *StringMatch) prepare() (*preparedMatch, error) {
 }
 
 // matches reports whether s satisfies m.
-func (m *StringMatch) matches(s string) bool {
+func (m *StringMatch) matches(s string) bool { return m.matchesWithin(s, nil) }
+
+// matchesWithin is matches metered by mt: false, without comparing, once mt has stopped or
+// the comparison would take it past its budget. A regex reads s's first MatchWindow bytes.
+func (m *StringMatch) matchesWithin(s string, mt *meter) bool {
 	p := m.prepared
 	if p == nil {
 		var err error
@@ -106,9 +112,12 @@ func (m *StringMatch) matches(s string) bool {
 		}
 	}
 	s = strings.TrimSpace(s)
+	if !mt.spend(p.cost(s)) {
+		return false
+	}
 	switch {
 	case p.re != nil:
-		return p.re.MatchString(s)
+		return p.re.MatchString(window(s))
 	case !m.insensitive() && m.Op == OpContains:
 		return strings.Contains(s, p.want)
 	case !m.insensitive():
@@ -139,16 +148,21 @@ func isASCII(s string) bool {
 }
 
 // containsASCIIFold reports whether the ASCII string s contains want, an ASCII string folded
-// (lower-cased), ignoring case. It is foldCase restricted to ASCII, without the copy.
+// (lower-cased), ignoring case. It is foldCase restricted to ASCII, without the copy for a short
+// s; a long one is folded and searched in linear time (compared in place, "aaa…" in a long run of
+// a's would take len(s) x len(want)).
 func containsASCIIFold(s, want string) bool {
+	if len(s) > foldInPlace && len(want) > 1 {
+		folded := make([]byte, len(s))
+		for i := range len(s) {
+			folded[i] = lowerASCII(s[i])
+		}
+		return bytes.Contains(folded, []byte(want))
+	}
 	for i := 0; i+len(want) <= len(s); i++ {
 		j := 0
 		for ; j < len(want); j++ {
-			c := s[i+j]
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			if c != want[j] {
+			if lowerASCII(s[i+j]) != want[j] {
 				break
 			}
 		}
@@ -159,23 +173,40 @@ func containsASCIIFold(s, want string) bool {
 	return false
 }
 
-// maxRegexSize bounds how far a regex may expand once counted repetitions are multiplied out:
-// "[a-z]{1000}" is fine, "(a long phrase){1000}" would cost megabytes for one wait. RE2 bounds
-// nested counts (1000 in all) but not what they repeat.
+// foldInPlace is the longest string containsASCIIFold compares in place, without a copy.
+const foldInPlace = 256
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// maxRegexSize bounds how far a regex may expand once counted repetitions are multiplied out,
+// before it is compiled: "(a long phrase){1000}" would cost megabytes for one wait. RE2 bounds
+// nested counts (1000 in all) but not what they repeat. What the compiled program may cost is
+// bounded after (MaxRegexProgram, cost.go).
 const maxRegexSize = 10_000
 
 var errRegexTooLarge = errors.New("the regex expands too far (nested counted repetitions); simplify it")
 
-// compileRegex compiles an RE2 pattern whose expansion stays within maxRegexSize.
-func compileRegex(pattern string) (*regexp.Regexp, error) {
+// compileRegex compiles an RE2 pattern whose expansion stays within maxRegexSize, and returns
+// it with its program's size (instructions).
+func compileRegex(pattern string) (*regexp.Regexp, int, error) {
 	tree, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	if regexSize(tree) > maxRegexSize {
-		return nil, errRegexTooLarge
+		return nil, 0, errRegexTooLarge
 	}
-	return regexp.Compile(pattern)
+	insts, err := programSize(tree)
+	if err != nil {
+		return nil, 0, err
+	}
+	re, err := regexp.Compile(pattern)
+	return re, insts, err
 }
 
 // regexSize estimates the program size of re, stopping just past maxRegexSize: a node each, a

@@ -13,30 +13,35 @@ import (
 // makes of the answer are for Holds; the engine uses this to re-check one element it read
 // again. A secure element never passes a text or value test. Window conditions and all/any
 // pass no element.
-func (c *Condition) MatchesElement(n *observer.Node) bool {
+func (c *Condition) MatchesElement(n *observer.Node) bool { return c.matchesElement(n, nil) }
+
+// matchesElement is MatchesElement metered by mt (cost.go).
+func (c *Condition) matchesElement(n *observer.Node, mt *meter) bool {
 	switch c.Kind {
 	case KindText, KindElement, KindFocused, KindValue:
-		return c.fieldsMatch(n) // text and value are element fields too
+		return c.fieldsMatch(n, mt) // text and value are element fields too
 	case KindState:
-		return c.fieldsMatch(n) && n.States.Has(c.states().state) != c.Off
+		return c.fieldsMatch(n, mt) && n.States.Has(c.states().state) != c.Off
 	}
 	return false
 }
 
 // fieldsMatch reports whether n matches every element field c gives.
-func (c *Condition) fieldsMatch(n *observer.Node) bool {
+func (c *Condition) fieldsMatch(n *observer.Node, mt *meter) bool {
 	st := c.states()
 	return (c.Role == "" || hasRole(n, c.Role)) &&
-		fieldMatches(c.Name, cmp.Or(n.Name, n.Label)) && // a name read from a label is the name people see
-		fieldMatches(c.Label, n.Label) &&
-		fieldMatches(c.Description, n.Description) &&
-		fieldMatches(c.Identifier, n.Identifier) &&
-		(c.Value == nil || hasValue(n, c.Value)) &&
-		(c.Text == nil || shows(n, c.Text)) &&
-		n.States.Has(st.want) && n.States&st.unwanted == 0
+		n.States.Has(st.want) && n.States&st.unwanted == 0 && // the cheap tests first
+		fieldMatches(c.Name, cmp.Or(n.Name, n.Label), mt) && // a name read from a label is the name people see
+		fieldMatches(c.Label, n.Label, mt) &&
+		fieldMatches(c.Description, n.Description, mt) &&
+		fieldMatches(c.Identifier, n.Identifier, mt) &&
+		(c.Value == nil || hasValue(n, c.Value, mt)) &&
+		(c.Text == nil || shows(n, c.Text, mt))
 }
 
-func fieldMatches(m *StringMatch, s string) bool { return m == nil || m.matches(s) }
+func fieldMatches(m *StringMatch, s string, mt *meter) bool {
+	return m == nil || m.matchesWithin(s, mt)
+}
 
 // hasRole reports whether role names n's role: the normalised one, the platform's, or the
 // platform's subrole (AX), ignoring case.
@@ -49,8 +54,8 @@ func hasRole(n *observer.Node, role string) bool {
 func isSecure(n *observer.Node) bool { return n.Secure || n.Role == observer.RolePassword }
 
 // hasValue reports whether n has a value matching m. A secure field has none to match.
-func hasValue(n *observer.Node, m *StringMatch) bool {
-	return n.HasValue && !isSecure(n) && m.matches(n.Value)
+func hasValue(n *observer.Node, m *StringMatch, mt *meter) bool {
+	return n.HasValue && !isSecure(n) && m.matchesWithin(n.Value, mt)
 }
 
 // isEntry reports whether n is a field one types or picks a value into, whose value is what
@@ -65,14 +70,14 @@ func isEntry(n *observer.Node) bool {
 
 // shows reports whether n shows text matching m: its own text (Text, else Name, else Label) or,
 // for a field one types into, its value. A secure field shows nothing.
-func shows(n *observer.Node, m *StringMatch) bool {
+func shows(n *observer.Node, m *StringMatch, mt *meter) bool {
 	if isSecure(n) {
 		return false
 	}
-	if m.matches(cmp.Or(n.Text, n.Name, n.Label)) {
+	if m.matchesWithin(cmp.Or(n.Text, n.Name, n.Label), mt) {
 		return true
 	}
-	return n.HasValue && isEntry(n) && m.matches(n.Value)
+	return n.HasValue && isEntry(n) && m.matchesWithin(n.Value, mt)
 }
 
 // compiledStates are a leaf's state names as sets.

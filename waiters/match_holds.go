@@ -25,10 +25,15 @@ type View interface {
 // of its first term that holds. A condition that holds because something is gone gives neither,
 // and proves it only of a view that was read whole: an element past a walk's budget is not gone.
 func (c *Condition) Holds(v View) (ok bool, element *observer.Node, window *observer.Window) {
+	return c.holds(v, nil)
+}
+
+// holds is Holds metered by mt: once mt stops, what it returns proves nothing (cost.go).
+func (c *Condition) holds(v View, mt *meter) (ok bool, element *observer.Node, window *observer.Window) {
 	switch c.Kind {
 	case KindAll:
 		for _, sub := range c.Of {
-			ok, e, w := sub.Holds(v)
+			ok, e, w := sub.holds(v, mt)
 			if !ok {
 				return false, nil, nil
 			}
@@ -42,23 +47,23 @@ func (c *Condition) Holds(v View) (ok bool, element *observer.Node, window *obse
 		return true, element, window
 	case KindAny:
 		for _, sub := range c.Of {
-			if ok, e, w := sub.Holds(v); ok {
+			if ok, e, w := sub.holds(v, mt); ok {
 				return true, e, w
 			}
 		}
 		return false, nil, nil
 	case KindWindow, KindDialog:
-		w := c.firstWindow(v)
+		w := c.firstWindow(v, mt)
 		return w != nil, nil, w
 	case KindWindowGone:
-		return c.firstWindow(v) == nil, nil, nil
+		return c.firstWindow(v, mt) == nil, nil, nil
 	case KindFocused:
-		if n := v.Focused(); n != nil && c.MatchesElement(n) {
+		if n := v.Focused(); n != nil && c.matchesElement(n, mt) {
 			return true, n, nil
 		}
 		return false, nil, nil
 	}
-	n := c.firstElement(v)
+	n := c.firstElement(v, mt)
 	if c.Gone {
 		return n == nil, nil, nil
 	}
@@ -67,25 +72,25 @@ func (c *Condition) Holds(v View) (ok bool, element *observer.Node, window *obse
 
 // firstElement is the element that passes c's element test: its Target when it names one,
 // else the first in tree order; nil when there is none.
-func (c *Condition) firstElement(v View) *observer.Node {
+func (c *Condition) firstElement(v View, mt *meter) *observer.Node {
 	if c.Target != "" {
-		if n := v.Element(c.Target); n != nil && c.MatchesElement(n) {
+		if n := v.Element(c.Target); n != nil && c.matchesElement(n, mt) {
 			return n
 		}
 		return nil
 	}
 	var found *observer.Node
 	v.Elements(func(n *observer.Node) bool {
-		if c.MatchesElement(n) {
+		if c.matchesElement(n, mt) {
 			found = n
 		}
-		return found == nil
+		return found == nil && !mt.done()
 	})
 	return found
 }
 
 // firstWindow is the first window of v that c's window test accepts, or nil.
-func (c *Condition) firstWindow(v View) *observer.Window {
+func (c *Condition) firstWindow(v View, mt *meter) *observer.Window {
 	for _, w := range v.Windows() {
 		if c.Kind == KindDialog && !isDialog(w.Role) {
 			continue
@@ -95,7 +100,7 @@ func (c *Condition) firstWindow(v View) *observer.Window {
 			if w.ID == c.window {
 				return &w
 			}
-		case c.Title == nil || c.Title.matches(w.Title):
+		case c.Title == nil || c.Title.matchesWithin(w.Title, mt):
 			return &w
 		}
 	}

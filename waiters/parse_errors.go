@@ -73,11 +73,15 @@ func (p *parser) place(f *fault) error {
 	if suggestion == "" {
 		suggestion = compactExample(f.node.Kind)
 	}
-	return p.failAt(col, f.what, suggestion)
+	return p.failWith(f.codeOf(), col, f.what, suggestion)
 }
 
 func (p *parser) failAt(col int, what, suggestion string) error {
-	return observer.Errorf(observer.CodeBadRequest, suggestion, "at column %d: %s", col, what).With("position", col)
+	return p.failWith(observer.CodeBadRequest, col, what, suggestion)
+}
+
+func (p *parser) failWith(code observer.Code, col int, what, suggestion string) error {
+	return observer.Errorf(code, suggestion, "at column %d: %s", col, what).With("position", col)
 }
 
 // compactKindExamples are the suggestions of syntax errors, by the kind of the leaf being read.

@@ -118,14 +118,22 @@ func (aw *appWatch) loadingWindow(id string) (observer.Window, bool) {
 }
 
 // checkProbe looks at w on what p read in its windows, and answers it when it holds, listing
-// the subtree read.
+// the subtree read. A costly wait (costly.go) is left to its windows' whole read.
 func (aw *appWatch) checkProbe(w *wait, p *probed) {
+	if w.costly.Load() {
+		return
+	}
+	mt := newMeter(InlineBudget, w)
 	for _, r := range p.reads {
 		if w.req.Window != "" && !aw.isWindow(r.win, w.req.Window) {
 			continue
 		}
 		v := &view{windows: aw.windows, only: map[observer.NodeRef]bool{}, onlyNodes: r.nodes}
-		ok, match, _ := w.cond.Holds(v)
+		ok, match, _ := w.cond.holds(v, mt)
+		if mt.done() {
+			w.costly.Store(mt.over)
+			return
+		}
 		if !ok || match == nil {
 			continue
 		}

@@ -78,6 +78,11 @@ type wait struct {
 	readyOnce sync.Once
 	// appear is set while the wait's app, named by name, does not run yet (awaitApp).
 	appear *appearing
+	// costly says an evaluation took more than InlineBudget: the costly pool evaluates it from
+	// then on; recheckWhole, that the pool saw it hold but not confirmed (as appWatch.unconfirmed).
+	costly, recheckWhole atomic.Bool
+	// lastCost is the steps its last evaluation on a watcher took: the cheapest go first.
+	lastCost atomic.Int64
 }
 
 // listening marks the wait as watched.

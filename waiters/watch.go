@@ -1,6 +1,7 @@
 package waiters
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"sync"
@@ -32,11 +33,15 @@ type appWatch struct {
 	due   []*wait
 
 	// owned by run
-	app     observer.App
-	windows []observer.Window
-	live    map[observer.NodeRef]*observer.LiveWindow // by window handle
-	gone    bool
-	listed  []*wait // waitList's
+	// spent is the steps the waits took on the watcher for the change being evaluated;
+	// frozenLists, the element lists of the views frozen for it (costly.go).
+	spent       int64
+	frozenLists map[frozenKey][]*observer.Node
+	app         observer.App
+	windows     []observer.Window
+	live        map[observer.NodeRef]*observer.LiveWindow // by window handle
+	gone        bool
+	listed      []*wait // waitList's
 	// resyncing says a whole re-read is in progress, off the loop: rounds go on meanwhile, so an
 	// event is answered in milliseconds even while a window's re-read takes a quarter second.
 	resyncing bool
@@ -285,6 +290,11 @@ func (aw *appWatch) evaluateWaits(ctx context.Context, ch *change, added []*wait
 	var probe *probed            // read once for all the waits that look at it
 	probing := len(ch.events) > 0 && len(aw.loading) > 0
 	waits := aw.waitList()
+	// The cheapest first, within the round's budget (cost.go): a thousand costly waits delay
+	// a cheap one by RoundBudget at most.
+	slices.SortStableFunc(waits, func(a, b *wait) int { return cmp.Compare(a.lastCost.Load(), b.lastCost.Load()) })
+	aw.spent, aw.frozenLists = 0, nil
+	defer func() { aw.frozenLists = nil }() // the next change lists them again
 	for w := range aw.unconfirmed {
 		if !slices.Contains(waits, w) {
 			delete(aw.unconfirmed, w) // it ended otherwise (timed out, cancelled)
@@ -297,12 +307,24 @@ func (aw *appWatch) evaluateWaits(ctx context.Context, ch *change, added []*wait
 			w.listening() // its windows are watched now: what happens next is seen
 		case ch.loaded:
 			aw.evaluate(ctx, w, aw.loadTrigger(w), ch.fresh)
-		case ch.winsChanged || aw.unconfirmed[w] || w.targetNamed(ch.named):
+		case ch.winsChanged || aw.unconfirmed[w] || w.recheckWhole.Load() || w.targetNamed(ch.named):
 			aw.evaluate(ctx, w, ch.trigger, ch.fresh)
+		case len(ch.touched) > 0 && w.shares && (w.costly.Load() || aw.spent >= RoundBudget):
+			if aw.e.costly.backlogged(aw, w) { // its pending job may look at other elements: look at all
+				aw.evaluate(ctx, w, ch.trigger, ch.fresh)
+			} else {
+				aw.check(ctx, w, ch.trigger, aw.sharedView(ctx, shared, w, ch))
+			}
 		case len(ch.touched) > 0 && w.shares:
 			// It held of nothing before: only what was added or changed can make it hold now.
 			v := aw.sharedView(ctx, shared, w, ch)
-			if w.cond.matchesAnyOf(v.onlyNodes) { // most of a thousand waits match none of them
+			mt := newMeter(InlineBudget, w)
+			matched := w.cond.matchesAnyOf(v.onlyNodes, mt) // most of a thousand waits match none of them
+			aw.charge(w, mt)
+			if matched {
+				aw.check(ctx, w, ch.trigger, v)
+			} else if mt.over {
+				w.costly.Store(true)
 				aw.check(ctx, w, ch.trigger, v)
 			}
 		case len(ch.touched) > 0:
@@ -360,12 +382,13 @@ func appearsOnly(c *Condition) bool {
 }
 
 // matchesAnyOf reports whether one of nodes passes the element test of c, a condition that
-// appearsOnly: whether c holds of a view of these nodes, without making one.
-func (c *Condition) matchesAnyOf(nodes []*observer.Node) bool {
+// appearsOnly: whether c holds of a view of these nodes, without making one. Metered by mt: once
+// it stops, false proves nothing.
+func (c *Condition) matchesAnyOf(nodes []*observer.Node, mt *meter) bool {
 	if c.Kind == KindAny {
-		return slices.ContainsFunc(c.Of, func(t *Condition) bool { return t.matchesAnyOf(nodes) })
+		return slices.ContainsFunc(c.Of, func(t *Condition) bool { return t.matchesAnyOf(nodes, mt) })
 	}
-	return slices.ContainsFunc(nodes, c.MatchesElement)
+	return slices.ContainsFunc(nodes, func(n *observer.Node) bool { return c.matchesElement(n, mt) })
 }
 
 // resynced is what a whole re-read changed.
