@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -143,7 +142,7 @@ func TestHostileScreenshotStorm(t *testing.T) {
 	t.Logf("VmRSS %d MB before, %d MB at most during the storm (bound %d MB); the owner's %d status calls: p50 %v, max %v",
 		rssBefore>>10, peak>>20, heavyRSSBound>>20, len(owner), owner[len(owner)/2].Round(time.Microsecond), owner[len(owner)-1].Round(time.Microsecond))
 
-	if raced() {
+	if raceDetector {
 		t.Logf("the race detector's shadow memory makes the %d MB bound meaningless: not checked", heavyRSSBound>>20)
 	} else if peak > heavyRSSBound {
 		t.Errorf("the process held %d MB during the storm, bound %d MB", peak>>20, heavyRSSBound>>20)
@@ -173,12 +172,6 @@ func TestHostileScreenshotStorm(t *testing.T) {
 		t.Errorf("%d goroutines after the storm, %d before", goroutines, goroutinesBefore)
 	}
 	s.unharmed(t)
-}
-
-// raced says the test binary was built with the race detector.
-func raced() bool {
-	info, ok := debug.ReadBuildInfo()
-	return ok && slices.ContainsFunc(info.Settings, func(s debug.BuildSetting) bool { return s.Key == "-race" && s.Value == "true" })
 }
 
 // procStatusKB is a field of /proc/self/status, in kB.
