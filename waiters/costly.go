@@ -16,11 +16,15 @@ import (
 // has half the processors (one at least), so the rest of the daemon keeps the others; each
 // evaluation is metered (EvalBudget) and stops once its wait ends.
 
-// costlyPool evaluates the costly waits' jobs, each (watcher, wait) in its turn.
+// costlyPool evaluates the costly waits' jobs, each (watcher, wait) in its turn, and identities
+// in turn: one identity's many costly waits delay another's costly wait by one job of each.
 type costlyPool struct {
-	mu      sync.Mutex
-	slots   map[slotKey]*costlySlot
-	queue   []slotKey // slots with a job, in the order they got it
+	mu    sync.Mutex
+	slots map[slotKey]*costlySlot
+	// queues holds, by identity, the slots with a job in the order they got it; turns the
+	// identities with some, in the order they are served.
+	queues  map[string][]slotKey
+	turns   []string
 	wake    chan struct{}
 	started sync.Once
 	// runs counts the evaluations begun.
@@ -51,7 +55,7 @@ type costlyJob struct {
 }
 
 func newCostlyPool() *costlyPool {
-	return &costlyPool{slots: map[slotKey]*costlySlot{}, wake: make(chan struct{}, 1)}
+	return &costlyPool{slots: map[slotKey]*costlySlot{}, queues: map[string][]slotKey{}, wake: make(chan struct{}, 1)}
 }
 
 // costlyWorkers is how many costly evaluations run at once.
@@ -106,8 +110,7 @@ func (e *Engine) submitCostly(aw *appWatch, w *wait, j *costlyJob) {
 	}
 	s.next = j
 	if !s.running && !s.queued {
-		s.queued = true
-		p.queue = append(p.queue, k)
+		p.enqueue(k, s)
 	}
 	p.mu.Unlock()
 	select {
@@ -138,13 +141,29 @@ func (p *costlyPool) work(ctx context.Context) {
 	}
 }
 
-// take returns the oldest queued slot's job, marking it running; nil when none waits.
+// enqueue queues slot k behind its identity's others; called under p.mu.
+func (p *costlyPool) enqueue(k slotKey, s *costlySlot) {
+	s.queued = true
+	if len(p.queues[k.w.who]) == 0 {
+		p.turns = append(p.turns, k.w.who)
+	}
+	p.queues[k.w.who] = append(p.queues[k.w.who], k)
+}
+
+// take returns the job of the oldest queued slot of the identity whose turn it is, marking it
+// running; nil when none waits.
 func (p *costlyPool) take() (slotKey, *costlyJob) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for len(p.queue) > 0 {
-		k := p.queue[0]
-		p.queue = p.queue[1:]
+	for len(p.turns) > 0 {
+		who := p.turns[0]
+		p.turns = p.turns[1:]
+		k := p.queues[who][0]
+		if p.queues[who] = p.queues[who][1:]; len(p.queues[who]) > 0 {
+			p.turns = append(p.turns, who) // its next after the other identities'
+		} else {
+			delete(p.queues, who)
+		}
 		s := p.slots[k]
 		s.queued = false
 		if s.next == nil {
@@ -168,8 +187,7 @@ func (p *costlyPool) finished(k slotKey) {
 	case k.w.ended.Load():
 		delete(p.slots, k)
 	case s.next != nil:
-		s.queued = true
-		p.queue = append(p.queue, k)
+		p.enqueue(k, s)
 	default:
 		delete(p.slots, k)
 	}

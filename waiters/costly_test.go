@@ -274,3 +274,37 @@ func TestFrozenViewsShareOnlyWhatTheySee(t *testing.T) {
 		t.Fatalf("windows only: %d elements; with elements: %d", len(windowsOnly.frozen), len(withElements.frozen))
 	}
 }
+
+// The costly pool serves identities in turn: one identity's many costly waits hold another's
+// back by one job, not by all of theirs, and each identity's own go in their order.
+func TestCostlyWaitsTakeTurnsByIdentity(t *testing.T) {
+	p := newCostlyPool()
+	var keys []slotKey
+	add := func(who string) {
+		k := slotKey{w: &wait{who: who}}
+		s := &costlySlot{next: &costlyJob{}}
+		p.slots[k] = s
+		p.enqueue(k, s)
+		keys = append(keys, k)
+	}
+	for range 5 {
+		add("mallory")
+	}
+	add("owner")
+	add("mallory")
+	var got []string
+	for k, j := p.take(); j != nil; k, j = p.take() {
+		got = append(got, k.w.who)
+	}
+	if want := []string{"mallory", "owner", "mallory", "mallory", "mallory", "mallory", "mallory"}; !slices.Equal(got, want) {
+		t.Fatalf("served %v, want %v", got, want)
+	}
+	// finished with a job come meanwhile: the slot queues again behind the other identities'.
+	k := keys[0]
+	p.slots[k].next = &costlyJob{}
+	add("owner")
+	p.finished(k)
+	if k2, _ := p.take(); k2.w.who != "owner" {
+		t.Fatalf("after mallory's job, %s's was taken, want the owner's", k2.w.who)
+	}
+}

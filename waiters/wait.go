@@ -53,7 +53,9 @@ const (
 
 // wait is one wait in progress.
 type wait struct {
-	req     Request
+	req Request
+	// who asked (api.IdentityOf): the costly pool takes its waits identity by identity.
+	who     string
 	cond    *Condition
 	app     observer.App // zero for a desktop wait
 	start   time.Time
@@ -204,7 +206,7 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*wait, error) {
 		return nil, observer.Errorf(observer.CodeBadRequest, "Give a recheck period of at least 100 ms.",
 			"recheck %v is too short", req.Recheck)
 	}
-	w := &wait{req: req, cond: req.Condition, loc: loc, recheckAsked: explicit, start: time.Now(), done: make(chan *Result, 1), ready: make(chan struct{}),
+	w := &wait{req: req, who: api.IdentityOf(ctx).Name, cond: req.Condition, loc: loc, recheckAsked: explicit, start: time.Now(), done: make(chan *Result, 1), ready: make(chan struct{}),
 		targets: map[string]observer.NodeRef{}}
 	if err := e.resolveTargets(w); err != nil {
 		return nil, err
