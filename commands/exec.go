@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -46,6 +47,8 @@ type run struct {
 	step            string
 	delivered       bool
 	mechanism       string
+	// seen is the value the last text proof read (never a secure field's), said when unproven.
+	seen *string
 }
 
 // errChainDeadline ends a chain that ran past its deadline.
@@ -84,7 +87,11 @@ func (r *run) exec(ctx context.Context) error {
 			r.note(step, string(observer.CodeOf(err)), observer.AsError(err).Message, elapsed, retried)
 		case !r.proven(ctx, step):
 			r.delivered = true
-			r.note(step, "no_effect", "the call worked but the element did not change", elapsed, retried)
+			msg := "the call worked but the element did not change"
+			if r.seen != nil {
+				msg += fmt.Sprintf(" (its value reads %q)", observer.Excerpt(*r.seen))
+			}
+			r.note(step, "no_effect", msg, elapsed, retried)
 		default:
 			r.delivered, r.done, r.step = true, true, step.Name()
 			r.mechanism = "accessibility"
@@ -193,6 +200,9 @@ func (r *run) textProven(ctx context.Context) bool {
 	return backoff.Retry(func() error {
 		n := r.b.Read(ctx, []observer.NodeRef{r.t.ref})[0]
 		got := strings.TrimSpace(n.Value)
+		if n.Err == nil && n.HasValue && !n.Secure {
+			r.seen = &n.Value
+		}
 		switch {
 		case n.Err != nil || !n.HasValue:
 		case r.name == "type" && strings.HasSuffix(got, want),

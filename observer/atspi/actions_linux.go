@@ -27,6 +27,7 @@ var pressActions = []string{"click", "press", "activate", "toggle", "check", "un
 // action is NOT_SUPPORTED, listing the element's actions.
 func (b *Backend) Perform(ctx context.Context, ref observer.NodeRef, action string) error {
 	b.acting()
+	defer b.acting()
 	bus, path, err := b.target(ref)
 	if err != nil {
 		return err
@@ -166,6 +167,7 @@ var scrollTypes = map[string]uint32{
 // name such as "top_edge" puts it there).
 func (b *Backend) SetAttribute(ctx context.Context, ref observer.NodeRef, attr string, value any) error {
 	b.acting()
+	defer b.acting()
 	bus, path, err := b.target(ref)
 	if err != nil {
 		return err

@@ -107,8 +107,10 @@ func inBMP(r []rune) bool {
 	return true
 }
 
-// acting marks the start of an action of ours: the reads after it ask again what the events of
-// its effect, still on their way, would keep true.
+// acting marks the start and the end of an action of ours: the reads after it ask again what
+// the events of its effect, still on their way, would keep true. A read that began while the
+// action ran (a watcher's) may hold the app's answer from before it: the mark at its end keeps
+// that answer from standing in for the reads after it.
 func (b *Backend) acting() { b.acted.Add(1) }
 
 // actionsUnsettled reports whether the element was read as one a user acts on (focusable or

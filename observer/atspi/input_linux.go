@@ -28,6 +28,7 @@ const (
 // first, as xdotool's windowfocus does. The text typed is never logged.
 func (b *Backend) Input(ctx context.Context, in observer.Input) error {
 	b.acting()
+	defer b.acting()
 	x, err := b.xconn()
 	if err != nil {
 		return err

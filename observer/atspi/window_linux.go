@@ -19,6 +19,7 @@ import (
 // do (ICCCM WM_CHANGE_STATE, EWMH _NET_ACTIVE_WINDOW), done as it would do it when none runs.
 func (b *Backend) ChangeWindow(ctx context.Context, pid int, win observer.Window, ch observer.WindowChange) error {
 	b.acting()
+	defer b.acting()
 	x, err := b.xconn()
 	if err != nil {
 		return err
