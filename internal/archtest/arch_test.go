@@ -1,0 +1,119 @@
+package archtest
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/axbus/axbus/"
+
+// thirdParty names, as the package table writes them, the modules a package may import.
+var thirdParty = map[string][]string{
+	"godbus":      {"github.com/godbus/dbus/v5"},
+	"xgb":         {"github.com/jezek/xgb"},
+	"backoff":     {"github.com/cenkalti/backoff/v4"},
+	"purego":      {"github.com/ebitengine/purego"},
+	"nats.go":     {"github.com/nats-io/nats.go", "github.com/nats-io/nkeys", "github.com/nats-io/nuid"},
+	"nats-server": {"github.com/nats-io/nats-server/v2", "github.com/nats-io/jwt/v2"},
+	"jsonschema":  {"github.com/santhosh-tekuri/jsonschema/v6"},
+	"go-sdk":      {"github.com/modelcontextprotocol/go-sdk"},
+	"kong":        {"github.com/alecthomas/kong"},
+	"x/sys":       {"golang.org/x/sys"},
+	"x/text":      {"golang.org/x/text"},
+}
+
+// rule is one row of the package table: a package and what it may import.
+type rule struct {
+	dir     string
+	allowed []string // import path prefixes
+}
+
+var row = regexp.MustCompile("^\\| `([a-z0-9/]+)/` \\|.*\\| ([^|]+) \\|$")
+
+// rules reads the package table of ARCHITECTURE.md: every row that names a package directory,
+// but those that may import everything (the composition roots) or nothing is said of.
+func rules(t *testing.T) []rule {
+	f, err := os.Open(filepath.Join("..", "..", "ARCHITECTURE.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []rule
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		m := row.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		imports := strings.TrimSpace(regexp.MustCompile(`\(.*\)`).ReplaceAllString(m[2], ""))
+		if strings.HasPrefix(imports, "everything") || imports == "-" {
+			continue
+		}
+		r := rule{dir: m[1]}
+		if !strings.HasPrefix(imports, "standard library") {
+			for _, name := range strings.Split(imports, ", ") {
+				name = strings.TrimSpace(name)
+				if mods, ok := thirdParty[name]; ok {
+					r.allowed = append(r.allowed, mods...)
+				} else {
+					r.allowed = append(r.allowed, module+name)
+				}
+			}
+		}
+		out = append(out, r)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(out) < 15 {
+		t.Fatalf("read %d rules from ARCHITECTURE.md's package table: has it changed shape?", len(out))
+	}
+	return out
+}
+
+// TestImportsFollowThePackageTable: each package imports, on Linux and on macOS, only the
+// standard library, itself and what its row of ARCHITECTURE.md's package table names.
+func TestImportsFollowThePackageTable(t *testing.T) {
+	for _, r := range rules(t) {
+		for _, goos := range []string{"linux", "darwin"} {
+			cmd := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, "./"+r.dir)
+			cmd.Dir = filepath.Join("..", "..")
+			cmd.Env = append(cmd.Environ(), "GOOS="+goos, "CGO_ENABLED=0")
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("go list ./%s: %v\n%s", r.dir, err, out)
+			}
+			for _, imp := range strings.Fields(string(out)) {
+				first, _, _ := strings.Cut(imp, "/")
+				if !strings.Contains(first, ".") || strings.HasPrefix(imp, module+r.dir+"/") {
+					continue // the standard library, or a package of its own folder
+				}
+				if !slices.ContainsFunc(r.allowed, func(a string) bool { return imp == a || strings.HasPrefix(imp, a+"/") }) {
+					t.Errorf("GOOS=%s: %s imports %s, which its row of ARCHITECTURE.md does not name", goos, r.dir, imp)
+				}
+			}
+		}
+	}
+}
+
+// TestEveryPackageSaysWhatItIsFor: every package has a doc comment.
+func TestEveryPackageSaysWhatItIsFor(t *testing.T) {
+	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}\t{{.Doc}}", "./...")
+	cmd.Dir = filepath.Join("..", "..")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if path, doc, _ := strings.Cut(line, "\t"); strings.TrimSpace(doc) == "" {
+			t.Errorf("package %s has no doc comment", path)
+		}
+	}
+}
