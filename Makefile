@@ -65,7 +65,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParseLocator$$' -fuzztime $(FUZZTIME) ./waiters/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseTSV$$' -fuzztime $(FUZZTIME) ./observer/ocr/
 	$(GO) test -run '^$$' -fuzz '^FuzzExecArgs$$' -fuzztime $(FUZZTIME) ./observer/atspi/
-	$(GO) test -run '^$$' -fuzz '^FuzzWireMessage$$' -fuzztime $(FUZZTIME) ./observer/atspi/
+	$(GO) test -run '^$$' -fuzz '^FuzzWireMessage$$' -fuzztime $(FUZZTIME) ./internal/dbuswire/
 	$(GO) test -run '^$$' -fuzz '^FuzzSplitKeys$$' -fuzztime $(FUZZTIME) ./observer/
 	$(GO) test -run '^$$' -fuzz '^FuzzInspectionJSON$$' -fuzztime $(FUZZTIME) ./observer/
 	$(GO) test -run '^$$' -fuzz '^FuzzEnvelopeJSON$$' -fuzztime $(FUZZTIME) ./api/

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/godbus/dbus/v5"
+
+	"github.com/axbus/axbus/internal/dbuswire"
 )
 
 // peerConn is a peer connection to one app, speaking just what a reader needs: method calls out,
@@ -117,7 +119,7 @@ func (pc *peerConn) send(ctx context.Context, group *callGroup, bus, path, metho
 		pc.serial = 1
 	}
 	serial := pc.serial
-	msg, err := appendMethodCall(pc.scratch[:0], serial, path, method, args)
+	msg, err := dbuswire.AppendMethodCall(pc.scratch[:0], serial, path, method, args)
 	pc.scratch = msg[:0]
 	if err != nil {
 		return finished(call, err)
@@ -210,28 +212,28 @@ func (pc *peerConn) close() { pc.fail(fmt.Errorf("peer connection: %w", net.ErrC
 func (pc *peerConn) readLoop() {
 	var buf []byte
 	for {
-		m, err := readWireMessage(pc.r, &buf)
+		m, err := dbuswire.ReadMessage(pc.r, &buf)
 		if err != nil {
-			if !errors.Is(err, errWireFormat) {
+			if !errors.Is(err, dbuswire.ErrFormat) {
 				err = fmt.Errorf("%w: %w", dbus.ErrClosed, err) // the app closed it, or we did
 			}
 			pc.fail(err)
 			return
 		}
-		if m.typ != msgMethodReturn && m.typ != msgError {
+		if m.Type != dbuswire.MethodReturn && m.Type != dbuswire.ErrorReply {
 			continue
 		}
 		pc.mu.Lock()
-		_, waited := pc.pending[m.replySerial]
+		_, waited := pc.pending[m.ReplySerial]
 		pc.mu.Unlock()
 		if !waited { // its context ended: nobody reads the answer
 			continue
 		}
-		body, err := decodeBody(m.body, m.order, m.signature)
-		if err == nil && m.typ == msgError {
-			err = dbus.Error{Name: m.errorName, Body: body}
+		body, err := dbuswire.DecodeBody(m.Body, m.Order, m.Signature)
+		if err == nil && m.Type == dbuswire.ErrorReply {
+			err = dbus.Error{Name: m.ErrorName, Body: body}
 			body = nil
 		}
-		pc.end(m.replySerial, body, err)
+		pc.end(m.ReplySerial, body, err)
 	}
 }

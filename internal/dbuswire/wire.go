@@ -1,6 +1,8 @@
-//go:build linux
-
-package atspi
+// Package dbuswire encodes D-Bus method calls and decodes their replies by hand, for the
+// AT-SPI backend's peer connections: a call appended to a buffer, a reply decoded straight into
+// the values godbus would have made (so dbus.Store and every reader of a *dbus.Call work
+// unchanged). It knows no platform: its fuzzing runs anywhere.
+package dbuswire
 
 import (
 	"encoding/binary"
@@ -24,9 +26,9 @@ import (
 
 // D-Bus message types and header fields (the specification's numbers).
 const (
-	msgMethodCall   = 1
-	msgMethodReturn = 2
-	msgError        = 3
+	methodCall   = 1
+	MethodReturn = 2
+	ErrorReply   = 3
 
 	fieldPath        = 1
 	fieldInterface   = 2
@@ -44,10 +46,10 @@ const (
 	maxWireDeep = 64
 )
 
-var errWireFormat = errors.New("malformed D-Bus message")
+var ErrFormat = errors.New("malformed D-Bus message")
 
 func wireErrorf(format string, a ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{errWireFormat}, a...)...)
+	return fmt.Errorf("%w: "+format, append([]any{ErrFormat}, a...)...)
 }
 
 // --- encoding ---
@@ -82,7 +84,7 @@ func appendField(b []byte, code byte, sig, value string) []byte {
 
 // appendMethodCall appends a little-endian method call of method ("interface.Member") on path
 // to b. The arguments are the few kinds AT-SPI calls take: strings, int32 and uint32.
-func appendMethodCall(b []byte, serial uint32, path, method string, args []any) ([]byte, error) {
+func AppendMethodCall(b []byte, serial uint32, path, method string, args []any) ([]byte, error) {
 	dot := strings.LastIndexByte(method, '.')
 	if dot <= 0 || dot == len(method)-1 {
 		return b, fmt.Errorf("method %q has no interface", method)
@@ -104,7 +106,7 @@ func appendMethodCall(b []byte, serial uint32, path, method string, args []any) 
 		}
 	}
 	start := len(b)
-	b = append(b, 'l', msgMethodCall, 0, 1, 0, 0, 0, 0) // endianness, type, flags, version, body length
+	b = append(b, 'l', methodCall, 0, 1, 0, 0, 0, 0) // endianness, type, flags, version, body length
 	b = appendU32(b, serial)
 	b = append(b, 0, 0, 0, 0) // header fields' length
 	fields := len(b)
@@ -133,34 +135,36 @@ func appendMethodCall(b []byte, serial uint32, path, method string, args []any) 
 
 // --- decoding ---
 
-// wireMessage is what a reader needs of one received message.
-type wireMessage struct {
-	typ         byte
-	replySerial uint32
-	errorName   string
-	signature   string
-	order       binary.ByteOrder
-	body        []byte // aliases the read buffer: decode before the next read
+// Message is what a reader needs of one received message.
+// Message is one message read: its type, the serial it answers, an error's name, and its body
+// with the body's signature and byte order.
+type Message struct {
+	Type        byte
+	ReplySerial uint32
+	ErrorName   string
+	Signature   string
+	Order       binary.ByteOrder
+	Body        []byte // aliases the read buffer: decode before the next read
 }
 
 // readWireMessage reads one message from r into *buf (grown as needed and reused).
-func readWireMessage(r io.Reader, buf *[]byte) (wireMessage, error) {
-	var m wireMessage
+func ReadMessage(r io.Reader, buf *[]byte) (Message, error) {
+	var m Message
 	var fixed [16]byte
 	if _, err := io.ReadFull(r, fixed[:]); err != nil {
 		return m, err
 	}
 	switch fixed[0] {
 	case 'l':
-		m.order = binary.LittleEndian
+		m.Order = binary.LittleEndian
 	case 'B':
-		m.order = binary.BigEndian
+		m.Order = binary.BigEndian
 	default:
 		return m, wireErrorf("endianness byte %q", fixed[0])
 	}
-	m.typ = fixed[1]
-	bodyLen := uint64(m.order.Uint32(fixed[4:]))
-	fieldsLen := uint64(m.order.Uint32(fixed[12:]))
+	m.Type = fixed[1]
+	bodyLen := uint64(m.Order.Uint32(fixed[4:]))
+	fieldsLen := uint64(m.Order.Uint32(fixed[12:]))
 	headerEnd := (16 + fieldsLen + 7) &^ 7
 	total := headerEnd + bodyLen
 	if total > maxMessage {
@@ -181,7 +185,7 @@ func readWireMessage(r io.Reader, buf *[]byte) (wireMessage, error) {
 		b = b[:len(b)+int(n)]
 	}
 	*buf = b
-	d := wireDecoder{buf: b[:16+fieldsLen], pos: 16, order: m.order}
+	d := wireDecoder{buf: b[:16+fieldsLen], pos: 16, order: m.Order}
 	for d.err == nil && d.pos < len(d.buf) {
 		d.align(8)
 		code := d.byte()
@@ -191,11 +195,11 @@ func readWireMessage(r io.Reader, buf *[]byte) (wireMessage, error) {
 		}
 		switch {
 		case code == fieldReplySerial && sig == "u":
-			m.replySerial = d.u32()
+			m.ReplySerial = d.u32()
 		case code == fieldErrorName && sig == "s":
-			m.errorName = d.string()
+			m.ErrorName = d.string()
 		case code == fieldSignature && sig == "g":
-			m.signature = d.signature()
+			m.Signature = d.signature()
 		default:
 			t, rest, err := nextType(sig, 0)
 			if err != nil || rest != "" {
@@ -207,7 +211,7 @@ func readWireMessage(r io.Reader, buf *[]byte) (wireMessage, error) {
 	if d.err != nil {
 		return m, d.err
 	}
-	m.body = b[headerEnd:]
+	m.Body = b[headerEnd:]
 	return m, nil
 }
 
@@ -305,7 +309,7 @@ func (d *wireDecoder) signature() string {
 }
 
 // decodeBody decodes a body of signature sig into the values godbus would have made.
-func decodeBody(body []byte, order binary.ByteOrder, sig string) ([]any, error) {
+func DecodeBody(body []byte, order binary.ByteOrder, sig string) ([]any, error) {
 	d := wireDecoder{buf: body, order: order}
 	var out []any
 	for sig != "" {

@@ -1,6 +1,4 @@
-//go:build linux
-
-package atspi
+package dbuswire
 
 import (
 	"bytes"
@@ -93,41 +91,49 @@ func TestRepliesDecodeAsGodbusDecodes(t *testing.T) {
 				t.Fatalf("godbus decodes body %d: %v", i, err)
 			}
 			var buf []byte
-			m, err := readWireMessage(bytes.NewReader(raw), &buf)
+			m, err := ReadMessage(bytes.NewReader(raw), &buf)
 			if err != nil {
 				t.Fatalf("%v body %d: %v", order, i, err)
 			}
-			if m.typ != msgMethodReturn || m.replySerial != 77 {
-				t.Errorf("%v body %d: type %d reply serial %d, want 2 and 77", order, i, m.typ, m.replySerial)
+			if m.Type != MethodReturn || m.ReplySerial != 77 {
+				t.Errorf("%v body %d: type %d reply serial %d, want 2 and 77", order, i, m.Type, m.ReplySerial)
 			}
-			got, err := decodeBody(m.body, m.order, m.signature)
+			got, err := DecodeBody(m.Body, m.Order, m.Signature)
 			if err != nil {
-				t.Fatalf("%v body %d (%s): %v", order, i, m.signature, err)
+				t.Fatalf("%v body %d (%s): %v", order, i, m.Signature, err)
 			}
 			if !same(got, want.Body) {
-				t.Errorf("%v body %d (%s):\n got %#v\nwant %#v", order, i, m.signature, got, want.Body)
+				t.Errorf("%v body %d (%s):\n got %#v\nwant %#v", order, i, m.Signature, got, want.Body)
 			}
 		}
 	}
 	// What the readers of a reply do with it works on ours as on godbus's.
 	raw := godbusEncoded(t, binary.LittleEndian, "", wireBodies[11])
 	var buf []byte
-	m, _ := readWireMessage(bytes.NewReader(raw), &buf)
-	body, _ := decodeBody(m.body, m.order, m.signature)
-	if bus, path, ok := labelTarget(body); !ok || bus != ":1.7" || path != "/org/a11y/atspi/accessible/9" {
-		t.Errorf("labelTarget of a decoded relation set: %q %q %v", bus, path, ok)
+	m, _ := ReadMessage(bytes.NewReader(raw), &buf)
+	body, _ := DecodeBody(m.Body, m.Order, m.Signature)
+	var relations []struct {
+		Type    uint32
+		Targets []struct {
+			Bus  string
+			Path dbus.ObjectPath
+		}
+	}
+	if err := dbus.Store(body, &relations); err != nil || len(relations) == 0 || len(relations[0].Targets) == 0 ||
+		relations[0].Targets[0].Bus != ":1.7" || relations[0].Targets[0].Path != "/org/a11y/atspi/accessible/9" {
+		t.Errorf("dbus.Store of a decoded relation set: %+v %v", relations, err)
 	}
 }
 
 func TestErrorRepliesCarryTheirName(t *testing.T) {
 	raw := godbusEncoded(t, binary.LittleEndian, "org.freedesktop.DBus.Error.UnknownObject", []any{"no such object"})
 	var buf []byte
-	m, err := readWireMessage(bytes.NewReader(raw), &buf)
+	m, err := ReadMessage(bytes.NewReader(raw), &buf)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.typ != msgError || m.errorName != "org.freedesktop.DBus.Error.UnknownObject" {
-		t.Errorf("type %d name %q", m.typ, m.errorName)
+	if m.Type != ErrorReply || m.ErrorName != "org.freedesktop.DBus.Error.UnknownObject" {
+		t.Errorf("type %d name %q", m.Type, m.ErrorName)
 	}
 }
 
@@ -146,7 +152,7 @@ func TestMethodCallsDecodeInGodbus(t *testing.T) {
 	var b []byte
 	for i, c := range cases {
 		var err error
-		b, err = appendMethodCall(b[:0], uint32(i+1), "/org/a11y/atspi/accessible/42", c.method, c.args)
+		b, err = AppendMethodCall(b[:0], uint32(i+1), "/org/a11y/atspi/accessible/42", c.method, c.args)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,10 +178,10 @@ func TestMethodCallsDecodeInGodbus(t *testing.T) {
 			t.Errorf("%s: body %#v, want %#v", c.method, m.Body, c.args)
 		}
 	}
-	if _, err := appendMethodCall(nil, 1, "/", "org.a.B", []any{1.5}); err == nil {
+	if _, err := AppendMethodCall(nil, 1, "/", "org.a.B", []any{1.5}); err == nil {
 		t.Error("a float argument was encoded")
 	}
-	if _, err := appendMethodCall(nil, 1, "/", "NoInterface", nil); err == nil {
+	if _, err := AppendMethodCall(nil, 1, "/", "NoInterface", nil); err == nil {
 		t.Error("a method without an interface was encoded")
 	}
 }
@@ -184,13 +190,13 @@ func TestWireMessagesClaimingMoreThanTheyHold(t *testing.T) {
 	raw := godbusEncoded(t, binary.LittleEndian, "", []any{"abc"})
 	var buf []byte
 	for n := range len(raw) { // every truncation fails, none panics
-		if _, err := readWireMessage(bytes.NewReader(raw[:n]), &buf); err == nil {
+		if _, err := ReadMessage(bytes.NewReader(raw[:n]), &buf); err == nil {
 			t.Fatalf("a message cut at %d of %d bytes was read", n, len(raw))
 		}
 	}
 	huge := append([]byte{}, raw[:16]...)
 	binary.LittleEndian.PutUint32(huge[4:], math.MaxUint32)
-	if _, err := readWireMessage(bytes.NewReader(huge), &buf); !errors.Is(err, errWireFormat) {
+	if _, err := ReadMessage(bytes.NewReader(huge), &buf); !errors.Is(err, ErrFormat) {
 		t.Errorf("a 4 GB body: %v", err)
 	}
 	if cap(buf) > 1<<20 {
@@ -207,11 +213,11 @@ func FuzzWireMessage(f *testing.F) {
 	f.Add(godbusEncoded(f, binary.BigEndian, "", wireBodies[3]))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		var buf []byte
-		m, err := readWireMessage(bytes.NewReader(raw), &buf)
+		m, err := ReadMessage(bytes.NewReader(raw), &buf)
 		if err != nil {
 			return
 		}
-		got, err := decodeBody(m.body, m.order, m.signature)
+		got, err := DecodeBody(m.Body, m.Order, m.Signature)
 		if err != nil {
 			return
 		}
