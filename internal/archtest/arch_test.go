@@ -117,3 +117,34 @@ func TestEveryPackageSaysWhatItIsFor(t *testing.T) {
 		}
 	}
 }
+
+// maxLines bounds a non-test source file: past it, a file holds more than one concept.
+const maxLines = 500
+
+// TestNoSourceFileIsLong: every non-test Go file is at most maxLines lines.
+func TestNoSourceFileIsLong(t *testing.T) {
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && strings.HasPrefix(d.Name(), ".") {
+			return filepath.SkipDir // .git, .tools
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if n := strings.Count(string(data), "\n"); n > maxLines {
+			rel, _ := filepath.Rel(root, path)
+			t.Errorf("%s has %d lines, more than %d: split it by concept", rel, n, maxLines)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
