@@ -76,38 +76,12 @@ func Start(opts ...Option) (_ *Server, err error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	host, port, err := cfg.validate()
-	if err != nil {
-		return nil, err
-	}
 	// Refusals that need nothing of the state dir come before it is touched.
-	loopback, err := cfg.checkExposure(host)
+	host, port, loopback, stls, err := cfg.listener()
 	if err != nil {
 		return nil, err
 	}
-	var stls *serverTLS
-	if cfg.tlsCert != "" || cfg.tlsKey != "" {
-		if stls, err = loadServerTLS(cfg.tlsCert, cfg.tlsKey); err != nil {
-			return nil, err
-		}
-	}
-	dir, err := resolveStateDir(cfg.stateDir)
-	if err != nil {
-		return nil, err
-	}
-	if err := ensureStateDir(dir, cfg.logger); err != nil {
-		return nil, err
-	}
-
-	lk, err := acquireLock(dir)
-	if errors.Is(err, errLocked) {
-		// Read-only from here: the other daemon owns everything in dir.
-		e := &AlreadyRunningError{StateDir: dir}
-		if info, rerr := readInfo(dir); rerr == nil {
-			e.URL, e.PID = info.URL, info.PID
-		}
-		return nil, e
-	}
+	dir, lk, err := lockStateDir(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -140,10 +114,7 @@ func Start(opts ...Option) (_ *Server, err error) {
 		return nil, fmt.Errorf("generate daemon nkey: %w", err)
 	}
 	undo = append(undo, daemonKey.Wipe)
-	daemonPub, err := daemonKey.PublicKey()
-	if err != nil {
-		return nil, fmt.Errorf("generate daemon nkey: %w", err)
-	}
+	daemonPub, _ := daemonKey.PublicKey() // a key just made has one
 
 	if port != 0 && precheckPort {
 		if err := checkPortFree(cfg.listen); err != nil {
@@ -163,29 +134,14 @@ func Start(opts ...Option) (_ *Server, err error) {
 	if err != nil {
 		return nil, err
 	}
-	ns, err := server.NewServer(sopts)
+	ns, err := runNATS(cfg, sopts)
 	if err != nil {
-		return nil, fmt.Errorf("configure nats server: %w", err)
+		return nil, err
 	}
-	lg := newNATSLogger(cfg.logger)
-	ns.SetLoggerV2(lg, lg.debugEnabled(), false, false)
-	// Start is synchronous up to the listener, so a fatal start error
-	// (busy port, JetStream store) is known when it returns.
-	ns.Start()
 	undo = append(undo, func() {
 		ns.Shutdown()
 		ns.WaitForShutdown()
 	})
-	if msg := lg.fatalMessage(); msg != "" {
-		return nil, startError(msg, cfg.listen)
-	}
-	if !ns.ReadyForConnections(readyTimeout) {
-		if msg := lg.fatalMessage(); msg != "" {
-			return nil, startError(msg, cfg.listen)
-		}
-		return nil, fmt.Errorf("nats server not ready after %s", readyTimeout)
-	}
-
 	nc, err := nats.Connect("",
 		nats.InProcessServer(ns),
 		nats.Nkey(daemonPub, daemonKey.Sign),
@@ -214,33 +170,107 @@ func Start(opts ...Option) (_ *Server, err error) {
 		log:  cfg.logger,
 		cfg:  cfg, host: host, port: port, stls: stls, daemonPub: daemonPub,
 		access: cfg.access, owner: owner, users: users,
-		info: Info{
-			URL:       clientURL(ns, host, stls != nil),
-			PID:       os.Getpid(),
-			CredsFile: credsPath,
-			Started:   time.Now().UTC(),
-			StateDir:  dir,
-			Listen:    ns.Addr().String(),
-			Loopback:  loopback,
-			// Exposed and plaintext: only reachable through WithInsecureRemote.
-			InsecureRemote: !loopback && stls == nil,
-		},
 	}
 	if cfg.leaf != nil {
 		_, hub, _ := leafRemote(cfg.leaf) // it worked for serverOptions a moment ago
 		s.hub = &hub
 	}
-	if stls != nil {
-		s.info.TLSCertFile, s.info.TLSCertSHA256 = stls.certFile, stls.pin
+	if err := s.announce(dir, credsPath, loopback); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// listener checks the client listener the options ask for: its host and port, whether only
+// this machine reaches it (an exposed plaintext one is refused unless allowed), and its TLS.
+func (cfg config) listener() (host string, port int, loopback bool, stls *serverTLS, err error) {
+	if host, port, err = cfg.validate(); err != nil {
+		return "", 0, false, nil, err
+	}
+	if loopback, err = cfg.checkExposure(host); err != nil {
+		return "", 0, false, nil, err
+	}
+	if cfg.tlsCert != "" || cfg.tlsKey != "" {
+		stls, err = loadServerTLS(cfg.tlsCert, cfg.tlsKey)
+	}
+	return host, port, loopback, stls, err
+}
+
+// announce writes daemon.json, which is how clients find the server, once it is ready.
+func (s *Server) announce(dir, credsPath string, loopback bool) error {
+	s.info = Info{
+		URL:       clientURL(s.ns, s.host, s.stls != nil),
+		PID:       os.Getpid(),
+		CredsFile: credsPath,
+		Started:   time.Now().UTC(),
+		StateDir:  dir,
+		Listen:    s.ns.Addr().String(),
+		Loopback:  loopback,
+		// Exposed and plaintext: only reachable through WithInsecureRemote.
+		InsecureRemote: !loopback && s.stls == nil,
+	}
+	if s.stls != nil {
+		s.info.TLSCertFile, s.info.TLSCertSHA256 = s.stls.certFile, s.stls.pin
 	}
 	if err := writeInfo(dir, s.info); err != nil {
-		return nil, err
+		return err
 	}
 	s.log.Info("nats server ready", "url", s.info.URL, "listen", s.info.Listen, "tls", s.info.TLS(), "state_dir", dir)
 	if s.info.InsecureRemote {
 		s.log.Warn("the client port is reachable from the network without TLS", "listen", s.info.Listen)
 	}
-	return s, nil
+	return nil
+}
+
+// lockStateDir makes the state dir and takes its lock: AlreadyRunningError when another daemon
+// holds it.
+func lockStateDir(cfg config) (string, *dirLock, error) {
+	dir, err := resolveStateDir(cfg.stateDir)
+	if err != nil {
+		return "", nil, err
+	}
+	if err := ensureStateDir(dir, cfg.logger); err != nil {
+		return "", nil, err
+	}
+	lk, err := acquireLock(dir)
+	if errors.Is(err, errLocked) {
+		// Read-only from here: the other daemon owns everything in dir.
+		e := &AlreadyRunningError{StateDir: dir}
+		if info, rerr := readInfo(dir); rerr == nil {
+			e.URL, e.PID = info.URL, info.PID
+		}
+		return "", nil, e
+	}
+	return dir, lk, err
+}
+
+// runNATS starts the NATS server of sopts and returns it once it takes connections; a server
+// that cannot start (a busy port, its JetStream store) is shut down and its error said.
+func runNATS(cfg config, sopts *server.Options) (*server.Server, error) {
+	ns, err := server.NewServer(sopts)
+	if err != nil {
+		return nil, fmt.Errorf("configure nats server: %w", err)
+	}
+	lg := newNATSLogger(cfg.logger)
+	ns.SetLoggerV2(lg, lg.debugEnabled(), false, false)
+	// Start is synchronous up to the listener, so a fatal start error
+	// (busy port, JetStream store) is known when it returns.
+	ns.Start()
+	failed := func(err error) (*server.Server, error) {
+		ns.Shutdown()
+		ns.WaitForShutdown()
+		return nil, err
+	}
+	if msg := lg.fatalMessage(); msg != "" {
+		return failed(startError(msg, cfg.listen))
+	}
+	if !ns.ReadyForConnections(readyTimeout) {
+		if msg := lg.fatalMessage(); msg != "" {
+			return failed(startError(msg, cfg.listen))
+		}
+		return failed(fmt.Errorf("nats server not ready after %s", readyTimeout))
+	}
+	return ns, nil
 }
 
 func serverOptions(cfg config, host string, port int, dir string, owner User, users []User, daemonPub string, stls *serverTLS) (*server.Options, error) {
