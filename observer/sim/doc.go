@@ -8,6 +8,7 @@
 // to mutate the tree, restart apps and play scripts. Roles, notifications and the mapping of
 // attributes onto nodes come from observer/ax, so the simulator reads like the real backend.
 //
-// It serves deterministic logic and fault tests, and `axbus serve --backend sim` until the real
-// backends exist. Everything is safe for concurrent use.
+// It serves deterministic logic and fault tests, never in place of an end-to-end test on a real
+// app, and `axbus serve --backend sim` for trying axbus without a desktop. Everything is safe
+// for concurrent use.
 package sim
