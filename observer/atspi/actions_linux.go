@@ -46,8 +46,8 @@ func (b *Backend) Perform(ctx context.Context, ref observer.NodeRef, action stri
 	cctx, cancel := context.WithTimeout(ctx, b.cfg.callTimeout)
 	defer cancel()
 	var ok bool
-	if err := b.conn.Object(bus, dbus.ObjectPath(path)).CallWithContext(cctx, ifaceAction+".DoAction", 0, int32(idx)).Store(&ok); err != nil {
-		return b.callError(ctx, bus, path, ifaceAction+".DoAction", err)
+	if err := b.conn.Object(bus, dbus.ObjectPath(path)).CallWithContext(cctx, actionDoAction, 0, int32(idx)).Store(&ok); err != nil {
+		return b.callError(ctx, bus, path, actionDoAction, err)
 	}
 	if !ok {
 		return observer.Errorf(observer.CodeActionFailed, "The app refused the action; check that the element is enabled and visible.",
@@ -76,8 +76,8 @@ func (b *Backend) settle(ctx context.Context, ref observer.NodeRef, action strin
 	}
 	cctx, cancel := context.WithTimeout(ctx, b.cfg.callTimeout)
 	defer cancel()
-	if err := b.conn.Object(bus, dbus.ObjectPath(path)).CallWithContext(cctx, ifaceAccessible+".GetState", 0).Err; err != nil {
-		if e := b.callError(ctx, bus, path, ifaceAccessible+".GetState", err); e.Code != observer.CodeElementNotFound {
+	if err := b.conn.Object(bus, dbus.ObjectPath(path)).CallWithContext(cctx, accessibleGetState, 0).Err; err != nil {
+		if e := b.callError(ctx, bus, path, accessibleGetState, err); e.Code != observer.CodeElementNotFound {
 			return e // gone is an effect (a dialog's OK closes it); not answering is not
 		}
 	}
@@ -126,15 +126,15 @@ func (b *Backend) actionsOf(ctx context.Context, ref observer.NodeRef) ([]string
 	defer cancel()
 	obj := b.conn.Object(bus, dbus.ObjectPath(path))
 	var count int32
-	if err := obj.CallWithContext(cctx, ifaceProps+".Get", 0, ifaceAction, "NActions").Store(&count); err != nil {
-		if e := b.callError(ctx, bus, path, ifaceAction+".NActions", err); fatal(e) {
+	if err := obj.CallWithContext(cctx, propsGet, 0, ifaceAction, "NActions").Store(&count); err != nil {
+		if e := b.callError(ctx, bus, path, actionNActionsProp, err); fatal(e) {
 			return nil, e
 		}
 		return nil, nil // no Action interface: no actions
 	}
 	names := make([]string, min(max(count, 0), maxActions))
 	for i := range names {
-		_ = obj.CallWithContext(cctx, ifaceAction+".GetName", 0, int32(i)).Store(&names[i])
+		_ = obj.CallWithContext(cctx, actionGetName, 0, int32(i)).Store(&names[i])
 	}
 	b.keepActions(ref, names)
 	return names, nil
@@ -188,8 +188,8 @@ func (b *Backend) SetAttribute(ctx context.Context, ref observer.NodeRef, attr s
 				b.appLabel(bus))
 		}
 		var done bool
-		if err := obj.CallWithContext(cctx, ifaceEditable+".SetTextContents", 0, s).Store(&done); err != nil {
-			return b.notSupportedAs(b.callError(ctx, bus, path, ifaceEditable+".SetTextContents", err), attr)
+		if err := obj.CallWithContext(cctx, editableSetTextContents, 0, s).Store(&done); err != nil {
+			return b.notSupportedAs(b.callError(ctx, bus, path, editableSetTextContents, err), attr)
 		}
 		if !done {
 			return observer.Errorf(observer.CodeActionFailed, "The field may be read-only or disabled; check its states.",
@@ -201,9 +201,9 @@ func (b *Backend) SetAttribute(ctx context.Context, ref observer.NodeRef, attr s
 		if !ok {
 			return badValue(attr, "a number", value)
 		}
-		c := obj.CallWithContext(cctx, ifaceProps+".Set", 0, ifaceValue, "CurrentValue", dbus.MakeVariant(f))
+		c := obj.CallWithContext(cctx, propsSet, 0, ifaceValue, "CurrentValue", dbus.MakeVariant(f))
 		if c.Err != nil {
-			return b.notSupportedAs(b.callError(ctx, bus, path, ifaceValue+".CurrentValue", c.Err), attr)
+			return b.notSupportedAs(b.callError(ctx, bus, path, valueCurrentValueProp, c.Err), attr)
 		}
 		return nil
 	case "focus", "focused":
@@ -211,8 +211,8 @@ func (b *Backend) SetAttribute(ctx context.Context, ref observer.NodeRef, attr s
 			return observer.Errorf(observer.CodeNotSupported, "Focus another element instead.", "AT-SPI cannot take the focus away from an element")
 		}
 		var done bool
-		if err := obj.CallWithContext(cctx, ifaceComponent+".GrabFocus", 0).Store(&done); err != nil {
-			return b.notSupportedAs(b.callError(ctx, bus, path, ifaceComponent+".GrabFocus", err), attr)
+		if err := obj.CallWithContext(cctx, componentGrabFocus, 0).Store(&done); err != nil {
+			return b.notSupportedAs(b.callError(ctx, bus, path, componentGrabFocus, err), attr)
 		}
 		if !done {
 			return observer.Errorf(observer.CodeActionFailed, "Click the element instead (physical input).",
@@ -242,8 +242,8 @@ func (b *Backend) SetAttribute(ctx context.Context, ref observer.NodeRef, attr s
 			return badValue(attr, "true or a scroll type (anywhere, top_edge, ...)", value)
 		}
 		var done bool
-		if err := obj.CallWithContext(cctx, ifaceComponent+".ScrollTo", 0, where).Store(&done); err != nil {
-			return b.notSupportedAs(b.callError(ctx, bus, path, ifaceComponent+".ScrollTo", err), attr)
+		if err := obj.CallWithContext(cctx, componentScrollTo, 0, where).Store(&done); err != nil {
+			return b.notSupportedAs(b.callError(ctx, bus, path, componentScrollTo, err), attr)
 		}
 		if !done {
 			return observer.Errorf(observer.CodeNotSupported, "Scroll the element's container instead (physical input).",
@@ -259,12 +259,12 @@ func (b *Backend) SetAttribute(ctx context.Context, ref observer.NodeRef, attr s
 func (b *Backend) selectInParent(cctx, ctx context.Context, bus, path string, on bool) error {
 	obj := b.conn.Object(bus, dbus.ObjectPath(path))
 	var idx int32
-	if err := obj.CallWithContext(cctx, ifaceAccessible+".GetIndexInParent", 0).Store(&idx); err != nil {
-		return b.callError(ctx, bus, path, ifaceAccessible+".GetIndexInParent", err)
+	if err := obj.CallWithContext(cctx, accessibleGetIndexInParent, 0).Store(&idx); err != nil {
+		return b.callError(ctx, bus, path, accessibleGetIndexInParent, err)
 	}
 	var pv dbus.Variant
-	if err := obj.CallWithContext(cctx, ifaceProps+".Get", 0, ifaceAccessible, "Parent").Store(&pv); err != nil {
-		return b.callError(ctx, bus, path, ifaceAccessible+".Parent", err)
+	if err := obj.CallWithContext(cctx, propsGet, 0, ifaceAccessible, "Parent").Store(&pv); err != nil {
+		return b.callError(ctx, bus, path, accessibleParentProp, err)
 	}
 	parent := variantRef(pv)
 	pbus, ppath, ok := ParseRef(parent)

@@ -53,8 +53,8 @@ func (b *Backend) Apps(ctx context.Context) ([]observer.App, error) {
 	defer cancel()
 	var kids []objRef
 	root := b.conn.Object(registryName, rootPath)
-	if err := root.CallWithContext(cctx, ifaceAccessible+".GetChildren", 0).Store(&kids); err != nil {
-		e := b.callError(ctx, registryName, rootPath, ifaceAccessible+".GetChildren", err)
+	if err := root.CallWithContext(cctx, accessibleGetChildren, 0).Store(&kids); err != nil {
+		e := b.callError(ctx, registryName, rootPath, accessibleGetChildren, err)
 		if e.Code == observer.CodeAppGone || e.Code == observer.CodeAppNotResponding {
 			e = observer.Errorf(observer.CodeUnavailable,
 				"Restart the desktop session (or axbus serve --headless always); check that at-spi2-core is installed.",
@@ -261,8 +261,8 @@ func (b *Backend) listWindows(ctx context.Context, a *appInfo) ([]observer.Windo
 	cctx, cancel := context.WithTimeout(ctx, b.cfg.callTimeout)
 	defer cancel()
 	var kids []objRef
-	if err := b.conn.Object(a.bus, rootPath).CallWithContext(cctx, ifaceAccessible+".GetChildren", 0).Store(&kids); err != nil {
-		return nil, b.callError(ctx, a.bus, rootPath, ifaceAccessible+".GetChildren", err)
+	if err := b.conn.Object(a.bus, rootPath).CallWithContext(cctx, accessibleGetChildren, 0).Store(&kids); err != nil {
+		return nil, b.callError(ctx, a.bus, rootPath, accessibleGetChildren, err)
 	}
 	refs := make([]observer.NodeRef, 0, len(kids))
 	for _, k := range kids {

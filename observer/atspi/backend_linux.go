@@ -21,25 +21,6 @@ import (
 )
 
 // The well-known names and paths of AT-SPI.
-const (
-	a11yBusName     = "org.a11y.Bus"
-	a11yBusPath     = "/org/a11y/bus"
-	registryName    = "org.a11y.atspi.Registry"
-	registryPath    = "/org/a11y/atspi/registry"
-	ifaceAccessible = "org.a11y.atspi.Accessible"
-	ifaceAction     = "org.a11y.atspi.Action"
-	ifaceApp        = "org.a11y.atspi.Application"
-	ifaceComponent  = "org.a11y.atspi.Component"
-	ifaceEditable   = "org.a11y.atspi.EditableText"
-	ifaceSelection  = "org.a11y.atspi.Selection"
-	ifaceText       = "org.a11y.atspi.Text"
-	ifaceValue      = "org.a11y.atspi.Value"
-	ifaceCache      = "org.a11y.atspi.Cache"
-	ifaceRegistry   = "org.a11y.atspi.Registry"
-	ifaceProps      = "org.freedesktop.DBus.Properties"
-	dbusName        = "org.freedesktop.DBus"
-	dbusPath        = "/org/freedesktop/DBus"
-)
 
 // Defaults of the options.
 const (
@@ -234,7 +215,7 @@ func discover(ctx context.Context, cfg *config) (string, error) {
 	// Switch accessibility on: Qt and Chromium wait for it; GTK ignores it. Best effort.
 	setCtx, cancel := context.WithTimeout(ctx, discoveryTimeout)
 	defer cancel()
-	if c := obj.CallWithContext(setCtx, ifaceProps+".Set", 0, "org.a11y.Status", "IsEnabled", dbus.MakeVariant(true)); c.Err != nil {
+	if c := obj.CallWithContext(setCtx, propsSet, 0, "org.a11y.Status", "IsEnabled", dbus.MakeVariant(true)); c.Err != nil {
 		cfg.log.Debug("atspi: cannot set org.a11y.Status.IsEnabled", "err", c.Err)
 	}
 	if envA11y != "" {
@@ -299,9 +280,9 @@ func (b *Backend) unavailable(what string, err error) *observer.Error {
 func (b *Backend) registerEvents(ctx context.Context, events []string) {
 	reg := b.conn.Object(registryName, registryPath)
 	for _, ev := range events {
-		c := reg.CallWithContext(ctx, ifaceRegistry+".RegisterEvent", 0, ev, []string{}, "")
+		c := reg.CallWithContext(ctx, registryRegisterEvent, 0, ev, []string{}, "")
 		if c.Err != nil {
-			c = reg.CallWithContext(ctx, ifaceRegistry+".RegisterEvent", 0, ev)
+			c = reg.CallWithContext(ctx, registryRegisterEvent, 0, ev)
 		}
 		if c.Err != nil {
 			b.log.Warn("atspi: RegisterEvent failed", "event", ev, "err", c.Err)
@@ -312,7 +293,7 @@ func (b *Backend) registerEvents(ctx context.Context, events []string) {
 func (b *Backend) deregisterEvents(ctx context.Context, events []string) {
 	reg := b.conn.Object(registryName, registryPath)
 	for _, ev := range events {
-		if c := reg.CallWithContext(ctx, ifaceRegistry+".DeregisterEvent", 0, ev); c.Err != nil {
+		if c := reg.CallWithContext(ctx, registryDeregisterEvent, 0, ev); c.Err != nil {
 			b.log.Debug("atspi: DeregisterEvent failed", "event", ev, "err", c.Err)
 		}
 	}

@@ -52,7 +52,7 @@ func (b *Backend) ReadBounds(ctx context.Context, refs []observer.NodeRef) []obs
 			if q.app != nil && q.app.windowCoords {
 				coord = coordWindow
 			}
-			q.call = c.call(q.bus, q.path, ifaceComponent+".GetExtents", coord)
+			q.call = c.call(q.bus, q.path, componentGetExtents, coord)
 		}
 	})
 	origins := originCache{}
@@ -62,12 +62,12 @@ func (b *Backend) ReadBounds(ctx context.Context, refs []observer.NodeRef) []obs
 			if q.call != nil {
 				err = q.call.Err
 			}
-			out[q.i].Err = b.callError(ctx, q.bus, q.path, ifaceComponent+".GetExtents", err)
+			out[q.i].Err = b.callError(ctx, q.bus, q.path, componentGetExtents, err)
 			continue
 		}
 		var e extents
 		if err := q.call.Store(&e); err != nil {
-			out[q.i].Err = b.callError(ctx, q.bus, q.path, ifaceComponent+".GetExtents", err)
+			out[q.i].Err = b.callError(ctx, q.bus, q.path, componentGetExtents, err)
 			continue
 		}
 		out[q.i].Rect, out[q.i].Offscreen = b.screenRect(ctx, q.app, refs[q.i], e, origins)

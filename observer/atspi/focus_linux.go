@@ -81,8 +81,8 @@ func (b *Backend) hasFocus(ctx context.Context, ref observer.NodeRef) (bool, err
 	cctx, cancel := context.WithTimeout(ctx, b.cfg.callTimeout)
 	defer cancel()
 	var words []uint32
-	if err := b.conn.Object(bus, dbus.ObjectPath(path)).CallWithContext(cctx, ifaceAccessible+".GetState", 0).Store(&words); err != nil {
-		return false, b.callError(ctx, bus, path, ifaceAccessible+".GetState", err)
+	if err := b.conn.Object(bus, dbus.ObjectPath(path)).CallWithContext(cctx, accessibleGetState, 0).Store(&words); err != nil {
+		return false, b.callError(ctx, bus, path, accessibleGetState, err)
 	}
 	s := makeStateSet(words)
 	return s.has(stateFocused) && !s.has(stateDefunct), nil
@@ -100,7 +100,7 @@ func (b *Backend) parentOf(ctx context.Context, ref observer.NodeRef) (observer.
 	cctx, cancel := context.WithTimeout(ctx, b.cfg.callTimeout)
 	defer cancel()
 	var v dbus.Variant
-	c := b.conn.Object(bus, dbus.ObjectPath(path)).CallWithContext(cctx, ifaceProps+".Get", 0, ifaceAccessible, "Parent")
+	c := b.conn.Object(bus, dbus.ObjectPath(path)).CallWithContext(cctx, propsGet, 0, ifaceAccessible, "Parent")
 	if c.Err != nil || c.Store(&v) != nil {
 		return "", false
 	}
@@ -184,8 +184,8 @@ func (b *Backend) searchFocus(ctx context.Context, a *appInfo) (observer.NodeRef
 			for _, ref := range level {
 				bus, path, _ := ParseRef(ref)
 				qs = append(qs, q{ref: ref,
-					cSt:   c.call(bus, path, ifaceAccessible+".GetState"),
-					cKids: c.call(bus, path, ifaceAccessible+".GetChildren")})
+					cSt:   c.call(bus, path, accessibleGetState),
+					cKids: c.call(bus, path, accessibleGetChildren)})
 			}
 		})
 		seen += len(level)
@@ -238,12 +238,12 @@ func (b *Backend) cacheItems(ctx context.Context, bus string) ([]cacheItem, erro
 	cctx, cancel := context.WithTimeout(ctx, b.cfg.callTimeout)
 	defer cancel()
 	var items []cacheItem
-	c := b.conn.Object(bus, cachePath).CallWithContext(cctx, ifaceCache+".GetItems", 0)
+	c := b.conn.Object(bus, cachePath).CallWithContext(cctx, cacheGetItems, 0)
 	if c.Err != nil {
-		return nil, b.callError(ctx, bus, cachePath, ifaceCache+".GetItems", c.Err)
+		return nil, b.callError(ctx, bus, cachePath, cacheGetItems, c.Err)
 	}
 	if err := c.Store(&items); err != nil {
-		return nil, b.callError(ctx, bus, cachePath, ifaceCache+".GetItems", err)
+		return nil, b.callError(ctx, bus, cachePath, cacheGetItems, err)
 	}
 	return items, nil
 }

@@ -97,12 +97,12 @@ func (b *Backend) embeddedChild(ctx context.Context, ref observer.NodeRef) obser
 	obj := b.conn.Object(bus, dbus.ObjectPath(path))
 	var count dbus.Variant
 	var kids []objRef
-	if obj.CallWithContext(cctx, ifaceProps+".Get", 0, ifaceAccessible, "ChildCount").Store(&count) != nil || count.Value() != int32(1) ||
-		obj.CallWithContext(cctx, ifaceAccessible+".GetChildren", 0).Store(&kids) != nil || len(kids) != 0 {
+	if obj.CallWithContext(cctx, propsGet, 0, ifaceAccessible, "ChildCount").Store(&count) != nil || count.Value() != int32(1) ||
+		obj.CallWithContext(cctx, accessibleGetChildren, 0).Store(&kids) != nil || len(kids) != 0 {
 		return ""
 	}
 	var at objRef
-	if obj.CallWithContext(cctx, ifaceAccessible+".GetChildAtIndex", 0, int32(0)).Store(&at) != nil || isNullRef(at.Bus, string(at.Path)) {
+	if obj.CallWithContext(cctx, accessibleGetChildAtIndex, 0, int32(0)).Store(&at) != nil || isNullRef(at.Bus, string(at.Path)) {
 		return ""
 	}
 	return MakeRef(at.Bus, string(at.Path))

@@ -46,7 +46,7 @@ func (b *Backend) dialPeer(ctx context.Context, bus string) {
 	cctx, cancel := context.WithTimeout(ctx, b.cfg.callTimeout)
 	defer cancel()
 	var addr string
-	if err := b.conn.Object(bus, rootPath).CallWithContext(cctx, ifaceApp+".GetApplicationBusAddress", 0).Store(&addr); err != nil || addr == "" {
+	if err := b.conn.Object(bus, rootPath).CallWithContext(cctx, appGetApplicationBusAddress, 0).Store(&addr); err != nil || addr == "" {
 		return
 	}
 	conn, err := dialPeerConn(cctx, addr, b.cfg.callTimeout)

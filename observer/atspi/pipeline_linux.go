@@ -51,7 +51,7 @@ func (c *caller) call(bus, path, method string, args ...any) *dbus.Call {
 }
 
 func (c *caller) prop(bus, path, iface, name string) *dbus.Call {
-	return c.call(bus, path, ifaceProps+".Get", iface, name)
+	return c.call(bus, path, propsGet, iface, name)
 }
 
 // wait collects every call's answer (each call's Done channel receives exactly once). The call

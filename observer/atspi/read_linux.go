@@ -161,9 +161,9 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 				return
 			}
 			if !it.known.haveRole { // a role does not change; the cache forgets it on accessible-role events
-				it.cRole = c.call(it.bus, it.path, ifaceAccessible+".GetRole")
+				it.cRole = c.call(it.bus, it.path, accessibleGetRole)
 			}
-			it.cState = c.call(it.bus, it.path, ifaceAccessible+".GetState")
+			it.cState = c.call(it.bus, it.path, accessibleGetState)
 			switch {
 			case it.propsKept:
 			case it.app != nil && it.app.propsOneByOne:
@@ -171,10 +171,10 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 					it.cPropEach = append(it.cPropEach, c.prop(it.bus, it.path, ifaceAccessible, name))
 				}
 			default:
-				it.cProps = c.call(it.bus, it.path, ifaceProps+".GetAll", ifaceAccessible)
+				it.cProps = c.call(it.bus, it.path, propsGetAll, ifaceAccessible)
 			}
 			if !it.known.haveIfaces || it.known.actionsUnsettled() {
-				it.cIfaces = c.call(it.bus, it.path, ifaceAccessible+".GetInterfaces")
+				it.cIfaces = c.call(it.bus, it.path, accessibleGetInterfaces)
 			} else {
 				b.issueEarly(c, it, mode)
 			}
@@ -202,15 +202,15 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 				return
 			}
 			if it.count > 0 && !b.reuseText(it) {
-				it.cText = c.call(it.bus, it.path, ifaceText+".GetText", int32(0), min(it.count, maxTextChars))
+				it.cText = c.call(it.bus, it.path, textGetText, int32(0), min(it.count, maxTextChars))
 			}
 			if it.cActions != nil { // only on a first read: the names are cached whole
 				for i := range it.known.actions {
-					it.cActionNames = append(it.cActionNames, c.call(it.bus, it.path, ifaceAction+".GetName", int32(i)))
+					it.cActionNames = append(it.cActionNames, c.call(it.bus, it.path, actionGetName, int32(i)))
 				}
 			}
 			for i := range it.missingKids {
-				it.cKidAt = append(it.cKidAt, c.call(it.bus, it.path, ifaceAccessible+".GetChildAtIndex", int32(i)))
+				it.cKidAt = append(it.cKidAt, c.call(it.bus, it.path, accessibleGetChildAtIndex, int32(i)))
 			}
 			if it.cRel != nil && it.cRel.Err == nil {
 				if lb, lp, ok := labelTarget(it.cRel.Body); ok {
@@ -300,7 +300,7 @@ func (b *Backend) issueEarly(c *caller, it *rd, mode readMode) {
 		}
 	}
 	if mode.full() && it.known.childCount > 0 && len(it.known.children) == 0 {
-		it.cKids = c.call(it.bus, it.path, ifaceAccessible+".GetChildren")
+		it.cKids = c.call(it.bus, it.path, accessibleGetChildren)
 	}
 }
 
@@ -310,7 +310,7 @@ func (b *Backend) issueExtents(c *caller, it *rd) {
 		if it.app != nil && it.app.windowCoords {
 			coord = coordWindow
 		}
-		it.cExt = c.call(it.bus, it.path, ifaceComponent+".GetExtents", coord)
+		it.cExt = c.call(it.bus, it.path, componentGetExtents, coord)
 	}
 }
 
@@ -323,7 +323,7 @@ func (b *Backend) issuePhase2(c *caller, it *rd, mode readMode) {
 		return
 	}
 	if n := propInt(it.props, "ChildCount"); mode.full() && n > 0 && len(it.known.children) != n && it.cKids == nil {
-		it.cKids = c.call(it.bus, it.path, ifaceAccessible+".GetChildren")
+		it.cKids = c.call(it.bus, it.path, accessibleGetChildren)
 	}
 	if !it.secure {
 		if it.ifaces.has(ifValue) && it.cValue == nil {
@@ -345,9 +345,9 @@ func (b *Backend) issuePhase2(c *caller, it *rd, mode readMode) {
 		it.cActions = c.prop(it.bus, it.path, ifaceAction, "NActions")
 	}
 	if !it.known.haveAttrs && !(it.app != nil && it.app.gtk4) { // GTK4 4.8 has no attributes but "toolkit"
-		it.cAttr = c.call(it.bus, it.path, ifaceAccessible+".GetAttributes")
+		it.cAttr = c.call(it.bus, it.path, accessibleGetAttributes)
 	}
 	if propString(it.props, "Name") == "" && isLabelledRole(it.role) {
-		it.cRel = c.call(it.bus, it.path, ifaceAccessible+".GetRelationSet")
+		it.cRel = c.call(it.bus, it.path, accessibleGetRelationSet)
 	}
 }

@@ -232,7 +232,7 @@ func (wk *appWorker) recheck(ctx context.Context) {
 		b.phase(ctx, false, func(c *caller) { // list the new children so that GTK4 realises them
 			for _, p := range grown {
 				bus, path, _ := ParseRef(p)
-				c.call(bus, path, ifaceAccessible+".GetChildren")
+				c.call(bus, path, accessibleGetChildren)
 			}
 		})
 	}

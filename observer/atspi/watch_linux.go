@@ -126,7 +126,7 @@ func (w *watchState) start() {
 	// returns. Not over the peer connection: that socket has no order with the bus's.
 	var calls []*dbus.Call
 	for _, a := range apps {
-		calls = append(calls, b.conn.Object(a.bus, rootPath).GoWithContext(ctx, ifaceAccessible+".GetRole", 0, nil))
+		calls = append(calls, b.conn.Object(a.bus, rootPath).GoWithContext(ctx, accessibleGetRole, 0, nil))
 	}
 	for _, c := range calls {
 		<-c.Done

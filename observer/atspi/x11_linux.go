@@ -281,7 +281,7 @@ func (b *Backend) titleOf(ctx context.Context, win observer.NodeRef) (string, bo
 	cctx, cancel := context.WithTimeout(ctx, b.cfg.callTimeout)
 	defer cancel()
 	var v dbus.Variant
-	c := b.conn.Object(bus, dbus.ObjectPath(path)).CallWithContext(cctx, ifaceProps+".Get", 0, ifaceAccessible, "Name")
+	c := b.conn.Object(bus, dbus.ObjectPath(path)).CallWithContext(cctx, propsGet, 0, ifaceAccessible, "Name")
 	if c.Err != nil || c.Store(&v) != nil {
 		return "", false
 	}
