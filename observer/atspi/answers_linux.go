@@ -17,9 +17,9 @@ import (
 // What a read makes of the answers of its phases: the element's node, and what the cache keeps
 // for the next read.
 
-// phase1 takes in the first phase's answers (role, states, properties, interfaces) and keeps the
+// takeIdentity takes in the first phase's answers (role, states, properties, interfaces) and keeps the
 // elements that can be read on.
-func (b *Backend) phase1(ctx context.Context, live []*rd) []*rd {
+func (b *Backend) takeIdentity(ctx context.Context, live []*rd) []*rd {
 	next := live[:0:0]
 	for _, it := range live {
 		if it.cState == nil {
@@ -162,9 +162,9 @@ func keptProps(ri refInfo) map[string]dbus.Variant {
 	return props
 }
 
-// phase2 builds each element's node from the answers of the second phase: bounds, children,
+// buildNode builds each element's node from the answers of the second phase: bounds, children,
 // value, actions, attributes.
-func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
+func (b *Backend) buildNode(ctx context.Context, live []*rd, mode readMode) []*rd {
 	next := live[:0:0]
 	var origins originCache
 	for _, it := range live {
@@ -286,8 +286,8 @@ func (b *Backend) phase2(ctx context.Context, live []*rd, mode readMode) []*rd {
 	return next
 }
 
-// phase3 completes the node with the third phase's answers: text, action names, label.
-func (b *Backend) phase3(ctx context.Context, it *rd, mode readMode) {
+// completeNode completes the node with the third phase's answers: text, action names, label.
+func (b *Backend) completeNode(ctx context.Context, it *rd, mode readMode) {
 	n := &it.node
 	if it.cText != nil {
 		if it.cText.Err != nil {

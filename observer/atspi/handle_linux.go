@@ -73,17 +73,17 @@ func (wk *appWorker) handle(ctx context.Context, j job) bool {
 	case observer.EventStateChanged:
 		wk.seen[ref] |= seenState
 		if i, ok := StateNumber(j.raw.mainKind()); ok {
-			if t := wk.lastTold(ref); t.mask.has(i) && t.states.has(i) == (j.raw.D1 != 0) {
+			if t := wk.lastAnnounced(ref); t.mask.has(i) && t.states.has(i) == (j.raw.D1 != 0) {
 				return false // no change: the toolkit repeats itself
 			}
-			wk.remember(ref, func(t *told) {
+			wk.remember(ref, func(t *announced) {
 				t.mask = t.mask.with(i, true)
 				t.states = t.states.with(i, j.raw.D1 != 0)
 			})
 		}
 	case observer.EventTitleChanged:
 		wk.seen[ref] |= seenName
-		if t := wk.lastTold(ref); t.haveName {
+		if t := wk.lastAnnounced(ref); t.haveName {
 			prevName, havePrev = t.name, true
 		}
 	case observer.EventValueChanged:
@@ -91,7 +91,7 @@ func (wk *appWorker) handle(ctx context.Context, j job) bool {
 	case observer.EventChildrenChanged:
 		wk.seen[ref] |= seenChildren
 	case observer.EventElementDestroyed:
-		delete(wk.told, ref)
+		delete(wk.announced, ref)
 		wk.destroyed(ctx, app, ref, rawName, j.at)
 		return false
 	}
@@ -100,7 +100,7 @@ func (wk *appWorker) handle(ctx context.Context, j job) bool {
 		if havePrev && node.Name == prevName {
 			return false // the name did not change
 		}
-		wk.remember(ref, func(t *told) { t.name, t.haveName = node.Name, true })
+		wk.remember(ref, func(t *announced) { t.name, t.haveName = node.Name, true })
 	}
 	if t == observer.EventWindowCreated || t == observer.EventWindowClosed {
 		role := uint32(roleFrame)

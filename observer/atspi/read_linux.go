@@ -180,7 +180,7 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 			}
 		}
 	})
-	live = b.phase1(ctx, live)
+	live = b.takeIdentity(ctx, live)
 	live = b.cancelled(ctx, live)
 
 	// Phase 2: what the interfaces allow.
@@ -192,7 +192,7 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 			b.issuePhase2(c, it, mode)
 		}
 	})
-	live = b.phase2(ctx, live, mode)
+	live = b.buildNode(ctx, live, mode)
 	live = b.cancelled(ctx, live)
 
 	// Phase 3: text (never before its length is known: GTK3 crashes on GetText(0, -1)) and labels.
@@ -221,7 +221,7 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 	})
 	live = b.cancelled(ctx, live)
 	for _, it := range live {
-		b.phase3(ctx, it, mode)
+		b.completeNode(ctx, it, mode)
 		if it.asksAll && mode.full() && it.err == nil {
 			b.cache.update(it.ref, func(ri *refInfo) {
 				if ri.changes == it.known.changes { // no event since it began: what it read stands

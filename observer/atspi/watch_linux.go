@@ -160,7 +160,7 @@ func (w *watchState) worker(bus string, start bool) (wk *appWorker, created bool
 	wk = w.workers[bus]
 	if wk == nil {
 		wk = &appWorker{w: w, bus: bus, notify: make(chan struct{}, 1), windows: map[observer.NodeRef]winMark{},
-			seen: map[observer.NodeRef]seenFlags{}, told: map[observer.NodeRef]told{}}
+			seen: map[observer.NodeRef]seenFlags{}, announced: map[observer.NodeRef]announced{}}
 		w.workers[bus] = wk
 		created = true
 		if start {

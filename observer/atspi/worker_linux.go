@@ -19,8 +19,8 @@ const (
 	// summaryBudget bounds the read of the elements of a run of events: the event on the bus within
 	// 50 ms of the change matters more than a complete summary.
 	summaryBudget = 30 * time.Millisecond
-	// maxTold bounds what a watch remembers of an app's elements' states and names.
-	maxTold = 50_000
+	// maxAnnounced bounds what a watch remembers of an app's elements' states and names.
+	maxAnnounced = 50_000
 )
 
 // The kinds of jobs of an app's worker.
@@ -70,38 +70,38 @@ type appWorker struct {
 	// pre holds the elements of the current run of events, read together; prior what the watch
 	// knew of them before the run.
 	pre   map[observer.NodeRef]*observer.Node
-	prior map[observer.NodeRef]told
-	// told is what the watch knew of elements after the runs so far.
-	told map[observer.NodeRef]told
+	prior map[observer.NodeRef]announced
+	// announced is what the watch knew of elements after the runs so far.
+	announced map[observer.NodeRef]announced
 	// pending says a wait was pending on the app when last asked, at pendingAt (waitPending).
 	pending   bool
 	pendingAt time.Time
 }
 
-// told is what the watch knows of an element's states and name: from the events it delivered and
+// announced is what the watch knows of an element's states and name: from the events it delivered and
 // from its own baseline (GTK4's re-read), never from reads made for others. An inspection or the
 // poller may read a change before its event arrives; that must not make the event look like a
 // toolkit repeating itself (GTK4 re-announces unchanged states and names).
-type told struct {
+type announced struct {
 	states, mask stateSet // mask: the states known
 	name         string
 	haveName     bool
 }
 
-// lastTold is what the watch knows of ref: from this run, the runs before, or GTK4's baseline.
-func (wk *appWorker) lastTold(ref observer.NodeRef) told {
+// lastAnnounced is what the watch knows of ref: from this run, the runs before, or GTK4's baseline.
+func (wk *appWorker) lastAnnounced(ref observer.NodeRef) announced {
 	if t, ok := wk.prior[ref]; ok {
 		return t
 	}
-	if t, ok := wk.told[ref]; ok {
+	if t, ok := wk.announced[ref]; ok {
 		return t
 	}
 	if wk.poll != nil {
 		if it, ok := wk.poll.items[ref]; ok {
-			return told{states: makeStateSet(it.States), mask: ^stateSet(0), name: it.Name, haveName: true}
+			return announced{states: makeStateSet(it.States), mask: ^stateSet(0), name: it.Name, haveName: true}
 		}
 	}
-	return told{}
+	return announced{}
 }
 
 func (wk *appWorker) push(j job) {
@@ -205,11 +205,11 @@ func (wk *appWorker) loop() {
 			for _, j := range jobs[i:end] {
 				wk.handle(ctx, j)
 			}
-			if len(wk.told) > maxTold { // a long-lived app: start afresh rather than grow without bound
-				wk.told = map[observer.NodeRef]told{}
+			if len(wk.announced) > maxAnnounced { // a long-lived app: start afresh rather than grow without bound
+				wk.announced = map[observer.NodeRef]announced{}
 			}
 			for ref, t := range wk.prior {
-				wk.told[ref] = t
+				wk.announced[ref] = t
 			}
 			wk.pre, wk.prior = nil, nil
 			i = end
@@ -219,11 +219,11 @@ func (wk *appWorker) loop() {
 
 // prefetch reads the elements a run of events is about that the watch cannot tell itself (see
 // knownSummary), in one pipelined read, and keeps what was known of them before, so that a
-// repeated state or name can still be told from a change.
+// repeated state or name can still be announced from a change.
 func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 	b := wk.w.b
 	wk.pre = map[observer.NodeRef]*observer.Node{}
-	wk.prior = map[observer.NodeRef]told{}
+	wk.prior = map[observer.NodeRef]announced{}
 	if time.Now().Before(wk.unresponsive) {
 		return
 	}
@@ -237,7 +237,7 @@ func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 		}
 		ref := eventRef(j)
 		if _, dup := wk.prior[ref]; !dup {
-			wk.prior[ref] = wk.lastTold(ref)
+			wk.prior[ref] = wk.lastAnnounced(ref)
 		}
 		if wk.readsChild(t, j) {
 			// A new top-level, named by GTK3, is read with the events; while a wait is pending on the
@@ -246,7 +246,7 @@ func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 			if c := variantRef(j.data); c != "" && c != ref && !reading[c] {
 				reading[c] = true
 				if _, dup := wk.prior[c]; !dup {
-					wk.prior[c] = wk.lastTold(c)
+					wk.prior[c] = wk.lastAnnounced(c)
 				}
 				if ref == RootRef(wk.bus) {
 					refs = append(refs, c)
@@ -256,7 +256,7 @@ func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 			}
 		}
 		if wk.knownSummary(t, j, ref) != nil {
-			continue // told from what the watch knows
+			continue // announced from what the watch knows
 		}
 		switch t {
 		case observer.EventValueChanged, observer.EventTextChanged, observer.EventStateChanged, observer.EventTitleChanged:
@@ -331,14 +331,14 @@ func eventRef(j job) observer.NodeRef {
 	return j.src
 }
 
-// remember records what an event delivered told about ref, for the events after it.
-func (wk *appWorker) remember(ref observer.NodeRef, change func(*told)) {
-	t := wk.lastTold(ref)
+// remember records what an event delivered announced about ref, for the events after it.
+func (wk *appWorker) remember(ref observer.NodeRef, change func(*announced)) {
+	t := wk.lastAnnounced(ref)
 	change(&t)
 	if wk.prior != nil {
 		wk.prior[ref] = t
 	} else {
-		wk.told[ref] = t
+		wk.announced[ref] = t
 	}
 }
 
