@@ -77,6 +77,16 @@ func NewAudit(nc *nats.Conn, subj Subjects, boot string, log *slog.Logger) *Audi
 		since: map[string]int{}, trimming: map[string]bool{}}
 }
 
+// trimLocked starts a trim of name's records when AuditTrimEvery came since its last and none
+// runs; called under a.mu.
+func (a *Audit) trimLocked(name string) {
+	if a.since[name] >= api.AuditTrimEvery && !a.trimming[name] {
+		delete(a.since, name)
+		a.trimming[name] = true
+		go a.trim(name)
+	}
+}
+
 // trim keeps the newest api.AuditRecordsPerIdentity records of identity name in the audit
 // stream (a purge of its subjects that keeps them), apart from the action whose record asked for
 // it: actions are never held up by it.
@@ -84,6 +94,7 @@ func (a *Audit) trim(name string) {
 	defer func() {
 		a.mu.Lock()
 		delete(a.trimming, name)
+		a.trimLocked(name) // what came while it ran
 		a.mu.Unlock()
 	}()
 	body, _ := json.Marshal(map[string]any{"filter": a.subj.ActionsBy(name), "keep": api.AuditRecordsPerIdentity})
@@ -120,11 +131,8 @@ func (a *Audit) Publish(r api.ActionRecord) api.ActionRecord {
 	if err == nil {
 		err = a.nc.Publish(a.subj.Action(app, r.Action, r.Agent.Name), data)
 	}
-	if a.since[r.Agent.Name]++; a.since[r.Agent.Name] >= api.AuditTrimEvery && !a.trimming[r.Agent.Name] {
-		delete(a.since, r.Agent.Name)
-		a.trimming[r.Agent.Name] = true
-		go a.trim(r.Agent.Name)
-	}
+	a.since[r.Agent.Name]++
+	a.trimLocked(r.Agent.Name)
 	if err != nil {
 		if n := a.failed.Add(1); n&(n-1) == 0 {
 			a.log.Warn("action record not published", "action", r.Action, "agent", r.Agent.Name, "failed", n, "err", err)

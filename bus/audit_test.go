@@ -113,7 +113,8 @@ func TestAuditRecordsEveryAction(t *testing.T) {
 	if _, err := client.Act(ctx, "type", api.ActionRequest{Target: password, Text: secret}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := client.Act(ctx, "toggle", api.ActionRequest{Target: save}); observer.AsError(err).Code != observer.CodeStaleRef {
+	if _, err := client.Act(ctx, "toggle", api.ActionRequest{Target: save}); observer.AsError(err).Code != observer.CodeStaleRef ||
+		observer.AsError(err).Recovery != observer.RecoverInspect { // the reply says what to do, as data
 		t.Fatalf("toggle: %v, want STALE_REF", err)
 	}
 	if _, err := client.Act(ctx, "key", api.ActionRequest{Keys: secret, Policy: api.PolicyPhysical}); observer.AsError(err).Code != observer.CodeBadRequest {

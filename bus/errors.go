@@ -15,6 +15,9 @@ import (
 // tools show it as a service error), our code, and the JSON error envelope.
 func errorReply(e *observer.Error) (nats.Header, []byte) {
 	e = e.Bounded()
+	if e.Recovery == "" {
+		e.Recovery = e.Code.Info().Recovery
+	}
 	body, _ := json.Marshal(api.ErrorBody{Error: e})
 	h := nats.Header{}
 	h.Set(micro.ErrorHeader, strings.ReplaceAll(e.Message, "\n", " "))

@@ -9,11 +9,13 @@ import (
 // Error is an error of the public API: a stable code, a message, a suggestion the caller can act
 // on, and details. Every error that leaves the daemon is one of these.
 type Error struct {
-	Code       Code           `json:"code"`
-	Message    string         `json:"message"`
-	Suggestion string         `json:"suggestion"`
-	Details    map[string]any `json:"details,omitempty"`
-	cause      error
+	Code       Code   `json:"code"`
+	Message    string `json:"message"`
+	Suggestion string `json:"suggestion"`
+	// Recovery is the code's (CodeInfo.Recovery), filled in where the error leaves the daemon.
+	Recovery Recovery       `json:"recovery,omitempty"`
+	Details  map[string]any `json:"details,omitempty"`
+	cause    error
 }
 
 func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
