@@ -18,6 +18,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -190,7 +191,7 @@ func TestAuditNamesTheAuthenticatedAgent(t *testing.T) {
 		}
 		_ = nc.Flush()
 	}
-	eventually(t, 5*time.Second, "the server's permission violations", func() bool {
+	testkit.Eventually(t, 5*time.Second, "the server's permission violations", func() bool {
 		return r.aliceV.has("Permissions Violation for Publish") && r.monV.has("Permissions Violation for Publish")
 	})
 	if m, err := sub.NextMsg(300 * time.Millisecond); err == nil {
@@ -434,7 +435,7 @@ func TestNatsCLIFollowsActionRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	line := firstJSONLine(stdout)
-	eventually(t, 10*time.Second, "the nats CLI's subscription", func() bool { return r.d.Server.Interest(subject) > before })
+	testkit.Eventually(t, 10*time.Second, "the nats CLI's subscription", func() bool { return r.d.Server.Interest(subject) > before })
 	if _, err := busClient(t, r.bob).Act(ctx, "toggle", api.ActionRequest{Target: r.remember}); err != nil {
 		t.Fatal(err)
 	}

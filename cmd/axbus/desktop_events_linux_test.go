@@ -8,10 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/jetstream"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
-	"github.com/nats-io/nats.go/jetstream"
 )
 
 // TestDesktopEventsReachNATS makes every change a user would expect to see, through the
@@ -105,7 +107,7 @@ func TestDesktopPasswordNeverLeaves(t *testing.T) {
 	}
 	// Everything the changes publish has come once each app's last change (the text typed) sent
 	// its event, and each app the poller reads (it sent a reset) re-read its window after that.
-	eventually(t, 15*time.Second, "the events and re-reads of the changes", func() bool {
+	testkit.Eventually(t, 15*time.Second, "the events and re-reads of the changes", func() bool {
 		dd.eventsMu.Lock()
 		defer dd.eventsMu.Unlock()
 		typed, polled, reread := map[int]time.Time{}, map[int]bool{}, map[int]bool{}

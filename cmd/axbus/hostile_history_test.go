@@ -11,6 +11,7 @@ import (
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -56,7 +57,7 @@ func TestAuditSurvivesAFloodOfEvents(t *testing.T) {
 	}
 	var big api.Envelope
 	var bigSize int
-	eventually(t, 10*time.Second, "the event of the long value", func() bool {
+	testkit.Eventually(t, 10*time.Second, "the event of the long value", func() bool {
 		m, err := events.GetLastMsgForSubject(ctx, d.Subjects.Event("Notes", string(observer.EventValueChanged)))
 		if err != nil || json.Unmarshal(m.Data, &big) != nil {
 			return false

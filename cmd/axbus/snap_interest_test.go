@@ -9,22 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/daemon"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
-	"github.com/nats-io/nats.go"
 )
-
-// eventually waits until cond holds, failing after within.
-func eventually(t *testing.T, within time.Duration, what string, cond func() bool) {
-	t.Helper()
-	for deadline := time.Now().Add(within); !cond(); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not within %v", what, within)
-		}
-	}
-}
 
 // pollStats is the poller's view of app pid; ok is false when it does not know the app.
 func pollStats(d *daemon.Daemon, pid int) (s observer.AppPollStats, ok bool) {
@@ -47,7 +39,7 @@ func TestSnapPolledOnlyWhileSubscribed(t *testing.T) {
 	nc := td.connect(t)
 	client := busClient(t, nc)
 
-	eventually(t, 5*time.Second, "the poller knows Ledger", func() bool { _, ok := pollStats(d, ledger); return ok })
+	testkit.Eventually(t, 5*time.Second, "the poller knows Ledger", func() bool { _, ok := pollStats(d, ledger); return ok })
 	time.Sleep(300 * time.Millisecond) // 30 cycles, resyncs due every 3: nothing may happen, so nothing to wait for
 	if s, _ := pollStats(d, ledger); s.Polling || s.Reads != 0 || s.FullReads != 0 || s.Elements != 0 {
 		t.Fatalf("with no subscriber: %+v", s)
@@ -85,7 +77,7 @@ func TestSnapPolledOnlyWhileSubscribed(t *testing.T) {
 	if err := nc.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 5*time.Second, "the copy dropped once nobody subscribes", func() bool {
+	testkit.Eventually(t, 5*time.Second, "the copy dropped once nobody subscribes", func() bool {
 		s, _ := pollStats(d, ledger)
 		return !s.Polling && s.Elements == 0 && s.Window == nil
 	})
@@ -168,7 +160,7 @@ func TestSnapNatsSub(t *testing.T) {
 
 	_ = sub.Process.Kill()
 	_ = sub.Wait()
-	eventually(t, 10*time.Second, "polling stops once nats sub is gone", func() bool {
+	testkit.Eventually(t, 10*time.Second, "polling stops once nats sub is gone", func() bool {
 		s, _ := pollStats(d.Daemon, notes)
 		return !s.Polling && s.Elements == 0
 	})

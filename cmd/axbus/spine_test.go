@@ -13,12 +13,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats.go/micro"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
-	"github.com/nats-io/nats.go/micro"
 )
 
 func TestAppsWindowsInspectStatusThroughTheCLI(t *testing.T) {
@@ -235,7 +237,7 @@ func TestNatsCLI(t *testing.T) {
 	}
 	line := firstJSONLine(stdout)
 	// --raw prints no "Subscribing on", which comes before it subscribes anyway: ask the server
-	eventually(t, 10*time.Second, "the nats CLI's subscription", func() bool { return d.Server.Interest(saved) > before })
+	testkit.Eventually(t, 10*time.Second, "the nats CLI's subscription", func() bool { return d.Server.Interest(saved) > before })
 	pressSave(t, d)
 	select {
 	case l, ok := <-line:

@@ -17,6 +17,7 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
@@ -207,7 +208,7 @@ func TestTTYTailIsOneLineAnEvent(t *testing.T) {
 	code := make(chan int, 1)
 	go func() { code <- run(ctx, []string{"tail", "notes", "--state-dir", d.dir}, slave, &errb) }()
 	// The tail follows new events only: change the desktop once its consumer is there.
-	eventually(t, 10*time.Second, "the tail's consumer", func() bool { return consumers() > before })
+	testkit.Eventually(t, 10*time.Second, "the tail's consumer", func() bool { return consumers() > before })
 
 	event := regexp.MustCompile(`^\d\d:\d\d:\d\d\.\d{3}  Notes  value_changed  text_field "Title"$`)
 	for i := range 2 {

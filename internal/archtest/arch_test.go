@@ -148,3 +148,35 @@ func TestNoSourceFileIsLong(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// closures are the rules on a package's whole dependency closure, beyond its own imports: the
+// core knows no platform and no NATS; the wire types need nothing but the core.
+var closures = []struct {
+	dir string
+	// allowed are the only module packages (not the standard library) the closure may hold.
+	allowed []string
+}{
+	{"observer", []string{module + "observer"}},
+	{"api", []string{module + "api", module + "observer"}},
+}
+
+// TestDependencyClosures: observer's closure is the standard library, api's the standard
+// library and observer (no NATS, no schema validator, no platform package), on linux and darwin.
+func TestDependencyClosures(t *testing.T) {
+	for _, c := range closures {
+		for _, goos := range []string{"linux", "darwin"} {
+			cmd := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", "./"+c.dir)
+			cmd.Dir = filepath.Join("..", "..")
+			cmd.Env = append(cmd.Environ(), "GOOS="+goos, "CGO_ENABLED=0")
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("go list -deps ./%s: %v\n%s", c.dir, err, out)
+			}
+			for _, dep := range strings.Fields(string(out)) {
+				if !slices.Contains(c.allowed, dep) {
+					t.Errorf("GOOS=%s: %s depends on %s: its closure may hold only %v and the standard library", goos, c.dir, dep, c.allowed)
+				}
+			}
+		}
+	}
+}

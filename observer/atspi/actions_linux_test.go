@@ -9,6 +9,7 @@ import (
 	"github.com/jezek/xgb/xproto"
 
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -31,7 +32,7 @@ func TestActionPrimitives(t *testing.T) {
 			if err := b.Perform(ctx, save.Ref, "click"); err != nil {
 				t.Fatalf("Perform(Save, click): %v", err)
 			}
-			eventually(t, 3*time.Second, "the save to happen", func() bool { return state(t, a).Saves >= 1 })
+			testkit.Eventually(t, 3*time.Second, "the save to happen", func() bool { return state(t, a).Saves >= 1 })
 			do(t, a, map[string]any{"cmd": "close_dialog"})
 			err := b.Perform(ctx, save.Ref, "frobnicate")
 			if e := observer.AsError(err); e == nil || e.Code != observer.CodeNotSupported || len(e.Details["actions"].([]string)) == 0 {
@@ -42,13 +43,13 @@ func TestActionPrimitives(t *testing.T) {
 			if err := b.SetAttribute(ctx, name.Ref, "text", "Grace Hopper"); err != nil {
 				t.Fatalf("SetAttribute(text): %v", err)
 			}
-			eventually(t, 2*time.Second, "the name to change", func() bool { return state(t, a).Name == "Grace Hopper" })
+			testkit.Eventually(t, 2*time.Second, "the name to change", func() bool { return state(t, a).Name == "Grace Hopper" })
 
 			// CurrentValue on Volume.
 			if err := b.SetAttribute(ctx, volume.Ref, "value", 70.0); err != nil {
 				t.Fatalf("SetAttribute(value): %v", err)
 			}
-			eventually(t, 2*time.Second, "the volume to change", func() bool { return state(t, a).Volume == 70 })
+			testkit.Eventually(t, 2*time.Second, "the volume to change", func() bool { return state(t, a).Volume == 70 })
 			if err := b.SetAttribute(ctx, volume.Ref, "value", "loud"); observer.CodeOf(err) != observer.CodeBadRequest {
 				t.Errorf("SetAttribute(value, loud): %v", err)
 			}
@@ -58,12 +59,12 @@ func TestActionPrimitives(t *testing.T) {
 
 			// GrabFocus on Name (GTK4 4.8 answers it but does nothing: physical input covers it).
 			do(t, a, map[string]any{"cmd": "focus", "target": "Save"})
-			eventually(t, 2*time.Second, "Save to be focused", func() bool { return state(t, a).Focus == "Save" })
+			testkit.Eventually(t, 2*time.Second, "Save to be focused", func() bool { return state(t, a).Focus == "Save" })
 			if kind == headless.KindGTK3 {
 				if err := b.SetAttribute(ctx, name.Ref, "focus", true); err != nil {
 					t.Fatalf("SetAttribute(focus): %v", err)
 				}
-				eventually(t, 2*time.Second, "Name to be focused", func() bool { return state(t, a).Focus == "Name" })
+				testkit.Eventually(t, 2*time.Second, "Name to be focused", func() bool { return state(t, a).Focus == "Name" })
 			}
 
 			// Selecting a list row through the list's Selection interface.
@@ -71,7 +72,7 @@ func TestActionPrimitives(t *testing.T) {
 			if err := b.SetAttribute(ctx, res.Nodes[row5.Parent].Ref, "selected", true); err != nil {
 				t.Fatalf("SetAttribute(selected): %v", err)
 			}
-			eventually(t, 2*time.Second, "row 5 to be selected", func() bool { return state(t, a).SelectedRow == 5 })
+			testkit.Eventually(t, 2*time.Second, "row 5 to be selected", func() bool { return state(t, a).SelectedRow == 5 })
 
 			// An XTEST click at the checkbox's centre.
 			before := state(t, a).Remember
@@ -83,7 +84,7 @@ func TestActionPrimitives(t *testing.T) {
 			if err := b.Input(ctx, observer.Input{Kind: observer.InputClick, PID: a.PID, X: x, Y: y}); err != nil {
 				t.Fatalf("click: %v", err)
 			}
-			eventually(t, 2*time.Second, "the click to toggle the checkbox", func() bool { return state(t, a).Remember != before })
+			testkit.Eventually(t, 2*time.Second, "the click to toggle the checkbox", func() bool { return state(t, a).Remember != before })
 
 			// XTEST typing of non-ASCII text into Name.
 			do(t, a, map[string]any{"cmd": "set_text", "text": ""})
@@ -92,13 +93,13 @@ func TestActionPrimitives(t *testing.T) {
 			if err := b.Input(ctx, observer.Input{Kind: observer.InputType, PID: a.PID, Text: text}); err != nil {
 				t.Fatalf("type: %v", err)
 			}
-			eventually(t, 3*time.Second, "the typed text", func() bool { return state(t, a).Name == text })
+			testkit.Eventually(t, 3*time.Second, "the typed text", func() bool { return state(t, a).Name == text })
 
 			// Key combinations: select all, then delete.
 			if err := b.Input(ctx, observer.Input{Kind: observer.InputKey, PID: a.PID, Keys: "ctrl+a BackSpace"}); err != nil {
 				t.Fatalf("keys: %v", err)
 			}
-			eventually(t, 2*time.Second, "ctrl+a BackSpace to clear the name", func() bool { return state(t, a).Name == "" })
+			testkit.Eventually(t, 2*time.Second, "ctrl+a BackSpace to clear the name", func() bool { return state(t, a).Name == "" })
 			if err := b.Input(ctx, observer.Input{Kind: observer.InputKey, PID: a.PID, Keys: "hyper+q"}); observer.CodeOf(err) != observer.CodeBadRequest {
 				t.Errorf("bad keys: %v", err)
 			}
@@ -155,7 +156,7 @@ func TestActivatedAndMovedWindow(t *testing.T) {
 		}
 	}
 	var after observer.Rect
-	eventually(t, 3*time.Second, "the checkbox to move with its window", func() bool {
+	testkit.Eventually(t, 3*time.Second, "the checkbox to move with its window", func() bool {
 		n := b.Read(ctx, []observer.NodeRef{remember.Ref})[0]
 		if n.Err != nil || n.Bounds == nil {
 			return false
@@ -168,13 +169,13 @@ func TestActivatedAndMovedWindow(t *testing.T) {
 	if err := b.Input(ctx, observer.Input{Kind: observer.InputClick, PID: a4.PID, X: cx, Y: cy}); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 2*time.Second, "the click on the moved checkbox", func() bool { return state(t, a4).Remember != was })
+	testkit.Eventually(t, 2*time.Second, "the click on the moved checkbox", func() bool { return state(t, a4).Remember != was })
 
 	// Two windows at different places: each element takes the origin of its own window.
 	do(t, a4, map[string]any{"cmd": "press_save"})
-	eventually(t, 3*time.Second, "the dialog", func() bool { return state(t, a4).DialogOpen })
+	testkit.Eventually(t, 3*time.Second, "the dialog", func() bool { return state(t, a4).DialogOpen })
 	var dialog xWindow
-	eventually(t, 3*time.Second, "the dialog's X window", func() bool {
+	testkit.Eventually(t, 3*time.Second, "the dialog's X window", func() bool {
 		wins, _ := x.windowsOf(a4.PID, true)
 		for _, w := range wins {
 			if w.title == "Saved" && w.mapped && w.w > 1 {
@@ -188,7 +189,7 @@ func TestActivatedAndMovedWindow(t *testing.T) {
 		t.Logf("the dialog sits where the main window went: the test proves less")
 	}
 	var okButton observer.Walked
-	eventually(t, 3*time.Second, "the dialog in Windows", func() bool {
+	testkit.Eventually(t, 3*time.Second, "the dialog in Windows", func() bool {
 		wins, err := b.Windows(ctx, a4.PID)
 		if err != nil {
 			return false

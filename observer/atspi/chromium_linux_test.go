@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -93,7 +94,7 @@ func TestChromiumActions(t *testing.T) {
 	if err := b.Perform(ctxT(t, 5*time.Second), save.Ref, "0"); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 5*time.Second, "the page shows Saved", func() bool {
+	testkit.Eventually(t, 5*time.Second, "the page shows Saved", func() bool {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		raw, err := br.Eval(ctx, `document.getElementById('messages').textContent`)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -71,7 +72,7 @@ func TestEventsToldFromTheWatch(t *testing.T) {
 		changed := rec.waitFor(t, m, 3*time.Second, fmt.Sprint("the value ", v), func(e observer.Event) bool {
 			return ofApp(a.PID, observer.EventValueChanged, "Volume")(e) && e.Element.Value == fmt.Sprint(v)
 		})
-		eventually(t, 3*time.Second, "a read to keep the value", func() bool {
+		testkit.Eventually(t, 3*time.Second, "a read to keep the value", func() bool {
 			b.Read(ctxT(t, 5*time.Second), []observer.NodeRef{changed.Ref})
 			ri, _ := b.cache.get(changed.Ref)
 			return ri.haveValue && ri.value == fmt.Sprint(v) && ri.keptFor(b.currentWatch())

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -132,7 +133,7 @@ func TestAppNotResponding(t *testing.T) {
 	if err := frozen.Cont(); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 3*time.Second, "the thawed app to answer", func() bool {
+	testkit.Eventually(t, 3*time.Second, "the thawed app to answer", func() bool {
 		return b.Read(ctxT(t, 5*time.Second), []observer.NodeRef{fwin.Ref})[0].Err == nil
 	})
 }
@@ -180,7 +181,7 @@ func TestFocusPath(t *testing.T) {
 			check := func(want string) {
 				t.Helper()
 				var path []observer.NodeRef
-				eventually(t, 3*time.Second, "a focus path ending at "+want, func() bool {
+				testkit.Eventually(t, 3*time.Second, "a focus path ending at "+want, func() bool {
 					p, err := b.FocusPath(ctx, a.PID)
 					if err != nil {
 						t.Fatal(err)
@@ -228,7 +229,7 @@ func TestRegistryRestart(t *testing.T) {
 	if err := syscall.Kill(int(pid), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 5*time.Second, "a new registry listing the app", func() bool {
+	testkit.Eventually(t, 5*time.Second, "a new registry listing the app", func() bool {
 		apps, err := b.Apps(ctxT(t, 5*time.Second))
 		if err != nil {
 			return false

@@ -18,6 +18,7 @@ import (
 	"github.com/godbus/dbus/v5"
 
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -60,7 +61,7 @@ func TestOpenWithoutA11yBus(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	eventually(t, 5*time.Second, "the bare bus socket", func() bool { _, err := os.Stat(sock); return err == nil })
+	testkit.Eventually(t, 5*time.Second, "the bare bus socket", func() bool { _, err := os.Stat(sock); return err == nil })
 	t.Setenv("AT_SPI_BUS_ADDRESS", "")
 	_, err := Open(ctxT(t, 15*time.Second), WithSessionBus("unix:path="+sock))
 	var e *observer.Error
@@ -192,12 +193,12 @@ func TestReadFixture(t *testing.T) {
 			if r["active"] != true {
 				t.Fatalf("toggle: %v", r)
 			}
-			eventually(t, 2*time.Second, "the checkbox to read checked", func() bool {
+			testkit.Eventually(t, 2*time.Second, "the checkbox to read checked", func() bool {
 				n := b.Read(ctxT(t, 5*time.Second), []observer.NodeRef{remember.Ref})[0]
 				return n.Err == nil && n.States.Has(observer.StateChecked) && n.Value == "1"
 			})
 			do(t, a, map[string]any{"cmd": "set_text", "text": "Ada Lovelace"})
-			eventually(t, 2*time.Second, "the entry's new text", func() bool {
+			testkit.Eventually(t, 2*time.Second, "the entry's new text", func() bool {
 				n := b.Read(ctxT(t, 5*time.Second), []observer.NodeRef{name.Ref})[0]
 				return n.Err == nil && n.Value == "Ada Lovelace"
 			})
@@ -264,7 +265,7 @@ func TestPasswordNeverRead(t *testing.T) {
 			if err := b.SetAttribute(ctxT(t, 5*time.Second), pw.Ref, "text", secret); err != nil {
 				t.Fatalf("setting the password: %v", err)
 			}
-			eventually(t, 3*time.Second, "the new password", func() bool { return state(t, a).PasswordLen == len(secret) })
+			testkit.Eventually(t, 3*time.Second, "the new password", func() bool { return state(t, a).PasswordLen == len(secret) })
 			e := rec.waitFor(t, m, 3*time.Second, "text_changed on the password field", func(e observer.Event) bool {
 				return e.App.PID == a.PID && e.Type == observer.EventTextChanged && e.Element != nil && e.Element.Role == observer.RolePassword
 			})
@@ -385,7 +386,7 @@ func TestReadAfterAnActionAsksAgain(t *testing.T) {
 	if err := b.SetAttribute(ctx, name.Ref, "text", "typed by us"); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, 2*time.Second, "the app to take the text", func() bool { return state(t, a).Name == "typed by us" })
+	testkit.Eventually(t, 2*time.Second, "the app to take the text", func() bool { return state(t, a).Name == "typed by us" })
 	if n := b.Read(ctx, []observer.NodeRef{name.Ref})[0]; n.Err != nil || n.Value != "typed by us" {
 		t.Errorf("read after our action: value %q (err %v), want the app's %q", n.Value, n.Err, "typed by us")
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -178,7 +179,7 @@ func TestRecheckOnlyWhileObserved(t *testing.T) {
 	rec := record(t, b)
 	m := rec.mark()
 	do(t, a, map[string]any{"cmd": "set_value", "value": 40})
-	eventually(t, 10*testRecheck, "the gate asked twice", func() bool { return asked.Load() >= 2 })
+	testkit.Eventually(t, 10*testRecheck, "the gate asked twice", func() bool { return asked.Load() >= 2 })
 	for _, e := range rec.all()[m:] {
 		if ofApp(a.PID, observer.EventValueChanged, "Volume")(e.Event) {
 			t.Fatalf("a re-read ran while nobody observed the app: %+v", e.Event)
