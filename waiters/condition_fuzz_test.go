@@ -33,12 +33,18 @@ func FuzzParseCompact(f *testing.F) {
 	})
 }
 
+// refusalCode says whether c is how a condition is refused: a BAD_REQUEST, or a regex too costly
+// to evaluate (CONDITION_TOO_COSTLY), both with where the problem is.
+func refusalCode(c observer.Code) bool {
+	return c == observer.CodeBadRequest || c == observer.CodeConditionTooCostly
+}
+
 // checkRefused checks what holds of every refusal of the compact form (conditions, locators):
-// a BAD_REQUEST at a column within the text.
+// a refusal (refusalCode) at a column within the text.
 func checkRefused(t *testing.T, s string, err error) {
 	t.Helper()
 	var e *observer.Error
-	if !errors.As(err, &e) || e.Code != observer.CodeBadRequest {
+	if !errors.As(err, &e) || !refusalCode(e.Code) {
 		t.Fatalf("%q: %v", s, err)
 	}
 	if col, _ := e.Details["position"].(int); col < 1 || col > utf8.RuneCountInString(s)+1 {
@@ -57,6 +63,7 @@ func FuzzConditionJSON(f *testing.F) {
 		f.Add([]byte(c.json))
 	}
 	f.Add([]byte(nestedJSON(MaxDepth)))
+	f.Add([]byte(`{"kind":"text","text":{"op":"regex","value":"(00000000){100}"}}`)) // too costly, refused with its path
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var c Condition
 		err := json.Unmarshal(data, &c)
@@ -65,7 +72,7 @@ func FuzzConditionJSON(f *testing.F) {
 			var se *json.SyntaxError
 			switch {
 			case errors.As(err, &se):
-			case !errors.As(err, &e) || e.Code != observer.CodeBadRequest:
+			case !errors.As(err, &e) || !refusalCode(e.Code):
 				t.Fatalf("%q: %v", data, err)
 			case e.Details["path"] == nil:
 				t.Fatalf("%q: no path in %v", data, err)
