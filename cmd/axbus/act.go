@@ -11,7 +11,7 @@ import (
 // actionFlags are what every action command shares: the proof of its effect, the input policy,
 // the connection.
 type actionFlags struct {
-	Expect string        `placeholder:"CONDITION" help:"a condition checked after the action, e.g. 'text:\"Saved\"' (its app and window come from the target)."`
+	Expect string        `placeholder:"CONDITION" help:"a condition checked after the action, e.g. 'text:\"Saved\"', or of the target itself 'state:checked', 'value:\"42\"' (its app and window come from the target)."`
 	For    time.Duration `hidden:"" help:"the old name of --timeout."`
 	Policy string        `enum:"headless,physical" default:"headless" help:"physical allows synthesised pointer and keys; headless (the default) sends none."`
 	connFlags
