@@ -77,6 +77,11 @@ func (e *Engine) armExpect(ctx context.Context, wire *api.WaitRequest, t *target
 // must go. Window and dialog conditions get only the app, so that a dialog opening in a new
 // window is seen; an expect that names another app keeps it and borrows nothing.
 func (e *Engine) borrowTarget(ctx context.Context, req *waiters.Request, t *target) error {
+	if req.Condition != nil && req.Condition.ElementFree() {
+		if err := aimAtTarget(req, t); err != nil {
+			return err
+		}
+	}
 	if t.snap == nil {
 		if req.App.PID == 0 && req.App.Name == "" && req.Condition.NeedsElements() {
 			return observer.Errorf(observer.CodeBadRequest,
@@ -100,6 +105,25 @@ func (e *Engine) borrowTarget(ctx context.Context, req *waiters.Request, t *targ
 	if req.Snapshot == "" {
 		req.Snapshot = t.snap.ID // eN in the condition name elements of the action's snapshot
 	}
+	return nil
+}
+
+// aimAtTarget names the action's target as the element of the expect's value and state
+// conditions that name none (state:checked after a check), by its id in the action's snapshot,
+// which the expect then resolves its ids in.
+func aimAtTarget(req *waiters.Request, t *target) error {
+	const named = "Name the element: state:eN=checked or value:eN=42 with the snapshot its id comes from, or describe it (state:role=...,name=...,state=checked)."
+	switch {
+	case t.snap == nil || t.was == nil:
+		return observer.Errorf(observer.CodeBadRequest, named, "%s names no element, and the action has none to lend it", req.Condition)
+	case (req.App.PID != 0 || req.App.Name != "") && req.App.PID != t.snap.App.PID:
+		return observer.Errorf(observer.CodeBadRequest, named, "%s names no element, and the expect's app is not the action's", req.Condition)
+	case req.Snapshot != "" && req.Snapshot != t.snap.ID:
+		return observer.Errorf(observer.CodeBadRequest, named+" Or leave out the expect's snapshot: the action's target is in the action's.",
+			"%s names no element, and the expect's snapshot %s is not the action's %s", req.Condition, req.Snapshot, t.snap.ID)
+	}
+	req.Condition.AimAt(observer.ElementID(t.was.Index))
+	req.Snapshot = t.snap.ID
 	return nil
 }
 

@@ -64,6 +64,7 @@ const instructions = `Tools of one desktop's accessibility tree. list_apps; insp
 	`element:role=checkbox,name="Dark mode",state=checked, window:title~Report, window_gone, dialog:title~Save, ` +
 	`focused:role=text_field, value:e12=42, state:e7=checked, state:e7!=checked; add gone to wait for absence; ` +
 	`combine with and, or, ( ). = exact, ~ contains (any case), /re/ a regex. ` +
+	`In an expect, state:checked, state!=checked, value:"42" and value~4 test the action's own target. ` +
 	`A locator is an element condition's fields (role, name, label, value, state, nth=N); A >> B is B within A: dialog:title~Save >> role=button,name=OK. ` +
 	`A failure is an error result: its code, why, and a suggestion.`
 

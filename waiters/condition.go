@@ -72,6 +72,8 @@ type Condition struct {
 	NotStates []string     `json:"not_states,omitempty"`
 
 	// Target names the element of value and state by its id in the request's snapshot ("e12").
+	// A value or state without Target or element fields names no element: in an action's expect
+	// it tests the action's target (AimAt); a wait refuses it (CheckElementsNamed).
 	Target string `json:"target,omitempty"`
 	// State is the state a state condition tests (a name of observer.StateNames).
 	State string `json:"state,omitempty"`
@@ -130,4 +132,32 @@ func (c *Condition) Targets() []string {
 		}
 	}
 	return out
+}
+
+// isElementFree reports whether c is a value or state leaf that names no element, by id or by
+// element fields: it tests the element an action acts on.
+func (c *Condition) isElementFree() bool {
+	switch c.Kind {
+	case KindValue:
+		return c.Target == "" && c.given()&elementFields&^fieldValue == 0
+	case KindState:
+		return c.Target == "" && c.given()&selectorFields == 0
+	}
+	return false
+}
+
+// ElementFree reports whether some leaf of c is a value or state that names no element
+// (state:checked): one that tests the element an action acts on.
+func (c *Condition) ElementFree() bool {
+	return slices.ContainsFunc(c.Leaves(), (*Condition).isElementFree)
+}
+
+// AimAt names the element id (eN of the request's snapshot) as the element of every value and
+// state leaf of c that names none: an action's expect aims them at the action's target.
+func (c *Condition) AimAt(id string) {
+	for _, l := range c.Leaves() {
+		if l.isElementFree() {
+			l.Target = id
+		}
+	}
 }

@@ -31,6 +31,21 @@ func (c *Condition) render(b *strings.Builder) {
 			renderMatch(b, c.Title)
 		}
 	case KindValue, KindState:
+		switch {
+		case c.isElementFree() && c.Kind == KindValue && c.Value != nil:
+			b.WriteString("value")
+			renderText(b, c.Value) // value:"42", value~"4", value:/^4/, as text writes it
+			return
+		case c.isElementFree() && c.Kind == KindState:
+			b.WriteString("state")
+			if c.Off {
+				b.WriteString("!=")
+			} else {
+				b.WriteByte(':')
+			}
+			renderString(b, c.State, "", true)
+			return
+		}
 		if c.Target != "" {
 			b.WriteString(string(c.Kind) + ":" + c.Target)
 			if c.Kind == KindValue && c.Value != nil {

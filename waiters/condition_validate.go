@@ -66,7 +66,7 @@ var jsonKindExamples = map[Kind]string{
 	KindWindow:     `e.g. {"kind": "window", "title": {"op": "contains", "value": "Report"}}`,
 	KindWindowGone: `e.g. {"kind": "window_gone", "title": "Report"}`,
 	KindDialog:     `e.g. {"kind": "dialog"}`,
-	KindValue:      `e.g. {"kind": "value", "target": "e12", "value": "42"}`,
+	KindValue:      `e.g. {"kind": "value", "target": "e12", "value": "42"}, or in an expect {"kind": "value", "value": "42"}`,
 	KindState:      `e.g. {"kind": "state", "target": "e7", "state": "checked", "on": false}`,
 	KindAll:        `e.g. {"kind": "all", "of": [{"kind": "text", "text": "Saved"}, {"kind": "dialog"}]}`,
 	KindAny:        `e.g. {"kind": "any", "of": [{"kind": "text", "text": "Saved"}, {"kind": "dialog"}]}`,
@@ -214,15 +214,40 @@ func (c *Condition) checkRequired() *fault {
 	return nil
 }
 
-// checkSelector checks that a value or state condition names its element one way: by target,
-// or by element fields.
+// checkSelector checks that a value or state condition names its element at most one way: by
+// target, or by element fields. Naming none, it tests the element an action acts on.
 func (c *Condition) checkSelector(given, selectors fieldSet) *fault {
-	switch hasFields := given&selectors != 0; {
-	case c.Target != "" && hasFields:
+	if c.Target != "" && given&selectors != 0 {
 		return &fault{field: "/" + (given & selectors).first(), what: "give target or element fields, not both",
 			suggestion: "Name the element by its id (target) or describe it (role, name, ...)."}
-	case c.Target == "" && !hasFields:
-		return &fault{field: "/target", what: fmt.Sprintf("%s condition needs target or one of %s", withArticle(c.Kind), selectors.names())}
+	}
+	return nil
+}
+
+// CheckElementsNamed refuses, as BAD_REQUEST with the leaf's JSON pointer, a condition with a
+// value or state that names no element: only an action's expect may leave it out (its action's
+// target is the element); a wait must name it.
+func (c *Condition) CheckElementsNamed() error {
+	if f := c.elementFreeFault(""); f != nil {
+		return f.err()
+	}
+	return nil
+}
+
+func (c *Condition) elementFreeFault(path string) *fault {
+	if c.isElementFree() {
+		named := *c
+		named.Target = "eN"
+		return &fault{node: c, path: path, what: fmt.Sprintf("%s names no element: only an action's expect may leave it out, to test the action's target", c),
+			suggestion: fmt.Sprintf("Name the element: %s with the snapshot its id eN comes from (--snapshot), or describe it (%s:role=...,name=...).", &named, c.Kind)}
+	}
+	for i, sub := range c.Of {
+		if sub == nil {
+			continue
+		}
+		if f := sub.elementFreeFault(path + "/of/" + strconv.Itoa(i)); f != nil {
+			return f
+		}
 	}
 	return nil
 }

@@ -10,8 +10,8 @@ package waiters
 //	            | "element" ":" fields [ "gone" ]
 //	            | "focused" ":" fields
 //	            | ( "window" | "window_gone" | "dialog" ) [ ":" "title" match ]
-//	            | "value" ":" ( target match | fields )
-//	            | "state" ":" ( target state | fields ) .
+//	            | "value" ( ":" ( target match | fields | value ) | match )
+//	            | "state" ( ":" ( target state | fields | word ) | state ) .
 //	fields      = field { "," field } .
 //	field       = "role" "=" ( word | string )
 //	            | ( "name" | "label" | "description" | "identifier" | "value" | "text" ) match
@@ -31,7 +31,9 @@ package waiters
 // \" and \\ are escapes and any other backslash stands for itself; in a regex, \/ stands for /
 // and everything else passes to RE2 as written; re"…" takes a quoted string as a regex, for a
 // pattern that holds \/ itself. In a field list, state=NAME asks for a state and
-// state!=NAME for its absence; in a state condition, it is the state tested.
+// state!=NAME for its absence; in a state condition, it is the state tested. A value or state
+// condition that names no element (value:"42", value~4, state:checked, state!=checked) tests the
+// element an action acts on: an expect may say it so, a wait may not.
 //
 // A refusal is a BAD_REQUEST *observer.Error whose message names the 1-based column (in
 // characters), whose details give it ("position") and, for a syntax error, what was expected

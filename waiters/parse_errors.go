@@ -14,7 +14,7 @@ func (p *parser) follow() string {
 		case kindFields[l.Kind]&fieldTitle != 0 && l.Title == nil:
 			can = append(can, "':'")
 		case l.Kind == KindElement && !l.Gone, l.Kind == KindFocused,
-			(l.Kind == KindValue || l.Kind == KindState) && l.Target == "":
+			(l.Kind == KindValue || l.Kind == KindState) && l.Target == "" && !l.isElementFree():
 			can = append(can, "','")
 		}
 		if (l.Kind == KindText || l.Kind == KindElement) && !l.Gone {
@@ -92,8 +92,8 @@ var compactKindExamples = map[Kind]string{
 	KindWindow:     `e.g. window, window:title~Report or window:title=/^Report( \(\d+\))?$/`,
 	KindWindowGone: `e.g. window_gone or window_gone:title="Report"`,
 	KindDialog:     `e.g. dialog or dialog:title~Save`,
-	KindValue:      `e.g. value:e12=42, value:e12~4 or value:role=slider,name=Volume,value=42`,
-	KindState:      `e.g. state:e7=checked, state:e7!=checked or state:role=checkbox,name~Remember,state=checked`,
+	KindValue:      `e.g. value:e12=42, value:e12~4, value:role=slider,name=Volume,value=42 or, in an expect, value:"42"`,
+	KindState:      `e.g. state:e7=checked, state:e7!=checked, state:role=checkbox,name~Remember,state=checked or, in an expect, state:checked`,
 }
 
 func (p *parser) example() string {

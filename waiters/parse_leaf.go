@@ -56,21 +56,70 @@ func (p *parser) leafBody(c *Condition, sp *span) error {
 		}
 		return p.fields(c, sp)
 	}
+	if c.Kind == KindValue || c.Kind == KindState {
+		return p.ofElement(c, sp)
+	}
 	if p.tok.kind != tokColon {
 		return p.expected("':' after " + string(c.Kind))
 	}
 	if err := p.advance(); err != nil {
 		return err
 	}
-	if c.Kind == KindValue || c.Kind == KindState {
-		switch words := fieldWords(c.Kind); {
-		case p.tok.kind == tokWord && len(p.tok.text) > 1 && p.tok.text[0] == 'e' && p.tok.text[1] >= '0' && p.tok.text[1] <= '9':
-			return p.target(c, sp)
-		case p.tok.kind != tokWord || !slices.Contains(words, p.tok.text):
-			return p.expected("an element id like e12 or a field: " + orList(singleQuoted(words)))
-		}
-	}
 	return p.fields(c, sp)
+}
+
+// ofElement reads what follows value or state: an element id and what it asks of it
+// (state:e7=checked), element fields (state:role=checkbox,state=checked), or, naming no element,
+// what it asks of the element an action's expect acts on: value:"42", value~4, state:checked,
+// state!=checked (a wait refuses these).
+func (p *parser) ofElement(c *Condition, sp *span) error {
+	switch t := p.tok; {
+	case c.Kind == KindValue && (t.kind == tokEq || t.kind == tokTilde):
+		m, col, err := p.match("value")
+		c.Value, sp.fields["/value"] = m, col
+		return err
+	case c.Kind == KindState && (t.kind == tokEq || t.kind == tokNotEq):
+		state, off, col, err := p.state("state")
+		c.State, c.Off, sp.fields["/state"] = state, off, col
+		return err
+	case t.kind != tokColon:
+		ops := "':', '=' or '~'"
+		if c.Kind == KindState {
+			ops = "':', '=' or '!='"
+		}
+		return p.expected(ops + " after " + string(c.Kind))
+	}
+	if err := p.advance(); err != nil {
+		return err
+	}
+	words := fieldWords(c.Kind)
+	switch t := p.tok; {
+	case t.kind == tokWord && len(t.text) > 1 && t.text[0] == 'e' && t.text[1] >= '0' && t.text[1] <= '9':
+		return p.target(c, sp)
+	case t.kind == tokWord && slices.Contains(words, t.text):
+		return p.fields(c, sp)
+	case t.kind == tokWord && p.peekOperator(): // a field misspelt, not a value or state
+	case c.Kind == KindValue && (t.kind == tokWord || t.kind == tokString || t.kind == tokRegex):
+		m, col, err := p.value(OpExact)
+		c.Value, sp.fields["/value"] = m, col
+		return err
+	case c.Kind == KindState && t.kind == tokWord:
+		c.State, sp.fields["/state"] = t.text, t.col
+		return p.advance()
+	}
+	what := "a value"
+	if c.Kind == KindState {
+		what = "a state like checked"
+	}
+	return p.expected("an element id like e12, " + what + " or a field: " + orList(singleQuoted(words)))
+}
+
+// peekOperator reports whether the token after this one is '=', '~' or '!=': this one is a
+// field's name.
+func (p *parser) peekOperator() bool {
+	sc := p.sc
+	next, f := sc.scan()
+	return f == nil && (next.kind == tokEq || next.kind == tokTilde || next.kind == tokNotEq)
 }
 
 // text reads the match of a text condition: text:"…" and text="…" are exact, text~"…" contains.

@@ -65,6 +65,18 @@ var compactExamples = []struct{ compact, canonical string }{
 	{`text:"A" and text:"B" and window`,
 		`{"kind":"all","of":[{"kind":"text","text":"A"},{"kind":"text","text":"B"},{"kind":"window"}]}`},
 	{`((window))`, `{"kind":"window"}`},
+
+	// Naming no element: the element an action's expect acts on.
+	{`state:checked`, `{"kind":"state","state":"checked"}`},
+	{`state=checked`, `{"kind":"state","state":"checked"}`},
+	{`state!=checked`, `{"kind":"state","state":"checked","on":false}`},
+	{`value:"Groceries"`, `{"kind":"value","value":"Groceries"}`},
+	{`value:42`, `{"kind":"value","value":"42"}`},
+	{`value=42`, `{"kind":"value","value":"42"}`},
+	{`value~4`, `{"kind":"value","value":{"op":"contains","value":"4"}}`},
+	{`value:/^4\d$/`, `{"kind":"value","value":{"op":"regex","value":"^4\\d$"}}`},
+	{`value:"e12"`, `{"kind":"value","value":"e12"}`},
+	{`text:"Saved" and state!=busy`, `{"kind":"all","of":[{"kind":"text","text":"Saved"},{"kind":"state","state":"busy","on":false}]}`},
 }
 
 func TestParseCompactExamples(t *testing.T) {
@@ -117,7 +129,14 @@ func TestParseCompactErrors(t *testing.T) {
 		{`window:title~x,title~y`, 16, "title is given twice", ""},
 		{`value:e12`, 10, "found the end", "'=' or '~' after the element id"},
 		{`value:e1x=1`, 7, `target "e1x" is not an element id`, ""},
-		{`value:color=1`, 7, "found 'color'", "an element id like e12 or a field: 'role', 'name', 'label', 'description', 'identifier', 'value', 'text' or 'state'"},
+		{`value:color=1`, 7, "found 'color'", "an element id like e12, a value or a field: 'role', 'name', 'label', 'description', 'identifier', 'value', 'text' or 'state'"},
+		{`state:colour=red`, 7, "found 'colour'", "an element id like e12, a state like checked or a field: 'role', 'name', 'label', 'description', 'identifier', 'value', 'text' or 'state'"},
+		{`state:chekced`, 7, `unknown state "chekced"`, ""},
+		{`state~checked`, 6, "found '~'", "':', '=' or '!=' after state"},
+		{`value!=4`, 6, "found '!='", "':', '=' or '~' after value"},
+		{`value`, 6, "found the end", "':', '=' or '~' after value"},
+		{`state:checked,role=checkbox`, 14, "found ','", "'and', 'or' or the end"},
+		{`value:"4",role=slider`, 10, "found ','", "'and', 'or' or the end"},
 		{`value:role=slider`, 18, "a value condition needs the value to wait for", ""},
 		{`state:e7~checked`, 9, "found '~'", "'=' or '!=' after the element id"},
 		{`state:e7=Checked`, 10, `unknown state "Checked"`, ""},

@@ -188,6 +188,9 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*wait, error) {
 	if err := req.Condition.Validate(); err != nil {
 		return nil, err
 	}
+	if err := req.Condition.CheckElementsNamed(); err != nil { // an expect has aimed them at its target
+		return nil, err
+	}
 	if err := e.checkRoles(req.Condition); err != nil {
 		return nil, err
 	}

@@ -11,8 +11,8 @@ import (
 // actionFlags are what every action command shares: the proof of its effect, the input policy,
 // the connection.
 type actionFlags struct {
-	Expect string        `placeholder:"CONDITION" help:"a condition checked after the action, e.g. 'text:\"Saved\"' (its app and window come from the target)."`
-	For    time.Duration `help:"how long the expect may take to hold (default 5s)."`
+	Expect string        `placeholder:"CONDITION" help:"a condition checked after the action, e.g. 'text:\"Saved\"', or of the target itself 'state:checked', 'value:\"42\"' (its app and window come from the target)."`
+	For    time.Duration `hidden:"" help:"the old name of --timeout."`
 	Policy string        `enum:"headless,physical" default:"headless" help:"physical allows synthesised pointer and keys; headless (the default) sends none."`
 	connFlags
 }
@@ -91,27 +91,28 @@ func (c *keyCmd) Run(e *env) error {
 }
 
 // act does one action on el with what req gives; it exits 0 only when the action worked and its
-// expect, if any, was met. For a locator, --timeout bounds the wait for its element to become
-// actionable, and the reply is awaited that long and as long as the action and expect may take.
+// expect, if any, was met. --timeout is how long each wait of the action may take: a locator's
+// element to become actionable, the expect to hold; the reply is awaited for both, the chain's
+// deadline between them, and the margin.
 func act(e *env, f *actionFlags, el, req api.ActionRequest) error {
 	req.Target, req.Locator, req.AppTarget, req.Window = el.Target, el.Locator, el.AppTarget, el.Window
 	req.Policy = f.Policy
-	expectFor := api.DefaultWaitTimeout
+	limit := f.outcomeTime(f.For, api.DefaultWaitTimeout)
+	outcome := api.ChainDeadline
+	if req.Locator != "" {
+		req.TimeoutMS = int(limit.Milliseconds())
+		outcome += limit
+	}
 	if f.Expect != "" {
-		req.Expect = &api.WaitRequest{Expr: f.Expect, TimeoutMS: int(f.For.Milliseconds())}
-		expectFor = max(expectFor, f.For)
+		req.Expect = &api.WaitRequest{Expr: f.Expect, TimeoutMS: int(limit.Milliseconds())}
+		outcome += limit
 	}
-	conn := f.connFlags
-	if req.Locator != "" && conn.Timeout > 0 {
-		req.TimeoutMS = int(conn.Timeout.Milliseconds())
-		conn.Timeout += api.ChainDeadline + expectFor + time.Second
-	}
-	client, closeConn, err := conn.dial(e.ctx)
+	client, closeConn, err := f.dial(e.ctx)
 	if err != nil {
 		return err
 	}
 	defer closeConn()
-	ctx, cancel := conn.replyContext(e.ctx)
+	ctx, cancel := awaitOutcome(e.ctx, outcome)
 	defer cancel()
 	r, err := client.Act(ctx, e.command, req)
 	if err != nil {

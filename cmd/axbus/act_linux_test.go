@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -163,6 +164,23 @@ func TestDesktopActionsGTK3(t *testing.T) {
 		}
 		dd.mustAct(t, kind, "uncheck", observer.RoleCheckbox, "Remember me", api.ActionRequest{})
 		dd.eventually(t, kind, "uncheck left the box checked", func(s headless.State) bool { return !s.Remember })
+	})
+
+	t.Run("an expect's state is its target's", func(t *testing.T) {
+		pid := fmt.Sprint(dd.apps[kind].PID)
+		for _, step := range []struct {
+			action, expect string
+			checked        bool
+		}{{"check", "state:checked", true}, {"uncheck", "state!=checked", false}} {
+			out, errOut, code := dd.cli(t, step.action, `role=checkbox,name="Remember me"`, "--pid", pid, "--expect", step.expect, "--json")
+			if r := decode[api.ActionReply](t, out); code != 0 || r.Expect == nil || r.Expect.Outcome != api.WaitMet ||
+				r.Target == nil || !strings.HasPrefix(r.Expect.Condition, "state:"+r.Target.Element) {
+				t.Fatalf("%s --expect %s: exit %d\n%s%s", step.action, step.expect, code, out, errOut)
+			}
+			if dd.state(t, kind).Remember != step.checked { // the app's own word, as the expect was met
+				t.Fatalf("%s --expect %s was met, but the app says the box is checked: %v", step.action, step.expect, !step.checked)
+			}
+		}
 	})
 
 	t.Run("select a row", func(t *testing.T) {

@@ -13,15 +13,17 @@ import (
 
 type launchCmd struct {
 	Command bool          `help:"the words are a program and its arguments, run without a shell (admins only)."`
-	For     time.Duration `placeholder:"DURATION" help:"how long to wait for the app to register (default 30s)."`
+	For     time.Duration `hidden:"" help:"the old name of --timeout."`
 	connFlags
 	// Not passthrough: axbus's own flags (-s, --nkey) are taken wherever they are, and the
 	// program's flags follow "--".
 	Words []string `arg:"" placeholder:"ENTRY | -- PROGRAM ARG" help:"a desktop entry's id or Name (Linux), a bundle id or app name (macOS); with --command, a program and its arguments, after -- when they have flags (axbus launch --command -s URL -- xterm -e top)."`
 }
 
+// Run launches the app and waits for it to register, up to --timeout (default 30s).
 func (c *launchCmd) Run(e *env) error {
-	req := api.LaunchRequest{TimeoutMS: int(c.For.Milliseconds())}
+	limit := c.outcomeTime(c.For, observer.DefaultLaunchWait)
+	req := api.LaunchRequest{TimeoutMS: int(limit.Milliseconds())}
 	switch {
 	case c.Command:
 		req.Command = c.Words
@@ -31,7 +33,7 @@ func (c *launchCmd) Run(e *env) error {
 		return observer.Errorf(observer.CodeBadRequest, "Give one entry (quoted if it has spaces); or --command -- PROGRAM ARG...",
 			"launch takes one entry, got %q", c.Words)
 	}
-	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
+	return callWithin(e, &c.connFlags, limit, func(ctx context.Context, cl *bus.Client) (any, error) {
 		return cl.Launch(ctx, req)
 	})
 }
@@ -39,13 +41,15 @@ func (c *launchCmd) Run(e *env) error {
 type quitCmd struct {
 	appFlags
 	Force bool          `help:"end it at once (SIGKILL, forceTerminate) instead of closing its windows."`
-	For   time.Duration `placeholder:"DURATION" help:"how long to wait for it to end (default 5s)."`
+	For   time.Duration `hidden:"" help:"the old name of --timeout."`
 	connFlags
 }
 
+// Run ends the app and waits for it to end, up to --timeout (default 5s).
 func (c *quitCmd) Run(e *env) error {
-	req := api.QuitRequest{AppTarget: c.target(), Force: c.Force, TimeoutMS: int(c.For.Milliseconds())}
-	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
+	limit := c.outcomeTime(c.For, observer.QuitWait)
+	req := api.QuitRequest{AppTarget: c.target(), Force: c.Force, TimeoutMS: int(limit.Milliseconds())}
+	return callWithin(e, &c.connFlags, limit, func(ctx context.Context, cl *bus.Client) (any, error) {
 		return cl.Quit(ctx, req)
 	})
 }

@@ -116,24 +116,6 @@ func TestNATSHabits(t *testing.T) {
 	}
 }
 
-// TestTimeoutIsTheReplysAndForTheConditions: --timeout bounds the wait for the reply, --for how
-// long a condition may take.
-func TestTimeoutIsTheReplysAndForTheConditions(t *testing.T) {
-	d := startTestDaemon(t)
-	start := time.Now()
-	_, errOut, code := d.cli(t, "wait", `text:"never shown"`, "--app", "notes", "--for", "300ms")
-	if code != exitTimeout || !strings.Contains(errOut, "did not hold within 300ms") {
-		t.Fatalf("--for 300ms: exit %d after %v: %s", code, time.Since(start), errOut)
-	}
-	_, errOut, code = d.cli(t, "wait", `text:"never shown"`, "--app", "notes", "--for", "1m", "--timeout", "300ms")
-	if code != exitTimeout || !strings.Contains(errOut, "no reply") {
-		t.Fatalf("--timeout 300ms: exit %d after %v: %s", code, time.Since(start), errOut)
-	}
-	if _, errOut, code = d.cli(t, "wait", `element:role=buton`, "--app", "notes"); code != exitUsage || !strings.Contains(errOut, `"button"`) {
-		t.Fatalf("a misspelt role: exit %d: %s", code, errOut)
-	}
-}
-
 // TestHelpIsGenerated: every command has --help, from the same model the parser uses.
 func TestHelpIsGenerated(t *testing.T) {
 	parser, err := newParser(&bytes.Buffer{}, &bytes.Buffer{})
@@ -194,7 +176,7 @@ func TestBashCompletion(t *testing.T) {
 	if got := complete("axbus", "serve", "--backend", ""); got != "auto atspi ax sim" {
 		t.Errorf("axbus serve --backend <TAB>: %q", got)
 	}
-	if got := complete("axbus", "wait", "--fo"); got != "--for" {
-		t.Errorf("axbus wait --fo<TAB>: %q", got)
+	if got := complete("axbus", "wait", "--rech"); got != "--recheck" {
+		t.Errorf("axbus wait --rech<TAB>: %q", got)
 	}
 }

@@ -24,7 +24,7 @@ type connFlags struct {
 	Host     string        `placeholder:"ID" help:"host id of the daemon to talk to (default: discovered); apps and tail take '*' for every host a hub reaches." group:"Connection"`
 	Prefix   string        `default:"ax" help:"subject prefix." group:"Connection"`
 	StateDir string        `placeholder:"DIR" type:"path" help:"state dir of the local daemon (default: the user's state dir)." group:"Connection"`
-	Timeout  time.Duration `help:"how long to wait for the reply (default: the command's own: 30s, or a wait's --for and 10s more); for an action on a locator, how long its element may take to become actionable (default 5s)." group:"Connection"`
+	Timeout  time.Duration `help:"how long to wait for the outcome (default 5s): a wait's condition; an action's locator element becoming actionable, and its expect, each; a launched app registering (default 30s); a quit app ending. The reply may come 10s later. Other commands: how long to wait for the reply (default 30s)." group:"Connection"`
 	JSON     bool          `help:"print JSON even on a terminal."`
 }
 

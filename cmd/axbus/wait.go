@@ -13,21 +13,22 @@ type waitCmd struct {
 	Window   string        `placeholder:"W" help:"only this window (id or title)." group:"Target"`
 	Scope    string        `placeholder:"SNAPSHOT:ELEMENT" help:"only this element's subtree." group:"Target"`
 	Snapshot string        `placeholder:"ID" help:"the snapshot that eN ids in the condition come from." group:"Target"`
-	For      time.Duration `default:"5s" help:"how long the condition may take to hold."`
+	For      time.Duration `hidden:"" help:"the old name of --timeout."`
 	Recheck  time.Duration `help:"re-read the app whole this often, for changes no notification announced (default 1s)."`
 	connFlags
 }
 
-// Run waits for the condition and exits 0 only when it was met.
+// Run waits for the condition, up to --timeout, and exits 0 only when it was met.
 func (c *waitCmd) Run(e *env) error {
+	limit := c.outcomeTime(c.For, api.DefaultWaitTimeout)
 	req := api.WaitRequest{Expr: c.Condition, AppTarget: c.target(), Window: c.Window, Scope: c.Scope, Snapshot: c.Snapshot,
-		TimeoutMS: int(c.For.Milliseconds()), RecheckMS: int(c.Recheck.Milliseconds())}
+		TimeoutMS: int(limit.Milliseconds()), RecheckMS: int(c.Recheck.Milliseconds())}
 	client, closeConn, err := c.dial(e.ctx)
 	if err != nil {
 		return err
 	}
 	defer closeConn()
-	ctx, cancel := c.replyContext(e.ctx)
+	ctx, cancel := awaitOutcome(e.ctx, limit)
 	defer cancel()
 	r, err := client.Wait(ctx, req)
 	if err != nil {
@@ -36,7 +37,7 @@ func (c *waitCmd) Run(e *env) error {
 	if err := e.print(c.JSON, r); err != nil {
 		return err
 	}
-	return waitOutcome(r, c.For)
+	return waitOutcome(r, limit)
 }
 
 // waitOutcome is the error a wait's outcome exits with: none when it was met.
@@ -45,7 +46,7 @@ func waitOutcome(r *api.WaitResult, limit time.Duration) error {
 	case api.WaitMet:
 		return nil
 	case api.WaitTimeout:
-		return quiet(observer.Errorf(observer.CodeTimeout, "Wait longer (--for) or check the condition.", "the condition did not hold within %v", limit))
+		return quiet(observer.Errorf(observer.CodeTimeout, "Wait longer (--timeout) or check the condition.", "the condition did not hold within %v", limit))
 	case api.WaitAppGone:
 		return quiet(observer.Errorf(observer.CodeAppGone, "Start the app and wait again.", "the app exited"))
 	}
