@@ -58,5 +58,5 @@ func inMCPTerms(s string) string {
 
 // inExpectTerms is inMCPTerms for an expect's advice, whose time limit is expect_timeout_ms.
 func inExpectTerms(s string) string {
-	return inMCPTerms(strings.ReplaceAll(s, "--for", "expect_timeout_ms"))
+	return inMCPTerms(strings.NewReplacer("--timeout", "expect_timeout_ms", "--for", "expect_timeout_ms").Replace(s))
 }

@@ -65,12 +65,8 @@ func (e *Engine) awaitApp(ctx context.Context, w *wait, arm func(), timeout <-ch
 // notAppeared is the error of a wait whose app did not start in time: APP_NOT_FOUND, as a
 // one-shot request on that name is at once, said of the time waited.
 func (w *wait) notAppeared() *observer.Error {
-	longer := "--for"
-	if w.loc != nil {
-		longer = "--timeout"
-	}
 	err := observer.Errorf(observer.CodeAppNotFound,
-		"Start the app first (axbus launch ENTRY), check its name against axbus apps, or wait longer ("+longer+").",
+		"Start the app first (axbus launch ENTRY), check its name against axbus apps, or wait longer (--timeout).",
 		"no app matching %q appeared within %v", w.req.App.Name, w.req.Timeout).With("app", w.req.App.Name)
 	if running, ok := w.appear.missing.Details["running"]; ok {
 		err.With("running", running)
