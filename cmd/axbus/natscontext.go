@@ -64,18 +64,9 @@ func loadNatsContext(name string) (*natsContext, string, error) {
 		return nil, path, observer.Errorf(observer.CodeBadRequest, "Fix it with: nats context edit "+name,
 			"nats context %q is not JSON: %v", name, err)
 	}
-	for _, p := range []*string{&c.Nkey, &c.Creds, &c.CA, &c.Cert, &c.Key} {
-		*p = expandHome(*p)
+	c.Nkey, c.Creds = string(credRef(c.Nkey).expanded()), string(credRef(c.Creds).expanded())
+	for _, p := range []*string{&c.CA, &c.Cert, &c.Key} {
+		*p = expandPath(*p)
 	}
 	return &c, path, nil
-}
-
-// expandHome expands a leading ~/ as the nats CLI does in context paths.
-func expandHome(p string) string {
-	if rest, ok := strings.CutPrefix(p, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, rest)
-		}
-	}
-	return p
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"os"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -39,6 +40,9 @@ func (f *connFlags) resolve() (natsTarget, error) {
 		t = c.target()
 		t.contextName, t.context = name, path
 	}
+	if err := f.filesExist(); err != nil {
+		return t, err
+	}
 	if f.Nkey != "" || f.Creds != "" {
 		t.nkey, t.creds, t.user, t.password, t.token = f.Nkey, f.Creds, "", "", ""
 	}
@@ -57,6 +61,23 @@ func (f *connFlags) resolve() (natsTarget, error) {
 	return t, nil
 }
 
+// filesExist checks the files the flags (or their NATS_* variables) name. The flags are plain
+// strings, not kong's existingfile, so that a variable set empty means none, as for the nats CLI.
+func (f *connFlags) filesExist() error {
+	for _, o := range []struct{ flag, env, path string }{
+		{"--nkey", "NATS_NKEY", f.Nkey}, {"--creds", "NATS_CREDS", f.Creds}, {"--tls-ca", "NATS_CA", f.TLSCA},
+		{"--tls-cert", "NATS_CERT", f.TLSCert}, {"--tls-key", "NATS_KEY", f.TLSKey},
+	} {
+		if o.path == "" {
+			continue
+		}
+		if fi, err := os.Stat(o.path); err != nil || fi.IsDir() {
+			return observer.Errorf(observer.CodeBadRequest, "Give "+o.flag+" (or "+o.env+") a file.", "%s %s: no such file", o.flag, o.path)
+		}
+	}
+	return nil
+}
+
 // hasIdentity says whether the target names who to connect as.
 func (t natsTarget) hasIdentity() bool {
 	return t.nkey != "" || t.creds != "" || t.user != "" || t.token != ""
@@ -70,12 +91,15 @@ func (t natsTarget) authOptions() ([]nats.Option, error) {
 	case t.user != "":
 		opts = append(opts, nats.UserInfo(t.user, t.password))
 	case t.creds != "":
-		opts = append(opts, nats.UserCredentials(t.creds))
-	case t.nkey != "":
-		nkey, err := nats.NkeyOptionFromSeed(t.nkey)
+		creds, err := credRef(t.creds).credsOption()
 		if err != nil {
-			return nil, observer.Errorf(observer.CodeBadRequest, "Pass an nkey seed file, as axbus creds add writes (--nkey FILE).",
-				"nkey %s: %v", t.nkey, err)
+			return nil, err
+		}
+		opts = append(opts, creds)
+	case t.nkey != "":
+		nkey, err := credRef(t.nkey).nkeyOption()
+		if err != nil {
+			return nil, err
 		}
 		opts = append(opts, nkey)
 	}
