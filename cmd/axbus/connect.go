@@ -16,7 +16,7 @@ type connFlags struct {
 	Server   string        `short:"s" env:"NATS_URL" placeholder:"URL" help:"NATS URL of the daemon (or of a NATS system it joins); default: the local daemon." group:"Connection"`
 	Nkey     string        `env:"NATS_NKEY" placeholder:"FILE" help:"nkey seed file to authenticate with (what axbus creds add wrote), with the local daemon too." group:"Connection"`
 	Creds    string        `env:"NATS_CREDS" placeholder:"FILE" help:"NATS credentials file (JWT and seed) to authenticate with." group:"Connection"`
-	Context  string        `env:"NATS_CONTEXT" placeholder:"NAME" help:"a context of the nats CLI (nats context ls) for the server and its credentials (default: the one nats context select chose)." group:"Connection"`
+	Context  string        `env:"NATS_CONTEXT" placeholder:"NAME" help:"a context of the nats CLI (nats context ls) for the server and its credentials (default: the one nats context select chose, unless --state-dir is given)." group:"Connection"`
 	TLSCA    string        `name:"tls-ca" env:"NATS_CA" placeholder:"FILE" help:"PEM certificate to trust for a tls:// server, such as that daemon's --tls-cert (default: the system's roots)." group:"Connection"`
 	TLSCert  string        `name:"tls-cert" env:"NATS_CERT" placeholder:"FILE" help:"PEM client certificate for a server that asks for one (with --tls-key)." group:"Connection"`
 	TLSKey   string        `name:"tls-key" env:"NATS_KEY" placeholder:"FILE" help:"the PEM private key of --tls-cert." group:"Connection"`

@@ -72,7 +72,7 @@ func (c *credsAddCmd) Run(e *env) error {
 		if err != nil {
 			return nil, err
 		}
-		return &credsAdded{r, c.Name, out, target.url, cl}, nil
+		return &credsAdded{r, c.Name, out, c.daemonFlags(target, cl), cl}, nil
 	})
 	if err != nil {
 		_ = os.Remove(out) // the daemon refused it: a seed of no one
@@ -80,11 +80,24 @@ func (c *credsAddCmd) Run(e *env) error {
 	return err
 }
 
+// daemonFlags are the flags that name the daemon this command reached: -s URL for a server, the
+// state dir when it is not the user's, none for the user's local daemon.
+func (c *credsAddCmd) daemonFlags(target natsTarget, cl *bus.Client) string {
+	switch {
+	case target.url != "":
+		return "-s " + cl.Conn().ConnectedUrlRedacted() + " "
+	case c.StateDir != "":
+		abs, _ := filepath.Abs(c.StateDir)
+		return "--state-dir " + abs + " "
+	}
+	return ""
+}
+
 // credsAdded is the reply of creds add: the identities, and how to use the new one.
 type credsAdded struct {
 	*api.CredsReply
 	name, seed string
-	server     string // as the command named it: "" for the local daemon
+	daemon     string // the flags that name the daemon to another axbus command
 	client     *bus.Client
 }
 
@@ -97,11 +110,7 @@ func (a *credsAdded) human(w io.Writer) error {
 	abs, _ := filepath.Abs(a.seed)
 	url := a.client.Conn().ConnectedUrlRedacted()
 	fmt.Fprintf(w, "%s can connect with the nkey seed %s (mode 0600; keep it secret):\n", a.name, abs)
-	server := ""
-	if a.server != "" {
-		server = "-s " + url + " "
-	}
-	fmt.Fprintf(w, "  axbus apps %s--nkey %s\n", server, abs)
+	fmt.Fprintf(w, "  axbus apps %s--nkey %s\n", a.daemon, abs)
 	fmt.Fprintf(w, "  nats -s %s --nkey %s req %s '{}'\n", url, abs, a.client.Subjects().Endpoint("apps"))
 	return nil
 }

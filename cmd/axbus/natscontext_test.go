@@ -71,6 +71,17 @@ func TestNatsCLIContexts(t *testing.T) {
 	if !isMonitor(t) {
 		t.Fatal("without --context, axbus did not connect as the selected context's mon")
 	}
+	if isMonitor(t, "--state-dir", d.dir) {
+		t.Error("--state-dir did not name the local daemon over the selected context")
+	}
+	// An MCP client starts its server in an environment of its own: the selection is pinned.
+	out, errOut, code := runIn(t, "mcp", "config", "--client", "cursor")
+	entry := decode[struct {
+		Servers map[string]struct{ Args []string } `json:"mcpServers"`
+	}](t, out).Servers["axbus"]
+	if code != 0 || !strings.Contains(strings.Join(entry.Args, " "), "--context desk") {
+		t.Errorf("mcp config with a selected context: exit %d: %v %s", code, entry.Args, errOut)
+	}
 	// The variables win over the context, the flags over the variables.
 	t.Setenv("NATS_NKEY", info.CredsFile)
 	if isMonitor(t) {

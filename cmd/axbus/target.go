@@ -23,13 +23,14 @@ type natsTarget struct {
 }
 
 // resolve merges the flags (and their NATS_* variables) over the nats CLI's context: --context,
-// NATS_CONTEXT or else the one `nats context select` chose. A flag given wins over the context's
-// field, and credentials given (--nkey, --creds) replace the context's. Without a URL the
-// target is the local daemon, as whoever the credentials name.
+// NATS_CONTEXT or else the one `nats context select` chose (unless --state-dir names a local
+// daemon). A flag given wins over the context's field, and credentials given (--nkey, --creds)
+// replace the context's. Without a URL the target is the local daemon, as whoever the
+// credentials name.
 func (f *connFlags) resolve() (natsTarget, error) {
 	var t natsTarget
 	name := f.Context
-	if name == "" {
+	if name == "" && f.StateDir == "" {
 		name = selectedNatsContext()
 	}
 	if name != "" {
