@@ -21,6 +21,8 @@ type natsContext struct {
 	Cert     string `json:"cert"`
 	Key      string `json:"key"`
 	TLSFirst bool   `json:"tls_first"`
+	UserJWT  string `json:"user_jwt"`
+	UserSeed string `json:"user_seed"`
 }
 
 // target is where and as whom the context connects.
@@ -63,6 +65,10 @@ func loadNatsContext(name string) (*natsContext, string, error) {
 	if err := json.Unmarshal(data, &c); err != nil {
 		return nil, path, observer.Errorf(observer.CodeBadRequest, "Fix it with: nats context edit "+name,
 			"nats context %q is not JSON: %v", name, err)
+	}
+	if c.UserJWT != "" || c.UserSeed != "" {
+		return nil, path, observer.Errorf(observer.CodeBadRequest, "Save the context with a credentials file instead: nats context add "+name+" --creds FILE",
+			"axbus does not read the nats context %q's user_jwt and user_seed", name)
 	}
 	c.Nkey, c.Creds = string(credRef(c.Nkey).expanded()), string(credRef(c.Creds).expanded())
 	for _, p := range []*string{&c.CA, &c.Cert, &c.Key} {

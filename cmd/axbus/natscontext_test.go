@@ -119,6 +119,12 @@ func TestNatsCLIContexts(t *testing.T) {
 		t.Error("the context whose seed is in a variable did not connect as mon")
 	}
 
+	// A JWT and seed of their own (nats context add --jwt --seed) are refused, not ignored.
+	c.nats(t, "context", "add", "jwt", "--server", info.URL, "--jwt", mon, "--seed", mon)
+	if _, errOut, code := runIn(t, "apps", "--context", "jwt"); code != exitUsage || !strings.Contains(errOut, "user_jwt") {
+		t.Errorf("a context with user_jwt and user_seed: exit %d: %s", code, errOut)
+	}
+
 	// A selected context that is gone is an error, not the local daemon.
 	if err := os.Remove(filepath.Join(c.config, "nats", "context", "desk.json")); err != nil {
 		t.Fatal(err)
