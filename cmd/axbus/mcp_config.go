@@ -100,9 +100,11 @@ func (c *mcpConfigCmd) server() ([]string, error) {
 		}
 		args = append(args, name, value)
 	}
-	if target, err := c.resolve(); err != nil {
+	target, err := c.resolve()
+	if err != nil {
 		return nil, err
-	} else if target.url == "" {
+	}
+	if target.url == "" {
 		dir := c.StateDir
 		if dir == "" {
 			if dir, err = embedded.DefaultStateDir(); err != nil {
@@ -111,11 +113,13 @@ func (c *mcpConfigCmd) server() ([]string, error) {
 		}
 		flag("--state-dir", dir, true)
 	}
-	flag("--context", c.Context, false)
+	flag("--context", target.contextName, false) // the selected one too: the client's environment is not this shell's
 	flag("--server", c.Server, false)
 	flag("--creds", c.Creds, true)
 	flag("--nkey", c.Nkey, true)
 	flag("--tls-ca", c.TLSCA, true)
+	flag("--tls-cert", c.TLSCert, true)
+	flag("--tls-key", c.TLSKey, true)
 	flag("--host", c.Host, false)
 	if c.Prefix != bus.DefaultPrefix {
 		flag("--prefix", c.Prefix, false)
