@@ -15,6 +15,7 @@
 //
 //	lock         flock(2)ed exclusively by the running daemon; never removed
 //	client.nk    user nkey seed that clients authenticate with (0600)
+//	creds/       seeds axbus creds add made (0700; each 0600); written by the CLI, not the daemon
 //	daemon.json  how to reach the running daemon (URL, bound address, the TLS certificate's
 //	             pin when TLS is required); written when ready, removed on clean shutdown
 //	jetstream/   JetStream store directory
