@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -256,9 +257,7 @@ func TestAWaitingAcquireIsWokenByTheRelease(t *testing.T) {
 		}
 		got <- reply
 	}()
-	for r.host.watching() == 0 { // bob listens for changes
-		time.Sleep(time.Millisecond)
-	}
+	testkit.Eventually(t, 5*time.Second, "bob listening for changes", func() bool { return r.host.watching() != 0 })
 	r.mustLease(t, alice, api.LeaseRequest{Op: api.LeaseRelease, AppTarget: notesApp})
 	released := time.Now()
 	select {
@@ -285,13 +284,8 @@ func TestALeaseEndsWithItsHoldersConnectionAndAtItsTTL(t *testing.T) {
 	if l.Holder != "bob" {
 		t.Fatalf("lease %+v", l)
 	}
-	deadline := time.Now().Add(2 * time.Second) // the sweeper ends alice's input lease too
-	for len(r.leases.HeldBy("alice")) > 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	if keys := r.leases.HeldBy("alice"); len(keys) > 0 {
-		t.Fatalf("alice's connection is gone but she holds %v", keys)
-	}
+	// the sweeper ends alice's input lease too
+	testkit.Eventually(t, 2*time.Second, "alice, her connection gone, holding nothing", func() bool { return len(r.leases.HeldBy("alice")) == 0 })
 	if got := strings.Join(r.host.eventsOf(api.InputLeaseKey), ","); got != "acquired alice,holder_gone alice" {
 		t.Fatalf("input lease events %s", got)
 	}

@@ -2,12 +2,14 @@ package observer_test
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
 
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
@@ -100,14 +102,10 @@ func (r *pollRig) none(t testing.TB) {
 // delivers notifications on its own goroutine.
 func (r *pollRig) marked(t testing.TB, pid, n int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		if s, ok := r.stats(pid); ok && s.Pending >= n {
-			return
-		}
-		time.Sleep(time.Millisecond)
-	}
-	t.Fatalf("events did not mark %d elements of pid %d", n, pid)
+	testkit.Eventually(t, 5*time.Second, fmt.Sprintf("events marking %d elements of pid %d", n, pid), func() bool {
+		s, ok := r.stats(pid)
+		return ok && s.Pending >= n
+	})
 }
 
 func (r *pollRig) stats(pid int) (observer.AppPollStats, bool) {

@@ -2,21 +2,32 @@ package observer_test
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
 // listeners plays the daemon's count of subscribers, per app name.
-type listeners struct{ ledger atomic.Int64 }
+// listeners is how many listen to the ledger app; asked counts the poller asking, which it does
+// at every tick for a dormant app: the test's proof that ticks went by.
+type listeners struct{ ledger, asked atomic.Int64 }
 
 func (l *listeners) of(app observer.App) int {
 	if app.PID == ledgerPID {
+		l.asked.Add(1)
 		return int(l.ledger.Load())
 	}
 	return 0
+}
+
+// ticks waits until the poller asked about the ledger app n times more than at from.
+func (l *listeners) ticks(t testing.TB, from int64, n int64) {
+	t.Helper()
+	testkit.Eventually(t, 10*time.Second, fmt.Sprintf("%d ticks", n), func() bool { return l.asked.Load()-from >= n })
 }
 
 // Nobody listening: no window listed, no element read, nothing published, events mark nothing.
@@ -89,11 +100,8 @@ func TestPollResetsForANewListener(t *testing.T) {
 func TestPollIdleOnRealTicks(t *testing.T) {
 	var l listeners
 	r := startPoller(t, "large", observer.PollInterval(2*time.Millisecond), observer.PollWhen(l.of))
-	deadline := time.Now().Add(5 * time.Second)
-	for len(r.poller.Stats()) == 0 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	time.Sleep(200 * time.Millisecond) // nothing to wait for: the point is that 100 ticks do nothing
+	testkit.Eventually(t, 5*time.Second, "the apps listed", func() bool { return len(r.poller.Stats()) != 0 })
+	l.ticks(t, l.asked.Load(), 100)
 	if apps, w, n := r.backend.apps.Load(), r.backend.windows.Load(), r.backend.reads.Load(); apps > 1 || w+n != 0 {
 		t.Fatalf("idle for 100 ticks: %d app listings, %d window listings, %d reads", apps, w, n)
 	}
@@ -106,10 +114,7 @@ func TestPollIdleOnRealTicks(t *testing.T) {
 func TestPollIdleSeesLaunches(t *testing.T) {
 	var l listeners
 	r := startPoller(t, "large", observer.PollInterval(2*time.Millisecond), observer.PollWhen(l.of))
-	deadline := time.Now().Add(5 * time.Second)
-	for len(r.poller.Stats()) == 0 && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
+	testkit.Eventually(t, 5*time.Second, "the apps listed", func() bool { return len(r.poller.Stats()) != 0 })
 	first, _ := r.stats(ledgerPID)
 	if err := r.desk.Kill(ledgerPID); err != nil {
 		t.Fatal(err)
@@ -146,7 +151,7 @@ func TestPollDormantOnceTheLastListenerLeft(t *testing.T) {
 	if s, _ := r.stats(ledgerPID); s.Polling || s.Elements != 0 {
 		t.Errorf("dormant with %+v", s)
 	}
-	time.Sleep(20 * time.Millisecond) // nothing to wait for: 10 more ticks must not call it again
+	l.ticks(t, l.asked.Load(), 10) // 10 more ticks must not call it again
 	if len(dormant) != 0 {
 		t.Error("PollDormant ran again while nothing changed")
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
@@ -57,17 +58,10 @@ func wantOneChange(t *testing.T, d observer.Diff, key, field string, was, now an
 func TestPollPublishesNothingWhenNothingChanged(t *testing.T) {
 	r := startPoller(t, "large", observer.PollInterval(5*time.Millisecond), observer.PollResync(4))
 	r.firstReset(t, 4000)
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testkit.Eventually(t, 10*time.Second, "12 cycles with 3 full reads", func() bool {
 		s, _ := r.stats(ledgerPID)
-		if s.Cycles >= 12 && s.FullReads >= 3 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d cycles (%d full reads) in 10 s", s.Cycles, s.FullReads)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return s.Cycles >= 12 && s.FullReads >= 3
+	})
 	r.none(t)
 }
 

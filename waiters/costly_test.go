@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -53,13 +54,7 @@ func hostile(t *testing.T, r *rig, timeout time.Duration) (result <-chan *Result
 			}
 		}
 	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for r.e.costly.runs.Load() < 1 {
-		if time.Now().After(deadline) {
-			t.Fatal("the costly pool never evaluated the attacker's wait")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testkit.Eventually(t, 10*time.Second, "the costly pool evaluating the attacker's wait", func() bool { return r.e.costly.runs.Load() >= 1 })
 	return out, sync.OnceFunc(func() { cancel(); wg.Wait() })
 }
 
@@ -108,13 +103,7 @@ func TestACostlyWaitDelaysNoOther(t *testing.T) {
 // duringTheAttackersEvaluation returns once the costly pool evaluates a wait.
 func duringTheAttackersEvaluation(t *testing.T, r *rig) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !r.e.costly.running() {
-		if time.Now().After(deadline) {
-			t.Fatal("the pool evaluates nothing")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	testkit.Eventually(t, 5*time.Second, "the pool evaluating a wait", r.e.costly.running)
 }
 
 // TestACostlyWaitsWorkEndsWithIt: the attacker's wait times out on time, and its evaluation
@@ -130,13 +119,7 @@ func TestACostlyWaitsWorkEndsWithIt(t *testing.T) {
 	if res.Outcome != Timeout || took > timeout+raceScale*300*time.Millisecond {
 		t.Fatalf("%s after %v (timeout %v)", res.Outcome, took, timeout)
 	}
-	deadline := time.Now().Add(raceScale * time.Second)
-	for r.e.costly.busy() {
-		if time.Now().After(deadline) {
-			t.Fatal("the ended wait is still evaluated a second after it timed out")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	testkit.Eventually(t, raceScale*time.Second, "the ended wait's evaluation gone", func() bool { return !r.e.costly.busy() })
 	t.Logf("timed out after %v (timeout %v), its evaluation gone %v later", took, timeout, time.Since(start)-took)
 }
 
@@ -204,13 +187,7 @@ func TestManyCostlyWaitsDelayNoOther(t *testing.T) {
 		}()
 	}
 	defer func() { cancel(); wg.Wait() }()
-	deadline := time.Now().Add(raceScale * 10 * time.Second)
-	for r.e.waitsOn(notes) < 200 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d waits listen", r.e.waitsOn(notes))
-		}
-		time.Sleep(time.Millisecond)
-	}
+	testkit.Eventually(t, raceScale*10*time.Second, "200 waits listening", func() bool { return r.e.waitsOn(notes) >= 200 })
 	stopSetting := make(chan struct{})
 	var setter sync.WaitGroup
 	setter.Add(1)

@@ -146,8 +146,7 @@ func TestWaitAppGoneAndTimeout(t *testing.T) {
 	r := newRig(t)
 	var killed time.Time
 	res := r.wait(t, `text:"never there"`, notesApp, 5*time.Second, func() {
-		go func() {
-			time.Sleep(100 * time.Millisecond)
+		go func() { // armed: the wait listens, and sees the app go
 			killed = time.Now()
 			_ = r.desk.Kill(notes)
 		}()
@@ -169,8 +168,7 @@ func TestWaitForAWindowOfAnAppNotRunningYet(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := r.wait(t, `window:title~"Inbox"`, observer.AppQuery{}, 5*time.Second, func() {
-		go func() {
-			time.Sleep(50 * time.Millisecond)
+		go func() { // armed: the wait listens for the launch
 			spec.PID = 777
 			if _, err := r.desk.Launch(spec); err != nil {
 				t.Error(err)

@@ -153,19 +153,22 @@ func TestLocateWaitsForAMovingTargetToStop(t *testing.T) {
 	r := newRig(t)
 	r.locate(t, `role=button,name=Save`, Checks{}, time.Second) // the watcher is warm: its first look is no excuse
 	const steps, every = 10, 20 * time.Millisecond
-	lastMove := make(chan time.Time, 1)
+	lastMove, moving := make(chan time.Time, 1), make(chan struct{})
 	go func() {
 		var at time.Time
-		for range steps {
+		for i := range steps {
 			at = time.Now()
 			if err := r.desk.Move(notes, "save", 5, 0); err != nil {
 				t.Error(err)
+			}
+			if i == 0 {
+				close(moving)
 			}
 			time.Sleep(every) // the motion itself: one step a frame or so
 		}
 		lastMove <- at
 	}()
-	time.Sleep(every / 2) // mid-motion
+	<-moving // mid-motion
 	res := r.locate(t, `role=button,name=Save`, Checks{Stable: true}, 3*time.Second)
 	done := time.Now()
 	last := <-lastMove

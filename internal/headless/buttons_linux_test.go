@@ -7,6 +7,8 @@ import (
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/axbus/axbus/internal/testkit"
 )
 
 // AT-SPI state bits (atspi-constants.h), in the first word of GetState.
@@ -55,17 +57,11 @@ func testButtons(t *testing.T, s *Session, app *App) {
 	// until polls the app's state until ok says it is there.
 	until := func(what string, ok func(State) bool) State {
 		t.Helper()
-		deadline := time.Now().Add(3 * time.Second)
-		for {
-			st := state()
-			if ok(st) {
-				return st
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s: not within 3 s: buttons %+v", what, st.Buttons)
-			}
-			time.Sleep(10 * time.Millisecond)
+		var st State
+		if !testkit.Within(3*time.Second, func() bool { st = state(); return ok(st) }) {
+			t.Fatalf("%s: not within 3 s: buttons %+v", what, st.Buttons)
 		}
+		return st
 	}
 
 	if st := state(); st.Buttons == nil || len(st.Buttons) != 0 {
@@ -110,8 +106,7 @@ func testButtons(t *testing.T, s *Session, app *App) {
 	buttons := func(sensitive ...bool) []node {
 		t.Helper()
 		var got []node
-		deadline := time.Now().Add(3 * time.Second)
-		for {
+		if !testkit.Within(3*time.Second, func() bool {
 			got = apply(ctx, t, s, app)
 			ok := len(got) == len(sensitive)
 			for i := 0; ok && i < len(got); i++ {
@@ -119,18 +114,15 @@ func testButtons(t *testing.T, s *Session, app *App) {
 				// GTK 4.8 sets SENSITIVE but never ENABLED.
 				ok = (st&(1<<stateSensitive) != 0) == sensitive[i] && (app.Kind == KindGTK4 || (st&(1<<stateEnabled) != 0) == sensitive[i])
 			}
-			if ok {
-				return got
+			return ok
+		}) {
+			var states []uint32
+			for _, n := range got {
+				states = append(states, atspiStates(ctx, t, n))
 			}
-			if time.Now().After(deadline) {
-				var states []uint32
-				for _, n := range got {
-					states = append(states, atspiStates(ctx, t, n))
-				}
-				t.Fatalf("AT-SPI: %d Apply buttons with states %#x, want %d with sensitive %v", len(got), states, len(sensitive), sensitive)
-			}
-			time.Sleep(20 * time.Millisecond)
+			t.Fatalf("AT-SPI: %d Apply buttons with states %#x, want %d with sensitive %v", len(got), states, len(sensitive), sensitive)
 		}
+		return got
 	}
 	for i, n := range buttons(true, false) {
 		// GTK 4.8 sets SHOWING nowhere.

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/internal/testkit"
 	"go.uber.org/goleak"
 )
 
@@ -332,14 +333,11 @@ func testControl(t *testing.T, s *Session, app *App) {
 		t.Errorf("state after commands %+v", st)
 	}
 	// The list scrolls on the next frame.
-	deadline := time.Now().Add(2 * time.Second)
-	for st.VisibleRows == nil || st.VisibleRows[1] < 200 || st.VisibleRows[0] > 200 {
-		if time.Now().After(deadline) {
-			t.Errorf("row 200 selected but visible rows %v", st.VisibleRows)
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !testkit.Within(2*time.Second, func() bool {
 		st = state()
+		return st.VisibleRows != nil && st.VisibleRows[1] >= 200 && st.VisibleRows[0] <= 200
+	}) {
+		t.Errorf("row 200 selected but visible rows %v", st.VisibleRows)
 	}
 	for _, target := range []string{"Remember me", "Volume", "Save", "Rows", "Password", "Name"} {
 		if r := do(map[string]any{"cmd": "focus", "target": target}); r["focus"] != target {
@@ -359,12 +357,8 @@ func testControl(t *testing.T, s *Session, app *App) {
 	if st := state(); st.Saved || st.DialogOpen {
 		t.Errorf("saved at once: %+v", st)
 	}
-	deadline = time.Now().Add(3 * time.Second)
-	for st = state(); !st.Saved || !st.DialogOpen; st = state() {
-		if time.Now().After(deadline) {
-			t.Fatalf("no save 3 s after press_save: %+v", st)
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !testkit.Within(3*time.Second, func() bool { st = state(); return st.Saved && st.DialogOpen }) {
+		t.Fatalf("no save 3 s after press_save: %+v", st)
 	}
 	if d := time.Duration(st.SavedAt - pressed); d < 290*time.Millisecond || d > 2*time.Second {
 		t.Errorf("save took %v, want about 300 ms", d)
@@ -411,8 +405,12 @@ func testControl(t *testing.T, s *Session, app *App) {
 		_, err := app.Do(context.Background(), map[string]any{"cmd": "hang", "seconds": 0.6})
 		hung <- err
 	}()
-	time.Sleep(100 * time.Millisecond)
-	if _, err := app.State(ctxFor(t, 200*time.Millisecond)); !errors.Is(err, context.DeadlineExceeded) {
+	// The hang lands when the app reads it; from then on (0.6 s) a state is not answered.
+	var err error
+	if !testkit.Within(time.Second, func() bool {
+		_, err = app.State(ctxFor(t, 200*time.Millisecond))
+		return errors.Is(err, context.DeadlineExceeded)
+	}) {
 		t.Errorf("state of a hung app: %v, want a deadline", err)
 	}
 	if err := <-hung; err != nil {
@@ -537,7 +535,10 @@ func TestCloseFrozenApps(t *testing.T) {
 		t.Fatal(err)
 	}
 	go func() { _, _ = hung.Do(context.Background(), map[string]any{"cmd": "hang", "seconds": 30}) }()
-	time.Sleep(100 * time.Millisecond)
+	testkit.Eventually(t, 5*time.Second, "the app hung", func() bool {
+		_, err := hung.State(ctxFor(t, 100*time.Millisecond))
+		return errors.Is(err, context.DeadlineExceeded)
+	})
 	t0 := time.Now()
 	if err := s.Close(); err != nil {
 		t.Fatal(err)

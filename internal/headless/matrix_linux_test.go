@@ -4,11 +4,14 @@ package headless
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/axbus/axbus/internal/testkit"
 )
 
 // AT-SPI numeric roles (atspi-constants.h) only the matrix fixtures use.
@@ -133,12 +136,7 @@ func testMatrix(t *testing.T, s *Session, app *App, roles matrixRoles) {
 		return 0
 	}
 	first := tick()
-	for next := tick(); next <= first; next = tick() {
-		if ctx.Err() != nil {
-			t.Fatalf("Tick stays at %d", next)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	testkit.Eventually(t, 10*time.Second, fmt.Sprintf("Tick past %d", first), func() bool { return tick() > first })
 
 	// Save pressed over AT-SPI: the app prints SAVED 1, and the status reads Saved.
 	save, _ := find(nodes, rolePushButton, "Save")
@@ -156,11 +154,9 @@ func testMatrix(t *testing.T, s *Session, app *App, roles matrixRoles) {
 		}
 		return ""
 	}
-	for got := status(); got != "Saved"; got = status() {
-		if ctx.Err() != nil {
-			t.Fatalf("status %q after SAVED 1, want Saved", got)
-		}
-		time.Sleep(20 * time.Millisecond)
+	var got string
+	if !testkit.Within(10*time.Second, func() bool { got = status(); return got == "Saved" }) {
+		t.Fatalf("status %q after SAVED 1, want Saved", got)
 	}
 
 	// Name set over AT-SPI (EditableText), Remember me toggled by its action.

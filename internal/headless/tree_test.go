@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/godbus/dbus/v5"
 )
 
@@ -206,20 +207,17 @@ func TestAccessibleTree(t *testing.T) {
 			save, _ := find(nodes, rolePushButton, "Save")
 			doAction(ctx, t, save)
 			var dialog []node
-			for {
+			testkit.Eventually(t, 5*time.Second, "the Saved dialog in the tree", func() bool {
 				nodes = nodes[:0]
 				if err := walkTree(ctx, s.aconn, bus, registryRoot, 0, &nodes); err != nil {
 					t.Fatal(err)
 				}
-				if d, ok := find(nodes, roleDialog, "Saved"); ok {
+				d, ok := find(nodes, roleDialog, "Saved")
+				if ok {
 					dialog = subtree(nodes, d)
-					break
 				}
-				if ctx.Err() != nil {
-					t.Fatal("no Saved dialog in the tree")
-				}
-				time.Sleep(50 * time.Millisecond)
-			}
+				return ok
+			})
 			if dialog[0].depth != 1 {
 				t.Errorf("dialog at depth %d, want a child of the application", dialog[0].depth)
 			}
@@ -241,32 +239,21 @@ func TestAccessibleTree(t *testing.T) {
 			// OK activated over AT-SPI closes it.
 			ok, _ := find(dialog, rolePushButton, "OK")
 			doAction(ctx, t, ok)
-			for {
+			testkit.Eventually(t, 5*time.Second, "the dialog closed by OK pressed over AT-SPI", func() bool {
 				st, err := app.State(ctx)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !st.DialogOpen {
-					break
-				}
-				if ctx.Err() != nil {
-					t.Fatal("OK pressed over AT-SPI, the dialog stays open")
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
-			for {
+				return !st.DialogOpen
+			})
+			testkit.Eventually(t, 5*time.Second, "the closed dialog gone from the tree", func() bool {
 				nodes = nodes[:0]
 				if err := walkTree(ctx, s.aconn, bus, registryRoot, 0, &nodes); err != nil {
 					t.Fatal(err)
 				}
-				if _, ok := find(nodes, roleDialog, "Saved"); !ok {
-					break
-				}
-				if ctx.Err() != nil {
-					t.Fatal("the closed dialog stays in the tree")
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
+				_, ok := find(nodes, roleDialog, "Saved")
+				return !ok
+			})
 		})
 	}
 }
@@ -340,19 +327,11 @@ func followControl(ctx context.Context, t *testing.T, app *App, nodes []node) {
 			}
 			changed = time.Unix(0, r["t_ns"].(int64))
 		}
-		for {
-			got := c.read()
-			if got == c.want {
-				if c.req != nil {
-					t.Logf("%v: AT-SPI shows it %v later", c.req["cmd"], time.Since(changed).Round(time.Millisecond))
-				}
-				break
-			}
-			if ctx.Err() != nil || time.Since(changed) > 3*time.Second {
-				t.Errorf("after %v: AT-SPI reads %v, want %v", c.req, got, c.want)
-				break
-			}
-			time.Sleep(10 * time.Millisecond)
+		var got any
+		if !testkit.Within(3*time.Second, func() bool { got = c.read(); return got == c.want }) {
+			t.Errorf("after %v: AT-SPI reads %v, want %v", c.req, got, c.want)
+		} else if c.req != nil {
+			t.Logf("%v: AT-SPI shows it %v later", c.req["cmd"], time.Since(changed).Round(time.Millisecond))
 		}
 	}
 }

@@ -20,14 +20,19 @@ const lookEvery = 5 * time.Millisecond
 // it waited for. It is for what nothing announces: a counter, a file, another process's state.
 func Eventually(t testing.TB, within time.Duration, what string, cond func() bool) {
 	t.Helper()
+	if !Within(within, cond) {
+		t.Fatalf("%s: not within %v", what, within)
+	}
+}
+
+// Within looks at cond as Eventually does and reports whether it held before within passed:
+// for a caller whose failure names what it saw last.
+func Within(within time.Duration, cond func() bool) bool {
 	errNotYet := errors.New("not yet")
-	err := backoff.Retry(func() error {
+	return backoff.Retry(func() error {
 		if cond() {
 			return nil
 		}
 		return errNotYet
-	}, pace.Every(context.Background(), lookEvery, within))
-	if err != nil {
-		t.Fatalf("%s: not within %v", what, within)
-	}
+	}, pace.Every(context.Background(), lookEvery, within)) == nil
 }

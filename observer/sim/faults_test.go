@@ -3,10 +3,12 @@ package sim
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -282,17 +284,9 @@ func TestLatencyHonoursContext(t *testing.T) {
 // waitHung waits until n calls are blocked on a hung app.
 func waitHung(t testing.TB, d *Desktop, n int) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
-	for {
+	testkit.Eventually(t, 2*time.Second, fmt.Sprintf("%d calls hung", n), func() bool {
 		d.mu.Lock()
-		hung := d.hung
-		d.mu.Unlock()
-		if hung >= n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d calls hung, want %d", hung, n)
-		}
-		time.Sleep(time.Millisecond)
-	}
+		defer d.mu.Unlock()
+		return d.hung >= n
+	})
 }

@@ -52,7 +52,22 @@ func TestWatchStopEndsDeliveryAndGoroutine(t *testing.T) {
 	if err := d.SetTitle(notesPID, "main", "Two"); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(20 * time.Millisecond) // nothing to wait for: the point is that nothing comes
+	// A watch started now is called after the stopped one were it still called: once it has an
+	// event, the stopped one would have had it.
+	later := make(chan observer.Event, 16)
+	stopLater, err := d.Watch(func(e observer.Event) { later <- e })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.SetTitle(notesPID, "main", "Three"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-later:
+	case <-time.After(2 * time.Second):
+		t.Fatal("no event for the later watch")
+	}
+	stopLater()
 	if n := len(got); n != 0 {
 		t.Fatalf("%d events after stop", n)
 	}
