@@ -2,10 +2,12 @@ package bus
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -32,17 +34,11 @@ func TestHeavyGateShares(t *testing.T) {
 			queued <- err
 		}()
 	}
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+	testkit.Eventually(t, 5*time.Second, fmt.Sprintf("%d queued", api.MaxHeavyQueuedPerIdentity), func() bool {
 		g.mu.Lock()
-		n := g.queued
-		g.mu.Unlock()
-		if n == api.MaxHeavyQueuedPerIdentity {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d queued", n)
-		}
-	}
+		defer g.mu.Unlock()
+		return g.queued == api.MaxHeavyQueuedPerIdentity
+	})
 	if _, err := g.acquire(ctx, "a", 1); observer.CodeOf(err) != observer.CodeBusy {
 		t.Fatalf("past the queue: %v, want BUSY", err)
 	}

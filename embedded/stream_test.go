@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -82,14 +83,14 @@ func waitMsgs(t *testing.T, ctx context.Context, js jetstream.JetStream, stream 
 		t.Fatal(err)
 	}
 	var got uint64
-	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	if !testkit.Within(3*time.Second, func() bool {
 		info, err := st.Info(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got = info.State.Msgs; got == want {
-			return
-		}
+		got = info.State.Msgs
+		return got == want
+	}) {
+		t.Fatalf("stream %s has %d messages, want %d", stream, got, want)
 	}
-	t.Fatalf("stream %s has %d messages, want %d", stream, got, want)
 }

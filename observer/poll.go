@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -64,6 +65,8 @@ type Poller struct {
 	apps   map[int]*appPoller // by pid: the app instance polled now
 	// rediscover asks the run loop to look for apps now: an app launched or exited.
 	rediscover chan struct{}
+	// ticks counts the run loop's ticks: what proves to a test that cycles went by.
+	ticks atomic.Int64
 }
 
 // The poller's defaults.
@@ -196,6 +199,10 @@ func (p *Poller) Resend(pid int) {
 	}
 }
 
+// Ticks is how many ticks of its interval the poller has run since Start, whether or not they
+// had an app to poll: a caller's proof that cycles went by while nothing was read.
+func (p *Poller) Ticks() int64 { return p.ticks.Load() }
+
 // Stats describes the polling of each app the poller knows, by pid, dormant ones included.
 func (p *Poller) Stats() []AppPollStats {
 	aps := p.polled()
@@ -235,6 +242,7 @@ func (p *Poller) run() {
 		case <-p.ctx.Done():
 			return
 		case <-t.C:
+			p.ticks.Add(1)
 			discover = false
 			sinceDiscovery++
 		case <-p.rediscover:

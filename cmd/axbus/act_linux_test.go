@@ -9,6 +9,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -66,17 +67,11 @@ func (dd *desktopDaemon) state(t *testing.T, kind string) headless.State {
 // after the call returns).
 func (dd *desktopDaemon) eventually(t *testing.T, kind, what string, ok func(headless.State) bool) headless.State {
 	t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		s := dd.state(t, kind)
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: %s; the app says %+v", kind, what, s)
-		}
-		time.Sleep(20 * time.Millisecond)
+	var s headless.State
+	if !testkit.Within(3*time.Second, func() bool { s = dd.state(t, kind); return ok(s) }) {
+		t.Fatalf("%s: %s; the app says %+v", kind, what, s)
 	}
+	return s
 }
 
 // TestDesktopActionsGTK3 does every kind of action on the GTK3 fixture through NATS and checks

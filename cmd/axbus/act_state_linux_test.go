@@ -8,6 +8,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -114,19 +115,20 @@ func TestDesktopDialogClosedWithWindowGone(t *testing.T) {
 			dd.do(t, kind, map[string]any{"cmd": "press_save"})
 			dd.eventually(t, kind, "the dialog opens", func(s headless.State) bool { return s.DialogOpen })
 			var dialog observer.Window
-			deadline := time.Now().Add(5 * time.Second)
-			for dialog.ID == "" {
+			var listed []observer.Window
+			if !testkit.Within(5*time.Second, func() bool { // the app lists it a moment after it opens
 				wins, err := dd.client.Windows(ctx, api.AppTarget{PID: pid})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if i := slices.IndexFunc(wins.Windows, func(w observer.Window) bool { return w.Title == "Saved" }); i >= 0 {
-					dialog = wins.Windows[i]
-				} else if time.Now().After(deadline) {
-					t.Fatalf("no dialog among %+v", wins.Windows)
-				} else {
-					time.Sleep(20 * time.Millisecond) // the app lists it a moment after it opens
+				listed = wins.Windows
+				i := slices.IndexFunc(listed, func(w observer.Window) bool { return w.Title == "Saved" })
+				if i >= 0 {
+					dialog = listed[i]
 				}
+				return i >= 0
+			}) {
+				t.Fatalf("no dialog among %+v", listed)
 			}
 			insp, err := dd.client.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{PID: pid}, Window: dialog.ID})
 			if err != nil {

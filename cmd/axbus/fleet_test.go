@@ -14,6 +14,7 @@ import (
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
+	"github.com/axbus/axbus/internal/testkit"
 )
 
 // fleet is a hub on loopback and the desktops that joined it.
@@ -77,12 +78,8 @@ func (f *fleet) start(t *testing.T, host string) {
 // joined waits until n hosts are leaves of the hub.
 func (f *fleet) joined(t *testing.T, n int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for f.hub.Leaves() != n {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d hosts joined the hub, want %d", f.hub.Leaves(), n)
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !testkit.Within(10*time.Second, func() bool { return f.hub.Leaves() == n }) {
+		t.Fatalf("%d hosts joined the hub, want %d", f.hub.Leaves(), n)
 	}
 }
 
@@ -138,12 +135,8 @@ func (f *fleet) joinedAgain(t *testing.T) {
 	}
 	t.Cleanup(hub.Shutdown)
 	f.hub = hub
-	deadline := time.Now().Add(20 * time.Second)
-	for hub.Leaves() != len(f.hosts) {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d hosts rejoined the hub", hub.Leaves(), len(f.hosts))
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !testkit.Within(20*time.Second, func() bool { return hub.Leaves() == len(f.hosts) }) {
+		t.Fatalf("%d of %d hosts rejoined the hub", hub.Leaves(), len(f.hosts))
 	}
 }
 
@@ -201,11 +194,7 @@ func TestFleetOverTLS(t *testing.T) {
 		defer cancel()
 		_ = d.Close(ctx)
 	})
-	for deadline := time.Now().Add(10 * time.Second); hub.Leaves() != 1; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the desktop did not join the hub over TLS")
-		}
-	}
+	testkit.Eventually(t, 10*time.Second, "the desktop joining the hub over TLS", func() bool { return hub.Leaves() == 1 })
 	seed, err := nats.NkeyOptionFromSeed(hub.AdminSeedFile)
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -95,11 +96,9 @@ func TestHostileAdmissionOwnerNotLockedOut(t *testing.T) {
 		return true
 	}
 	var st *api.AdmissionStatus
-	for st = admission(); !atLimit(st); st = admission() {
-		if ctx.Err() != nil {
-			t.Fatalf("the attackers never all reached their limits: %+v", st)
-		}
-		time.Sleep(20 * time.Millisecond)
+	end, _ := ctx.Deadline()
+	if !testkit.Within(time.Until(end), func() bool { st = admission(); return atLimit(st) }) {
+		t.Fatalf("the attackers never all reached their limits: %+v", st)
 	}
 	t.Logf("%d attackers (%d monitors x %d, %d agents x %d) hold %d waits; in flight %d, shared %d of %d (%d kept for admins)",
 		len(attackers), monitors, api.MaxInFlightMonitor, agents, api.MaxInFlightAgent, total, st.InFlight, st.Shared,
@@ -150,11 +149,8 @@ func TestHostileAdmissionOwnerNotLockedOut(t *testing.T) {
 	for _, a := range attackers {
 		a.nc.Close()
 	}
-	for st = admission(); st.Shared != 0 || st.Cancelled-before < uint64(total); st = admission() {
-		if time.Since(gone) > 10*time.Second {
-			t.Fatalf("10 s after the attackers disconnected: %+v", st)
-		}
-		time.Sleep(5 * time.Millisecond)
+	if !testkit.Within(10*time.Second, func() bool { st = admission(); return st.Shared == 0 && st.Cancelled-before >= uint64(total) }) {
+		t.Fatalf("10 s after the attackers disconnected: %+v", st)
 	}
 	freed := time.Since(gone)
 	t.Logf("the attackers' %d waits cancelled %v after they disconnected: in flight %d, shared %d, cancelled %d",

@@ -18,6 +18,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -163,12 +164,7 @@ func TestHostileScreenshotStorm(t *testing.T) {
 	}
 	// Nothing is left running once every request has its answer.
 	var goroutines int
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if goroutines = runtime.NumGoroutine(); goroutines <= goroutinesBefore+50 {
-			break
-		}
-	}
-	if goroutines > goroutinesBefore+50 {
+	if !testkit.Within(10*time.Second, func() bool { goroutines = runtime.NumGoroutine(); return goroutines <= goroutinesBefore+50 }) {
 		t.Errorf("%d goroutines after the storm, %d before", goroutines, goroutinesBefore)
 	}
 	s.unharmed(t)

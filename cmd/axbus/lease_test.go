@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -162,12 +164,8 @@ func (le *leaseEvents) of(key string) []string {
 // awaitEvents waits until key's events are want.
 func (le *leaseEvents) awaitEvents(t *testing.T, key string, want ...string) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for strings.Join(le.of(key), ",") != strings.Join(want, ",") {
-		if time.Now().After(deadline) {
-			t.Fatalf("events of %s\n  %v\nwant\n  %v", key, le.of(key), want)
-		}
-		time.Sleep(5 * time.Millisecond)
+	if !testkit.Within(5*time.Second, func() bool { return strings.Join(le.of(key), ",") == strings.Join(want, ",") }) {
+		t.Fatalf("events of %s\n  %v\nwant\n  %v", key, le.of(key), want)
 	}
 }
 
@@ -182,13 +180,8 @@ func waitingAcquire(t *testing.T, d *testDaemon, b *leaseAgent, req api.LeaseReq
 		r, err := b.client.Lease(context.Background(), req)
 		got <- acquired{r, err, time.Now()}
 	}()
-	deadline := time.Now().Add(5 * time.Second)
-	for d.Server.Interest(subject) <= before {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s's acquire does not listen for changes of %s", b.name, key)
-		}
-		time.Sleep(time.Millisecond)
-	}
+	testkit.Eventually(t, 5*time.Second, fmt.Sprintf("%s's acquire listening for changes of %s", b.name, key),
+		func() bool { return d.Server.Interest(subject) > before })
 	return got
 }
 
@@ -386,11 +379,18 @@ func TestLeaseCommands(t *testing.T) {
 	if held.Lease == nil || held.Lease.Holder != "bob" || held.Lease.Key != "app.notes.501" {
 		t.Fatalf("acquire printed %s", line)
 	}
-	time.Sleep(2500 * time.Millisecond) // past its first TTL: the command renews it
-	out, errs, code := leaseCLI(t, d, "ls")
-	ls := decode[api.LeaseReply](t, out)
-	if code != 0 || len(ls.Leases) != 1 || ls.Leases[0].Holder != "bob" || !ls.Leases[0].Expires.After(held.Lease.Expires) {
-		t.Fatalf("lease ls: exit %d %s %s", code, out, errs)
+	// Past its first TTL the lease is still bob's, renewed by the command.
+	var out, errs string
+	var code int
+	if !testkit.Within(10*time.Second, func() bool {
+		if !time.Now().After(held.Lease.Expires) {
+			return false
+		}
+		out, errs, code = leaseCLI(t, d, "ls")
+		ls := decode[api.LeaseReply](t, out)
+		return code == 0 && len(ls.Leases) == 1 && ls.Leases[0].Holder == "bob" && ls.Leases[0].Expires.After(held.Lease.Expires)
+	}) {
+		t.Fatalf("lease ls past the first TTL: exit %d %s %s", code, out, errs)
 	}
 	_, errs, code = leaseCLI(t, d, "acquire", "--app", "Notes")
 	if code != 13 || !strings.Contains(errs, "bob holds the lease") {

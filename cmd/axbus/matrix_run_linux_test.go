@@ -13,6 +13,7 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/atspi"
 )
@@ -171,25 +172,25 @@ func (r *matrixRun) converges(ctx context.Context) (string, error) {
 	}
 	defer fresh.Close()
 	o := observer.New(fresh)
-	deadline := time.Now().Add(convergeWithin)
 	var diff string
-	for {
+	var failed error
+	if testkit.Within(convergeWithin, func() bool {
 		ours, err := matrixCLI[observer.Inspection](r, "inspect")
 		if err != nil {
-			return "", err
+			failed = err
+			return true
 		}
 		theirs, err := o.Inspect(ctx, observer.InspectRequest{App: observer.AppQuery{PID: r.app.PID}, Window: ours.Window.ID})
 		if err != nil {
-			return "", err
+			failed = err
+			return true
 		}
-		if diff = listingDiff(ours, theirs); diff == "" {
-			return "", nil
-		}
-		if time.Now().After(deadline) {
-			return "", fmt.Errorf("after %v the daemon's inspect still differs from a fresh read: %s", convergeWithin, diff)
-		}
-		time.Sleep(200 * time.Millisecond)
+		diff = listingDiff(ours, theirs)
+		return diff == ""
+	}) {
+		return "", failed
 	}
+	return "", fmt.Errorf("after %v the daemon's inspect still differs from a fresh read: %s", convergeWithin, diff)
 }
 
 // convergeWithin is one re-read period and then some: what events keep is trusted 2 s after

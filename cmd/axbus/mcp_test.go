@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/testkit"
 )
 
 // mcpClient runs `axbus mcp` (the built binary, args after it) with the go-sdk's own client
@@ -214,20 +215,21 @@ func TestMCPOverHTTPNeedsTheToken(t *testing.T) {
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	url := "http://" + addr + "/"
 	// The server listens once its banner is out; wait for the token's file, which comes first.
-	deadline := time.Now().Add(10 * time.Second)
 	var token []byte
-	for {
-		if b, err := os.ReadFile(tokenFile); err == nil && len(b) > 0 {
-			token = b
-			if resp, err := http.Get(url); err == nil {
-				resp.Body.Close()
-				break
-			}
+	if !testkit.Within(10*time.Second, func() bool {
+		b, err := os.ReadFile(tokenFile)
+		if err != nil || len(b) == 0 {
+			return false
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no HTTP server on %s: %s", addr, stderr.String())
+		token = b
+		resp, err := http.Get(url)
+		if err != nil {
+			return false
 		}
-		time.Sleep(20 * time.Millisecond)
+		resp.Body.Close()
+		return true
+	}) {
+		t.Fatalf("no HTTP server on %s: %s", addr, stderr.String())
 	}
 	if fi, err := os.Stat(tokenFile); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("token file mode %v (%v), want 0600", fi.Mode(), err)

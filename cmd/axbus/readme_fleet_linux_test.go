@@ -13,6 +13,7 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -81,16 +82,16 @@ func (u *readmeUser) fleetLine(t *testing.T, line string) {
 		return
 	case "hosts":
 		// The desktop joins the hub a moment after its daemon starts: a user runs hosts again.
-		deadline := time.Now().Add(20 * time.Second)
-		for {
-			out := u.sh(t, line)
-			if hosts := decode[struct{ Hosts []bus.Host }](t, out).Hosts; len(hosts) == 1 && hosts[0].Host == "h1" && hosts[0].Backend == "atspi" {
-				return
-			} else if time.Now().After(deadline) {
-				t.Fatalf("hosts: %s", out)
-			}
-			time.Sleep(100 * time.Millisecond) // the leaf link sends no event this client could wait for
+		// The leaf link sends no event this client could wait for.
+		var out string
+		if !testkit.Within(20*time.Second, func() bool {
+			out = u.sh(t, line)
+			hosts := decode[struct{ Hosts []bus.Host }](t, out).Hosts
+			return len(hosts) == 1 && hosts[0].Host == "h1" && hosts[0].Backend == "atspi"
+		}) {
+			t.Fatalf("hosts: %s", out)
 		}
+		return
 	}
 	out := u.sh(t, line)
 	switch words[1] {

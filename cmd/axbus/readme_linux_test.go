@@ -20,6 +20,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -535,17 +536,14 @@ func (u *readmeUser) noDemoLeft(t *testing.T) {
 	if u.demo == 0 {
 		t.Fatal("the README started no program in the desktop: nothing to check")
 	}
-	deadline := time.Now().Add(10 * time.Second)
 	for _, pid := range []int{u.demo, u.demoParent} {
-		for {
-			name, state, _, ok := procParent(pid)
-			if !ok || state == 'Z' {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s (pid %d) outlived the daemon", name, pid)
-			}
-			time.Sleep(20 * time.Millisecond) // polling /proc: a process not ours to wait for
+		var name string
+		if !testkit.Within(10*time.Second, func() bool { // polling /proc: a process not ours to wait for
+			n, state, _, ok := procParent(pid)
+			name = n
+			return !ok || state == 'Z'
+		}) {
+			t.Fatalf("%s (pid %d) outlived the daemon", name, pid)
 		}
 	}
 }

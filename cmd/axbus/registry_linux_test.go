@@ -10,6 +10,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -52,13 +53,8 @@ func TestDesktopRegistryRestartKeepsTheApps(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The next call activates a new registry; the app registers with it again.
-	deadline := time.Now().Add(20 * time.Second)
-	for generation() == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the app is not listed by a new registry")
-		}
-		time.Sleep(50 * time.Millisecond) // nothing announces the new registry's listing to a client
-	}
+	// Nothing announces the new registry's listing to a client: look until it lists the app.
+	testkit.Eventually(t, 20*time.Second, "the app listed by a new registry", func() bool { return generation() != 0 })
 	// The app's worker handles its registration before the events that follow it: once an event
 	// made after the restart is seen, whatever the registration published is seen too.
 	dd.do(t, kind, map[string]any{"cmd": "set_text", "text": "after the restart"})

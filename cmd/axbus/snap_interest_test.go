@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -28,6 +29,13 @@ func pollStats(d *daemon.Daemon, pid int) (s observer.AppPollStats, ok bool) {
 	return s, false
 }
 
+// pollTicks waits until d's poller has run n more ticks.
+func pollTicks(t *testing.T, d *daemon.Daemon, n int64) {
+	t.Helper()
+	from := d.Poller.Ticks()
+	testkit.Eventually(t, 10*time.Second, fmt.Sprintf("%d poller ticks", n), func() bool { return d.Poller.Ticks()-from >= n })
+}
+
 // TestSnapPolledOnlyWhileSubscribed: a daemon with no subscriber reads nothing of the 4,000-element
 // window however many cycles pass; a real subscription on the app's subject gets a reset of the
 // whole window first; a wildcard subscription joining counts too and gets a reset from memory;
@@ -40,7 +48,7 @@ func TestSnapPolledOnlyWhileSubscribed(t *testing.T) {
 	client := busClient(t, nc)
 
 	testkit.Eventually(t, 5*time.Second, "the poller knows Ledger", func() bool { _, ok := pollStats(d, ledger); return ok })
-	time.Sleep(300 * time.Millisecond) // 30 cycles, resyncs due every 3: nothing may happen, so nothing to wait for
+	pollTicks(t, d, 30) // resyncs due every 3: none may run
 	if s, _ := pollStats(d, ledger); s.Polling || s.Reads != 0 || s.FullReads != 0 || s.Elements != 0 {
 		t.Fatalf("with no subscriber: %+v", s)
 	}
@@ -85,7 +93,7 @@ func TestSnapPolledOnlyWhileSubscribed(t *testing.T) {
 	if err := d.Backend.(*sim.Desktop).SetTitle(ledger, "import", "Import CSV"); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(100 * time.Millisecond) // 10 cycles with a change to find: none may read it
+	pollTicks(t, d, 10) // with a change to find: none may read it
 	if s, _ := pollStats(d, ledger); s.Reads != before.Reads || s.Pending != 0 {
 		t.Errorf("after the last subscriber left: %d reads more, %d pending", s.Reads-before.Reads, s.Pending)
 	}

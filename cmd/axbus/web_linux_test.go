@@ -10,6 +10,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -50,16 +51,9 @@ func (dd *desktopDaemon) dom(t *testing.T, js string) string {
 // domEventually polls js until it gives want (the page applies some effects a moment later).
 func (dd *desktopDaemon) domEventually(t *testing.T, js, want string) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		got := dd.dom(t, js)
-		if got == want {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s = %q, want %q", js, got, want)
-		}
-		time.Sleep(20 * time.Millisecond)
+	var got string
+	if !testkit.Within(5*time.Second, func() bool { got = dd.dom(t, js); return got == want }) {
+		t.Fatalf("%s = %q, want %q", js, got, want)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -105,22 +106,24 @@ func mainWindow(t testing.TB, b *Backend, a *headless.App) observer.Window {
 	t.Helper()
 	want := headless.WindowTitle(a.Kind)
 	var last []observer.Window
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
+	var found observer.Window
+	if !testkit.Within(5*time.Second, func() bool {
 		wins, err := b.Windows(ctxT(t, 5*time.Second), a.PID)
 		if err != nil {
 			t.Fatal(err)
 		}
+		last = wins
 		for _, w := range wins {
 			if w.Title == want {
-				return w
+				found = w
+				return true
 			}
 		}
-		last = wins
-		time.Sleep(50 * time.Millisecond)
+		return false
+	}) {
+		t.Fatalf("no window %q among %+v", want, last)
 	}
-	t.Fatalf("no window %q among %+v", want, last)
-	return observer.Window{}
+	return found
 }
 
 // walk reads the whole window with the wide budget.

@@ -272,8 +272,12 @@ func TestPasswordNeverRead(t *testing.T) {
 			if e.Element.Value != "" {
 				t.Errorf("password event carries a value")
 			}
+			m = rec.mark()
 			do(t, a, map[string]any{"cmd": "focus", "target": "Password"})
-			time.Sleep(100 * time.Millisecond)
+			// What the focus move sends comes by its focus event: once it is in, so are they.
+			rec.waitFor(t, m, 3*time.Second, "focus_changed to the password field", func(e observer.Event) bool {
+				return e.App.PID == a.PID && e.Type == observer.EventFocusChanged && e.Element != nil && e.Element.Role == observer.RolePassword
+			})
 			for _, ev := range rec.all() {
 				if leaks(ev.Event) {
 					t.Fatalf("event %s %s holds the password", ev.Type, ev.Raw)
