@@ -21,40 +21,12 @@ import (
 // The audit trail (a record of every action, published on the daemon's own subjects) and
 // presence (who is connected, and the last action of each), which reads it.
 
-// Action is the subject of the records of an app's action by an identity.
-func (s Subjects) Action(app, action, identity string) string {
-	return s.Prefix + "." + s.Host + ".act." + Token(app) + "." + Token(action) + "." + Token(identity)
-}
-
-// Actions is the subject filter for action records; empty app or action match all.
-func (s Subjects) Actions(app, action string) string {
-	if app == "" && action == "" {
-		return s.AllActions()
-	}
-	a, t := "*", "*"
-	if app != "" {
-		a = Token(app)
-	}
-	if action != "" {
-		t = Token(action)
-	}
-	return s.Prefix + "." + s.Host + ".act." + a + "." + t + ".*"
-}
-
-// ActionsBy is the subject filter for the action records of one identity.
-func (s Subjects) ActionsBy(identity string) string {
-	return s.Prefix + "." + s.Host + ".act.*.*." + Token(identity)
-}
-
-// AllActions matches every action record of the host; the host's stream keeps them.
-func (s Subjects) AllActions() string { return s.Prefix + "." + s.Host + ".act.>" }
-
 // Audit publishes the record of every action and keeps each identity's last in memory.
 // Records are few (one per action request), so each is published at once, in order, rather
 // than queued: none is dropped.
 type Audit struct {
 	nc   *nats.Conn
-	subj Subjects
+	subj api.Subjects
 	boot string
 	log  *slog.Logger
 
@@ -69,7 +41,7 @@ type Audit struct {
 }
 
 // NewAudit publishes action records on nc under boot, the daemon run's id (Publisher.Boot).
-func NewAudit(nc *nats.Conn, subj Subjects, boot string, log *slog.Logger) *Audit {
+func NewAudit(nc *nats.Conn, subj api.Subjects, boot string, log *slog.Logger) *Audit {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -307,10 +279,4 @@ func (s *Service) agents(ctx context.Context, _ api.AgentsRequest) (any, error) 
 		agents = []api.Agent{}
 	}
 	return api.AgentsReply{Agents: agents}, nil
-}
-
-// TailActions follows the host's action records through its stream, as Tail does its events:
-// opt.Type is an action's name.
-func (c *Client) TailActions(ctx context.Context, opt TailOptions) (<-chan api.ActionRecord, error) {
-	return tail[api.ActionRecord](ctx, c, c.subj.Actions(opt.App, opt.Type), opt, nil)
 }

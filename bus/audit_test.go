@@ -16,6 +16,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/fixtures"
 	"github.com/axbus/axbus/internal/pace"
@@ -26,9 +27,9 @@ import (
 
 // auditedService is a service on the simulated demo desktop with ops, its actions recorded by
 // an audit; its client is the daemon's own connection.
-func auditedService(t *testing.T, ops bus.Operations) (*bus.Client, *bus.Audit, *nats.Conn) {
+func auditedService(t *testing.T, ops bus.Operations) (*client.Client, *bus.Audit, *nats.Conn) {
 	t.Helper()
-	subj := bus.NewSubjects("", "h")
+	subj := api.NewSubjects("", "h")
 	ignore := goleak.IgnoreCurrent()
 	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
 	s, err := embedded.Start(embedded.WithStateDir(t.TempDir()), embedded.WithListen("127.0.0.1:0"), embedded.WithJetStreamDomain(subj.Host),
@@ -61,11 +62,11 @@ func auditedService(t *testing.T, ops bus.Operations) (*bus.Client, *bus.Audit, 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = svc.Stop() })
-	client, err := bus.NewClient(context.Background(), s.Conn(), bus.WithHost("h"))
+	cl, err := client.New(context.Background(), s.Conn(), client.WithHost("h"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return client, audit, s.Conn()
+	return cl, audit, s.Conn()
 }
 
 // TestAuditRecordsEveryAction: each call of an action endpoint, done or refused, is one record
@@ -73,7 +74,7 @@ func auditedService(t *testing.T, ops bus.Operations) (*bus.Client, *bus.Audit, 
 // are named, never carried.
 func TestAuditRecordsEveryAction(t *testing.T) {
 	const secret = "correct-horse-battery-staple"
-	client, audit, nc := auditedService(t, bus.Operations{Act: func(_ context.Context, action string, r api.ActionRequest) (*api.ActionReply, error) {
+	cl, audit, nc := auditedService(t, bus.Operations{Act: func(_ context.Context, action string, r api.ActionRequest) (*api.ActionReply, error) {
 		if action == "toggle" {
 			return nil, observer.Errorf(observer.CodeStaleRef, "Inspect again.", "the element is gone")
 		}
@@ -87,7 +88,7 @@ func TestAuditRecordsEveryAction(t *testing.T) {
 			Expect:    &api.WaitResult{Outcome: api.WaitMet, ElapsedMS: 12.5}}, nil
 	}})
 	ctx := context.Background()
-	insp, err := client.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{App: "Notes"}})
+	insp, err := cl.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{App: "Notes"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,23 +108,23 @@ func TestAuditRecordsEveryAction(t *testing.T) {
 	if err := nc.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := client.Act(ctx, "set_value", api.ActionRequest{Target: password, Value: secret}); err != nil {
+	if _, err := cl.Act(ctx, "set_value", api.ActionRequest{Target: password, Value: secret}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := client.Act(ctx, "type", api.ActionRequest{Target: password, Text: secret}); err != nil {
+	if _, err := cl.Act(ctx, "type", api.ActionRequest{Target: password, Text: secret}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := client.Act(ctx, "toggle", api.ActionRequest{Target: save}); observer.AsError(err).Code != observer.CodeStaleRef ||
+	if _, err := cl.Act(ctx, "toggle", api.ActionRequest{Target: save}); observer.AsError(err).Code != observer.CodeStaleRef ||
 		observer.AsError(err).Recovery != observer.RecoverInspect { // the reply says what to do, as data
 		t.Fatalf("toggle: %v, want STALE_REF", err)
 	}
-	if _, err := client.Act(ctx, "key", api.ActionRequest{Keys: secret, Policy: api.PolicyPhysical}); observer.AsError(err).Code != observer.CodeBadRequest {
+	if _, err := cl.Act(ctx, "key", api.ActionRequest{Keys: secret, Policy: api.PolicyPhysical}); observer.AsError(err).Code != observer.CodeBadRequest {
 		t.Fatalf("key with neither target nor app: %v, want the schema's BAD_REQUEST", err)
 	}
-	if _, err := client.WebAccessibility(ctx, api.WebAccessibilityRequest{AppTarget: api.AppTarget{App: "Notes"}, On: true}); err == nil {
+	if _, err := cl.WebAccessibility(ctx, api.WebAccessibilityRequest{AppTarget: api.AppTarget{App: "Notes"}, On: true}); err == nil {
 		t.Fatal("web_accessibility on the sim: want NOT_SUPPORTED")
 	}
-	if _, err := client.Apps(ctx); err != nil { // an observation: no record
+	if _, err := cl.Apps(ctx); err != nil { // an observation: no record
 		t.Fatal(err)
 	}
 
@@ -183,26 +184,26 @@ func TestAuditRecordsEveryAction(t *testing.T) {
 
 // The stream keeps the records: TailActions replays them, filtered by app and action.
 func TestTailActionsReplaysHistory(t *testing.T) {
-	client, _, _ := auditedService(t, bus.Operations{Act: func(_ context.Context, action string, r api.ActionRequest) (*api.ActionReply, error) {
+	cl, _, _ := auditedService(t, bus.Operations{Act: func(_ context.Context, action string, r api.ActionRequest) (*api.ActionReply, error) {
 		return &api.ActionReply{Action: action, App: observer.AppRef{Name: "Notes", PID: 501}, Done: true}, nil
 	}})
 	ctx := context.Background()
-	if _, err := client.Act(ctx, "key", api.ActionRequest{AppTarget: api.AppTarget{App: "Notes"}, Keys: "ctrl+s"}); err != nil {
+	if _, err := cl.Act(ctx, "key", api.ActionRequest{AppTarget: api.AppTarget{App: "Notes"}, Keys: "ctrl+s"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := client.Act(ctx, "focus", api.ActionRequest{Target: "s_000000000000:e1"}); err != nil {
+	if _, err := cl.Act(ctx, "focus", api.ActionRequest{Target: "s_000000000000:e1"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		opt  bus.TailOptions
+		opt  client.TailOptions
 		want []string
 	}{
-		{bus.TailOptions{All: true}, []string{"key", "focus"}},
-		{bus.TailOptions{All: true, Type: "focus"}, []string{"focus"}},
-		{bus.TailOptions{All: true, App: "notes", Type: "key"}, []string{"key"}},
+		{client.TailOptions{All: true}, []string{"key", "focus"}},
+		{client.TailOptions{All: true, Type: "focus"}, []string{"focus"}},
+		{client.TailOptions{All: true, App: "notes", Type: "key"}, []string{"key"}},
 	} {
 		tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		records, err := client.TailActions(tctx, c.opt)
+		records, err := cl.TailActions(tctx, c.opt)
 		if err != nil {
 			cancel()
 			t.Fatal(err)
@@ -236,12 +237,12 @@ func TestAgentsJoinsPresenceAuditAndLeases(t *testing.T) {
 			}, nil
 		},
 	}
-	client, _, _ := auditedService(t, ops)
+	cl, _, _ := auditedService(t, ops)
 	ctx := context.Background()
-	if _, err := client.Act(ctx, "key", api.ActionRequest{AppTarget: api.AppTarget{App: "Notes"}, Keys: "ctrl+s"}); err != nil {
+	if _, err := cl.Act(ctx, "key", api.ActionRequest{AppTarget: api.AppTarget{App: "Notes"}, Keys: "ctrl+s"}); err != nil {
 		t.Fatal(err)
 	}
-	r, err := client.Agents(ctx)
+	r, err := cl.Agents(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,13 +263,13 @@ func TestAgentsJoinsPresenceAuditAndLeases(t *testing.T) {
 		}
 		return nil
 	}
-	client, _, _ = auditedService(t, ops)
-	if r, err = client.Agents(ctx); err != nil || !slices.Equal(r.Agents[1].Leases, []string{"app:notes"}) || r.Agents[0].LastAction != nil {
+	cl, _, _ = auditedService(t, ops)
+	if r, err = cl.Agents(ctx); err != nil || !slices.Equal(r.Agents[1].Leases, []string{"app:notes"}) || r.Agents[0].LastAction != nil {
 		t.Fatalf("with a lease store (and a new audit): %+v %v", r, err)
 	}
 
-	client, _, _ = auditedService(t, bus.Operations{})
-	if _, err := client.Agents(ctx); observer.AsError(err) == nil || observer.AsError(err).Code != observer.CodeNotSupported {
+	cl, _, _ = auditedService(t, bus.Operations{})
+	if _, err := cl.Agents(ctx); observer.AsError(err) == nil || observer.AsError(err).Code != observer.CodeNotSupported {
 		t.Fatalf("no presence: %v, want NOT_SUPPORTED", err)
 	}
 }
@@ -276,7 +277,7 @@ func TestAgentsJoinsPresenceAuditAndLeases(t *testing.T) {
 // A request the schema refuses is recorded too, within the record's schema and small, whatever
 // it holds.
 func TestAuditRecordOfAHostileRequestStaysSmall(t *testing.T) {
-	client, _, nc := auditedService(t, bus.Operations{Act: func(context.Context, string, api.ActionRequest) (*api.ActionReply, error) {
+	cl, _, nc := auditedService(t, bus.Operations{Act: func(context.Context, string, api.ActionRequest) (*api.ActionReply, error) {
 		t.Error("a request the schema refuses reached the action")
 		return nil, nil
 	}})
@@ -287,7 +288,7 @@ func TestAuditRecordOfAHostileRequestStaysSmall(t *testing.T) {
 	_ = nc.Flush()
 	huge := strings.Repeat("Notes", 20000)
 	body, _ := json.Marshal(map[string]any{"app": huge, "pid": -3, "policy": "sideways", "op": huge, "target": "s_1:ex", "value": "hunter2", "keys": nil})
-	if err := client.CallRaw(context.Background(), "click", body, nil); observer.AsError(err) == nil || observer.AsError(err).Code != observer.CodeBadRequest {
+	if err := cl.CallRaw(context.Background(), "click", body, nil); observer.AsError(err) == nil || observer.AsError(err).Code != observer.CodeBadRequest {
 		t.Fatalf("%v, want BAD_REQUEST", err)
 	}
 	msg, err := sub.NextMsg(5 * time.Second)
@@ -308,7 +309,7 @@ func TestAuditRecordOfAHostileRequestStaysSmall(t *testing.T) {
 // api.AuditRecordsPerIdentity of its own, its own oldest go.
 func TestAuditKeepsEachIdentitysOwn(t *testing.T) {
 	_, audit, nc := auditedService(t, bus.Operations{})
-	subj := bus.NewSubjects("", "h")
+	subj := api.NewSubjects("", "h")
 	audit.Publish(api.ActionRecord{Agent: api.Identity{Name: "owner", Role: api.RoleAdmin}, Action: "click"})
 	flood := api.AuditRecordsPerIdentity + 2*api.AuditTrimEvery
 	for range flood {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/schemas"
 	"github.com/nats-io/nats.go"
 )
 
@@ -18,7 +19,7 @@ type handler func(ctx context.Context, data []byte) (any, error)
 func typed[Req any](endpoint string, fn func(ctx context.Context, req Req) (any, error)) handler {
 	return func(ctx context.Context, data []byte) (any, error) {
 		var req Req
-		if err := DecodeRequest(endpoint, data, &req); err != nil {
+		if err := schemas.DecodeRequest(endpoint, data, &req); err != nil {
 			return nil, err
 		}
 		return fn(ctx, req)
@@ -307,12 +308,4 @@ func encodeListing(insp *observer.Inspection, err error) (any, error) {
 	}
 	b, err := insp.AppendJSON(nil)
 	return &Encoded{Data: b}, err
-}
-
-// noDeadline bounds ctx by d when it has no deadline of its own.
-func noDeadline(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
-	if _, ok := ctx.Deadline(); ok {
-		return ctx, func() {}
-	}
-	return context.WithTimeout(ctx, d)
 }

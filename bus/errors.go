@@ -25,19 +25,3 @@ func errorReply(e *observer.Error) (nats.Header, []byte) {
 	h.Set(api.HeaderCode, string(e.Code))
 	return h, body
 }
-
-// decodeError turns an error reply into an *observer.Error, or returns nil when msg is no error.
-func decodeError(msg *nats.Msg) *observer.Error {
-	if msg.Header.Get(micro.ErrorCodeHeader) == "" {
-		return nil
-	}
-	var body api.ErrorBody
-	if err := json.Unmarshal(msg.Data, &body); err == nil && body.Error != nil && body.Error.Code != "" {
-		return body.Error
-	}
-	code := observer.Code(msg.Header.Get(api.HeaderCode))
-	if code == "" {
-		code = observer.CodeInternal
-	}
-	return observer.Errorf(code, "See the daemon's log for details.", "%s", msg.Header.Get(micro.ErrorHeader))
-}

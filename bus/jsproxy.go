@@ -67,7 +67,7 @@ const maxOwners = 4096
 // of a client account (nil: the account's name, no role).
 // private (nil: none) makes each durable's pulls its owner's alone, from the durables the
 // streams have now on.
-func StartJetStreamProxy(nc *nats.Conn, subj Subjects, log *slog.Logger, identities func(account string) (api.Identity, bool),
+func StartJetStreamProxy(nc *nats.Conn, subj api.Subjects, log *slog.Logger, identities func(account string) (api.Identity, bool),
 	private func(map[string]string) error) (*JetStreamProxy, error) {
 	p := &JetStreamProxy{nc: nc, log: log, prefix: subj.JetStreamProxy() + ".", identities: identities, owners: map[string]string{},
 		private: private, durables: map[string]string{}}
@@ -119,12 +119,6 @@ func (p *JetStreamProxy) privateNow() error {
 
 // Stop stops answering.
 func (p *JetStreamProxy) Stop() error { return p.sub.Unsubscribe() }
-
-// ProxiedJetStream is the daemon's subject for a client's JetStream subject ($JS.API... or
-// $JS.ACK...) that the daemon checks before making the call.
-func (s Subjects) ProxiedJetStream(subject string) string {
-	return s.JetStreamProxy() + "." + strings.TrimPrefix(subject, "$JS.")
-}
 
 func (p *JetStreamProxy) handle(m *nats.Msg) {
 	subject := "$JS." + strings.TrimPrefix(m.Subject, p.prefix)

@@ -19,7 +19,7 @@ const DefaultQueue = 8192
 // full the event is dropped and counted, and the next published envelope reports the gap.
 type Publisher struct {
 	nc   *nats.Conn
-	subj Subjects
+	subj api.Subjects
 	boot string
 	log  *slog.Logger
 
@@ -32,7 +32,7 @@ type Publisher struct {
 }
 
 // NewPublisher starts a publisher on nc with a queue of n events (0 means DefaultQueue).
-func NewPublisher(nc *nats.Conn, subj Subjects, n int, log *slog.Logger) *Publisher {
+func NewPublisher(nc *nats.Conn, subj api.Subjects, n int, log *slog.Logger) *Publisher {
 	if n <= 0 {
 		n = DefaultQueue
 	}
@@ -86,7 +86,7 @@ type subjectKey struct{ app, eventType string }
 // encoder turns events into subjects and envelopes, reusing its buffer and building each app's
 // and type's subject once: no allocation per event on the way to the server.
 type encoder struct {
-	subj     Subjects
+	subj     api.Subjects
 	boot     string
 	seq      uint64
 	data     []byte // reused: Publish copies it into the connection's buffer

@@ -12,7 +12,7 @@ import (
 // The publisher's hot path, event -> subject and envelope, allocates nothing once an app's and
 // type's subject is known, and numbers the envelopes in order.
 func TestEncoderAllocatesNothingPerEvent(t *testing.T) {
-	enc := encoder{subj: Subjects{Prefix: "ax", Host: "h1"}, boot: "b1"}
+	enc := encoder{subj: api.Subjects{Prefix: "ax", Host: "h1"}, boot: "b1"}
 	ev := observer.Event{Type: observer.EventValueChanged, Raw: "AXValueChanged", Time: time.Unix(1700000000, 5),
 		App:    observer.AppRef{Name: "Notes", PID: 42, Generation: 1},
 		Window: &observer.WindowRef{ID: "w1", Title: "Untitled"},

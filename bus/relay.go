@@ -3,6 +3,7 @@ package bus
 import (
 	"strings"
 
+	"github.com/axbus/axbus/api"
 	"github.com/nats-io/nats.go"
 )
 
@@ -15,7 +16,7 @@ type Relay struct {
 }
 
 // StartRelay relays until Stop.
-func StartRelay(nc *nats.Conn, subj Subjects) (*Relay, error) {
+func StartRelay(nc *nats.Conn, subj api.Subjects) (*Relay, error) {
 	in := strings.TrimSuffix(subj.CoordinationRelay("*"), "*.>")
 	out := strings.TrimSuffix(subj.Coordination("*"), "*.>")
 	sub, err := nc.Subscribe(subj.CoordinationRelay("*"), func(m *nats.Msg) {

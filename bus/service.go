@@ -21,7 +21,7 @@ import (
 type Service struct {
 	nc      *nats.Conn
 	obs     *observer.Observer
-	subj    Subjects
+	subj    api.Subjects
 	pub     *Publisher
 	snap    *SnapPublisher
 	poller  *observer.Poller
@@ -130,7 +130,7 @@ func WithPrivate(fn func(map[string]string) error) ServiceOption {
 func WithOperations(ops Operations) ServiceOption { return func(s *Service) { s.ops = ops } }
 
 // NewService registers the service on nc.
-func NewService(nc *nats.Conn, obs *observer.Observer, subj Subjects, opts ...ServiceOption) (*Service, error) {
+func NewService(nc *nats.Conn, obs *observer.Observer, subj api.Subjects, opts ...ServiceOption) (*Service, error) {
 	s := &Service{nc: nc, obs: obs, subj: subj, log: slog.New(slog.DiscardHandler), started: time.Now(),
 		admission: newAdmission(), turns: newTurns(), acts: make(chan *nats.Msg, api.MaxInFlight)}
 	for _, o := range opts {

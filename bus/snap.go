@@ -26,7 +26,7 @@ type appInstance struct {
 // and the app's next envelope reports the gap.
 type SnapPublisher struct {
 	nc   *nats.Conn
-	subj Subjects
+	subj api.Subjects
 	boot string
 	log  *slog.Logger
 
@@ -42,7 +42,7 @@ type SnapPublisher struct {
 
 // NewSnapPublisher starts a publisher of diffs on nc with a queue of n diffs (0 means
 // DefaultSnapQueue). boot is the daemon run's id, the event publisher's Boot.
-func NewSnapPublisher(nc *nats.Conn, subj Subjects, boot string, n int, log *slog.Logger) *SnapPublisher {
+func NewSnapPublisher(nc *nats.Conn, subj api.Subjects, boot string, n int, log *slog.Logger) *SnapPublisher {
 	if n <= 0 {
 		n = DefaultSnapQueue
 	}

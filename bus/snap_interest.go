@@ -1,6 +1,8 @@
 package bus
 
 import (
+	"strings"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 )
@@ -9,12 +11,12 @@ import (
 // server receive app's diffs on <prefix>.<host>.snap.<app>, wildcards that cover the subject
 // included (ax.<host>.snap.*, ax.>), from any client. interest is the server's count
 // (embedded.Server.Interest); it is asked at every cycle, so it must be cheap.
-func SnapListeners(subj Subjects, interest func(subject string) int) func(observer.App) int {
+func SnapListeners(subj api.Subjects, interest func(subject string) int) func(observer.App) int {
 	return func(app observer.App) int { return interest(subj.Snap(app.Name)) }
 }
 
 // snapStatus is status's view of the diffs: pub's counters, p's apps.
-func snapStatus(pub *SnapPublisher, p *observer.Poller, subj Subjects) *api.SnapStatus {
+func snapStatus(pub *SnapPublisher, p *observer.Poller, subj api.Subjects) *api.SnapStatus {
 	st := &api.SnapStatus{PublisherStats: pub.Stats(), Polled: []observer.AppPollStats{}}
 	if p == nil {
 		return st
@@ -30,7 +32,7 @@ func snapStatus(pub *SnapPublisher, p *observer.Poller, subj Subjects) *api.Snap
 	case len(apps) == 0:
 		st.Idle = "no app to poll"
 	default:
-		st.Idle = "no subscriber: an app's diffs are polled only while someone subscribes to " + subj.Prefix + "." + subj.Host + ".snap.<app>"
+		st.Idle = "no subscriber: an app's diffs are polled only while someone subscribes to " + strings.TrimSuffix(subj.AllSnaps(), "*") + "<app>"
 	}
 	return st
 }

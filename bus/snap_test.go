@@ -65,7 +65,7 @@ func receive(t *testing.T, sub *nats.Subscription) api.SnapEnvelope {
 // Each app instance has its own sequence on its app's subject; gone ends it.
 func TestSnapPublisherSequencesPerApp(t *testing.T) {
 	s := startServer(t)
-	subj := bus.NewSubjects("", "Test.Host")
+	subj := api.NewSubjects("", "Test.Host")
 	ledger, notes := subscribe(t, s.Conn(), subj.Snap("Ledger")), subscribe(t, s.Conn(), "ax.test_host.snap.notes")
 	pub := bus.NewSnapPublisher(s.Conn(), subj, "b1", 0, nil)
 	defer pub.Close()
@@ -100,7 +100,7 @@ func TestSnapPublisherSequencesPerApp(t *testing.T) {
 // envelopes report never exceed the drops.
 func TestSnapPublisherDropsInsteadOfBlocking(t *testing.T) {
 	s := startServer(t)
-	subj := bus.NewSubjects("", "h")
+	subj := api.NewSubjects("", "h")
 	sub := subscribe(t, s.Conn(), subj.Snap("Ledger"))
 	pub := bus.NewSnapPublisher(s.Conn(), subj, "b1", 1, nil)
 	const n = 2000
@@ -143,7 +143,7 @@ func TestSnapDiffsReachASubscriber(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = desk.Close() }()
-	subj := bus.NewSubjects("", "desk")
+	subj := api.NewSubjects("", "desk")
 	sub := subscribe(t, s.Conn(), "ax.desk.snap.ledger")
 	pub := bus.NewSnapPublisher(s.Conn(), subj, "b1", 0, nil)
 	defer pub.Close()
@@ -179,7 +179,7 @@ func TestSnapListenersStartAndStopPolling(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = desk.Close() }()
-	subj := bus.NewSubjects("", "desk")
+	subj := api.NewSubjects("", "desk")
 	pub := bus.NewSnapPublisher(s.Conn(), subj, "b1", 0, nil)
 	defer pub.Close()
 	poller := observer.NewPoller(observer.New(desk), pub.Offer, observer.PollInterval(time.Hour),

@@ -8,13 +8,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/nats-io/nats.go"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/observer"
 )
 
 // Dial connects to the daemon. The connection it makes should reconnect by itself, for ever:
 // the server keeps the first client it gets, and a daemon that restarts finds it again.
-type Dial func(context.Context) (*bus.Client, error)
+type Dial func(context.Context) (*client.Client, error)
 
 // startDaemon is what an agent is told while the daemon is away: a person starts it.
 const startDaemon = "Start the daemon: axbus serve (or make run in a checkout of axbus). " +

@@ -8,7 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -23,7 +23,7 @@ func TestToolsWhileTheDaemonIsAway(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	dialled := make(chan struct{})
 	go func() {
-		_ = s.Connect(ctx, func(context.Context) (*bus.Client, error) {
+		_ = s.Connect(ctx, func(context.Context) (*client.Client, error) {
 			select {
 			case dialled <- struct{}{}:
 			default:
@@ -71,7 +71,7 @@ func TestToolsWhenTheDaemonRefuses(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	go func() {
-		_ = s.Connect(ctx, func(context.Context) (*bus.Client, error) {
+		_ = s.Connect(ctx, func(context.Context) (*client.Client, error) {
 			return nil, observer.Errorf(observer.CodePermissionDenied, "Check the credentials (--nkey, --creds, --context).",
 				"nats://hub.example:4222 does not know these credentials (never added, or removed)")
 		})

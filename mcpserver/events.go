@@ -9,7 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/schemas"
 )
@@ -126,14 +126,14 @@ func (s *Server) eventsCall(ctx context.Context, req *mcp.CallToolRequest) (*mcp
 }
 
 // selection is the tail options of an app, a type and the kinds to exclude (nil: the default).
-func selection(app, typ string, exclude *[]string) (bus.TailOptions, error) {
+func selection(app, typ string, exclude *[]string) (client.TailOptions, error) {
 	kinds := defaultExclude
 	if exclude != nil {
 		kinds = *exclude
 	}
-	parsed, err := bus.ParseEventKinds(kinds)
+	parsed, err := client.ParseEventKinds(kinds)
 	if err != nil {
-		return bus.TailOptions{}, err
+		return client.TailOptions{}, err
 	}
-	return bus.TailOptions{App: app, Type: typ, Exclude: parsed}, nil
+	return client.TailOptions{App: app, Type: typ, Exclude: parsed}, nil
 }

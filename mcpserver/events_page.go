@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/textform"
 )
 
@@ -35,7 +35,7 @@ type pageEvent struct {
 func (e *pageEvent) events() int { return max(e.Count, 1) }
 
 // newEventsPage is p with its runs coalesced.
-func newEventsPage(p *bus.EventsPage) *eventsPage {
+func newEventsPage(p *client.EventsPage) *eventsPage {
 	page := &eventsPage{Events: []pageEvent{}, Cursor: p.Cursor, More: p.More, Excluded: p.Excluded, Earlier: p.Earlier}
 	for i := range p.Events {
 		e, seq := &p.Events[i].Event, p.Events[i].Seq
@@ -53,7 +53,7 @@ func newEventsPage(p *bus.EventsPage) *eventsPage {
 func sameRun(a, b *api.Envelope) bool {
 	onA, _ := a.Detail["on"].(bool)
 	onB, _ := b.Detail["on"].(bool)
-	return b.Gap == 0 && a.App.Name == b.App.Name && bus.KindOf(a) == bus.KindOf(b) && onA == onB
+	return b.Gap == 0 && a.App.Name == b.App.Name && client.KindOf(a) == client.KindOf(b) && onA == onB
 }
 
 // text is the page as an agent reads it: an entry a line (textform.EventLine, then ×N for a
@@ -61,7 +61,7 @@ func sameRun(a, b *api.Envelope) bool {
 // text shows: p, or when the text would be longer its entries up to the last line that fits,
 // with that line's cursor and more set. (Its count of events left out is then the whole page's:
 // read the page again with shown's events as the limit for theirs.)
-func (p *eventsPage) text(exclude []bus.EventKind) (text string, shown *eventsPage) {
+func (p *eventsPage) text(exclude []client.EventKind) (text string, shown *eventsPage) {
 	room := maxText - len(p.footer(p.events(), len(p.Events), exclude, true)) - 1
 	var b strings.Builder
 	for i := range p.Events {
@@ -94,7 +94,7 @@ func (p *eventsPage) events() int {
 
 // footer is the page's last line: how many events in how many lines, how many left out, and the
 // cursor to ask from next.
-func (p *eventsPage) footer(events, lines int, exclude []bus.EventKind, more bool) string {
+func (p *eventsPage) footer(events, lines int, exclude []client.EventKind, more bool) string {
 	f := count(events, "event")
 	if lines < events {
 		f += " in " + count(lines, "line") + " (×N: a run of N alike, the last shown)"

@@ -10,13 +10,13 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/observer"
 )
 
 // event is an envelope of app, type and detail at seq.
-func event(seq uint64, app string, typ observer.EventType, detail map[string]any) bus.SequencedEvent {
-	return bus.SequencedEvent{Seq: seq, Event: api.Envelope{Host: "h", Boot: "b", Seq: seq, Event: observer.Event{
+func event(seq uint64, app string, typ observer.EventType, detail map[string]any) client.SequencedEvent {
+	return client.SequencedEvent{Seq: seq, Event: api.Envelope{Host: "h", Boot: "b", Seq: seq, Event: observer.Event{
 		Time: time.Unix(1700000000, 0), App: observer.AppRef{Name: app}, Type: typ, Detail: detail,
 		Element: &observer.ElementSummary{Role: observer.RoleButton, Name: "element " + strings.Repeat("x", int(seq%7))}}}}
 }
@@ -26,7 +26,7 @@ func showing(on bool) map[string]any { return map[string]any{"state": "showing",
 // TestEventsPageCoalescesRuns: consecutive events of one app, kind and way (a state on or off)
 // are one entry, the last, with their count; another app, kind or way, or a gap, starts a new one.
 func TestEventsPageCoalescesRuns(t *testing.T) {
-	p := newEventsPage(&bus.EventsPage{Cursor: 11, Events: []bus.SequencedEvent{
+	p := newEventsPage(&client.EventsPage{Cursor: 11, Events: []client.SequencedEvent{
 		event(1, "a", observer.EventStateChanged, showing(true)),
 		event(2, "a", observer.EventStateChanged, showing(true)),
 		event(3, "a", observer.EventStateChanged, showing(true)),
@@ -39,7 +39,7 @@ func TestEventsPageCoalescesRuns(t *testing.T) {
 	}})
 	gap := event(10, "b", observer.EventValueChanged, nil)
 	gap.Event.Gap = 2
-	p2 := newEventsPage(&bus.EventsPage{Events: append([]bus.SequencedEvent{event(9, "b", observer.EventValueChanged, nil)}, gap)})
+	p2 := newEventsPage(&client.EventsPage{Events: append([]client.SequencedEvent{event(9, "b", observer.EventValueChanged, nil)}, gap)})
 	var got []int
 	for _, e := range p.Events {
 		got = append(got, int(e.Envelope.Seq), e.events())
@@ -60,7 +60,7 @@ func TestEventsPageCoalescesRuns(t *testing.T) {
 // TestEventsTextKeepsTheCursor: a page whose lines pass maxText ends at the last line that fits,
 // with that line's cursor and more; one line alone too long is cut, and the footer still ends it.
 func TestEventsTextKeepsTheCursor(t *testing.T) {
-	var evs []bus.SequencedEvent
+	var evs []client.SequencedEvent
 	for i := range 2000 {
 		typ := observer.EventValueChanged
 		if i%2 == 1 {
@@ -68,8 +68,8 @@ func TestEventsTextKeepsTheCursor(t *testing.T) {
 		}
 		evs = append(evs, event(uint64(100+i), "an app with a long name", typ, nil))
 	}
-	kinds, _ := bus.ParseEventKinds(defaultExclude)
-	p := newEventsPage(&bus.EventsPage{Events: evs, Cursor: 5000, Excluded: 7})
+	kinds, _ := client.ParseEventKinds(defaultExclude)
+	p := newEventsPage(&client.EventsPage{Events: evs, Cursor: 5000, Excluded: 7})
 	text, shown := p.text(kinds)
 	footer := regexp.MustCompile(`\n(\d+) events; 7 left out by exclude \[state_changed:showing, state_changed:visible, layout_changed\] \(\[\] keeps all\); cursor (\d+); more follow: call again with this cursor$`)
 	m := footer.FindStringSubmatch(text)
@@ -80,7 +80,7 @@ func TestEventsTextKeepsTheCursor(t *testing.T) {
 	if p.Cursor != 5000 || len(p.Events) != 2000 {
 		t.Fatal("the page itself was changed")
 	}
-	huge := newEventsPage(&bus.EventsPage{Events: []bus.SequencedEvent{event(1, strings.Repeat("ä", 40000), observer.EventFocusChanged, nil)}, Cursor: 1})
+	huge := newEventsPage(&client.EventsPage{Events: []client.SequencedEvent{event(1, strings.Repeat("ä", 40000), observer.EventFocusChanged, nil)}, Cursor: 1})
 	text, shown = huge.text(nil)
 	if len(text) > maxText || !strings.HasSuffix(text, " …\n1 event; cursor 1") || len(shown.Events) != 1 {
 		t.Fatalf("one line too long: %d bytes, ends %q", len(text), text[len(text)-100:])
@@ -90,11 +90,11 @@ func TestEventsTextKeepsTheCursor(t *testing.T) {
 // TestEventsResourceNewest: the resource's body is the page's newest entries within its bound,
 // the older counted in earlier.
 func TestEventsResourceNewest(t *testing.T) {
-	var evs []bus.SequencedEvent
+	var evs []client.SequencedEvent
 	for i := range 300 {
 		evs = append(evs, event(uint64(i+1), "app", []observer.EventType{observer.EventValueChanged, observer.EventTitleChanged}[i%2], nil))
 	}
-	p := newEventsPage(&bus.EventsPage{Events: evs, Cursor: 300, Earlier: 5})
+	p := newEventsPage(&client.EventsPage{Events: evs, Cursor: 300, Earlier: 5})
 	body := p.newest(8 << 10)
 	var got struct {
 		Events  []api.Envelope `json:"events"`

@@ -11,7 +11,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -100,7 +100,7 @@ func (r *eventResources) subscribe(_ context.Context, req *mcp.SubscribeRequest)
 	}
 	ns, err := r.s.client.Conn().Subscribe(r.s.client.Subjects().Events(app, ""), func(m *nats.Msg) {
 		var e api.Envelope
-		if json.Unmarshal(m.Data, &e) == nil && !bus.Excludes(opt.Exclude, &e) { // what a read would show
+		if json.Unmarshal(m.Data, &e) == nil && !client.Excludes(opt.Exclude, &e) { // what a read would show
 			r.updated(uri, sub)
 		}
 	})

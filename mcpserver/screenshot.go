@@ -9,15 +9,15 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/schemas"
 )
 
-// screenshot is the screenshot tool: the PNG, fetched whole (bus.Client.Screenshot checks it by
+// screenshot is the screenshot tool: the PNG, fetched whole (client.Client.Screenshot checks it by
 // its hash), as image content; what maps its pixels to the desktop, and any recognised text,
 // as text and structured content.
 func (s *Server) screenshot(ctx context.Context, c *call) *mcp.CallToolResult {
 	var req api.ScreenshotRequest
-	if err := bus.DecodeRequest("screenshot", c.req, &req); err != nil {
+	if err := schemas.DecodeRequest("screenshot", c.req, &req); err != nil {
 		return s.callError(ctx, c.t, err)
 	}
 	r, png, err := s.client.Screenshot(ctx, req)

@@ -11,7 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -19,7 +19,7 @@ import (
 type Server struct {
 	// client is set once, when the daemon first answers (Connect), before up: a handler that
 	// runs has passed the check of up (available), so it reads it set.
-	client *bus.Client
+	client *client.Client
 	up     atomic.Bool
 	// lastErr is why the daemon did not answer the last time it was dialled; tried is closed
 	// once the first dial has ended, however.

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 )
@@ -74,8 +74,8 @@ func benchATSPIActions() ([]row, error) {
 }
 
 // saveButton inspects the app and returns SNAPSHOT:ELEMENT of its Save button.
-func saveButton(ctx context.Context, client *bus.Client, pid int) (string, error) {
-	insp, err := client.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{PID: pid}})
+func saveButton(ctx context.Context, cl *client.Client, pid int) (string, error) {
+	insp, err := cl.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{PID: pid}})
 	if err != nil {
 		return "", err
 	}
@@ -88,13 +88,13 @@ func saveButton(ctx context.Context, client *bus.Client, pid int) (string, error
 }
 
 // pollForWindow lists the app's windows every 100 ms until one has this title.
-func pollForWindow(ctx context.Context, client *bus.Client, pid int, title string) error {
+func pollForWindow(ctx context.Context, cl *client.Client, pid int, title string) error {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	t := time.NewTicker(100 * time.Millisecond)
 	defer t.Stop()
 	for {
-		r, err := client.Windows(ctx, api.AppTarget{PID: pid})
+		r, err := cl.Windows(ctx, api.AppTarget{PID: pid})
 		if err != nil {
 			return err
 		}

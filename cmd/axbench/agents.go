@@ -15,7 +15,7 @@ import (
 	"github.com/nats-io/nkeys"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/observer"
@@ -143,7 +143,7 @@ func verdict(ok bool) string {
 }
 
 // connectAs adds an identity of role to d with a new nkey and connects as it over TCP.
-func connectAs(d *daemon.Daemon, name, role string) (*bus.Client, error) {
+func connectAs(d *daemon.Daemon, name, role string) (*client.Client, error) {
 	kp, err := nkeys.CreateUser()
 	if err != nil {
 		return nil, err
@@ -156,7 +156,7 @@ func connectAs(d *daemon.Daemon, name, role string) (*bus.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := bus.NewClient(context.Background(), nc, bus.WithHost(d.Subjects.Host))
+	c, err := client.New(context.Background(), nc, client.WithHost(d.Subjects.Host))
 	if err != nil {
 		nc.Close()
 	}
@@ -171,7 +171,7 @@ type benchAction struct {
 
 // mutation inspects app once and picks what to change: its first checkbox (toggle), else its
 // first row (select).
-func mutation(c *bus.Client, app string) (benchAction, error) {
+func mutation(c *client.Client, app string) (benchAction, error) {
 	insp, err := c.Inspect(context.Background(), api.InspectRequest{AppTarget: api.AppTarget{App: app}})
 	if err != nil {
 		return benchAction{}, err
@@ -191,7 +191,7 @@ func mutation(c *bus.Client, app string) (benchAction, error) {
 
 // benchAgent is one agent's connection, its actions by app and what its requests got.
 type benchAgent struct {
-	client *bus.Client
+	client *client.Client
 	acts   map[string]benchAction
 
 	next                    time.Time

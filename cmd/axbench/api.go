@@ -6,7 +6,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/nats-io/nats.go"
@@ -48,7 +48,7 @@ type clientDaemon struct {
 	*daemon.Daemon
 	dir    string
 	nc     *nats.Conn
-	client *bus.Client
+	client *client.Client
 }
 
 // startWithClient is startDaemonWith and a client of the daemon over TCP; stop closes both.
@@ -62,13 +62,13 @@ func startWithClient(cfg daemon.Config) (*clientDaemon, func(), error) {
 		closeDaemon()
 		return nil, nil, err
 	}
-	client, err := bus.NewClient(context.Background(), nc)
+	cl, err := client.New(context.Background(), nc)
 	if err != nil {
 		nc.Close()
 		closeDaemon()
 		return nil, nil, err
 	}
-	return &clientDaemon{Daemon: d, dir: dir, nc: nc, client: client}, func() { nc.Close(); closeDaemon() }, nil
+	return &clientDaemon{Daemon: d, dir: dir, nc: nc, client: cl}, func() { nc.Close(); closeDaemon() }, nil
 }
 
 // roundTrips times n requests on subject after a warm-up.

@@ -14,7 +14,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/observer/sim"
 )
 
@@ -233,7 +233,7 @@ func (h *hostileIdentity) flood(ctx context.Context, wg *sync.WaitGroup, subject
 // normalAgent is one ordinary agent: status, apps and a short wait in turn.
 type normalAgent struct {
 	id     int
-	client *bus.Client
+	client *client.Client
 	desk   *sim.Desktop
 	seq    int
 

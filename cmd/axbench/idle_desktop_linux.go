@@ -10,7 +10,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/nats-io/nats.go"
@@ -88,7 +89,7 @@ func benchIdleDesktop() ([]row, error) {
 	rows := []row{{"idle", "daemon beside real apps, no subscriber: CPU of a core / peak RSS (targets < 1% / < 60 MB)",
 		idle.String() + " " + idle.verdict(), note, "", ""}}
 
-	subj := bus.NewSubjects("", "bench").AllSnaps()
+	subj := api.NewSubjects("", "bench").AllSnaps()
 	sub, err := nc.SubscribeSync(subj)
 	if err != nil {
 		return rows, err
@@ -126,9 +127,9 @@ func connectWhenUp(dir string, within time.Duration) (*nats.Conn, error) {
 	for {
 		nc, _, err := embedded.Connect(dir)
 		if err == nil {
-			client, cerr := bus.NewClient(context.Background(), nc)
+			cl, cerr := client.New(context.Background(), nc)
 			if cerr == nil {
-				if _, cerr = client.Status(context.Background()); cerr == nil {
+				if _, cerr = cl.Status(context.Background()); cerr == nil {
 					return nc, nil
 				}
 			}

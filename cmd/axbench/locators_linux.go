@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 )
@@ -109,17 +109,17 @@ func benchATSPILocators() ([]row, error) {
 
 // pollAndClick inspects the app every 100 ms until its button labelled label shows enabled,
 // then clicks it by SNAPSHOT:ELEMENT.
-func pollAndClick(ctx context.Context, client *bus.Client, pid int, label string) error {
+func pollAndClick(ctx context.Context, cl *client.Client, pid int, label string) error {
 	t := time.NewTicker(100 * time.Millisecond)
 	defer t.Stop()
 	for {
-		insp, err := client.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{PID: pid}})
+		insp, err := cl.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{PID: pid}})
 		if err != nil {
 			return err
 		}
 		for _, e := range insp.Elements {
 			if e.Role == observer.RoleButton && e.Name == label && e.States.Has(observer.StateEnabled) {
-				r, err := client.Act(ctx, "click", api.ActionRequest{Target: insp.SnapshotID + ":" + e.ID})
+				r, err := cl.Act(ctx, "click", api.ActionRequest{Target: insp.SnapshotID + ":" + e.ID})
 				if err != nil {
 					return err
 				}

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/headless"
 )
 
@@ -35,10 +35,10 @@ func benchBrowserLaunchWait() ([]row, error) {
 		return nil, err
 	}
 	defer closeDaemon()
-	client := d.client
+	cl := d.client
 	var lat []time.Duration
 	for i := range launches {
-		d, err := launchWait(client, s, fmt.Sprint("Added ", i+1))
+		d, err := launchWait(cl, s, fmt.Sprint("Added ", i+1))
 		if err != nil {
 			return nil, err
 		}
@@ -52,7 +52,7 @@ func benchBrowserLaunchWait() ([]row, error) {
 
 // launchWait arms a wait for text in Chromium, starts a browser on page.html?add=text, and
 // returns the time from the page's adding it to the wait's reply.
-func launchWait(client *bus.Client, s *headless.Session, text string) (time.Duration, error) {
+func launchWait(cl *client.Client, s *headless.Session, text string) (time.Duration, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	armed := make(chan struct{})
@@ -63,7 +63,7 @@ func launchWait(client *bus.Client, s *headless.Session, text string) (time.Dura
 	}
 	done := make(chan outcome, 1)
 	go func() {
-		r, err := client.WaitAfter(ctx, api.WaitRequest{Expr: fmt.Sprintf("text=%q", text), AppTarget: api.AppTarget{App: "Chromium"}, TimeoutMS: 45000},
+		r, err := cl.WaitAfter(ctx, api.WaitRequest{Expr: fmt.Sprintf("text=%q", text), AppTarget: api.AppTarget{App: "Chromium"}, TimeoutMS: 45000},
 			func(context.Context) error { close(armed); return nil })
 		done <- outcome{r, time.Now(), err}
 	}()

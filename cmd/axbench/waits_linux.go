@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 )
@@ -33,11 +33,11 @@ func benchATSPIWaits() ([]row, error) {
 	var box observer.NodeRef // the labels' parent
 	// The reader's client: a connection of its own that watches nothing, so that what it reads is
 	// what the app answers (a watching backend keeps child lists until an event drops them).
-	client, err := openATSPI(dd.session)
+	cl, err := openATSPI(dd.session)
 	if err != nil {
 		return nil, err
 	}
-	defer client.Close()
+	defer cl.Close()
 	for i := range 60 {
 		text := fmt.Sprintf("mark %d", i)
 		var changed time.Time
@@ -55,7 +55,7 @@ func benchATSPIWaits() ([]row, error) {
 					return nil, err
 				}
 			}
-			d, err := labelRead(ctx, dd, client, text, box)
+			d, err := labelRead(ctx, dd, cl, text, box)
 			if err != nil {
 				return nil, err
 			}
@@ -156,11 +156,11 @@ func labelWait(ctx context.Context, dd *desktopDaemon, text string, delay time.D
 }
 
 // inspectPoll is the peers' way to wait: inspect every 100 ms until the text shows.
-func inspectPoll(ctx context.Context, client *bus.Client, pid int, text string) (time.Time, error) {
+func inspectPoll(ctx context.Context, cl *client.Client, pid int, text string) (time.Time, error) {
 	t := time.NewTicker(100 * time.Millisecond)
 	defer t.Stop()
 	for {
-		insp, err := client.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{PID: pid}})
+		insp, err := cl.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{PID: pid}})
 		if err != nil {
 			return time.Time{}, err
 		}

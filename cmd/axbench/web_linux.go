@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go"
@@ -22,8 +22,8 @@ func init() {
 type webDaemon struct {
 	browser *headless.Browser
 	nc      *nats.Conn
-	client  *bus.Client
-	subj    bus.Subjects
+	client  *client.Client
+	subj    api.Subjects
 }
 
 func startWebDaemon(page string) (*webDaemon, func(), error) {

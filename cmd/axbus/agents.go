@@ -3,14 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/axbus/axbus/internal/textform"
 	"io"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/axbus/axbus/client"
+	"github.com/axbus/axbus/internal/textform"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
 )
 
 // The audit trail and presence on the command line: `axbus tail --actions` and `axbus agents`.
@@ -20,7 +21,7 @@ type agentsCmd struct {
 }
 
 func (c *agentsCmd) Run(e *env) error {
-	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
+	return call(e, &c.connFlags, func(ctx context.Context, cl *client.Client) (any, error) {
 		return cl.Agents(ctx)
 	})
 }
@@ -44,8 +45,8 @@ func agentsForm(w io.Writer, r *api.AgentsReply) error {
 }
 
 // tailActions follows the action records, as Run follows events.
-func (c *tailCmd) tailActions(e *env, client *bus.Client, opt bus.TailOptions) error {
-	records, err := client.TailActions(e.ctx, opt)
+func (c *tailCmd) tailActions(e *env, cl *client.Client, opt client.TailOptions) error {
+	records, err := cl.TailActions(e.ctx, opt)
 	if err != nil {
 		return err
 	}

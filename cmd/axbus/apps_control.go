@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -33,7 +33,7 @@ func (c *launchCmd) Run(e *env) error {
 		return observer.Errorf(observer.CodeBadRequest, "Give one entry (quoted if it has spaces); or --command -- PROGRAM ARG...",
 			"launch takes one entry, got %q", c.Words)
 	}
-	return callWithin(e, &c.connFlags, limit, func(ctx context.Context, cl *bus.Client) (any, error) {
+	return callWithin(e, &c.connFlags, limit, func(ctx context.Context, cl *client.Client) (any, error) {
 		return cl.Launch(ctx, req)
 	})
 }
@@ -49,7 +49,7 @@ type quitCmd struct {
 func (c *quitCmd) Run(e *env) error {
 	limit := c.outcomeTime(c.For, observer.QuitWait)
 	req := api.QuitRequest{AppTarget: c.target(), Force: c.Force, TimeoutMS: int(limit.Milliseconds())}
-	return callWithin(e, &c.connFlags, limit, func(ctx context.Context, cl *bus.Client) (any, error) {
+	return callWithin(e, &c.connFlags, limit, func(ctx context.Context, cl *client.Client) (any, error) {
 		return cl.Quit(ctx, req)
 	})
 }
@@ -64,7 +64,7 @@ type activateCmd struct {
 
 func (c *activateCmd) Run(e *env) error {
 	req := api.WindowRequest{AppTarget: c.target(), Window: c.Window, Op: "raise"}
-	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
+	return call(e, &c.connFlags, func(ctx context.Context, cl *client.Client) (any, error) {
 		return cl.Window(ctx, req)
 	})
 }
@@ -89,7 +89,7 @@ func (c *clipboardCmd) Run(e *env) error {
 		s := string(b)
 		req.Text = &s
 	}
-	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
+	return call(e, &c.connFlags, func(ctx context.Context, cl *client.Client) (any, error) {
 		r, err := cl.Clipboard(ctx, req)
 		if err != nil || !c.Text {
 			return r, err

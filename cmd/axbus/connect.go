@@ -4,9 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/axbus/axbus/client"
 	"github.com/nats-io/nats.go"
-
-	"github.com/axbus/axbus/bus"
 )
 
 // connFlags are the flags every client command shares: how to reach the daemon, as the nats CLI
@@ -31,7 +30,7 @@ type connFlags struct {
 // credentials, or else the local one found through its state dir (over TLS when it requires
 // TLS: daemon.json names its certificate), as the identity given or else as its owner. opts
 // are added to the connection's.
-func (f *connFlags) dial(ctx context.Context, opts ...nats.Option) (*bus.Client, func(), error) {
+func (f *connFlags) dial(ctx context.Context, opts ...nats.Option) (*client.Client, func(), error) {
 	target, err := f.resolve()
 	if err != nil {
 		return nil, nil, err
@@ -45,14 +44,14 @@ func (f *connFlags) dial(ctx context.Context, opts ...nats.Option) (*bus.Client,
 	if err != nil {
 		return nil, nil, err
 	}
-	clientOpts := []bus.ClientOption{bus.WithPrefix(f.Prefix)}
+	clientOpts := []client.Option{client.WithPrefix(f.Prefix)}
 	if f.Timeout > 0 {
-		clientOpts = append(clientOpts, bus.WithTimeout(f.Timeout))
+		clientOpts = append(clientOpts, client.WithTimeout(f.Timeout))
 	}
 	if f.Host != "" {
-		clientOpts = append(clientOpts, bus.WithHost(f.Host))
+		clientOpts = append(clientOpts, client.WithHost(f.Host))
 	}
-	c, err := bus.NewClient(ctx, nc, clientOpts...)
+	c, err := client.New(ctx, nc, clientOpts...)
 	if err != nil {
 		nc.Close()
 		return nil, nil, err

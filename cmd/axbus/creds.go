@@ -12,7 +12,7 @@ import (
 	"github.com/nats-io/nkeys"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/observer"
 )
@@ -67,7 +67,7 @@ func (c *credsAddCmd) Run(e *env) error {
 		_ = os.Remove(out)
 		return werr
 	}
-	err = call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
+	err = call(e, &c.connFlags, func(ctx context.Context, cl *client.Client) (any, error) {
 		r, err := cl.Creds(ctx, api.CredsRequest{Op: "add", Name: c.Name, Role: c.Role, Nkey: pub})
 		if err != nil {
 			return nil, err
@@ -82,7 +82,7 @@ func (c *credsAddCmd) Run(e *env) error {
 
 // daemonFlags are the flags that name the daemon this command reached: -s URL for a server, the
 // state dir when it is not the user's, none for the user's local daemon.
-func (c *credsAddCmd) daemonFlags(target natsTarget, cl *bus.Client) string {
+func (c *credsAddCmd) daemonFlags(target natsTarget, cl *client.Client) string {
 	switch {
 	case target.url != "":
 		return "-s " + cl.Conn().ConnectedUrlRedacted() + " "
@@ -98,7 +98,7 @@ type credsAdded struct {
 	*api.CredsReply
 	name, seed string
 	daemon     string // the flags that name the daemon to another axbus command
-	client     *bus.Client
+	client     *client.Client
 }
 
 func (a *credsAdded) MarshalJSON() ([]byte, error) {
@@ -120,7 +120,7 @@ type credsLsCmd struct {
 }
 
 func (c *credsLsCmd) Run(e *env) error {
-	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
+	return call(e, &c.connFlags, func(ctx context.Context, cl *client.Client) (any, error) {
 		return cl.Creds(ctx, api.CredsRequest{Op: "ls"})
 	})
 }
@@ -133,7 +133,7 @@ type credsRmCmd struct {
 // Run removes the identity, and the seed creds add kept for it in the state dir: of no use now,
 // and in the way of a new identity of that name.
 func (c *credsRmCmd) Run(e *env) error {
-	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
+	return call(e, &c.connFlags, func(ctx context.Context, cl *client.Client) (any, error) {
 		before, err := cl.Creds(ctx, api.CredsRequest{Op: "ls"})
 		if err != nil {
 			return nil, err

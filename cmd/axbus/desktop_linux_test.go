@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/headless"
@@ -27,7 +27,7 @@ type desktopDaemon struct {
 	apps      map[string]*headless.App // by kind
 	browser   *headless.Browser        // startWebDaemon's
 	log       *syncBuffer              // the daemon's whole log, at debug level
-	client    *bus.Client
+	client    *client.Client
 	nc        *nats.Conn
 	events    chan received
 	eventsMu  sync.Mutex
@@ -111,7 +111,7 @@ func startDaemonWith(t *testing.T, setup func(ctx context.Context, dd *desktopDa
 	}
 	t.Cleanup(nc.Close)
 	dd.nc = nc
-	if dd.client, err = bus.NewClient(ctx, nc); err != nil {
+	if dd.client, err = client.New(ctx, nc); err != nil {
 		t.Fatal(err)
 	}
 	_, err = nc.Subscribe(d.Subjects.AllEvents(), func(m *nats.Msg) {

@@ -11,7 +11,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/observer"
 )
@@ -26,11 +26,11 @@ func (d *doctor) daemon(ctx context.Context, info embedded.Info, stateDir string
 		return d.verdict()
 	}
 	defer nc.Close()
-	client, err := bus.NewClient(ctx, nc)
+	cl, err := client.New(ctx, nc)
 	if !d.check("daemon", err) {
 		return d.verdict()
 	}
-	st, err := client.Status(ctx)
+	st, err := cl.Status(ctx)
 	if !d.check("daemon", err) {
 		return d.verdict()
 	}
@@ -44,13 +44,13 @@ func (d *doctor) daemon(ctx context.Context, info embedded.Info, stateDir string
 			"%d of %d events dropped", st.Events.Dropped, st.Events.Published+st.Events.Dropped))
 	}
 
-	apps, err := client.Apps(ctx)
+	apps, err := cl.Apps(ctx)
 	if !d.check("apps", err) {
 		return d.verdict()
 	}
 	if len(apps) == 0 {
 		d.fail("apps", observer.Errorf(observer.CodeAppNotFound, "Start an app with a window, then run axbus doctor again.", "no app exposes an accessibility tree"))
-		d.inaccessibleWindows(ctx, dd, client.Apps) // the windows on screen say which apps are silent
+		d.inaccessibleWindows(ctx, dd, cl.Apps) // the windows on screen say which apps are silent
 		return d.verdict()
 	}
 	var names []string
@@ -58,22 +58,22 @@ func (d *doctor) daemon(ctx context.Context, info embedded.Info, stateDir string
 		names = append(names, fmt.Sprintf("%s (pid %d)", a.Name, a.PID))
 	}
 	d.pass("apps", "%d: %s", len(apps), strings.Join(names, ", "))
-	d.inaccessibleWindows(ctx, dd, client.Apps)
+	d.inaccessibleWindows(ctx, dd, cl.Apps)
 
-	if app, win, ok := d.frontWindow(ctx, client, apps); ok {
+	if app, win, ok := d.frontWindow(ctx, cl, apps); ok {
 		start := time.Now()
-		insp, err := client.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{PID: app.PID}, Window: win.ID})
+		insp, err := cl.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{PID: app.PID}, Window: win.ID})
 		if d.check("inspect", err) {
 			d.pass("inspect", "%s %q of %s: %d elements listed, %d walked, %d off screen, truncated %v, in %v",
 				win.Role, win.Title, app.Name, len(insp.Elements), insp.Walked, insp.OffscreenOmitted, insp.Truncated, time.Since(start).Round(time.Millisecond))
 		}
 	}
-	d.busEvents(ctx, nc, client.Subjects(), info.StateDir, watch)
+	d.busEvents(ctx, nc, cl.Subjects(), info.StateDir, watch)
 	return d.verdict()
 }
 
 // frontWindow is the focused window of the first app that has one, else any app's first window.
-func (d *doctor) frontWindow(ctx context.Context, c *bus.Client, apps []observer.App) (observer.App, observer.Window, bool) {
+func (d *doctor) frontWindow(ctx context.Context, c *client.Client, apps []observer.App) (observer.App, observer.Window, bool) {
 	var firstApp observer.App
 	var first *observer.Window
 	for _, a := range apps {
@@ -100,7 +100,7 @@ func (d *doctor) frontWindow(ctx context.Context, c *bus.Client, apps []observer
 // busEvents subscribes to the host's events for the given time and counts them by type. When
 // the daemon runs a headless desktop it toggles the fixture's checkbox, so that there is
 // something to see.
-func (d *doctor) busEvents(ctx context.Context, nc *nats.Conn, subj bus.Subjects, stateDir string, watch time.Duration) {
+func (d *doctor) busEvents(ctx context.Context, nc *nats.Conn, subj api.Subjects, stateDir string, watch time.Duration) {
 	var seen eventTally
 	sub, err := nc.Subscribe(subj.AllEvents(), func(m *nats.Msg) {
 		var env api.Envelope

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/schemas"
@@ -189,9 +189,9 @@ func (d *testDaemon) connect(t *testing.T) *nats.Conn {
 }
 
 // busClient is a Client on nc.
-func busClient(t *testing.T, nc *nats.Conn) *bus.Client {
+func busClient(t *testing.T, nc *nats.Conn) *client.Client {
 	t.Helper()
-	c, err := bus.NewClient(context.Background(), nc)
+	c, err := client.New(context.Background(), nc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -67,13 +67,13 @@ func (c *appsCmd) everyHost(e *env) error {
 
 // fleet is a client of each host the connection reaches (--host '*'), by host id, over one
 // connection; closeConn closes it.
-func (f connFlags) fleet(ctx context.Context) (clients []*bus.Client, closeConn func(), err error) {
+func (f connFlags) fleet(ctx context.Context) (clients []*client.Client, closeConn func(), err error) {
 	f.Host = ""
-	client, closeConn, err := f.dial(ctx)
+	cl, closeConn, err := f.dial(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	hosts, err := bus.Hosts(ctx, client.Conn(), 500*time.Millisecond)
+	hosts, err := client.Hosts(ctx, cl.Conn(), 500*time.Millisecond)
 	if err == nil && len(hosts) == 0 {
 		err = observer.Errorf(observer.CodeUnavailable, "Check that the daemons run and have joined the hub (axbus hosts).", "no host answered")
 	}
@@ -81,8 +81,8 @@ func (f connFlags) fleet(ctx context.Context) (clients []*bus.Client, closeConn 
 		if err != nil {
 			break
 		}
-		var hc *bus.Client
-		hc, err = bus.NewClient(ctx, client.Conn(), bus.WithHost(h.Host), bus.WithPrefix(f.Prefix))
+		var hc *client.Client
+		hc, err = client.New(ctx, cl.Conn(), client.WithHost(h.Host), client.WithPrefix(f.Prefix))
 		clients = append(clients, hc)
 	}
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/headless"
@@ -93,7 +93,7 @@ func TestFleet(t *testing.T) {
 	if _, err := on(t, admin, "h2").Apps(ctx); err != nil { // the others go on
 		t.Fatalf("h2 after h3 went: %v", err)
 	}
-	c3, err := bus.NewClient(ctx, admin, bus.WithHost("h3"), bus.WithTimeout(5*time.Second))
+	c3, err := client.New(ctx, admin, client.WithHost("h3"), client.WithTimeout(5*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,13 +112,13 @@ func TestFleet(t *testing.T) {
 		t.Fatalf("h3 rejoined: %v %v", apps, err)
 	}
 	// Its history is there: the events of its previous run (the save above), read through the hub.
-	kept, err := c3.EventsAfter(ctx, 0, 1000, 0, bus.TailOptions{})
-	if err != nil || !slices.ContainsFunc(kept.Events, func(e bus.SequencedEvent) bool { return e.Event.Boot == bootBefore }) {
+	kept, err := c3.EventsAfter(ctx, 0, 1000, 0, client.TailOptions{})
+	if err != nil || !slices.ContainsFunc(kept.Events, func(e client.SequencedEvent) bool { return e.Event.Boot == bootBefore }) {
 		t.Fatalf("h3's history after it rejoined: %+v, none of its run %s: %v", kept, bootBefore, err)
 	}
 
 	out, errOut, code := runIn(t, "hosts", "-s", f.hub.ClientURL, "--nkey", f.hub.AdminSeedFile, "--wait", "2s")
-	if hosts := decode[struct{ Hosts []bus.Host }](t, out).Hosts; code != 0 || len(hosts) != 3 || hosts[0].Host != "h1" || hosts[2].Host != "h3" {
+	if hosts := decode[struct{ Hosts []client.Host }](t, out).Hosts; code != 0 || len(hosts) != 3 || hosts[0].Host != "h1" || hosts[2].Host != "h3" {
 		t.Fatalf("axbus hosts through the hub: exit %d %s%s", code, out, errOut)
 	}
 	out, errOut, code = runIn(t, "apps", "--host", "*", "-s", f.hub.ClientURL, "--nkey", f.hub.AdminSeedFile)

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/observer/sim"
 )
@@ -110,13 +110,13 @@ func TestFleetTail(t *testing.T) {
 	// A tail that runs through a hub outage: the events of the outage come when the hub is
 	// back, from the hosts' streams, in order.
 	admin := f.client(t, f.hub.AdminSeedFile)
-	var clients []*bus.Client
+	var clients []*client.Client
 	for _, h := range hosts {
 		clients = append(clients, on(t, admin, h))
 	}
 	tctx, tcancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer tcancel()
-	tail, err := bus.TailFleet(tctx, clients, bus.TailOptions{App: "notes", Type: "value_changed"})
+	tail, err := client.TailFleet(tctx, clients, client.TailOptions{App: "notes", Type: "value_changed"})
 	if err != nil {
 		t.Fatal(err)
 	}

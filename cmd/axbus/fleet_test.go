@@ -11,7 +11,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/testkit"
@@ -99,11 +99,11 @@ func (f *fleet) client(t *testing.T, seed string) *nats.Conn {
 }
 
 // on is a bus client of host through nc.
-func on(t *testing.T, nc *nats.Conn, host string) *bus.Client {
+func on(t *testing.T, nc *nats.Conn, host string) *client.Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	c, err := bus.NewClient(ctx, nc, bus.WithHost(host), bus.WithTimeout(5*time.Second))
+	c, err := client.New(ctx, nc, client.WithHost(host), client.WithTimeout(5*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +119,7 @@ func (f *fleet) joinedAgain(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := bus.NewClient(context.Background(), nc)
+		c, err := client.New(context.Background(), nc)
 		if err == nil {
 			_, err = c.Apps(context.Background())
 		}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/testkit"
@@ -116,7 +116,7 @@ func TestAuditSurvivesAFloodOfEvents(t *testing.T) {
 	owner := busClient(t, s.connectAs(t, s.owner))
 	tctx, tcancel := context.WithTimeout(ctx, 15*time.Second)
 	defer tcancel()
-	records, err := owner.TailActions(tctx, bus.TailOptions{All: true})
+	records, err := owner.TailActions(tctx, client.TailOptions{All: true})
 	if err != nil {
 		t.Fatal(err)
 	}

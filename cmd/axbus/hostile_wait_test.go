@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -95,7 +95,7 @@ func TestAHostileWaitStallsNoOne(t *testing.T) {
 		}
 		return time.Since(at)
 	}
-	act := func(cl *bus.Client, action string, req api.ActionRequest) func(context.Context) error {
+	act := func(cl *client.Client, action string, req api.ActionRequest) func(context.Context) error {
 		return func(ctx context.Context) error { _, err := cl.Act(ctx, action, req); return err }
 	}
 	remember := api.ActionRequest{Locator: `role=checkbox,name="Remember me"`, AppTarget: api.AppTarget{App: "Notes"}}

@@ -6,7 +6,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 )
 
 type hostsCmd struct {
@@ -16,7 +16,7 @@ type hostsCmd struct {
 
 // hostList is the hosts that answered, for print.
 type hostList struct {
-	Hosts []bus.Host `json:"hosts"`
+	Hosts []client.Host `json:"hosts"`
 }
 
 func (h *hostList) human(w io.Writer) error {
@@ -29,12 +29,12 @@ func (h *hostList) human(w io.Writer) error {
 }
 
 func (c *hostsCmd) Run(e *env) error {
-	client, closeConn, err := c.dial(e.ctx)
+	cl, closeConn, err := c.dial(e.ctx)
 	if err != nil {
 		return err
 	}
 	defer closeConn()
-	hosts, err := bus.Hosts(e.ctx, client.Conn(), c.Wait)
+	hosts, err := client.Hosts(e.ctx, cl.Conn(), c.Wait)
 	if err != nil {
 		return err
 	}

@@ -4,16 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/axbus/axbus/internal/textform"
 	"io"
 	"strconv"
 	"text/tabwriter"
 	"time"
 
+	"github.com/axbus/axbus/client"
+	"github.com/axbus/axbus/internal/textform"
+
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -45,7 +46,7 @@ type leaseAcquireCmd struct {
 // Run acquires the lease and holds it: a lease ends with the connection it was acquired on,
 // so it lives as long as this command.
 func (c *leaseAcquireCmd) Run(e *env) error {
-	client, closeConn, err := c.dial(e.ctx)
+	cl, closeConn, err := c.dial(e.ctx)
 	if err != nil {
 		return err
 	}
@@ -53,7 +54,7 @@ func (c *leaseAcquireCmd) Run(e *env) error {
 	req := c.request(api.LeaseAcquire)
 	req.TTLMS, req.WaitMS = int(c.TTL.Milliseconds()), int(c.Wait.Milliseconds())
 	ctx, cancel := c.replyContext(e.ctx)
-	r, err := client.Lease(ctx, req)
+	r, err := cl.Lease(ctx, req)
 	cancel()
 	if err != nil {
 		return err
@@ -65,7 +66,7 @@ func (c *leaseAcquireCmd) Run(e *env) error {
 	if p.human {
 		fmt.Fprintf(e.stdout, "holding it, renewed every %v; Ctrl-C releases it\n", renewEvery(c.TTL))
 	}
-	return holdLease(e.ctx, client, *r.Lease, c.TTL)
+	return holdLease(e.ctx, cl, *r.Lease, c.TTL)
 }
 
 // renewEvery is how often a held lease of ttl is renewed: well before it runs out.
@@ -73,10 +74,10 @@ func renewEvery(ttl time.Duration) time.Duration { return max(ttl/3, 300*time.Mi
 
 // holdLease renews lease until ctx ends, then releases it. It ends early, without error, when
 // another command of the same identity releases it; with one when the lease was lost.
-func holdLease(ctx context.Context, client *bus.Client, lease api.Lease, ttl time.Duration) error {
+func holdLease(ctx context.Context, cl *client.Client, lease api.Lease, ttl time.Duration) error {
 	ended := make(chan api.LeaseEvent, 1)
-	subj := client.Subjects()
-	sub, err := client.Conn().Subscribe(subj.Prefix+"."+subj.Host+".lease."+lease.Key, func(m *nats.Msg) {
+	subj := cl.Subjects()
+	sub, err := cl.Conn().Subscribe(subj.Lease(lease.Key), func(m *nats.Msg) {
 		var ev api.LeaseEvent
 		if json.Unmarshal(m.Data, &ev) == nil && ev.Event != api.LeaseAcquired && ev.Event != api.LeaseRenewed &&
 			ev.Lease.Holder == lease.Holder && ev.Lease.Acquired.Equal(lease.Acquired) {
@@ -92,7 +93,7 @@ func holdLease(ctx context.Context, client *bus.Client, lease api.Lease, ttl tim
 	defer func() { _ = sub.Unsubscribe() }()
 	renew := api.LeaseRequest{Op: api.LeaseRenew, Key: lease.Key, TTLMS: int(ttl.Milliseconds())}
 	// The subscription came after the acquire: a renewal now also says it is still held.
-	if _, err := client.Lease(ctx, renew); err != nil && ctx.Err() == nil {
+	if _, err := cl.Lease(ctx, renew); err != nil && ctx.Err() == nil {
 		return err
 	}
 	t := time.NewTicker(renewEvery(ttl))
@@ -102,13 +103,13 @@ func holdLease(ctx context.Context, client *bus.Client, lease api.Lease, ttl tim
 		case <-ctx.Done():
 			rctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
-			_, err := client.Lease(rctx, api.LeaseRequest{Op: api.LeaseRelease, Key: lease.Key})
+			_, err := cl.Lease(rctx, api.LeaseRequest{Op: api.LeaseRelease, Key: lease.Key})
 			if observer.CodeOf(err) == observer.CodeBadRequest {
 				return nil // it ended meanwhile
 			}
 			return err
 		case <-t.C:
-			if _, err := client.Lease(ctx, renew); err != nil && ctx.Err() == nil {
+			if _, err := cl.Lease(ctx, renew); err != nil && ctx.Err() == nil {
 				return err
 			}
 		case ev := <-ended:
@@ -131,7 +132,7 @@ type leaseRenewCmd struct {
 }
 
 func (c *leaseRenewCmd) Run(e *env) error {
-	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
+	return call(e, &c.connFlags, func(ctx context.Context, cl *client.Client) (any, error) {
 		req := c.request(api.LeaseRenew)
 		req.Key, req.TTLMS = c.Key, int(c.TTL.Milliseconds())
 		r, err := cl.Lease(ctx, req)
@@ -146,7 +147,7 @@ type leaseReleaseCmd struct {
 }
 
 func (c *leaseReleaseCmd) Run(e *env) error {
-	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
+	return call(e, &c.connFlags, func(ctx context.Context, cl *client.Client) (any, error) {
 		req := c.request(api.LeaseRelease)
 		req.Key = c.Key
 		r, err := cl.Lease(ctx, req)
@@ -161,7 +162,7 @@ type leaseLsCmd struct {
 }
 
 func (c *leaseLsCmd) Run(e *env) error {
-	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
+	return call(e, &c.connFlags, func(ctx context.Context, cl *client.Client) (any, error) {
 		req := c.request(api.LeaseList)
 		req.Key = c.Key
 		r, err := cl.Lease(ctx, req)

@@ -13,7 +13,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/testkit"
@@ -25,7 +25,7 @@ type leaseAgent struct {
 	name   string
 	seed   string // its nkey seed file
 	nc     *nats.Conn
-	client *bus.Client
+	client *client.Client
 }
 
 // newLeaseAgent adds an identity of role to d (as its owner) and connects as it.
@@ -126,10 +126,10 @@ type leaseEvents struct {
 	evs []api.LeaseEvent
 }
 
-func watchLeases(t *testing.T, nc *nats.Conn, subj bus.Subjects) *leaseEvents {
+func watchLeases(t *testing.T, nc *nats.Conn, subj api.Subjects) *leaseEvents {
 	t.Helper()
 	le := &leaseEvents{}
-	sub, err := nc.Subscribe(subj.Prefix+"."+subj.Host+".lease.>", func(m *nats.Msg) {
+	sub, err := nc.Subscribe(subj.AllLeases(), func(m *nats.Msg) {
 		var ev api.LeaseEvent
 		if err := json.Unmarshal(m.Data, &ev); err != nil || !strings.HasSuffix(m.Subject, ".lease."+ev.Lease.Key) {
 			t.Errorf("lease event on %s: %v %s", m.Subject, err, m.Data)
@@ -173,7 +173,7 @@ func (le *leaseEvents) awaitEvents(t *testing.T, key string, want ...string) {
 // the changes of key on b's behalf; the reply comes on the channel with the time it came.
 func waitingAcquire(t *testing.T, d *testDaemon, b *leaseAgent, req api.LeaseRequest, key string) <-chan acquired {
 	t.Helper()
-	subject := d.Subjects.Prefix + "." + d.Subjects.Host + ".lease." + key
+	subject := d.Subjects.Lease(key)
 	before := d.Server.Interest(subject)
 	got := make(chan acquired, 1)
 	go func() {

@@ -17,7 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/nats-io/nats.go"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/mcpserver"
 	"github.com/axbus/axbus/observer"
@@ -43,20 +43,20 @@ func (c *mcpServeCmd) Run(e *env) error {
 		return err
 	}
 	ctx, cancel := context.WithCancel(e.ctx)
-	connected := make(chan *bus.Client, 1)
+	connected := make(chan *client.Client, 1)
 	go func() {
-		var client *bus.Client
-		_ = s.Connect(ctx, func(ctx context.Context) (*bus.Client, error) {
+		var cl *client.Client
+		_ = s.Connect(ctx, func(ctx context.Context) (*client.Client, error) {
 			var err error
-			client, _, err = c.dial(ctx, nats.MaxReconnects(-1), nats.IgnoreAuthErrorAbort())
-			return client, err
+			cl, _, err = c.dial(ctx, nats.MaxReconnects(-1), nats.IgnoreAuthErrorAbort())
+			return cl, err
 		})
-		connected <- client // nil when ctx ended first
+		connected <- cl // nil when ctx ended first
 	}()
 	defer func() {
 		cancel()
-		if client := <-connected; client != nil {
-			client.Conn().Close()
+		if cl := <-connected; cl != nil {
+			cl.Conn().Close()
 		}
 	}()
 	if c.HTTP == "" {

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/embedded"
 )
 
@@ -121,7 +121,7 @@ func (c *mcpConfigCmd) server() ([]string, error) {
 	flag("--tls-cert", c.TLSCert, true)
 	flag("--tls-key", c.TLSKey, true)
 	flag("--host", c.Host, false)
-	if c.Prefix != bus.DefaultPrefix {
+	if c.Prefix != api.DefaultPrefix {
 		flag("--prefix", c.Prefix, false)
 	}
 	if c.Timeout > 0 {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
 )
@@ -41,7 +41,7 @@ func TestMCPEventsOfAPageSwitch(t *testing.T) {
 	})
 	kinds := map[string]int{}
 	for i := range all {
-		kinds[bus.KindOf(&all[i]).String()+onOf(&all[i])]++
+		kinds[client.KindOf(&all[i]).String()+onOf(&all[i])]++
 	}
 	showing := kinds["state_changed:showing on"] + kinds["state_changed:showing off"]
 	t.Logf("a page switch: %d events: %v", len(all), kinds)
@@ -58,7 +58,7 @@ func TestMCPEventsOfAPageSwitch(t *testing.T) {
 	everyText, every := eventsCall(t, s, map[string]any{"app": app, "cursor": cursor, "limit": 1000, "exclude": []string{}})
 	longest := 0
 	for _, e := range every.Events {
-		if bus.KindOf(&e.Envelope).String() == "state_changed:showing" {
+		if client.KindOf(&e.Envelope).String() == "state_changed:showing" {
 			longest = max(longest, e.Count)
 		}
 	}

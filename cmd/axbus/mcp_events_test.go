@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
@@ -73,13 +73,13 @@ func eventsEnd(t *testing.T, s *mcp.ClientSession, app string) uint64 {
 
 // storedAfter waits until the stream holds n events of app after cursor that pred accepts, and
 // returns every event it read meanwhile (as the bus reads them: not coalesced, none left out).
-func storedAfter(t *testing.T, c *bus.Client, app string, cursor uint64, n int, pred func(*api.Envelope) bool) []api.Envelope {
+func storedAfter(t *testing.T, c *client.Client, app string, cursor uint64, n int, pred func(*api.Envelope) bool) []api.Envelope {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	var read []api.Envelope
 	for matched := 0; matched < n; {
-		p, err := c.EventsAfter(ctx, cursor, 1000, time.Second, bus.TailOptions{App: app})
+		p, err := c.EventsAfter(ctx, cursor, 1000, time.Second, client.TailOptions{App: app})
 		if err != nil || ctx.Err() != nil {
 			t.Fatalf("%d of %d events of %s after %d stored: %v %v", matched, n, app, cursor, err, ctx.Err())
 		}
@@ -139,32 +139,38 @@ func TestMCPEventsRefusesWhatSelectsNothing(t *testing.T) {
 	}
 
 	// The same through the Go client, which the CLI and NATS tools share.
-	client := busClient(t, d.connect(t))
+	cl := busClient(t, d.connect(t))
 	ctx := context.Background()
 	for _, c := range []struct {
 		call func() error
 		code observer.Code
 	}{
-		{func() error { _, err := client.EventsAfter(ctx, 0, 10, 0, bus.TailOptions{Type: "bogus"}); return err }, observer.CodeBadRequest},
-		{func() error { _, err := client.EventsAfter(ctx, 0, 10, 0, bus.TailOptions{App: "nosuch"}); return err }, observer.CodeAppNotFound},
-		{func() error { _, err := client.EventsAfter(ctx, end+1000, 10, 0, bus.TailOptions{}); return err }, observer.CodeBadRequest},
-		{func() error { _, err := client.Tail(ctx, bus.TailOptions{Type: "bogus"}); return err }, observer.CodeBadRequest},
-		{func() error { _, err := client.Tail(ctx, bus.TailOptions{App: "nosuch"}); return err }, observer.CodeAppNotFound},
-		{func() error { _, err := bus.ParseEventKinds([]string{"state_changed:nope"}); return err }, observer.CodeBadRequest},
+		{func() error {
+			_, err := cl.EventsAfter(ctx, 0, 10, 0, client.TailOptions{Type: "bogus"})
+			return err
+		}, observer.CodeBadRequest},
+		{func() error {
+			_, err := cl.EventsAfter(ctx, 0, 10, 0, client.TailOptions{App: "nosuch"})
+			return err
+		}, observer.CodeAppNotFound},
+		{func() error { _, err := cl.EventsAfter(ctx, end+1000, 10, 0, client.TailOptions{}); return err }, observer.CodeBadRequest},
+		{func() error { _, err := cl.Tail(ctx, client.TailOptions{Type: "bogus"}); return err }, observer.CodeBadRequest},
+		{func() error { _, err := cl.Tail(ctx, client.TailOptions{App: "nosuch"}); return err }, observer.CodeAppNotFound},
+		{func() error { _, err := client.ParseEventKinds([]string{"state_changed:nope"}); return err }, observer.CodeBadRequest},
 	} {
 		if err := c.call(); observer.CodeOf(err) != c.code {
 			t.Fatalf("want %s, got %v", c.code, err)
 		}
 	}
 	// An app that runs, and one that has events kept but no longer runs, are known.
-	if _, err := client.EventsAfter(ctx, 0, 10, 0, bus.TailOptions{App: "mail"}); err != nil {
+	if _, err := cl.EventsAfter(ctx, 0, 10, 0, client.TailOptions{App: "mail"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Backend.(*sim.Desktop).Kill(502); err != nil {
 		t.Fatal(err)
 	}
-	storedAfter(t, client, "mail", end, 1, func(e *api.Envelope) bool { return e.Type == observer.EventAppTerminated })
-	if _, err := client.EventsAfter(ctx, 0, 10, 0, bus.TailOptions{App: "mail"}); err != nil {
+	storedAfter(t, cl, "mail", end, 1, func(e *api.Envelope) bool { return e.Type == observer.EventAppTerminated })
+	if _, err := cl.EventsAfter(ctx, 0, 10, 0, client.TailOptions{App: "mail"}); err != nil {
 		t.Fatalf("events of an app that ended: %v", err)
 	}
 
@@ -192,7 +198,7 @@ func TestMCPEventsStormsExclusionsAndCursor(t *testing.T) {
 	d := startTestDaemon(t)
 	desk := d.Backend.(*sim.Desktop)
 	s, _ := mcpClient(t, buildAxbus(t), "--state-dir", d.dir)
-	client := busClient(t, d.connect(t))
+	cl := busClient(t, d.connect(t))
 	const mail = 502
 	isStatus := func(e *api.Envelope) bool {
 		return e.Type == observer.EventValueChanged || e.Type == observer.EventTitleChanged
@@ -206,7 +212,7 @@ func TestMCPEventsStormsExclusionsAndCursor(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	storedAfter(t, client, "mail", cursor, storm, isStatus)
+	storedAfter(t, cl, "mail", cursor, storm, isStatus)
 	text, page := eventsCall(t, s, map[string]any{"app": "Mail", "cursor": cursor})
 	lines := strings.Split(text, "\n")
 	if len(lines) != 2 || !strings.HasSuffix(lines[0], "×40") || !strings.Contains(lines[0], "status 39") ||
@@ -242,7 +248,7 @@ func TestMCPEventsStormsExclusionsAndCursor(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	storedAfter(t, client, "mail", cursor, many, isStatus)
+	storedAfter(t, cl, "mail", cursor, many, isStatus)
 	text, page = eventsCall(t, s, map[string]any{"app": "Mail", "cursor": cursor, "limit": 1000})
 	if !page.More || len(page.Events) != strings.Count(text, "\n") || page.events() >= 1000 {
 		t.Fatalf("a page cut to fit: %d bytes, %d entries, more %v; ends %q", len(text), len(page.Events), page.More, text[len(text)-200:])

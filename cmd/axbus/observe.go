@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/waiters"
 )
 
@@ -19,7 +19,7 @@ type appFlags struct {
 func (a appFlags) target() api.AppTarget { return api.AppTarget{App: a.App, PID: a.PID} }
 
 // call runs one request-reply command: dial, call within --timeout, print.
-func call(e *env, c *connFlags, fn func(context.Context, *bus.Client) (any, error)) error {
+func call(e *env, c *connFlags, fn func(context.Context, *client.Client) (any, error)) error {
 	client, closeConn, err := c.dial(e.ctx)
 	if err != nil {
 		return err
@@ -42,7 +42,7 @@ func (c *appsCmd) Run(e *env) error {
 	if c.Host == "*" {
 		return c.everyHost(e)
 	}
-	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
+	return call(e, &c.connFlags, func(ctx context.Context, cl *client.Client) (any, error) {
 		apps, err := cl.Apps(ctx)
 		return &api.AppsReply{Apps: apps}, err
 	})
@@ -54,7 +54,7 @@ type windowsCmd struct {
 }
 
 func (c *windowsCmd) Run(e *env) error {
-	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
+	return call(e, &c.connFlags, func(ctx context.Context, cl *client.Client) (any, error) {
 		return cl.Windows(ctx, c.target())
 	})
 }
@@ -76,7 +76,7 @@ func (c *inspectCmd) Run(e *env) error {
 			return err
 		}
 	}
-	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
+	return call(e, &c.connFlags, func(ctx context.Context, cl *client.Client) (any, error) {
 		insp, err := cl.Inspect(ctx, api.InspectRequest{AppTarget: c.target(), Window: c.Window, Scope: c.Scope, OCR: c.OCR})
 		if err != nil || l == nil {
 			return insp, err
@@ -98,7 +98,7 @@ type readCmd struct {
 }
 
 func (c *readCmd) Run(e *env) error {
-	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
+	return call(e, &c.connFlags, func(ctx context.Context, cl *client.Client) (any, error) {
 		r, err := cl.Read(ctx, api.ReadRequest{AppTarget: c.target(), Window: c.Window, Scope: c.Scope, Limit: c.Limit, All: c.All})
 		if err != nil || !c.Text {
 			return r, err
@@ -118,7 +118,7 @@ type snapshotCmd struct {
 func (c *snapshotCmd) Run(e *env) error {
 	var req api.SnapshotRequest
 	req.SnapshotID, req.Element, _ = strings.Cut(c.Target, ":")
-	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
+	return call(e, &c.connFlags, func(ctx context.Context, cl *client.Client) (any, error) {
 		return cl.Snapshot(ctx, req)
 	})
 }
@@ -128,7 +128,7 @@ type statusCmd struct {
 }
 
 func (c *statusCmd) Run(e *env) error {
-	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
+	return call(e, &c.connFlags, func(ctx context.Context, cl *client.Client) (any, error) {
 		return cl.Status(ctx)
 	})
 }
@@ -140,7 +140,7 @@ type webAccessibilityCmd struct {
 }
 
 func (c *webAccessibilityCmd) Run(e *env) error {
-	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
+	return call(e, &c.connFlags, func(ctx context.Context, cl *client.Client) (any, error) {
 		return cl.WebAccessibility(ctx, api.WebAccessibilityRequest{AppTarget: c.target(), On: c.State == "on"})
 	})
 }

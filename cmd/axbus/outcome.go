@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 )
 
 // replyMargin is how much longer than its outcome's time a command waits for the daemon's
@@ -34,7 +34,7 @@ func awaitOutcome(ctx context.Context, outcome time.Duration) (context.Context, 
 
 // callWithin is call for a command whose reply comes once what it waits on, for up to outcome,
 // has ended.
-func callWithin(e *env, c *connFlags, outcome time.Duration, fn func(context.Context, *bus.Client) (any, error)) error {
+func callWithin(e *env, c *connFlags, outcome time.Duration, fn func(context.Context, *client.Client) (any, error)) error {
 	client, closeConn, err := c.dial(e.ctx)
 	if err != nil {
 		return err

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
@@ -86,7 +86,7 @@ func (u *readmeUser) fleetLine(t *testing.T, line string) {
 		var out string
 		if !testkit.Within(20*time.Second, func() bool {
 			out = u.sh(t, line)
-			hosts := decode[struct{ Hosts []bus.Host }](t, out).Hosts
+			hosts := decode[struct{ Hosts []client.Host }](t, out).Hosts
 			return len(hosts) == 1 && hosts[0].Host == "h1" && hosts[0].Backend == "atspi"
 		}) {
 			t.Fatalf("hosts: %s", out)

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -43,7 +43,7 @@ func (c *screenshotCmd) Run(e *env) error {
 		}
 		req.Region = &r
 	}
-	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
+	return call(e, &c.connFlags, func(ctx context.Context, cl *client.Client) (any, error) {
 		reply, png, err := cl.Screenshot(ctx, req)
 		if err != nil {
 			return nil, err

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/observer"
@@ -80,7 +80,7 @@ func defaultHost() string {
 		return "localhost"
 	}
 	h, _, _ = strings.Cut(h, ".")
-	return bus.Token(h)
+	return api.Token(h)
 }
 
 // serveVars are the defaults of serve's flags that are computed.

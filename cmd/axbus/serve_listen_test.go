@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/testcert"
 	"github.com/nats-io/nats.go"
@@ -141,7 +140,7 @@ func TestServeTLS(t *testing.T) {
 		t.Fatalf("TLS client: %v", err)
 	}
 	defer nc.Close()
-	m, err := nc.Request(bus.NewSubjects(bus.DefaultPrefix, "testhost").Endpoint("status"), []byte(`{}`), 5*time.Second)
+	m, err := nc.Request(api.NewSubjects(api.DefaultPrefix, "testhost").Endpoint("status"), []byte(`{}`), 5*time.Second)
 	if err != nil {
 		t.Fatalf("status over nats.go TLS: %v", err)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/nats-io/nats.go/micro"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
@@ -263,9 +263,9 @@ func pressSave(t *testing.T, d *testDaemon) {
 func TestTailSeesLiveAndPastEvents(t *testing.T) {
 	d := startTestDaemon(t)
 	nc := d.connect(t)
-	client := busClient(t, nc)
-	if client.Host() != "testhost" {
-		t.Fatalf("discovered host %q", client.Host())
+	cl := busClient(t, nc)
+	if cl.Host() != "testhost" {
+		t.Fatalf("discovered host %q", cl.Host())
 	}
 	// The tail starts once the sheet and the label were published: it reads them from history.
 	live, err := nc.SubscribeSync(d.Subjects.Events("notes", ""))
@@ -293,7 +293,7 @@ func TestTailSeesLiveAndPastEvents(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	events, err := client.Tail(ctx, bus.TailOptions{App: "notes", All: true})
+	events, err := cl.Tail(ctx, client.TailOptions{App: "notes", All: true})
 	if err != nil {
 		t.Fatal(err)
 	}

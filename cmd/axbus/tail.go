@@ -4,7 +4,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -21,12 +21,12 @@ type tailCmd struct {
 
 // Run follows the events until interrupted: one line each, as they come.
 func (c *tailCmd) Run(e *env) error {
-	opt := bus.TailOptions{Since: c.Since, All: c.All, LastPerSubject: c.Last}
+	opt := client.TailOptions{Since: c.Since, All: c.All, LastPerSubject: c.Last}
 	if len(c.Exclude) > 0 {
 		if c.Actions {
 			return observer.Errorf(observer.CodeBadRequest, "Leave --exclude out with --actions: it chooses events.", "--exclude with --actions")
 		}
-		kinds, err := bus.ParseEventKinds(c.Exclude)
+		kinds, err := client.ParseEventKinds(c.Exclude)
 		if err != nil {
 			return err
 		}
@@ -65,7 +65,7 @@ func (c *tailCmd) Run(e *env) error {
 
 // everyHost follows the events (or action records) of every host discovered, merged in time
 // order; a line on a terminal starts with its host.
-func (c *tailCmd) everyHost(e *env, opt bus.TailOptions) error {
+func (c *tailCmd) everyHost(e *env, opt client.TailOptions) error {
 	clients, closeConn, err := c.fleet(e.ctx)
 	if err != nil {
 		return err
@@ -74,7 +74,7 @@ func (c *tailCmd) everyHost(e *env, opt bus.TailOptions) error {
 	p := e.printer(c.JSON)
 	p.hosts = true
 	if c.Actions {
-		records, err := bus.TailFleetActions(e.ctx, clients, opt)
+		records, err := client.TailFleetActions(e.ctx, clients, opt)
 		if err != nil {
 			return err
 		}
@@ -85,7 +85,7 @@ func (c *tailCmd) everyHost(e *env, opt bus.TailOptions) error {
 		}
 		return nil
 	}
-	events, err := bus.TailFleet(e.ctx, clients, opt)
+	events, err := client.TailFleet(e.ctx, clients, opt)
 	if err != nil {
 		return err
 	}

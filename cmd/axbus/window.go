@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -31,7 +31,7 @@ func (c *windowCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	return call(e, &c.connFlags, func(ctx context.Context, cl *bus.Client) (any, error) {
+	return call(e, &c.connFlags, func(ctx context.Context, cl *client.Client) (any, error) {
 		return cl.Window(ctx, req)
 	})
 }

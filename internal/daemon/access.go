@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/observer"
 )
@@ -18,10 +17,9 @@ import (
 // purges the events (nobody the audit trail), lists consumers and reaches every one; the other
 // roles' consumer calls go through the daemon (bus.JetStreamProxy), which lets each identity
 // reach its own alone. Nobody creates a stream, or a consumer outside the daemon.
-func grants(subj bus.Subjects) map[string]embedded.Grant {
+func grants(subj api.Subjects) map[string]embedded.Grant {
 	streams := []string{subj.StreamName(), subj.AuditStreamName()}
-	own := []string{subj.AllEvents(), subj.Prefix + "." + subj.Host + ".snap.>", subj.AllActions(),
-		subj.Prefix + "." + subj.Host + ".lease.>"}
+	own := []string{subj.AllEvents(), subj.AllSnapsBelow(), subj.AllActions(), subj.AllLeases()}
 	hear := append(slices.Clone(own), subj.Coordination("*"))
 	out := map[string]embedded.Grant{}
 	for _, role := range api.Roles {
@@ -70,7 +68,7 @@ func historyAPI(streams []string, purgeable, role string) []string {
 // stored events there: on the API, as requests no identity vouches for, or on the live event
 // subjects), for durables not named under their identity and past the identity's count; and the
 // calls on a consumer of roles other than admin, which it makes for the consumer's owner alone.
-func consumerCalls(subj bus.Subjects, streams []string, role string) []embedded.Proxy {
+func consumerCalls(subj api.Subjects, streams []string, role string) []embedded.Proxy {
 	var out []embedded.Proxy
 	for _, stream := range streams {
 		calls := consumerCreationCalls(stream)

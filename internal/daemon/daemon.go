@@ -86,7 +86,7 @@ type Daemon struct {
 	Ledger   *observer.Ledger
 	Snap     *bus.SnapPublisher
 	Service  *bus.Service
-	Subjects bus.Subjects
+	Subjects api.Subjects
 	// Desktop is the private headless desktop when the daemon started one, with its fixture app.
 	Desktop *Headless
 	log     *slog.Logger
@@ -104,7 +104,7 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	if cfg.Listen == "" {
 		cfg.Listen = embedded.DefaultListen
 	}
-	d := &Daemon{Subjects: bus.NewSubjects(cfg.Prefix, cfg.Host), log: cfg.Log, stop: make(chan struct{}), swept: make(chan struct{})}
+	d := &Daemon{Subjects: api.NewSubjects(cfg.Prefix, cfg.Host), log: cfg.Log, stop: make(chan struct{}), swept: make(chan struct{})}
 	opts := []embedded.Option{}
 	if cfg.HubURL != "" {
 		role := cmp.Or(cfg.HubRole, api.RoleAgent)

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/observer"
 )
@@ -22,7 +21,7 @@ import (
 // role the hub's link has there.
 func HubPermissions(prefix, role string, hosts []string) (publish, subscribe []string) {
 	if prefix == "" {
-		prefix = bus.DefaultPrefix
+		prefix = api.DefaultPrefix
 	}
 	if len(hosts) == 0 {
 		hosts = []string{"*"}

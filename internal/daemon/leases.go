@@ -14,13 +14,12 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/commands"
 )
 
 // leaseBucket is the KV bucket of the host's leases, in the daemon's account: no client
 // account imports its subjects, so only the daemon reads and writes it.
-func leaseBucket(subj bus.Subjects) string {
+func leaseBucket(subj api.Subjects) string {
 	var b strings.Builder
 	for _, r := range strings.ToUpper(subj.Host) {
 		if r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
@@ -32,10 +31,6 @@ func leaseBucket(subj bus.Subjects) string {
 	return "AXBUS_LEASES_" + b.String()
 }
 
-// leaseSubjects is the subject prefix of lease changes: <prefix>.<host>.lease. (every role
-// receives them; they are not kept in the event stream: a lease is state, its history noise).
-func leaseSubjects(subj bus.Subjects) string { return subj.Prefix + "." + subj.Host + ".lease." }
-
 // leaseHost is commands.LeaseHost on the daemon's server: the KV bucket, the daemon's own
 // connection for the events, and the server's list of connections.
 type leaseHost struct {
@@ -44,8 +39,10 @@ type leaseHost struct {
 	nc     *nats.Conn
 	ns     *server.Server
 	bucket string
-	base   string
-	log    *slog.Logger
+	// subj names where lease changes go (api.Subjects.Lease): every role receives them; they are
+	// not kept in the event stream: a lease is state, its history noise.
+	subj api.Subjects
+	log  *slog.Logger
 }
 
 // startLeases opens the lease bucket, clears what an earlier run left in it (its connections,
@@ -53,7 +50,7 @@ type leaseHost struct {
 func startLeases(ctx context.Context, d *Daemon) (*commands.Leases, error) {
 	s := d.Server
 	h := &leaseHost{js: s.JetStream(), nc: s.Conn(), ns: s.NATS(), bucket: leaseBucket(d.Subjects),
-		base: leaseSubjects(d.Subjects), log: d.log.With("part", "leases")}
+		subj: d.Subjects, log: d.log.With("part", "leases")}
 	var err error
 	if h.kv, err = h.js.KeyValue(ctx, h.bucket); err != nil {
 		return nil, fmt.Errorf("lease bucket: %w", err)
@@ -116,7 +113,7 @@ func (h *leaseHost) Delete(ctx context.Context, key string, rev uint64) {
 func (h *leaseHost) Publish(ev api.LeaseEvent) {
 	data, err := json.Marshal(ev)
 	if err == nil {
-		err = h.nc.Publish(h.base+ev.Lease.Key, data)
+		err = h.nc.Publish(h.subj.Lease(ev.Lease.Key), data)
 	}
 	if err != nil {
 		h.log.Warn("lease change not published", "key", ev.Lease.Key, "event", ev.Event, "err", err)
@@ -134,7 +131,7 @@ func (h *leaseHost) Watch(filters []string, changed chan<- struct{}) (func(), er
 		}
 	}
 	for _, f := range filters {
-		s, err := h.nc.Subscribe(h.base+f, func(*nats.Msg) {
+		s, err := h.nc.Subscribe(h.subj.Lease(f), func(*nats.Msg) {
 			select {
 			case changed <- struct{}{}:
 			default:

@@ -1,4 +1,4 @@
-package bus_test
+package client_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 )
@@ -32,7 +32,7 @@ func Example() {
 	defer nc.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	client, err := bus.NewClient(ctx, nc)
+	client, err := client.New(ctx, nc)
 	if err != nil {
 		panic(err)
 	}

@@ -1,4 +1,4 @@
-package bus
+package client
 
 import (
 	"context"
@@ -15,26 +15,26 @@ import (
 // event stream. The axbus CLI is built on it.
 type Client struct {
 	nc      *nats.Conn
-	subj    Subjects
+	subj    api.Subjects
 	timeout time.Duration
 }
 
-// ClientOption configures a Client.
-type ClientOption func(*Client)
+// Option configures a Client.
+type Option func(*Client)
 
 // WithHost talks to the daemon of host instead of discovering it.
-func WithHost(host string) ClientOption { return func(c *Client) { c.subj.Host = Token(host) } }
+func WithHost(host string) Option { return func(c *Client) { c.subj.Host = api.Token(host) } }
 
 // WithPrefix sets the subject prefix (default "ax").
-func WithPrefix(p string) ClientOption { return func(c *Client) { c.subj.Prefix = p } }
+func WithPrefix(p string) Option { return func(c *Client) { c.subj.Prefix = p } }
 
 // WithTimeout bounds calls that carry no deadline of their own (default api.ReplyTimeout).
-func WithTimeout(d time.Duration) ClientOption { return func(c *Client) { c.timeout = d } }
+func WithTimeout(d time.Duration) Option { return func(c *Client) { c.timeout = d } }
 
-// NewClient returns a client on nc. Without WithHost it asks the micro service discovery which
+// New returns a client on nc. Without WithHost it asks the micro service discovery which
 // host answers, and uses the first.
-func NewClient(ctx context.Context, nc *nats.Conn, opts ...ClientOption) (*Client, error) {
-	c := &Client{nc: nc, subj: Subjects{Prefix: DefaultPrefix}, timeout: api.ReplyTimeout}
+func New(ctx context.Context, nc *nats.Conn, opts ...Option) (*Client, error) {
+	c := &Client{nc: nc, subj: api.Subjects{Prefix: api.DefaultPrefix}, timeout: api.ReplyTimeout}
 	for _, o := range opts {
 		o(c)
 	}
@@ -52,7 +52,7 @@ func NewClient(ctx context.Context, nc *nats.Conn, opts ...ClientOption) (*Clien
 func (c *Client) Host() string { return c.subj.Host }
 
 // Subjects are the subjects of the client's host.
-func (c *Client) Subjects() Subjects { return c.subj }
+func (c *Client) Subjects() api.Subjects { return c.subj }
 
 // Conn is the client's NATS connection.
 func (c *Client) Conn() *nats.Conn { return c.nc }
@@ -154,4 +154,12 @@ func (c *Client) refused(ctx context.Context, endpoint string, e *observer.Error
 	}
 	return observer.Errorf(observer.CodePermissionDenied, "Ask an admin for credentials of a role that may (axbus creds add NAME --role agent).",
 		"this identity's role may not call %s", endpoint)
+}
+
+// noDeadline bounds ctx by d when it has no deadline of its own.
+func noDeadline(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, d)
 }

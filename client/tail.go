@@ -1,4 +1,4 @@
-package bus
+package client
 
 import (
 	"context"
@@ -190,4 +190,10 @@ func (c *Client) streamTrouble(stream, what string, err error) error {
 			"no stream %s", stream)
 	}
 	return natsTrouble(what, err)
+}
+
+// TailActions follows the host's action records through its stream, as Tail does its events:
+// opt.Type is an action's name.
+func (c *Client) TailActions(ctx context.Context, opt TailOptions) (<-chan api.ActionRecord, error) {
+	return tail[api.ActionRecord](ctx, c, c.subj.Actions(opt.App, opt.Type), opt, nil)
 }

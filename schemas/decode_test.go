@@ -1,9 +1,10 @@
-package bus
+package schemas
 
 import (
-	"github.com/axbus/axbus/api"
 	"strings"
 	"testing"
+
+	"github.com/axbus/axbus/api"
 
 	"github.com/axbus/axbus/observer"
 )

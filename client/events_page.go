@@ -1,4 +1,4 @@
-package bus
+package client
 
 import (
 	"context"
@@ -249,7 +249,7 @@ func (c *Client) runs(ctx context.Context, app string) (bool, []string) {
 	}
 	names := make([]string, 0, len(apps))
 	for _, a := range apps {
-		if Token(a.Name) == Token(app) {
+		if api.Token(a.Name) == api.Token(app) {
 			return true, nil
 		}
 		names = append(names, a.Name)

@@ -1,4 +1,4 @@
-package bus
+package api
 
 import (
 	"strings"
@@ -8,11 +8,15 @@ import (
 // DefaultPrefix is the first token of every axbus subject.
 const DefaultPrefix = "ax"
 
-// Subjects builds the subjects of one host:
+// Subjects builds every subject of one host, here and nowhere else:
 //
-//	<prefix>.<host>.evt.<app>.<type>   one normalised accessibility event
-//	<prefix>.<host>.snap.<app>         polled snapshot diffs
-//	<prefix>.<host>.api.<endpoint>     the micro service's endpoints
+//	<prefix>.<host>.evt.<app>.<type>                one normalised accessibility event
+//	<prefix>.<host>.snap.<app>                      polled snapshot diffs
+//	<prefix>.<host>.api.<endpoint>                  the micro service's endpoints
+//	<prefix>.<host>.act.<app>.<action>.<identity>   the audit trail: one record per action call
+//	<prefix>.<host>.lease.<key>                     lease changes
+//	<prefix>.<host>.coord.<agent>.>                 agents' coordination messages
+//	<prefix>.<host>.js.>                            the JetStream calls the daemon checks for clients
 //
 // PIDs, titles and element paths never go into subjects; they travel in payloads.
 type Subjects struct {
@@ -50,6 +54,10 @@ func (s Subjects) Events(app, eventType string) string {
 
 // AllEvents matches every event of the host: what the host's stream captures.
 func (s Subjects) AllEvents() string { return s.Prefix + "." + s.Host + ".evt.>" }
+
+// AllSnapsBelow matches every app's snapshot diffs and anything ever published below them: what
+// only the daemon may publish.
+func (s Subjects) AllSnapsBelow() string { return s.Prefix + "." + s.Host + ".snap.>" }
 
 // Snap is the subject of an app's polled snapshot diffs.
 func (s Subjects) Snap(app string) string { return s.Prefix + "." + s.Host + ".snap." + Token(app) }
@@ -98,6 +106,50 @@ func (s Subjects) StreamOf(filter string) string {
 		return s.AuditStreamName()
 	}
 	return s.StreamName()
+}
+
+// Action is the subject of the records of an app's action by an identity.
+func (s Subjects) Action(app, action, identity string) string {
+	return s.Prefix + "." + s.Host + ".act." + Token(app) + "." + Token(action) + "." + Token(identity)
+}
+
+// Actions is the subject filter for action records; empty app or action match all.
+func (s Subjects) Actions(app, action string) string {
+	if app == "" && action == "" {
+		return s.AllActions()
+	}
+	a, t := "*", "*"
+	if app != "" {
+		a = Token(app)
+	}
+	if action != "" {
+		t = Token(action)
+	}
+	return s.Prefix + "." + s.Host + ".act." + a + "." + t + ".*"
+}
+
+// ActionsBy is the subject filter for the action records of one identity.
+func (s Subjects) ActionsBy(identity string) string {
+	return s.Prefix + "." + s.Host + ".act.*.*." + Token(identity)
+}
+
+// AllActions matches every action record of the host; the host's stream keeps them.
+func (s Subjects) AllActions() string { return s.Prefix + "." + s.Host + ".act.>" }
+
+// Lease is the subject where the changes of the lease on key are published (key is already a
+// dotted lease key: app.<name>, window.<id>, input, ...).
+func (s Subjects) Lease(key string) string { return s.LeasePrefix() + key }
+
+// LeasePrefix is what every lease change's subject starts with, the key following it.
+func (s Subjects) LeasePrefix() string { return s.Prefix + "." + s.Host + ".lease." }
+
+// AllLeases matches every lease change of the host.
+func (s Subjects) AllLeases() string { return s.LeasePrefix() + ">" }
+
+// ProxiedJetStream is the daemon's subject for a client's JetStream subject ($JS.API... or
+// $JS.ACK...) that the daemon checks before making the call.
+func (s Subjects) ProxiedJetStream(subject string) string {
+	return s.JetStreamProxy() + "." + strings.TrimPrefix(subject, "$JS.")
 }
 
 // Token turns any string into one subject token: lower case, letters, digits, '-' and '_' kept,

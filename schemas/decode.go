@@ -1,4 +1,4 @@
-package bus
+package schemas
 
 import (
 	"bytes"
@@ -8,7 +8,6 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
-	"github.com/axbus/axbus/schemas"
 )
 
 // emptyOK caches, per request schema, whether {} is a valid request: an empty request (status,
@@ -19,7 +18,7 @@ func emptyValid(schema string) bool {
 	if ok, known := emptyOK.Load(schema); known {
 		return ok.(bool)
 	}
-	ok := schemas.Validate(schema, []byte("{}")) == nil
+	ok := Validate(schema, []byte("{}")) == nil
 	emptyOK.Store(schema, ok)
 	return ok
 }
@@ -39,8 +38,8 @@ func DecodeRequest(endpoint string, data []byte, v any) *observer.Error {
 		}
 		data = []byte("{}")
 	}
-	if err := schemas.Validate(schema, data); err != nil {
-		var ie *schemas.InvalidError
+	if err := Validate(schema, data); err != nil {
+		var ie *InvalidError
 		if errors.As(err, &ie) {
 			for i := range ie.Problems { // the validator quotes the value it refuses, whatever its size
 				ie.Problems[i].Error = observer.Excerpt(ie.Problems[i].Error)
