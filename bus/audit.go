@@ -1,13 +1,11 @@
 package bus
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
 	"regexp"
-	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -29,6 +27,8 @@ type Audit struct {
 	subj api.Subjects
 	boot string
 	log  *slog.Logger
+	// snapshots tell a refused action's app and target from its target's snapshot.
+	snapshots *observer.Store
 
 	mu     sync.Mutex
 	seq    uint64
@@ -40,12 +40,13 @@ type Audit struct {
 	trimming map[string]bool
 }
 
-// NewAudit publishes action records on nc under boot, the daemon run's id (Publisher.Boot).
-func NewAudit(nc *nats.Conn, subj api.Subjects, boot string, log *slog.Logger) *Audit {
+// NewAudit publishes action records on nc under boot, the daemon run's id (Publisher.Boot);
+// snapshots (nil: none) fill in what a refused action's reply did not say.
+func NewAudit(nc *nats.Conn, subj api.Subjects, boot string, snapshots *observer.Store, log *slog.Logger) *Audit {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Audit{nc: nc, subj: subj, boot: boot, log: log, last: map[string]api.ActionRecord{},
+	return &Audit{nc: nc, subj: subj, boot: boot, snapshots: snapshots, log: log, last: map[string]api.ActionRecord{},
 		since: map[string]int{}, trimming: map[string]bool{}}
 }
 
@@ -84,9 +85,6 @@ func (a *Audit) trim(name string) {
 	}
 }
 
-// WithAudit records every call of an action endpoint in a.
-func WithAudit(a *Audit) ServiceOption { return func(s *Service) { s.audit = a } }
-
 // Publish gives r its envelope (host, boot, seq), publishes it on its action's subject and
 // keeps it as its agent's last.
 func (a *Audit) Publish(r api.ActionRecord) api.ActionRecord {
@@ -121,37 +119,28 @@ func (a *Audit) Last(name string) (api.ActionRecord, bool) {
 	return r, ok
 }
 
-// audited makes every action endpoint's handler of h record its calls, done or refused (the
-// server refuses a role's actions before any reach the daemon; those are not recorded). It
-// runs after every handler is in h.
-func (s *Service) audited(h map[string]handler) {
-	if s.audit == nil {
-		return
-	}
-	for _, ep := range api.Endpoints {
-		if fn, ok := h[ep.Name]; ok && ep.Kind == api.Act {
-			h[ep.Name] = s.recorded(ep.Name, fn)
-		}
-	}
-}
-
-func (s *Service) recorded(action string, fn handler) handler {
+// recorded makes an action endpoint's handler record its calls, done or refused (the server
+// refuses a role's actions before any reach the daemon; those are not recorded).
+func (a *Audit) recorded(action string, fn Handler) Handler {
 	return func(ctx context.Context, data []byte) (any, error) {
 		start := time.Now()
 		result, err := fn(ctx, data)
 		r := record(action, data, result, err)
 		r.Time, r.Agent, r.ElapsedMS = start, api.IdentityOf(ctx), float64(time.Since(start))/float64(time.Millisecond)
 		if r.Target != nil && (r.App == nil || r.Target.Role == "") {
-			s.fromSnapshot(&r)
+			a.fromSnapshot(&r)
 		}
-		s.audit.Publish(r)
+		a.Publish(r)
 		return result, err
 	}
 }
 
 // fromSnapshot fills in from the target's snapshot what a refused action's reply did not say.
-func (s *Service) fromSnapshot(r *api.ActionRecord) {
-	snap, err := s.obs.Store().Get(r.Target.Snapshot)
+func (a *Audit) fromSnapshot(r *api.ActionRecord) {
+	if a.snapshots == nil {
+		return
+	}
+	snap, err := a.snapshots.Get(r.Target.Snapshot)
 	if err != nil {
 		return
 	}
@@ -252,31 +241,4 @@ func record(action string, data []byte, result any, err error) api.ActionRecord 
 		}
 	}
 	return r
-}
-
-// agents lists who is connected, each with its last action and leases.
-func (s *Service) agents(ctx context.Context, _ api.AgentsRequest) (any, error) {
-	if s.ops.Agents == nil {
-		return nil, notServed("presence")
-	}
-	agents, err := s.ops.Agents(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for i := range agents {
-		a := &agents[i]
-		if s.audit != nil {
-			if r, ok := s.audit.Last(a.Name); ok {
-				a.LastAction = &r
-			}
-		}
-		if s.ops.LeasesOf != nil {
-			a.Leases = s.ops.LeasesOf(a.Name)
-		}
-	}
-	slices.SortFunc(agents, func(a, b api.Agent) int { return cmp.Compare(a.Name, b.Name) })
-	if agents == nil {
-		agents = []api.Agent{}
-	}
-	return api.AgentsReply{Agents: agents}, nil
 }

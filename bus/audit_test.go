@@ -19,15 +19,24 @@ import (
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/fixtures"
+	"github.com/axbus/axbus/internal/handlers"
 	"github.com/axbus/axbus/internal/pace"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 	"github.com/axbus/axbus/schemas"
 )
 
+// ops are what an audited service's endpoints do: apps and inspect are always served; the actions by act,
+// agents by a presence of agents and leasesOf, when given.
+type ops struct {
+	act      func(ctx context.Context, action string, r api.ActionRequest) (*api.ActionReply, error)
+	agents   func(context.Context) ([]api.Agent, error)
+	leasesOf func(name string) []string
+}
+
 // auditedService is a service on the simulated demo desktop with ops, its actions recorded by
 // an audit; its client is the daemon's own connection.
-func auditedService(t *testing.T, ops bus.Operations) (*client.Client, *bus.Audit, *nats.Conn) {
+func auditedService(t *testing.T, o ops) (*client.Client, *bus.Audit, *nats.Conn) {
 	t.Helper()
 	subj := api.NewSubjects("", "h")
 	ignore := goleak.IgnoreCurrent()
@@ -55,9 +64,20 @@ func auditedService(t *testing.T, ops bus.Operations) (*client.Client, *bus.Audi
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = desk.Close() })
-	audit := bus.NewAudit(s.Conn(), subj, "b1", nil)
-	svc, err := bus.NewService(s.Conn(), observer.New(desk), subj, bus.WithAudit(audit),
-		bus.WithOperations(ops))
+	obs := observer.New(desk)
+	audit := bus.NewAudit(s.Conn(), subj, "b1", obs.Store(), nil)
+	see := handlers.NewObserving(obs, nil)
+	routes := []bus.Route{bus.Handle("apps", see.Apps), bus.Handle("inspect", see.Inspect)}
+	if o.act != nil {
+		for _, action := range api.Actions {
+			routes = append(routes, bus.Handle(action, see.Acting(action, o.act)))
+		}
+	}
+	if o.agents != nil {
+		presence := &handlers.Presence{Connected: o.agents, Audit: audit, LeasesOf: o.leasesOf}
+		routes = append(routes, bus.Handle("agents", presence.Serve))
+	}
+	svc, err := bus.NewService(s.Conn(), bus.Config{Subjects: subj, Backend: desk.Platform(), Audit: audit}, routes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +94,7 @@ func auditedService(t *testing.T, ops bus.Operations) (*client.Client, *bus.Audi
 // are named, never carried.
 func TestAuditRecordsEveryAction(t *testing.T) {
 	const secret = "correct-horse-battery-staple"
-	cl, audit, nc := auditedService(t, bus.Operations{Act: func(_ context.Context, action string, r api.ActionRequest) (*api.ActionReply, error) {
+	cl, audit, nc := auditedService(t, ops{act: func(_ context.Context, action string, r api.ActionRequest) (*api.ActionReply, error) {
 		if action == "toggle" {
 			return nil, observer.Errorf(observer.CodeStaleRef, "Inspect again.", "the element is gone")
 		}
@@ -184,7 +204,7 @@ func TestAuditRecordsEveryAction(t *testing.T) {
 
 // The stream keeps the records: TailActions replays them, filtered by app and action.
 func TestTailActionsReplaysHistory(t *testing.T) {
-	cl, _, _ := auditedService(t, bus.Operations{Act: func(_ context.Context, action string, r api.ActionRequest) (*api.ActionReply, error) {
+	cl, _, _ := auditedService(t, ops{act: func(_ context.Context, action string, r api.ActionRequest) (*api.ActionReply, error) {
 		return &api.ActionReply{Action: action, App: observer.AppRef{Name: "Notes", PID: 501}, Done: true}, nil
 	}})
 	ctx := context.Background()
@@ -226,18 +246,18 @@ func TestTailActionsReplaysHistory(t *testing.T) {
 // leases (when there is a lease store), by name; without a view it is not served.
 func TestAgentsJoinsPresenceAuditAndLeases(t *testing.T) {
 	since := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	ops := bus.Operations{
-		Act: func(_ context.Context, action string, r api.ActionRequest) (*api.ActionReply, error) {
+	o := ops{
+		act: func(_ context.Context, action string, r api.ActionRequest) (*api.ActionReply, error) {
 			return &api.ActionReply{Action: action, App: observer.AppRef{Name: "Notes", PID: 501}, Done: true}, nil
 		},
-		Agents: func(context.Context) ([]api.Agent, error) {
+		agents: func(context.Context) ([]api.Agent, error) {
 			return []api.Agent{
 				{Name: "zed", Role: api.RoleMonitor, Since: since, Connections: []api.AgentConn{{ID: 7, Since: since}}},
 				{Name: "daemon", Role: api.RoleAdmin, Since: since, Connections: []api.AgentConn{{ID: 3, Since: since}}},
 			}, nil
 		},
 	}
-	cl, _, _ := auditedService(t, ops)
+	cl, _, _ := auditedService(t, o)
 	ctx := context.Background()
 	if _, err := cl.Act(ctx, "key", api.ActionRequest{AppTarget: api.AppTarget{App: "Notes"}, Keys: "ctrl+s"}); err != nil {
 		t.Fatal(err)
@@ -257,18 +277,18 @@ func TestAgentsJoinsPresenceAuditAndLeases(t *testing.T) {
 		t.Fatalf("last actions or leases: %s", b)
 	}
 
-	ops.LeasesOf = func(name string) []string {
+	o.leasesOf = func(name string) []string {
 		if name == "zed" {
 			return []string{"app:notes"}
 		}
 		return nil
 	}
-	cl, _, _ = auditedService(t, ops)
+	cl, _, _ = auditedService(t, o)
 	if r, err = cl.Agents(ctx); err != nil || !slices.Equal(r.Agents[1].Leases, []string{"app:notes"}) || r.Agents[0].LastAction != nil {
 		t.Fatalf("with a lease store (and a new audit): %+v %v", r, err)
 	}
 
-	cl, _, _ = auditedService(t, bus.Operations{})
+	cl, _, _ = auditedService(t, ops{})
 	if _, err := cl.Agents(ctx); observer.AsError(err) == nil || observer.AsError(err).Code != observer.CodeNotSupported {
 		t.Fatalf("no presence: %v, want NOT_SUPPORTED", err)
 	}
@@ -277,7 +297,7 @@ func TestAgentsJoinsPresenceAuditAndLeases(t *testing.T) {
 // A request the schema refuses is recorded too, within the record's schema and small, whatever
 // it holds.
 func TestAuditRecordOfAHostileRequestStaysSmall(t *testing.T) {
-	cl, _, nc := auditedService(t, bus.Operations{Act: func(context.Context, string, api.ActionRequest) (*api.ActionReply, error) {
+	cl, _, nc := auditedService(t, ops{act: func(context.Context, string, api.ActionRequest) (*api.ActionReply, error) {
 		t.Error("a request the schema refuses reached the action")
 		return nil, nil
 	}})
@@ -308,7 +328,7 @@ func TestAuditRecordOfAHostileRequestStaysSmall(t *testing.T) {
 // One identity's actions, however many, never evict another's records: past
 // api.AuditRecordsPerIdentity of its own, its own oldest go.
 func TestAuditKeepsEachIdentitysOwn(t *testing.T) {
-	_, audit, nc := auditedService(t, bus.Operations{})
+	_, audit, nc := auditedService(t, ops{})
 	subj := api.NewSubjects("", "h")
 	audit.Publish(api.ActionRecord{Agent: api.Identity{Name: "owner", Role: api.RoleAdmin}, Action: "click"})
 	flood := api.AuditRecordsPerIdentity + 2*api.AuditTrimEvery

@@ -18,7 +18,7 @@ const requestInfoHeader = "Nats-Request-Info"
 // identify is who sent a request with header h.
 func (s *Service) identify(h nats.Header) (api.Identity, error) {
 	raw := h.Get(requestInfoHeader)
-	if raw == "" || s.identities == nil {
+	if raw == "" || s.cfg.Identities == nil {
 		return api.Daemon, nil
 	}
 	var info struct {
@@ -28,7 +28,7 @@ func (s *Service) identify(h nats.Header) (api.Identity, error) {
 	if err := json.Unmarshal([]byte(raw), &info); err != nil || info.Account == "" {
 		return api.Identity{}, observer.Errorf(observer.CodePermissionDenied, "", "the request carries no identity the server vouches for")
 	}
-	id, ok := s.identities(info.Account)
+	id, ok := s.cfg.Identities(info.Account)
 	if !ok {
 		return api.Identity{}, observer.Errorf(observer.CodePermissionDenied, "Ask an admin for credentials (axbus creds add).",
 			"account %s is no identity of this daemon (removed?)", info.Account)

@@ -1,8 +1,6 @@
 package bus
 
 import (
-	"strings"
-
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 )
@@ -13,26 +11,4 @@ import (
 // (embedded.Server.Interest); it is asked at every cycle, so it must be cheap.
 func SnapListeners(subj api.Subjects, interest func(subject string) int) func(observer.App) int {
 	return func(app observer.App) int { return interest(subj.Snap(app.Name)) }
-}
-
-// snapStatus is status's view of the diffs: pub's counters, p's apps.
-func snapStatus(pub *SnapPublisher, p *observer.Poller, subj api.Subjects) *api.SnapStatus {
-	st := &api.SnapStatus{PublisherStats: pub.Stats(), Polled: []observer.AppPollStats{}}
-	if p == nil {
-		return st
-	}
-	apps := p.Stats()
-	for _, a := range apps {
-		if a.Polling {
-			st.Polled = append(st.Polled, a)
-		}
-	}
-	switch {
-	case len(st.Polled) > 0:
-	case len(apps) == 0:
-		st.Idle = "no app to poll"
-	default:
-		st.Idle = "no subscriber: an app's diffs are polled only while someone subscribes to " + strings.TrimSuffix(subj.AllSnaps(), "*") + "<app>"
-	}
-	return st
 }

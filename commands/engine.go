@@ -24,6 +24,8 @@ type Engine struct {
 	deadline time.Duration
 	// leases, when set, refuse actions on what another identity holds (WithLeases).
 	leases *Leases
+	// ledger switches web accessibility for agents (WithLedger); nil where no app needs it.
+	ledger *observer.Ledger
 }
 
 // Option configures an Engine.

@@ -17,7 +17,6 @@ import (
 	"github.com/axbus/axbus/commands"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/observer"
-	"github.com/axbus/axbus/observer/ocr"
 	"github.com/axbus/axbus/waiters"
 )
 
@@ -142,7 +141,7 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	}
 	d.Observer = observer.New(d.Backend)
 	d.Pub = bus.NewPublisher(d.Server.Conn(), d.Subjects, 0, cfg.Log.With("part", "publisher"))
-	d.Audit = bus.NewAudit(d.Server.Conn(), d.Subjects, d.Pub.Boot(), cfg.Log.With("part", "audit"))
+	d.Audit = bus.NewAudit(d.Server.Conn(), d.Subjects, d.Pub.Boot(), d.Observer.Store(), cfg.Log.With("part", "audit"))
 	if d.token, err = d.Observer.Subscribe(func(e observer.Event) { d.Pub.Offer(e) }); err != nil {
 		return d, err
 	}
@@ -171,17 +170,13 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	if err != nil {
 		return d, err
 	}
-	d.Commands = commands.New(d.Observer, d.Waits, commands.WithLeases(d.Leases))
 	if wa, ok := d.Backend.(observer.WebAccessibility); ok {
 		d.Ledger = observer.NewLedger(wa)
 	}
-	d.Service, err = bus.NewService(d.Server.Conn(), d.Observer, d.Subjects, bus.WithRecognizer(ocr.Default()),
-		bus.WithPublisher(d.Pub), bus.WithSnapPublisher(d.Snap), bus.WithPoller(d.Poller), bus.WithStream(d.Subjects.StreamName()),
-		bus.WithLogger(cfg.Log.With("part", "service")), bus.WithListen(listenStatus(d.Server.Info())),
-		bus.WithIdentities(identities(d.Server)), bus.WithConnected(connected(d.Server)), bus.WithPrivate(d.Server.SetPrivate), bus.WithAudit(d.Audit),
-		bus.WithOperations(bus.Operations{Wait: d.Waits.Serve, Act: d.Commands.Do, Ledger: d.Ledger, Creds: creds(d.Server),
-			Agents: presence(d.Server), Lease: d.Leases.Serve, LeasesOf: d.Leases.HeldBy, Window: d.Commands.Window,
-			Launch: d.Commands.Launch, Quit: d.Commands.Quit, Clipboard: d.Commands.Clipboard}))
+	d.Commands = commands.New(d.Observer, d.Waits, commands.WithLeases(d.Leases), commands.WithLedger(d.Ledger))
+	d.Service, err = bus.NewService(d.Server.Conn(), bus.Config{Subjects: d.Subjects, Backend: d.Backend.Platform(),
+		Logger: cfg.Log.With("part", "service"), Identities: identities(d.Server), Connected: connected(d.Server),
+		Private: d.Server.SetPrivate, Audit: d.Audit}, d.routes())
 	if err != nil {
 		return d, err
 	}

@@ -1,4 +1,4 @@
-package bus
+package handlers
 
 import (
 	"context"
@@ -177,8 +177,8 @@ func (g *heavyGate) forget(who string) {
 }
 
 // heavy runs fn in a turn of the requester's for work of cost estimated bytes.
-func (s *Service) heavy(ctx context.Context, cost int64, fn func() (any, error)) (any, error) {
-	release, err := s.heavyGate.acquire(ctx, api.IdentityOf(ctx).Name, cost)
+func (o *Observing) heavy(ctx context.Context, cost int64, fn func() (any, error)) (any, error) {
+	release, err := o.gate.acquire(ctx, api.IdentityOf(ctx).Name, cost)
 	if err != nil {
 		return nil, err
 	}
@@ -188,12 +188,15 @@ func (s *Service) heavy(ctx context.Context, cost int64, fn func() (any, error))
 
 // admitShot is a screenshot's observer.ScreenshotRequest.Admit: a turn of the requester's for
 // its pixels, api.HeavyShotFactor times over.
-func (s *Service) admitShot(ctx context.Context, pixelBytes int64) (func(), error) {
-	return s.heavyGate.acquire(ctx, api.IdentityOf(ctx).Name, pixelBytes*api.HeavyShotFactor)
+func (o *Observing) admitShot(ctx context.Context, pixelBytes int64) (func(), error) {
+	return o.gate.acquire(ctx, api.IdentityOf(ctx).Name, pixelBytes*api.HeavyShotFactor)
 }
 
 // walkCost is the estimated memory of a walk within budget.
 func walkCost(b observer.Budget) int64 { return int64(b.MaxElements) * api.HeavyElementBytes }
+
+// HeavyStatus is what status reports of the heavy work.
+func (o *Observing) HeavyStatus() *api.HeavyStatus { return o.gate.status() }
 
 // status is what status reports of the heavy work.
 func (g *heavyGate) status() *api.HeavyStatus {

@@ -1,4 +1,4 @@
-package bus
+package handlers
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -123,51 +124,52 @@ func (st *shotStore) part(holder, id string, i int) ([]byte, error) {
 		"no screenshot %s of yours is kept", id)
 }
 
-// screenshot takes it in a turn of heavy work of the requester's, keeps its PNG for its parts and
+// Screenshot takes it in a turn of heavy work of the requester's, keeps its PNG for its parts and
 // replies with what the parts add up to.
-func (s *Service) screenshot(ctx context.Context, r api.ScreenshotRequest) (any, error) {
-	shot, err := s.obs.Screenshot(ctx, observer.ScreenshotRequest{App: r.Query(), Window: r.Window, Region: r.Region,
-		MaxSide: r.MaxSide, MaxBytes: r.MaxBytes, Admit: s.admitShot})
+func (o *Observing) Screenshot(ctx context.Context, r api.ScreenshotRequest) (any, error) {
+	shot, err := o.obs.Screenshot(ctx, observer.ScreenshotRequest{App: r.Query(), Window: r.Window, Region: r.Region,
+		MaxSide: r.MaxSide, MaxBytes: r.MaxBytes, Admit: o.admitShot})
 	if err != nil {
 		return nil, err
 	}
 	sum := sha256.Sum256(shot.PNG)
 	reply := api.ScreenshotReply{Format: "png", Width: shot.Width, Height: shot.Height, Scale: shot.Scale,
 		Bounds: shot.Bounds, App: shot.App, Window: shot.Window, Blanked: shot.Blanked,
-		ID: s.shots.put(api.IdentityOf(ctx).Name, shot.PNG), Bytes: len(shot.PNG), SHA256: hex.EncodeToString(sum[:]),
+		ID: o.shots.put(api.IdentityOf(ctx).Name, shot.PNG), Bytes: len(shot.PNG), SHA256: hex.EncodeToString(sum[:]),
 		Parts: (len(shot.PNG) + api.ShotPartSize - 1) / api.ShotPartSize}
 	if r.OCR {
-		reply.RecognizedText = s.recognize(ctx, shot)
+		reply.RecognizedText = o.recognize(ctx, shot)
 	}
 	return reply, nil
 }
 
-func (s *Service) screenshotPart(ctx context.Context, r api.ScreenshotPartRequest) (any, error) {
-	b, err := s.shots.part(api.IdentityOf(ctx).Name, r.ID, r.Part)
+// ScreenshotPart is one part of a screenshot the requester took.
+func (o *Observing) ScreenshotPart(ctx context.Context, r api.ScreenshotPartRequest) (any, error) {
+	b, err := o.shots.part(api.IdentityOf(ctx).Name, r.ID, r.Part)
 	if err != nil {
 		return nil, err
 	}
-	return &Encoded{Data: b}, nil
+	return &bus.Encoded{Data: b}, nil
 }
 
 // recognizeWindow is the text recognised in a screenshot of the inspected window; a screenshot
 // that fails is its error, never the inspection's.
-func (s *Service) recognizeWindow(ctx context.Context, insp *observer.Inspection) *observer.RecognizedText {
-	shot, err := s.obs.Screenshot(ctx, observer.ScreenshotRequest{App: observer.AppQuery{PID: insp.App.PID}, Window: insp.Window.ID,
-		Admit: s.admitShot})
+func (o *Observing) recognizeWindow(ctx context.Context, insp *observer.Inspection) *observer.RecognizedText {
+	shot, err := o.obs.Screenshot(ctx, observer.ScreenshotRequest{App: observer.AppQuery{PID: insp.App.PID}, Window: insp.Window.ID,
+		Admit: o.admitShot})
 	if err != nil {
 		return &observer.RecognizedText{From: observer.RecognizedFrom, Lines: []observer.RecognizedLine{}, Error: observer.AsError(err)}
 	}
-	return s.recognize(ctx, shot)
+	return o.recognize(ctx, shot)
 }
 
 // recognize is the text recognised in shot, in a turn of heavy work of the requester's (the
 // recogniser's own memory is its process's: the turn bounds how many run, weighed by the PNG).
-func (s *Service) recognize(ctx context.Context, shot *observer.Screenshot) *observer.RecognizedText {
-	release, err := s.heavyGate.acquire(ctx, api.IdentityOf(ctx).Name, int64(len(shot.PNG)))
+func (o *Observing) recognize(ctx context.Context, shot *observer.Screenshot) *observer.RecognizedText {
+	release, err := o.gate.acquire(ctx, api.IdentityOf(ctx).Name, int64(len(shot.PNG)))
 	if err != nil {
 		return &observer.RecognizedText{From: observer.RecognizedFrom, Lines: []observer.RecognizedLine{}, Error: observer.AsError(err)}
 	}
 	defer release()
-	return observer.Recognize(ctx, s.recognizer, shot.PNG, shot.Width, shot.Height)
+	return observer.Recognize(ctx, o.recognizer, shot.PNG, shot.Width, shot.Height)
 }
