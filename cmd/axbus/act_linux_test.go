@@ -9,6 +9,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
@@ -34,7 +35,7 @@ func (dd *desktopDaemon) actTarget(t *testing.T, action, target string, req api.
 	defer cancel()
 	r, err := dd.client.Act(ctx, action, req)
 	if err == nil {
-		mustMatch(t, action+".reply", mustJSON(t, r))
+		testdaemon.MustMatch(t, action+".reply", mustJSON(t, r))
 	}
 	return r, err
 }
@@ -168,7 +169,7 @@ func TestDesktopActionsGTK3(t *testing.T) {
 			checked        bool
 		}{{"check", "state:checked", true}, {"uncheck", "state!=checked", false}} {
 			out, errOut, code := dd.cli(t, step.action, `role=checkbox,name="Remember me"`, "--pid", pid, "--expect", step.expect, "--json")
-			if r := decode[api.ActionReply](t, out); code != 0 || r.Expect == nil || r.Expect.Outcome != api.WaitMet ||
+			if r := testdaemon.Decode[api.ActionReply](t, out); code != 0 || r.Expect == nil || r.Expect.Outcome != api.WaitMet ||
 				r.Target == nil || !strings.HasPrefix(r.Expect.Condition, "state:"+r.Target.Element) {
 				t.Fatalf("%s --expect %s: exit %d\n%s%s", step.action, step.expect, code, out, errOut)
 			}
@@ -244,7 +245,7 @@ func TestDesktopActionsGTK3(t *testing.T) {
 		save := find(insp, observer.RoleButton, "Save")
 		dd.do(t, kind, map[string]any{"cmd": "close_dialog"})
 		out, errOut, code := dd.cli(t, "click", insp.SnapshotID+":"+save.ID, "--expect", `dialog:title~"Saved"`)
-		if r := decode[api.ActionReply](t, out); code != 0 || !r.Done || r.Expect == nil || r.Expect.Outcome != api.WaitMet {
+		if r := testdaemon.Decode[api.ActionReply](t, out); code != 0 || !r.Done || r.Expect == nil || r.Expect.Outcome != api.WaitMet {
 			t.Fatalf("axbus click: exit %d\n%s\n%s", code, out, errOut)
 		}
 		_, errOut, code = dd.cli(t, "click", insp.SnapshotID+":e99999")

@@ -13,6 +13,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -71,8 +72,8 @@ func TestAppsOnGTK3(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("launch %v: exit %d %s%s", args, code, out, errOut)
 		}
-		mustMatch(t, "launch.reply", []byte(out))
-		return decode[api.LaunchReply](t, out)
+		testdaemon.MustMatch(t, "launch.reply", []byte(out))
+		return testdaemon.Decode[api.LaunchReply](t, out)
 	}
 	listed := func(pid int) bool {
 		t.Helper()
@@ -80,7 +81,7 @@ func TestAppsOnGTK3(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("apps: exit %d", code)
 		}
-		for _, a := range decode[api.AppsReply](t, out).Apps {
+		for _, a := range testdaemon.Decode[api.AppsReply](t, out).Apps {
 			if a.PID == pid {
 				return true
 			}
@@ -99,7 +100,7 @@ func TestAppsOnGTK3(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("quit: exit %d %s%s", code, out, errOut)
 		}
-		mustMatch(t, "quit.reply", []byte(out))
+		testdaemon.MustMatch(t, "quit.reply", []byte(out))
 		dd.await(t, "app_terminated of the quit fixture", r.PID, 5*time.Second, func(e api.Envelope) bool { return e.Type == observer.EventAppTerminated })
 		if listed(r.PID) {
 			t.Fatal("apps still lists the quit fixture")
@@ -145,12 +146,12 @@ func TestAppsOnGTK3(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("window %s: exit %d %s%s", c.op, code, out, errOut)
 			}
-			w := decode[api.WindowReply](t, out)
+			w := testdaemon.Decode[api.WindowReply](t, out)
 			if got := dd.mapState(t, title); got != c.mapState || w.After == nil || w.After.Minimized != (c.op == "minimize") {
 				t.Fatalf("window %s: xwininfo says %s (want %s); after %+v", c.op, got, c.mapState, w.After)
 			}
 		}
-		if out, errOut, code := dd.cli(t, "activate", "--pid", pid, "--json"); code != 0 || !decode[api.WindowReply](t, out).After.Focused {
+		if out, errOut, code := dd.cli(t, "activate", "--pid", pid, "--json"); code != 0 || !testdaemon.Decode[api.WindowReply](t, out).After.Focused {
 			t.Fatalf("activate: exit %d %s%s", code, out, errOut)
 		}
 	})
@@ -176,12 +177,12 @@ func TestClipboardOnX11(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("clipboard get: exit %d %s", code, errOut)
 		}
-		mustMatch(t, "clipboard.reply", []byte(out))
-		if got := decode[api.ClipboardReply](t, out); got.Text != want {
+		testdaemon.MustMatch(t, "clipboard.reply", []byte(out))
+		if got := testdaemon.Decode[api.ClipboardReply](t, out); got.Text != want {
 			t.Fatalf("clipboard get: %d bytes %.40q, want %d bytes %.40q", len(got.Text), got.Text, len(want), want)
 		}
 	}
-	if out, _, code := dd.cli(t, "clipboard", "set", "--json"); code != 0 || !decode[api.ClipboardReply](t, out).Empty {
+	if out, _, code := dd.cli(t, "clipboard", "set", "--json"); code != 0 || !testdaemon.Decode[api.ClipboardReply](t, out).Empty {
 		t.Fatalf("clipboard set without text: exit %d %s, want it empty", code, out)
 	}
 	monitor := newLeaseAgent(t, dd.testDaemon, "watcher", api.RoleMonitor)

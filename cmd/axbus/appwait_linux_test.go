@@ -9,6 +9,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -76,7 +77,7 @@ func TestAppWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustMatch(t, "wait.reply", mustJSON(t, r))
+	testdaemon.MustMatch(t, "wait.reply", mustJSON(t, r))
 	holdsMatch(t, "Save once the app runs", r, true)
 	if pid := dd.apps[kind].PID; r.App == nil || r.App.PID != pid || r.App.Name != name {
 		t.Fatalf("met on %+v, want %s pid %d", r.App, name, pid)
@@ -86,15 +87,15 @@ func TestAppWait(t *testing.T) {
 	if w.code != 0 {
 		t.Fatalf("axbus wait: exit %d\n%s%s", w.code, w.out, w.errOut)
 	}
-	if res := decode[api.WaitResult](t, w.out); res.Outcome != api.WaitMet || res.App == nil || res.App.PID != dd.apps[kind].PID {
+	if res := testdaemon.Decode[api.WaitResult](t, w.out); res.Outcome != api.WaitMet || res.App == nil || res.App.PID != dd.apps[kind].PID {
 		t.Fatalf("axbus wait: %s", w.out)
 	}
 	c := <-clicked
 	if c.code != 0 {
 		t.Fatalf("axbus click: exit %d\n%s%s", c.code, c.out, c.errOut)
 	}
-	mustMatch(t, "click.reply", []byte(c.out))
-	if reply := decode[api.ActionReply](t, c.out); reply.Target == nil || reply.Target.Name != "Save" || reply.Expect == nil || reply.Expect.Outcome != api.WaitMet {
+	testdaemon.MustMatch(t, "click.reply", []byte(c.out))
+	if reply := testdaemon.Decode[api.ActionReply](t, c.out); reply.Target == nil || reply.Target.Name != "Save" || reply.Expect == nil || reply.Expect.Outcome != api.WaitMet {
 		t.Fatalf("axbus click: %s", c.out)
 	}
 	dd.eventually(t, kind, "the app counts the click", func(s headless.State) bool { return s.Saves == 1 })
@@ -106,12 +107,12 @@ func TestAppWait(t *testing.T) {
 	if err != nil || r.Outcome != api.WaitTimeout || late < 0 || late > time.Second {
 		t.Fatalf("a name that never appears: %+v, %v, %v past the deadline", r, err, late)
 	}
-	mustMatch(t, "wait.reply", mustJSON(t, r))
+	testdaemon.MustMatch(t, "wait.reply", mustJSON(t, r))
 	if e := r.Error; e == nil || e.Code != observer.CodeAppNotFound || !strings.Contains(e.Message, `"axbus-never-started" appeared`) || e.Suggestion == "" {
 		t.Fatalf("its error: %+v", r.Error)
 	}
 	out, errOut, code := dd.cli(t, "click", "role=button,name=Save", "--app", "axbus-never-started", "--timeout", "300ms")
-	if e := decode[api.ErrorBody](t, out).Error; code != exitNotFound || e.Code != observer.CodeAppNotFound || e.Details["locator"] == nil {
+	if e := testdaemon.Decode[api.ErrorBody](t, out).Error; code != exitNotFound || e.Code != observer.CodeAppNotFound || e.Details["locator"] == nil {
 		t.Fatalf("a click in an app that never appears: exit %d\n%s%s", code, out, errOut)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
@@ -29,7 +30,7 @@ const auditSecret = "hunter2-never-in-a-record"
 // seed, as `axbus creds add` then a client would.
 func (d *testDaemon) auditIdentity(t *testing.T, name, role string, opts ...nats.Option) *nats.Conn {
 	t.Helper()
-	nkey, err := nats.NkeyOptionFromSeed(d.addIdentity(t, name, role))
+	nkey, err := nats.NkeyOptionFromSeed(d.AddIdentity(t, name, role))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,9 +90,9 @@ func startAuditRun(t *testing.T) *auditRun {
 	r.mon = r.d.auditIdentity(t, "mon", api.RoleMonitor, nats.ErrorHandler(r.monV.handler))
 
 	// The monitor follows the action records with a plain subscription, as `nats sub` would.
-	sub := subscribed(t, r.mon, r.d.Subjects.AllActions())
+	sub := testdaemon.Subscribed(t, r.mon, r.d.Subjects.AllActions())
 	ctx := context.Background()
-	insp, err := busClient(t, r.alice).Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{App: "Notes"}})
+	insp, err := testdaemon.Client(t, r.alice).Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{App: "Notes"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func startAuditRun(t *testing.T) *auditRun {
 		t.Fatalf("the demo lacks an element the run needs: %+v", r)
 	}
 	// bob acts on a snapshot of his own (another identity's is refused): the same tree, his id.
-	own, err := busClient(t, r.bob).Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{App: "Notes"}})
+	own, err := testdaemon.Client(t, r.bob).Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{App: "Notes"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +131,7 @@ func startAuditRun(t *testing.T) *auditRun {
 		{"alice", r.alice, "click", api.ActionRequest{Target: r.saveID, Expect: &api.WaitRequest{Expr: `text="Saved"`, TimeoutMS: 5000}}, ""},
 	}
 	for _, s := range r.steps {
-		_, err := busClient(t, s.conn).Act(ctx, s.action, s.req)
+		_, err := testdaemon.Client(t, s.conn).Act(ctx, s.action, s.req)
 		if got := observer.AsError(err); (got == nil) != (s.code == "") || (got != nil && got.Code != s.code) {
 			t.Fatalf("%s's %s: %v, want %q", s.who, s.action, err, s.code)
 		}
@@ -156,7 +157,7 @@ func TestAuditNamesTheAuthenticatedAgent(t *testing.T) {
 	r := startAuditRun(t)
 	for i, s := range r.steps {
 		rec := r.records[i]
-		mustMatch(t, "act", r.raw[i])
+		testdaemon.MustMatch(t, "act", r.raw[i])
 		cid, err := s.conn.GetClientID()
 		if err != nil {
 			t.Fatal(err)
@@ -177,7 +178,7 @@ func TestAuditNamesTheAuthenticatedAgent(t *testing.T) {
 
 	// A forged record, by an agent or a monitor: the server refuses the publish (the grants
 	// deny it), and neither the subscribers nor the stream ever see it.
-	owner := r.d.connect(t)
+	owner := r.d.Connect(t)
 	sub, err := owner.SubscribeSync(r.d.Subjects.AllActions())
 	if err != nil {
 		t.Fatal(err)
@@ -257,8 +258,8 @@ func TestTailActionsFromHistory(t *testing.T) {
 	}
 	t.Logf("the first record: %s", lines[0])
 	for i, l := range lines {
-		mustMatch(t, "act", []byte(l))
-		if rec := decode[api.ActionRecord](t, l); rec.Agent.Name != r.steps[i].who || rec.Action != r.steps[i].action || rec.Seq != r.records[i].Seq {
+		testdaemon.MustMatch(t, "act", []byte(l))
+		if rec := testdaemon.Decode[api.ActionRecord](t, l); rec.Agent.Name != r.steps[i].who || rec.Action != r.steps[i].action || rec.Seq != r.records[i].Seq {
 			t.Errorf("line %d: %s, want %s's %s", i+1, l, r.steps[i].who, r.steps[i].action)
 		}
 	}
@@ -270,7 +271,7 @@ func TestTailActionsFromHistory(t *testing.T) {
 	var errb bytes.Buffer
 	code := make(chan int, 1)
 	go func() {
-		code <- run(ctx, []string{"tail", "--actions", "--all", "notes.set_value", "--state-dir", r.d.dir}, slave, &errb)
+		code <- run(ctx, []string{"tail", "--actions", "--all", "notes.set_value", "--state-dir", r.d.Dir}, slave, &errb)
 	}()
 	var got []string
 	for len(got) < 2 {
@@ -299,8 +300,8 @@ func TestTailActionsFromHistory(t *testing.T) {
 func TestAgentsListsWhoIsConnected(t *testing.T) {
 	r := startAuditRun(t)
 	out := must(t, r.d, "agents")
-	mustMatch(t, "agents.reply", []byte(out))
-	reply := decode[api.AgentsReply](t, out)
+	testdaemon.MustMatch(t, "agents.reply", []byte(out))
+	reply := testdaemon.Decode[api.AgentsReply](t, out)
 	last := map[string]string{"alice": "click", "bob": "type"}
 	for _, c := range []struct {
 		name, role string
@@ -325,7 +326,7 @@ func TestAgentsListsWhoIsConnected(t *testing.T) {
 	}
 
 	// A monitor may ask (agents is an observing endpoint).
-	seen, err := busClient(t, r.mon).Agents(context.Background())
+	seen, err := testdaemon.Client(t, r.mon).Agents(context.Background())
 	if err != nil || !slices.ContainsFunc(seen.Agents, func(a api.Agent) bool { return a.Name == "alice" }) {
 		t.Fatalf("the monitor's agents: %+v %v", seen, err)
 	}
@@ -346,7 +347,7 @@ func TestAgentsListsWhoIsConnected(t *testing.T) {
 // returns what it printed.
 func tailUntil(t *testing.T, d *testDaemon, n int, args ...string) string {
 	t.Helper()
-	return tailLines(t, n, append([]string{args[0], "--state-dir", d.dir}, args[1:]...)...)
+	return tailLines(t, n, append([]string{args[0], "--state-dir", d.Dir}, args[1:]...)...)
 }
 
 // tailLines runs the command (a tail) until it has written n lines, or for 20 s.
@@ -396,11 +397,11 @@ func (w *stoppingWriter) String() string {
 // the README says: live with a plain subscription, and from the stream's history.
 func TestNatsCLIFollowsActionRecords(t *testing.T) {
 	r := startAuditRun(t)
-	key := r.d.addIdentity(t, "watcher", api.RoleMonitor)
+	key := r.d.AddIdentity(t, "watcher", api.RoleMonitor)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	natsCmd := func(args ...string) *exec.Cmd {
-		cmd := exec.CommandContext(ctx, natsCLI(t), append([]string{"-s", r.d.Server.ClientURL(), "--nkey", key}, args...)...)
+		cmd := exec.CommandContext(ctx, testdaemon.NatsCLI(t), append([]string{"-s", r.d.Server.ClientURL(), "--nkey", key}, args...)...)
 		cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "HOME="+t.TempDir())
 		return cmd
 	}
@@ -412,7 +413,7 @@ func TestNatsCLIFollowsActionRecords(t *testing.T) {
 	var got []string
 	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		if strings.HasPrefix(l, "{") {
-			got = append(got, decode[api.ActionRecord](t, l).Agent.Name)
+			got = append(got, testdaemon.Decode[api.ActionRecord](t, l).Agent.Name)
 		}
 	}
 	if len(got) != len(r.steps) || got[0] != "alice" || got[1] != "bob" {
@@ -422,7 +423,7 @@ func TestNatsCLIFollowsActionRecords(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), `"name":"alice"`) {
 		t.Fatalf("nats req agents: %v\n%s", err, out)
 	}
-	mustMatch(t, "agents.reply", out)
+	testdaemon.MustMatch(t, "agents.reply", out)
 
 	live := natsCmd("sub", "--raw", "--count", "1", all)
 	stdout, err := live.StdoutPipe()
@@ -434,9 +435,9 @@ func TestNatsCLIFollowsActionRecords(t *testing.T) {
 	if err := live.Start(); err != nil {
 		t.Fatal(err)
 	}
-	line := firstJSONLine(stdout)
+	line := testdaemon.FirstJSONLine(stdout)
 	testkit.Eventually(t, 10*time.Second, "the nats CLI's subscription", func() bool { return r.d.Server.Interest(subject) > before })
-	if _, err := busClient(t, r.bob).Act(ctx, "toggle", api.ActionRequest{Target: r.remember}); err != nil {
+	if _, err := testdaemon.Client(t, r.bob).Act(ctx, "toggle", api.ActionRequest{Target: r.remember}); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -444,8 +445,8 @@ func TestNatsCLIFollowsActionRecords(t *testing.T) {
 		if !ok {
 			t.Fatal("nats sub ended without a record")
 		}
-		mustMatch(t, "act", []byte(l))
-		if rec := decode[api.ActionRecord](t, l); rec.Agent.Name != "bob" || rec.Action != "toggle" {
+		testdaemon.MustMatch(t, "act", []byte(l))
+		if rec := testdaemon.Decode[api.ActionRecord](t, l); rec.Agent.Name != "bob" || rec.Action != "toggle" {
 			t.Fatalf("nats sub: %s", l)
 		}
 	case <-time.After(10 * time.Second):
@@ -459,18 +460,18 @@ func TestNatsCLIFollowsActionRecords(t *testing.T) {
 func TestAuditAndPresenceOfALease(t *testing.T) {
 	d := startTestDaemon(t)
 	alice, bob := d.auditIdentity(t, "alice", api.RoleAgent), d.auditIdentity(t, "bob", api.RoleAgent)
-	owner := d.connect(t)
+	owner := d.Connect(t)
 	sub, err := owner.SubscribeSync(d.Subjects.AllActions())
 	if err != nil {
 		t.Fatal(err)
 	}
 	_ = owner.Flush()
 	ctx := context.Background()
-	insp, err := busClient(t, bob).Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{App: "Notes"}})
+	insp, err := testdaemon.Client(t, bob).Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{App: "Notes"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := busClient(t, alice).Lease(ctx, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: api.AppTarget{App: "Notes"}}); err != nil {
+	if _, err := testdaemon.Client(t, alice).Lease(ctx, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: api.AppTarget{App: "Notes"}}); err != nil {
 		t.Fatal(err)
 	}
 	i := slices.IndexFunc(insp.Elements, func(e observer.Element) bool { return e.Role == observer.RoleButton && e.Name == "Save" })
@@ -478,7 +479,7 @@ func TestAuditAndPresenceOfALease(t *testing.T) {
 		t.Fatal("the demo has no Save button")
 	}
 	save := insp.SnapshotID + ":" + insp.Elements[i].ID
-	if _, err := busClient(t, bob).Act(ctx, "click", api.ActionRequest{Target: save}); observer.AsError(err) == nil || observer.AsError(err).Code != "LEASE_HELD" {
+	if _, err := testdaemon.Client(t, bob).Act(ctx, "click", api.ActionRequest{Target: save}); observer.AsError(err) == nil || observer.AsError(err).Code != "LEASE_HELD" {
 		t.Fatalf("bob's click on alice's app: %v, want LEASE_HELD", err)
 	}
 	for _, want := range []struct{ who, action, op, code string }{{"alice", "lease", "acquire", ""}, {"bob", "click", "", "LEASE_HELD"}} {
@@ -486,16 +487,16 @@ func TestAuditAndPresenceOfALease(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mustMatch(t, "act", msg.Data)
-		rec := decode[api.ActionRecord](t, string(msg.Data))
+		testdaemon.MustMatch(t, "act", msg.Data)
+		rec := testdaemon.Decode[api.ActionRecord](t, string(msg.Data))
 		if rec.Agent.Name != want.who || rec.Action != want.action || rec.Op != want.op || string(rec.Error) != want.code ||
 			rec.App == nil || rec.App.Name != "Notes" || msg.Subject != d.Subjects.Action("Notes", want.action, want.who) {
 			t.Errorf("record on %s: %s, want %+v", msg.Subject, msg.Data, want)
 		}
 	}
 	out := must(t, d, "agents")
-	mustMatch(t, "agents.reply", []byte(out))
-	for _, a := range decode[api.AgentsReply](t, out).Agents {
+	testdaemon.MustMatch(t, "agents.reply", []byte(out))
+	for _, a := range testdaemon.Decode[api.AgentsReply](t, out).Agents {
 		switch a.Name {
 		case "alice":
 			if len(a.Leases) != 1 || !strings.HasPrefix(a.Leases[0], "app.notes.") || a.LastAction == nil || a.LastAction.Action != "lease" {

@@ -15,6 +15,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -32,7 +33,7 @@ func runIn(t *testing.T, args ...string) (stdout, stderr string, code int) {
 // and flags go anywhere among the arguments.
 func TestCommandNames(t *testing.T) {
 	d := startTestDaemon(t)
-	insp := decode[observer.Inspection](t, must(t, d, "inspect", "--app", "notes"))
+	insp := testdaemon.Decode[observer.Inspection](t, must(t, d, "inspect", "--app", "notes"))
 	title := ""
 	for _, el := range insp.Elements {
 		if el.Name == "Title" {
@@ -48,10 +49,10 @@ func TestCommandNames(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", strings.Join(args, " "), code, errOut)
 		}
-		if r := decode[api.ActionReply](t, out); r.Action != "set_value" || !r.Done {
+		if r := testdaemon.Decode[api.ActionReply](t, out); r.Action != "set_value" || !r.Done {
 			t.Fatalf("%s: %s", name, out)
 		}
-		got := decode[observer.Inspection](t, must(t, d, "inspect", "--app", "notes"))
+		got := testdaemon.Decode[observer.Inspection](t, must(t, d, "inspect", "--app", "notes"))
 		for _, el := range got.Elements {
 			if el.Name == "Title" && (el.Value == nil || *el.Value != value) {
 				t.Fatalf("%s: the title reads %v, want %q", name, el.Value, value)
@@ -83,7 +84,7 @@ func TestNATSHabits(t *testing.T) {
 	apps := func(args ...string) {
 		t.Helper()
 		out, errOut, code := runIn(t, args...)
-		if code != 0 || len(decode[api.AppsReply](t, out).Apps) != 2 {
+		if code != 0 || len(testdaemon.Decode[api.AppsReply](t, out).Apps) != 2 {
 			t.Fatalf("%v: exit %d: %s%s", args, code, out, errOut)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -20,7 +21,7 @@ type credsAddReply struct {
 // which takes no flags of its own).
 func credsCLI(t *testing.T, d *testDaemon, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	return runIn(t, append(append([]string{"creds"}, args...), "--state-dir", d.dir)...)
+	return runIn(t, append(append([]string{"creds"}, args...), "--state-dir", d.Dir)...)
 }
 
 // TestCredsAddKeepsTheSeedInTheStateDir: creds add writes the secret seed into the state dir's
@@ -35,8 +36,8 @@ func TestCredsAddKeepsTheSeedInTheStateDir(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("creds add mon: exit %d: %s", code, errOut)
 	}
-	seed := decode[credsAddReply](t, out).NkeyFile
-	if want := filepath.Join(d.dir, "creds", "mon.nk"); seed != want {
+	seed := testdaemon.Decode[credsAddReply](t, out).NkeyFile
+	if want := filepath.Join(d.Dir, "creds", "mon.nk"); seed != want {
 		t.Fatalf("the seed went to %q, want %q", seed, want)
 	}
 	if left, _ := os.ReadDir(work); len(left) != 0 {
@@ -63,10 +64,10 @@ func TestCredsAddKeepsTheSeedInTheStateDir(t *testing.T) {
 
 	elsewhere := filepath.Join(t.TempDir(), "bot.nk")
 	out, errOut, code = credsCLI(t, d, "add", "bot", "--role", "agent", "--out", elsewhere, "--json")
-	if code != 0 || decode[credsAddReply](t, out).NkeyFile != elsewhere {
+	if code != 0 || testdaemon.Decode[credsAddReply](t, out).NkeyFile != elsewhere {
 		t.Fatalf("creds add bot --out %s: exit %d: %s%s", elsewhere, code, out, errOut)
 	}
-	if _, err := os.Stat(filepath.Join(d.dir, "creds", "bot.nk")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(d.Dir, "creds", "bot.nk")); !os.IsNotExist(err) {
 		t.Errorf("creds add --out wrote into the creds folder too: %v", err)
 	}
 
@@ -93,9 +94,9 @@ func TestCredsAddKeepsTheSeedInTheStateDir(t *testing.T) {
 // the removed identity's key (the same name on another daemon is another key).
 func TestCredsRmKeepsAnotherKeysSeed(t *testing.T) {
 	d := startTestDaemon(t)
-	d.addIdentity(t, "mon", api.RoleMonitor)
-	other, _ := newNkey(t, "other")
-	kept := filepath.Join(d.dir, "creds", "mon.nk")
+	d.AddIdentity(t, "mon", api.RoleMonitor)
+	other, _ := testdaemon.NewNkey(t, "other")
+	kept := filepath.Join(d.Dir, "creds", "mon.nk")
 	if err := os.MkdirAll(filepath.Dir(kept), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -118,17 +119,17 @@ func TestCredsRmKeepsAnotherKeysSeed(t *testing.T) {
 // (its state dir's daemon.json names the URL) as the nkey's identity, not as the owner.
 func TestNkeyWithTheLocalDaemon(t *testing.T) {
 	d := startTestDaemon(t)
-	mon := d.addIdentity(t, "mon", api.RoleMonitor)
+	mon := d.AddIdentity(t, "mon", api.RoleMonitor)
 
 	out, errOut, code := d.cli(t, "apps", "--nkey", mon)
-	if code != 0 || len(decode[api.AppsReply](t, out).Apps) != 2 {
+	if code != 0 || len(testdaemon.Decode[api.AppsReply](t, out).Apps) != 2 {
 		t.Fatalf("apps --nkey mon.nk: exit %d: %s%s", code, out, errOut)
 	}
 	// As mon, a monitor: the owner's key was not used.
 	if _, errOut, code := credsCLI(t, d, "ls", "--nkey", mon); code != observer.CodePermissionDenied.Info().Exit {
 		t.Errorf("creds ls --nkey mon.nk: exit %d %s, want PERMISSION_DENIED", code, errOut)
 	}
-	stranger, _ := newNkey(t, "stranger")
+	stranger, _ := testdaemon.NewNkey(t, "stranger")
 	_, errOut, code = d.cli(t, "apps", "--nkey", stranger)
 	if code != observer.CodePermissionDenied.Info().Exit || !strings.Contains(errOut, "does not know these credentials") {
 		t.Errorf("apps --nkey of no identity: exit %d: %s", code, errOut)

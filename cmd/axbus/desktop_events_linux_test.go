@@ -12,6 +12,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
@@ -85,7 +86,7 @@ func TestDesktopEventsReachNATS(t *testing.T) {
 func mustMatchEnvelope(t *testing.T, env api.Envelope) {
 	t.Helper()
 	raw, _ := json.Marshal(env)
-	mustMatch(t, "event", raw)
+	testdaemon.MustMatch(t, "event", raw)
 }
 
 // TestDesktopPasswordNeverLeaves checks the four places a password could leak: inspections,

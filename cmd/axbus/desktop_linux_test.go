@@ -15,6 +15,7 @@ import (
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go"
 )
@@ -104,7 +105,7 @@ func startDaemonWith(t *testing.T, setup func(ctx context.Context, dd *desktopDa
 	cfg := sessionConfig(sess)
 	cfg.Log = slog.New(slog.NewTextHandler(dd.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	dd.testDaemon = runDaemon(t, cfg)
-	d, dir := dd.Daemon, dd.dir
+	d, dir := dd.Daemon, dd.Dir
 	nc, _, err := embedded.Connect(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -217,7 +218,7 @@ func (dd *desktopDaemon) inspect(t *testing.T, kind string) *observer.Inspection
 		t.Fatalf("inspect %s: %v", kind, err)
 	}
 	raw, _ := json.Marshal(insp)
-	mustMatch(t, "inspect.reply", raw)
+	testdaemon.MustMatch(t, "inspect.reply", raw)
 	return insp
 }
 

@@ -33,7 +33,7 @@ func TestDoctorInaccessibleWindows(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
 	d := runDaemon(t, daemon.Config{Headless: "always", Log: slog.New(slog.DiscardHandler)})
-	dir := d.dir
+	dir := d.Dir
 	sess := d.Desktop.Session
 
 	silent := exec.Command("gtk3-widget-factory")

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/schemas"
 )
@@ -48,7 +49,7 @@ func TestOneErrorTable(t *testing.T) {
 		t.Errorf("the error schema's codes\n  %v\ndiffer from the table's\n  %v", enum, codes)
 	}
 
-	readme, err := os.ReadFile(filepath.Join(moduleRoot(t), "README.md"))
+	readme, err := os.ReadFile(filepath.Join(testdaemon.ModuleRoot(t), "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

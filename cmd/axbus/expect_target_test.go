@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -14,7 +15,7 @@ import (
 func TestExpectNamesItsTarget(t *testing.T) {
 	d := startTestDaemon(t)
 	out, errOut, code := d.cli(t, "check", `role=checkbox,name="Remember me"`, "--app", "Notes", "--expect", "state:checked", "--json")
-	r := decode[api.ActionReply](t, out)
+	r := testdaemon.Decode[api.ActionReply](t, out)
 	if code != 0 || r.Expect == nil || r.Expect.Outcome != api.WaitMet || r.Target == nil {
 		t.Fatalf("check LOCATOR --expect state:checked: exit %d\n%s%s", code, out, errOut)
 	}
@@ -26,18 +27,18 @@ func TestExpectNamesItsTarget(t *testing.T) {
 		t.Fatalf("uncheck ID --expect state!=checked: exit %d\n%s%s", code, out, errOut)
 	}
 	out, errOut, code = d.cli(t, "set-value", "role=text_field,name=Title", "Groceries", "--app", "Notes", "--expect", `value:"Groceries"`, "--json")
-	if r := decode[api.ActionReply](t, out); code != 0 || r.Expect == nil || r.Expect.Outcome != api.WaitMet {
+	if r := testdaemon.Decode[api.ActionReply](t, out); code != 0 || r.Expect == nil || r.Expect.Outcome != api.WaitMet {
 		t.Fatalf(`set-value --expect value:"Groceries": exit %d`+"\n%s%s", code, out, errOut)
 	}
 
 	badRequest := observer.CodeBadRequest.Info().Exit
 	out, errOut, code = d.cli(t, "wait", "state:checked", "--app", "Notes", "--json")
-	if e := decode[api.ErrorBody](t, out).Error; code != badRequest || !strings.Contains(e.Message, "names no element") ||
+	if e := testdaemon.Decode[api.ErrorBody](t, out).Error; code != badRequest || !strings.Contains(e.Message, "names no element") ||
 		!strings.Contains(e.Suggestion, "state:eN=checked") {
 		t.Fatalf("wait state:checked: exit %d\n%s%s", code, out, errOut)
 	}
 	out, errOut, code = d.cli(t, "key", "ctrl+s", "--app", "Notes", "--expect", "state:checked", "--json")
-	if e := decode[api.ErrorBody](t, out).Error; code != badRequest || !strings.Contains(e.Message, "expect: state:checked names no element") || e.Suggestion == "" {
+	if e := testdaemon.Decode[api.ErrorBody](t, out).Error; code != badRequest || !strings.Contains(e.Message, "expect: state:checked names no element") || e.Suggestion == "" {
 		t.Fatalf("key --expect state:checked: exit %d\n%s%s", code, out, errOut)
 	}
 }

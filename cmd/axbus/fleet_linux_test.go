@@ -15,6 +15,7 @@ import (
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
@@ -118,11 +119,11 @@ func TestFleet(t *testing.T) {
 	}
 
 	out, errOut, code := runIn(t, "hosts", "-s", f.hub.ClientURL, "--nkey", f.hub.AdminSeedFile, "--wait", "2s")
-	if hosts := decode[struct{ Hosts []client.Host }](t, out).Hosts; code != 0 || len(hosts) != 3 || hosts[0].Host != "h1" || hosts[2].Host != "h3" {
+	if hosts := testdaemon.Decode[struct{ Hosts []client.Host }](t, out).Hosts; code != 0 || len(hosts) != 3 || hosts[0].Host != "h1" || hosts[2].Host != "h3" {
 		t.Fatalf("axbus hosts through the hub: exit %d %s%s", code, out, errOut)
 	}
 	out, errOut, code = runIn(t, "apps", "--host", "*", "-s", f.hub.ClientURL, "--nkey", f.hub.AdminSeedFile)
-	fleetApps := decode[struct {
+	fleetApps := testdaemon.Decode[struct {
 		Hosts []struct {
 			Host string
 			Apps []observer.App

@@ -16,6 +16,7 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/daemon"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer/sim"
 )
 
@@ -173,7 +174,7 @@ func TestFleetTail(t *testing.T) {
 	inOrder(t, "tail --since 1m after the outage", rounds, "outage", replayed)
 
 	// The stock nats CLI reads a host's history through the hub in the host's domain.
-	cmd := exec.Command(natsCLI(t), "--server", f.hub.ClientURL, "--nkey", f.hub.AdminSeedFile, "--js-domain", "h2",
+	cmd := exec.Command(testdaemon.NatsCLI(t), "--server", f.hub.ClientURL, "--nkey", f.hub.AdminSeedFile, "--js-domain", "h2",
 		"stream", "info", "AXBUS_EVT_H2", "--json")
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "HOME="+t.TempDir())
 	info, err := cmd.CombinedOutput()

@@ -7,13 +7,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/axbus/axbus/internal/testdaemon"
 )
 
 // TestServeHeadlessShowsEventsInTail is `make run` on a machine without a desktop: serve brings
 // up the private headless desktop with the fixture app and says so; `axbus tail` in a second
 // process shows the events when `axbus fixture` changes the app.
 func TestServeHeadlessShowsEventsInTail(t *testing.T) {
-	bin := buildAxbus(t)
+	bin := testdaemon.Axbus(t)
 	dir := t.TempDir()
 	serve := exec.Command(bin, "serve", "--headless", "always", "--state-dir", dir, "--listen", "127.0.0.1:0", "--log-level", "warn")
 	stdout, _ := serve.StdoutPipe()
@@ -80,7 +82,7 @@ func TestServeHeadlessShowsEventsInTail(t *testing.T) {
 				t.Fatal("tail ended")
 			}
 			if strings.Contains(l, `"state_changed"`) && strings.Contains(l, "Remember me") {
-				mustMatch(t, "event", []byte(l))
+				testdaemon.MustMatch(t, "event", []byte(l))
 				return
 			}
 		case <-deadline:

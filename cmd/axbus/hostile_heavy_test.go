@@ -18,6 +18,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
@@ -60,7 +61,7 @@ func TestHostileScreenshotStorm(t *testing.T) {
 	})
 	var owner []time.Duration
 	sampler.Go(func() {
-		cl := busClient(t, s.connectAs(t, s.owner))
+		cl := testdaemon.Client(t, s.connectAs(t, s.owner))
 		for {
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			start := time.Now()
@@ -197,8 +198,8 @@ func TestStoresPerIdentity(t *testing.T) {
 	hostile := s.addUser(t, "hostile", api.RoleAgent)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	agent := busClient(t, s.connectAs(t, s.agent))
-	other := busClient(t, s.connectAs(t, hostile))
+	agent := testdaemon.Client(t, s.connectAs(t, s.agent))
+	other := testdaemon.Client(t, s.connectAs(t, hostile))
 
 	// The agent's screenshot, kept for its parts, and its snapshot.
 	var kept api.ScreenshotReply
@@ -262,12 +263,12 @@ func TestStoresPerIdentity(t *testing.T) {
 	refused("another agent's read scoped in the agent's snapshot", err)
 	_, err = other.Wait(ctx, api.WaitRequest{AppTarget: api.AppTarget{App: "Notes"}, Snapshot: snapID, Expr: `element:role=checkbox`, TimeoutMS: 100})
 	refused("another agent's wait on the agent's snapshot's ids", err)
-	mon := busClient(t, s.connectAs(t, s.monitor))
+	mon := testdaemon.Client(t, s.connectAs(t, s.monitor))
 	_, err = mon.Snapshot(ctx, api.SnapshotRequest{SnapshotID: snapID})
 	refused("the monitor lists the agent's snapshot", err)
 	_, err = mon.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{App: "Notes"}, OCR: true})
 	refused("the monitor's inspection with ocr (pixels are not a monitor's)", err)
-	if _, err := busClient(t, s.connectAs(t, s.owner)).Snapshot(ctx, api.SnapshotRequest{SnapshotID: snapID}); err != nil {
+	if _, err := testdaemon.Client(t, s.connectAs(t, s.owner)).Snapshot(ctx, api.SnapshotRequest{SnapshotID: snapID}); err != nil {
 		t.Errorf("the owner (admin) lists the agent's snapshot: %v", err)
 	}
 

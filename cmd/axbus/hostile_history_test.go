@@ -11,6 +11,7 @@ import (
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
@@ -31,7 +32,7 @@ func TestAuditSurvivesAFloodOfEvents(t *testing.T) {
 	defer cancel()
 
 	s.toggle(t, s.owner) // the owner's action, audited
-	agent := busClient(t, s.connectAs(t, s.agent))
+	agent := testdaemon.Client(t, s.connectAs(t, s.agent))
 	insp, err := agent.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{App: "Notes"}})
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +114,7 @@ func TestAuditSurvivesAFloodOfEvents(t *testing.T) {
 	if err != nil || json.Unmarshal(first.Data, &rec) != nil || rec.Agent.Name != embedded.OwnerName || rec.Action != "toggle" {
 		t.Fatalf("the audit stream's first record: %v %+v, want the owner's toggle", err, rec)
 	}
-	owner := busClient(t, s.connectAs(t, s.owner))
+	owner := testdaemon.Client(t, s.connectAs(t, s.owner))
 	tctx, tcancel := context.WithTimeout(ctx, 15*time.Second)
 	defer tcancel()
 	records, err := owner.TailActions(tctx, client.TailOptions{All: true})

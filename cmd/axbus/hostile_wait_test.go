@@ -14,6 +14,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -31,9 +32,9 @@ func TestAHostileWaitStallsNoOne(t *testing.T) {
 		t.Skip("timed: the race detector slows matching tenfold")
 	}
 	s := startSecDaemon(t)
-	agent := busClient(t, s.connectAs(t, s.agent))
-	monitor := busClient(t, s.connectAs(t, s.monitor))
-	owner := busClient(t, s.connectAs(t, s.owner))
+	agent := testdaemon.Client(t, s.connectAs(t, s.agent))
+	monitor := testdaemon.Client(t, s.connectAs(t, s.monitor))
+	owner := testdaemon.Client(t, s.connectAs(t, s.owner))
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 

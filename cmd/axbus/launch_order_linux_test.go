@@ -12,6 +12,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -59,7 +60,7 @@ func TestChromiumOpenedAfterTheDaemon(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("inspect: %d %s", code, errOut)
 	}
-	insp := decode[observer.Inspection](t, out)
+	insp := testdaemon.Decode[observer.Inspection](t, out)
 	if insp.Incomplete || len(insp.Elements) != 1 {
 		t.Fatalf("the page's Save button: incomplete %v, %d found (want 1)\n%s", insp.Incomplete, len(insp.Elements), out)
 	}
@@ -110,14 +111,14 @@ func TestClicksInTurnLandInOrder(t *testing.T) {
 		t.Helper()
 		// GTK 4.8 names a keypad button twice: its own name and its label's ("2 2").
 		out, errOut, code := dd.cli(t, "click", fmt.Sprintf("role=button,name=%q", key+" "+key), "--app", "gnome-calculator", "--json")
-		if code != 0 || !decode[api.ActionReply](t, out).Done {
+		if code != 0 || !testdaemon.Decode[api.ActionReply](t, out).Done {
 			t.Fatalf("click %s: exit %d %s%s", key, code, out, errOut)
 		}
 	}
 	display := func() string {
 		t.Helper()
 		out, errOut, code := dd.cli(t, "inspect", "--app", "gnome-calculator", "--find", "role=text_area", "--json")
-		insp := decode[observer.Inspection](t, out)
+		insp := testdaemon.Decode[observer.Inspection](t, out)
 		if code != 0 || len(insp.Elements) == 0 {
 			t.Fatalf("the display: exit %d %s%s", code, out, errOut)
 		}
@@ -157,12 +158,12 @@ func TestFirefoxPressesHeadless(t *testing.T) {
 		t.Fatalf("the page's Save button: exit %d %s%s", code, out, errOut) // Firefox shows its window before the page
 	}
 	out, errOut, code := dd.cli(t, "inspect", "--pid", pid, "--find", "role=button,name=Save", "--json")
-	insp := decode[observer.Inspection](t, out)
+	insp := testdaemon.Decode[observer.Inspection](t, out)
 	if code != 0 || len(insp.Elements) != 1 || !slices.Contains(insp.Elements[0].Actions, "press") {
 		t.Fatalf("inspect: exit %d %s%s: want Save with its action press", code, out, errOut)
 	}
 	out, errOut, code = dd.cli(t, "click", "role=button,name=Save", "--pid", pid, "--expect", `text="Saved"`, "--json")
-	if reply := decode[api.ActionReply](t, out); code != 0 || !reply.Done || reply.Expect == nil || reply.Expect.Outcome != api.WaitMet {
+	if reply := testdaemon.Decode[api.ActionReply](t, out); code != 0 || !reply.Done || reply.Expect == nil || reply.Expect.Outcome != api.WaitMet {
 		t.Fatalf("click Save: exit %d %s%s", code, out, errOut)
 	}
 }
@@ -189,7 +190,7 @@ func TestQtAppsAreSeen(t *testing.T) {
 			t.Fatalf("%s: read: exit %d %s%s", kind, code, out, errOut)
 		}
 		out, errOut, code := dd.cli(t, "click", "role=button,name=Save", "--pid", pid, "--expect", `text="Saved"`, "--json")
-		if reply := decode[api.ActionReply](t, out); code != 0 || !reply.Done || reply.Expect == nil || reply.Expect.Outcome != api.WaitMet {
+		if reply := testdaemon.Decode[api.ActionReply](t, out); code != 0 || !reply.Done || reply.Expect == nil || reply.Expect.Outcome != api.WaitMet {
 			t.Fatalf("%s: click Save: exit %d %s%s", kind, code, out, errOut)
 		}
 		if err := app.WaitOutput(ctx, "SAVED 1"); err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
@@ -31,11 +32,11 @@ type leaseAgent struct {
 // newLeaseAgent adds an identity of role to d (as its owner) and connects as it.
 func newLeaseAgent(t *testing.T, d *testDaemon, name, role string) *leaseAgent {
 	t.Helper()
-	seed, pub := newNkey(t, name)
+	seed, pub := testdaemon.NewNkey(t, name)
 	a := &leaseAgent{name: name, seed: seed}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if _, err := busClient(t, d.connect(t)).Creds(ctx, api.CredsRequest{Op: "add", Name: name, Role: role, Nkey: pub}); err != nil {
+	if _, err := testdaemon.Client(t, d.Connect(t)).Creds(ctx, api.CredsRequest{Op: "add", Name: name, Role: role, Nkey: pub}); err != nil {
 		t.Fatal(err)
 	}
 	a.connect(t, d)
@@ -53,7 +54,7 @@ func (a *leaseAgent) connect(t *testing.T, d *testDaemon) {
 		t.Fatal(err)
 	}
 	t.Cleanup(a.nc.Close)
-	a.client = busClient(t, a.nc)
+	a.client = testdaemon.Client(t, a.nc)
 }
 
 func (a *leaseAgent) lease(t *testing.T, req api.LeaseRequest) (*api.LeaseReply, error) {
@@ -62,7 +63,7 @@ func (a *leaseAgent) lease(t *testing.T, req api.LeaseRequest) (*api.LeaseReply,
 	defer cancel()
 	r, err := a.client.Lease(ctx, req)
 	if err == nil {
-		mustMatch(t, "lease.reply", mustJSONOf(t, r))
+		testdaemon.MustMatch(t, "lease.reply", mustJSONOf(t, r))
 	}
 	return r, err
 }
@@ -245,7 +246,7 @@ func TestLeasesBetweenTwoAgents(t *testing.T) {
 	d := startTestDaemon(t)
 	alice := newLeaseAgent(t, d, "alice", "agent")
 	bob := newLeaseAgent(t, d, "bob", "agent")
-	events := watchLeases(t, d.connect(t), d.Subjects)
+	events := watchLeases(t, d.Connect(t), d.Subjects)
 	notes := api.AppTarget{App: "Notes"}
 	const key = "app.notes.501"
 
@@ -333,7 +334,7 @@ func TestLeaseExpiresAtItsTTL(t *testing.T) {
 	d := startTestDaemon(t)
 	alice := newLeaseAgent(t, d, "alice", "agent")
 	bob := newLeaseAgent(t, d, "bob", "agent")
-	events := watchLeases(t, d.connect(t), d.Subjects)
+	events := watchLeases(t, d.Connect(t), d.Subjects)
 	mail := api.AppTarget{App: "Mail"}
 	l := alice.mustLease(t, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: mail, TTLMS: 1000}).Lease
 	got := waitingAcquire(t, d, bob, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: mail, WaitMS: 5000}, l.Key)
@@ -351,7 +352,7 @@ func leaseCLI(t *testing.T, d *testDaemon, args ...string) (stdout, stderr strin
 	var out, errb strings.Builder
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	code = run(ctx, append(append([]string{"lease"}, args...), "--state-dir", d.dir), &out, &errb)
+	code = run(ctx, append(append([]string{"lease"}, args...), "--state-dir", d.Dir), &out, &errb)
 	return out.String(), errb.String(), code
 }
 
@@ -369,13 +370,13 @@ func TestLeaseCommands(t *testing.T) {
 		done <- run(ctx, []string{"lease", "acquire", "--app", "Notes", "--ttl", "2s", "-s", url, "--nkey", bob.seed}, pw, &errb)
 		_ = pw.Close()
 	}()
-	line, ok := <-firstJSONLine(pr)
+	line, ok := <-testdaemon.FirstJSONLine(pr)
 	if !ok {
 		t.Fatalf("lease acquire printed nothing: %s", errb.String())
 	}
 	go func() { _, _ = io.Copy(io.Discard, pr) }()
-	mustMatch(t, "lease.reply", []byte(line))
-	held := decode[api.LeaseReply](t, line)
+	testdaemon.MustMatch(t, "lease.reply", []byte(line))
+	held := testdaemon.Decode[api.LeaseReply](t, line)
 	if held.Lease == nil || held.Lease.Holder != "bob" || held.Lease.Key != "app.notes.501" {
 		t.Fatalf("acquire printed %s", line)
 	}
@@ -387,7 +388,7 @@ func TestLeaseCommands(t *testing.T) {
 			return false
 		}
 		out, errs, code = leaseCLI(t, d, "ls")
-		ls := decode[api.LeaseReply](t, out)
+		ls := testdaemon.Decode[api.LeaseReply](t, out)
 		return code == 0 && len(ls.Leases) == 1 && ls.Leases[0].Holder == "bob" && ls.Leases[0].Expires.After(held.Lease.Expires)
 	}) {
 		t.Fatalf("lease ls past the first TTL: exit %d %s %s", code, out, errs)
@@ -414,7 +415,7 @@ func TestLeaseCommands(t *testing.T) {
 		done <- run(ctx2, []string{"lease", "acquire", "--input", "-s", url, "--nkey", bob.seed}, pw2, io.Discard)
 		_ = pw2.Close()
 	}()
-	if _, ok := <-firstJSONLine(pr2); !ok {
+	if _, ok := <-testdaemon.FirstJSONLine(pr2); !ok {
 		t.Fatal("lease acquire --input printed nothing")
 	}
 	go func() { _, _ = io.Copy(io.Discard, pr2) }()
@@ -462,7 +463,7 @@ func TestLeasesDoNotOutliveTheDaemon(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return &testDaemon{Daemon: d, dir: dir}
+		return &testDaemon{&testdaemon.Daemon{Daemon: d, Dir: dir}}
 	}
 	stop := func(d *testDaemon) {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -484,7 +485,7 @@ func TestLeasesDoNotOutliveTheDaemon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, ok := leaseKV(t, &testDaemon{Daemon: &daemon.Daemon{Server: st}}, api.InputLeaseKey); !ok {
+	if _, _, ok := leaseKV(t, &testDaemon{&testdaemon.Daemon{Daemon: &daemon.Daemon{Server: st}}}, api.InputLeaseKey); !ok {
 		t.Fatal("the bucket did not keep the lease") // else the test below proves nothing
 	}
 	if err := st.Shutdown(ctx); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -30,8 +31,8 @@ func (dd *desktopDaemon) testLocators(t *testing.T, kind string) {
 	if code != 0 {
 		t.Fatalf("click by locator: exit %d\n%s%s", code, out, errOut)
 	}
-	mustMatch(t, "click.reply", []byte(out))
-	r := decode[api.ActionReply](t, out)
+	testdaemon.MustMatch(t, "click.reply", []byte(out))
+	r := testdaemon.Decode[api.ActionReply](t, out)
 	if r.Target == nil || r.Target.Name != "Save" || r.Target.Role != observer.RoleButton || r.Target.Bounds == nil ||
 		r.Target.WaitedMS == nil || r.Expect == nil || r.Expect.Outcome != api.WaitMet {
 		t.Fatalf("reply: %s", out)
@@ -102,7 +103,7 @@ func (dd *desktopDaemon) testLocators(t *testing.T, kind string) {
 	// Nothing matches: TIMEOUT after the timeout, saying not_found.
 	start := time.Now()
 	out, errOut, code = dd.cli(t, "click", "role=button,name=Nowhere", "--pid", pid, "--timeout", "500ms")
-	e = decode[api.ErrorBody](t, out).Error
+	e = testdaemon.Decode[api.ErrorBody](t, out).Error
 	if code != observer.CodeTimeout.Info().Exit || e.Details["check"] != "not_found" || time.Since(start) < 500*time.Millisecond {
 		t.Fatalf("no such button: exit %d after %v\n%s%s", code, time.Since(start), out, errOut)
 	}

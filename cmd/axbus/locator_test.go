@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
@@ -19,8 +20,8 @@ func TestLocatorsThroughTheCLI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("click by locator: exit %d\n%s%s", code, out, errOut)
 	}
-	mustMatch(t, "click.reply", []byte(out))
-	r := decode[api.ActionReply](t, out)
+	testdaemon.MustMatch(t, "click.reply", []byte(out))
+	r := testdaemon.Decode[api.ActionReply](t, out)
 	if r.Target == nil || r.Target.Name != "Save" || r.Target.Locator != "role=button,name=Save" || r.Target.WaitedMS == nil ||
 		r.Target.Bounds == nil || !strings.HasPrefix(r.Target.Snapshot, "s_") || r.Expect == nil || r.Expect.Outcome != api.WaitMet {
 		t.Fatalf("reply = %s", out)
@@ -34,28 +35,28 @@ func TestLocatorsThroughTheCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errOut, code = d.cli(t, "click", "role=button,name=Save", "--app", "Notes")
-	e := decode[api.ErrorBody](t, out).Error
+	e := testdaemon.Decode[api.ErrorBody](t, out).Error
 	if code != observer.CodeAmbiguousTarget.Info().Exit || e.Code != observer.CodeAmbiguousTarget || len(e.Details["candidates"].([]any)) != 2 {
 		t.Fatalf("two Save buttons: exit %d, %s", code, errOut)
 	}
 	out, errOut, code = d.cli(t, "click", "role=button,name=Save,nth=2", "--app", "Notes")
-	if r := decode[api.ActionReply](t, out); code != 0 || r.Target.Bounds.X != 300 {
+	if r := testdaemon.Decode[api.ActionReply](t, out); code != 0 || r.Target.Bounds.X != 300 {
 		t.Fatalf("nth=2: exit %d\n%s%s", code, out, errOut)
 	}
 
 	out, errOut, code = d.cli(t, "inspect", "--app", "Notes", "--find", "role=button,name=Save")
-	mustMatch(t, "inspect.reply", []byte(out))
-	if code != 0 || strings.Count(out, `"role":"button"`) != 2 || len(decode[observer.Inspection](t, out).Elements) != 2 {
+	testdaemon.MustMatch(t, "inspect.reply", []byte(out))
+	if code != 0 || strings.Count(out, `"role":"button"`) != 2 || len(testdaemon.Decode[observer.Inspection](t, out).Elements) != 2 {
 		t.Fatalf("inspect --find: exit %d\n%s%s", code, out, errOut)
 	}
 
 	out, errOut, code = d.cli(t, "click", "role=button,name=Nowhere", "--app", "Notes", "--timeout", "300ms")
-	e = decode[api.ErrorBody](t, out).Error
+	e = testdaemon.Decode[api.ErrorBody](t, out).Error
 	if code != observer.CodeTimeout.Info().Exit || e.Details["check"] != "not_found" || e.Suggestion == "" {
 		t.Fatalf("no such button: exit %d, %s", code, errOut)
 	}
 	out, errOut, code = d.cli(t, "click", "role=button,,name=Save", "--app", "Notes")
-	if e := decode[api.ErrorBody](t, out).Error; code != observer.CodeBadRequest.Info().Exit || e.Details["position"] == nil {
+	if e := testdaemon.Decode[api.ErrorBody](t, out).Error; code != observer.CodeBadRequest.Info().Exit || e.Details["position"] == nil {
 		t.Fatalf("a bad locator: exit %d, %s", code, errOut)
 	}
 	_, errOut, code = d.cli(t, "click", "role=button,name=Save")
@@ -68,7 +69,7 @@ func TestLocatorsThroughTheCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errOut, code = d.cli(t, "click", "role=button,name=Save,nth=1", "--app", "Notes", "--policy", "physical", "--timeout", "300ms")
-	if e := decode[api.ErrorBody](t, out).Error; code != observer.CodeTimeout.Info().Exit || e.Details["check"] != "covered" {
+	if e := testdaemon.Decode[api.ErrorBody](t, out).Error; code != observer.CodeTimeout.Info().Exit || e.Details["check"] != "covered" {
 		t.Fatalf("a covered button, physical input: exit %d\n%s%s", code, out, errOut)
 	}
 	if _, errOut, code = d.cli(t, "click", "role=button,name=Save,nth=1", "--app", "Notes"); code != 0 {
@@ -79,7 +80,7 @@ func TestLocatorsThroughTheCLI(t *testing.T) {
 	}
 
 	out, errOut, code = d.cli(t, "wait", "role=toolbar >> name=Save,nth=2", "--app", "Notes")
-	if r := decode[api.WaitResult](t, out); code != 0 || r.Match == nil || r.Match.Bounds.X != 300 {
+	if r := testdaemon.Decode[api.WaitResult](t, out); code != 0 || r.Match == nil || r.Match.Bounds.X != 300 {
 		t.Fatalf("wait on a locator: exit %d\n%s%s", code, out, errOut)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -322,7 +323,7 @@ func (r *matrixRun) actOn(target, action string, args ...string) (*api.ActionRep
 	if code != 0 {
 		return nil, fmt.Errorf("axbus %s: exit %d: %s", action, code, firstLine(errOut+out))
 	}
-	reply := decode[api.ActionReply](r.t, out)
+	reply := testdaemon.Decode[api.ActionReply](r.t, out)
 	if !reply.Done || (reply.Expect != nil && reply.Expect.Outcome != api.WaitMet) {
 		return &reply, fmt.Errorf("axbus %s: done %v, expect %+v", action, reply.Done, reply.Expect)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testdaemon"
 )
 
 // The conformance matrix: one scenario run against a real app of every toolkit family a Linux
@@ -190,7 +191,7 @@ func (m *matrix) table(apps []*matrixApp) {
 		b.WriteString("\n")
 	}
 	table := b.String()
-	root := moduleRoot(m.t)
+	root := testdaemon.ModuleRoot(m.t)
 	if err := os.MkdirAll(filepath.Join(root, ".bench"), 0o755); err == nil {
 		_ = os.WriteFile(filepath.Join(root, ".bench", "matrix.md"), []byte(table), 0o644)
 	}

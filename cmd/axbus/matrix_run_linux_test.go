@@ -13,6 +13,7 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/atspi"
@@ -158,7 +159,7 @@ func (r *matrixRun) waitAfter(cond string, trigger func() error) error {
 	return nil
 }
 
-func (r *matrixRun) client() *client.Client { return busClient(r.t, r.d.connect(r.t)) }
+func (r *matrixRun) client() *client.Client { return testdaemon.Client(r.t, r.d.Connect(r.t)) }
 
 // converges: the daemon's inspect of the app's window, from what its backend keeps, equals a
 // fresh backend's (no watch, nothing kept) within one re-read period: whatever events were

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/axbus/axbus/internal/testdaemon"
 )
 
 // mcpConfigOf runs the built `axbus mcp config` with args and returns what it printed.
@@ -35,13 +37,13 @@ type configuredServer struct {
 // client, started exactly as the configuration says, lists the apps.
 func TestMCPConfig(t *testing.T) {
 	d := startTestDaemon(t)
-	bin := buildAxbus(t)
+	bin := testdaemon.Axbus(t)
 	abs, err := filepath.EvalSymlinks(bin)
 	if err != nil {
 		t.Fatal(err)
 	}
 
-	all := mcpConfigOf(t, bin, "--state-dir", d.dir)
+	all := mcpConfigOf(t, bin, "--state-dir", d.Dir)
 	for _, want := range []string{"// claude-desktop: ", "// claude-code: ", "// vscode: ", "// cursor: "} {
 		if !strings.Contains(all, want) {
 			t.Errorf("mcp config lacks %q:\n%s", want, all)
@@ -50,13 +52,13 @@ func TestMCPConfig(t *testing.T) {
 	keys := map[string]string{"claude-desktop": "mcpServers", "claude-code": "mcpServers", "vscode": "servers", "cursor": "mcpServers"}
 	for client, key := range keys {
 		var cfg map[string]map[string]configuredServer
-		if err := json.Unmarshal([]byte(mcpConfigOf(t, bin, "--client", client, "--state-dir", d.dir)), &cfg); err != nil {
+		if err := json.Unmarshal([]byte(mcpConfigOf(t, bin, "--client", client, "--state-dir", d.Dir)), &cfg); err != nil {
 			t.Fatalf("--client %s: not JSON: %v", client, err)
 		}
 		got := cfg[key]["axbus"]
-		if got.Command != abs || !slices.Equal(got.Args, []string{"mcp", "--state-dir", d.dir}) ||
+		if got.Command != abs || !slices.Equal(got.Args, []string{"mcp", "--state-dir", d.Dir}) ||
 			(got.Type == "stdio") != (client == "vscode" || client == "claude-code") {
-			t.Errorf("--client %s: %+v; want %s %s with mcp --state-dir %s", client, cfg, key, abs, d.dir)
+			t.Errorf("--client %s: %+v; want %s %s with mcp --state-dir %s", client, cfg, key, abs, d.Dir)
 		}
 		if client == "vscode" {
 			session := mcpConnect(t, exec.Command(got.Command, got.Args...), nil)

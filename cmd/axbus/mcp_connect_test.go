@@ -14,6 +14,7 @@ import (
 
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/pace"
+	"github.com/axbus/axbus/internal/testdaemon"
 )
 
 // untilTool calls a tool every 50 ms until want holds of its result, for at most 15 s, and
@@ -46,7 +47,7 @@ func unavailable(r *mcp.CallToolResult) bool {
 // tools; a tool says UNAVAILABLE and how to start the daemon; once one starts, the same
 // session's next call answers, without a restart.
 func TestMCPStartsWithoutADaemon(t *testing.T) {
-	bin := buildAxbus(t)
+	bin := testdaemon.Axbus(t)
 	dir := t.TempDir()
 	cmd := exec.Command(bin, "mcp", "--state-dir", dir)
 	cmd.Stderr = os.Stderr
@@ -74,17 +75,17 @@ func TestMCPStartsWithoutADaemon(t *testing.T) {
 // daemon starts again on its state dir and the same session's next call answers.
 func TestMCPReconnects(t *testing.T) {
 	d := startTestDaemon(t)
-	bin := buildAxbus(t)
-	cmd := exec.Command(bin, "mcp", "--state-dir", d.dir)
+	bin := testdaemon.Axbus(t)
+	cmd := exec.Command(bin, "mcp", "--state-dir", d.Dir)
 	cmd.Stderr = os.Stderr
 	s := mcpConnect(t, cmd, nil)
 	if r := callTool(t, s, "list_apps", map[string]any{}); r.IsError {
 		t.Fatalf("list_apps: %s", text(r))
 	}
 	listen := strings.TrimPrefix(d.Server.ClientURL(), "nats://")
-	closeDaemon(t, d.Daemon)
+	closeDaemon(t, d.Daemon.Daemon)
 	untilTool(t, s, "list_apps", unavailable)
-	again, err := daemon.Start(daemon.Config{Backend: "sim", Desktop: "demo", StateDir: d.dir, Listen: listen, Host: "testhost"})
+	again, err := daemon.Start(daemon.Config{Backend: "sim", Desktop: "demo", StateDir: d.Dir, Listen: listen, Host: "testhost"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -24,7 +25,7 @@ func TestMCPEventsOfAPageSwitch(t *testing.T) {
 		}
 		return []int{factory.PID}
 	})
-	s, _ := mcpClient(t, buildAxbus(t), "--state-dir", dd.dir)
+	s, _ := mcpClient(t, testdaemon.Axbus(t), "--state-dir", dd.Dir)
 	const app = "gtk3-widget-factory"
 	cursor := eventsEnd(t, s, app)
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
@@ -23,9 +24,9 @@ func TestMCPEventsWithTheTypeScriptSDK(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	storedAfter(t, busClient(t, d.connect(t)), "mail", 0, storm, func(e *api.Envelope) bool { return e.Type == observer.EventValueChanged })
+	storedAfter(t, testdaemon.Client(t, d.Connect(t)), "mail", 0, storm, func(e *api.Envelope) bool { return e.Type == observer.EventValueChanged })
 
-	stdout := runFixtureClient(t, node, modules, "client.mjs", "events", `{"app":"Mail","exclude":[]}`, "--", buildAxbus(t), "mcp", "--state-dir", d.dir)
+	stdout := runFixtureClient(t, node, modules, "client.mjs", "events", `{"app":"Mail","exclude":[]}`, "--", testdaemon.Axbus(t), "mcp", "--state-dir", d.Dir)
 	var out tsClientOutput
 	if err := json.Unmarshal(stdout, &out); err != nil {
 		t.Fatalf("client.mjs events: %v\n%s", err, stdout)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
@@ -111,7 +112,7 @@ func errorOf(t *testing.T, r *mcp.CallToolResult) *observer.Error {
 // the Go client and the CLI's tail, not a page of no events.
 func TestMCPEventsRefusesWhatSelectsNothing(t *testing.T) {
 	d := startTestDaemon(t)
-	s, _ := mcpClient(t, buildAxbus(t), "--state-dir", d.dir)
+	s, _ := mcpClient(t, testdaemon.Axbus(t), "--state-dir", d.Dir)
 	end := eventsEnd(t, s, "")
 	for _, c := range []struct {
 		args       map[string]any
@@ -139,7 +140,7 @@ func TestMCPEventsRefusesWhatSelectsNothing(t *testing.T) {
 	}
 
 	// The same through the Go client, which the CLI and NATS tools share.
-	cl := busClient(t, d.connect(t))
+	cl := testdaemon.Client(t, d.Connect(t))
 	ctx := context.Background()
 	for _, c := range []struct {
 		call func() error
@@ -197,8 +198,8 @@ func TestMCPEventsRefusesWhatSelectsNothing(t *testing.T) {
 func TestMCPEventsStormsExclusionsAndCursor(t *testing.T) {
 	d := startTestDaemon(t)
 	desk := d.Backend.(*sim.Desktop)
-	s, _ := mcpClient(t, buildAxbus(t), "--state-dir", d.dir)
-	cl := busClient(t, d.connect(t))
+	s, _ := mcpClient(t, testdaemon.Axbus(t), "--state-dir", d.Dir)
+	cl := testdaemon.Client(t, d.Connect(t))
 	const mail = 502
 	isStatus := func(e *api.Envelope) bool {
 		return e.Type == observer.EventValueChanged || e.Type == observer.EventTitleChanged
@@ -232,7 +233,7 @@ func TestMCPEventsStormsExclusionsAndCursor(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := tailWhile(t, func(out []byte) bool { return !strings.Contains(string(out), "Compose now") },
-		"tail", "mail", "--all", "--json", "--exclude", "value_changed,layout_changed", "--state-dir", d.dir)
+		"tail", "mail", "--all", "--json", "--exclude", "value_changed,layout_changed", "--state-dir", d.Dir)
 	if strings.Contains(out, `"type":"value_changed"`) || !strings.Contains(out, `"type":"title_changed"`) {
 		t.Fatalf("tail --exclude value_changed:\n%s", out)
 	}

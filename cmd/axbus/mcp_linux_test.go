@@ -12,6 +12,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testdaemon"
 )
 
 // TestMCPOnGTK3: the go-sdk's own client runs the built `axbus mcp` against a daemon on the
@@ -19,8 +20,8 @@ import (
 // an expect, wait for the dialog; the app itself witnesses the click.
 func TestMCPOnGTK3(t *testing.T) {
 	dd := startDesktopDaemon(t, headless.KindGTK3)
-	bin := buildAxbus(t)
-	s, _ := mcpClient(t, bin, "--state-dir", dd.dir)
+	bin := testdaemon.Axbus(t)
+	s, _ := mcpClient(t, bin, "--state-dir", dd.Dir)
 	pid := dd.apps[headless.KindGTK3].PID
 	list, err := s.ListTools(context.Background(), nil)
 	if err != nil || len(list.Tools) != 31 {

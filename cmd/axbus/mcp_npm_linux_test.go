@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/axbus/axbus/internal/mcptask"
+	"github.com/axbus/axbus/internal/testdaemon"
 )
 
 // tsClientOutput is what fixtures/mcp/client.mjs prints: the tools as the TypeScript SDK listed
@@ -33,12 +34,12 @@ func (o *tsClientOutput) text() string { return o.Result.Text() }
 // measures the tool list as it receives it (its listing's time, the bytes a model is sent).
 func TestMCPWithTheTypeScriptSDK(t *testing.T) {
 	node, modules := nodeTools(t, "@modelcontextprotocol/sdk/package.json", "the TypeScript MCP SDK")
-	bin := buildAxbus(t)
+	bin := testdaemon.Axbus(t)
 	d := startTestDaemon(t)
 
 	call := func(tool, args string) *tsClientOutput {
 		t.Helper()
-		stdout := runFixtureClient(t, node, modules, "client.mjs", tool, args, "--", bin, "mcp", "--state-dir", d.dir)
+		stdout := runFixtureClient(t, node, modules, "client.mjs", tool, args, "--", bin, "mcp", "--state-dir", d.Dir)
 		var out tsClientOutput
 		if err := json.Unmarshal(stdout, &out); err != nil {
 			t.Fatalf("client.mjs %s: its output is not the JSON object: %v\nstdout:\n%s", tool, err, stdout)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -34,8 +35,8 @@ func structuredBytes(t *testing.T, r *mcp.CallToolResult) int { return len(struc
 // for, is in the text, as inspect's) and stays within 3x the text.
 func TestMCPResults(t *testing.T) {
 	d := startTestDaemon(t)
-	bin := buildAxbus(t)
-	s, _ := mcpClient(t, bin, "--state-dir", d.dir)
+	bin := testdaemon.Axbus(t)
+	s, _ := mcpClient(t, bin, "--state-dir", d.Dir)
 	var texts, structs int
 	callTool := func(t *testing.T, s *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
 		t.Helper()

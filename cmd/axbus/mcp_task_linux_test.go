@@ -9,6 +9,7 @@ import (
 
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/mcptask"
+	"github.com/axbus/axbus/internal/testdaemon"
 )
 
 // TestMCPTaskOnGTK3: an agent's task through `axbus mcp`, driven by the TypeScript SDK's client
@@ -20,7 +21,7 @@ import (
 // app's own state.
 func TestMCPTaskOnGTK3(t *testing.T) {
 	node, modules := nodeTools(t, "@modelcontextprotocol/sdk/package.json", "the TypeScript MCP SDK")
-	bin := buildAxbus(t)
+	bin := testdaemon.Axbus(t)
 	kind := headless.KindGTK3
 	dd := startDaemonWith(t, func(ctx context.Context, dd *desktopDaemon) []int {
 		app, err := dd.session.StartApp(ctx, kind)
@@ -33,7 +34,7 @@ func TestMCPTaskOnGTK3(t *testing.T) {
 	dd.do(t, kind, map[string]any{"cmd": "add_button", "label": "Archive", "sensitive": false})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	client, err := mcptask.StartTS(ctx, node, modules, moduleRoot(t), bin, "mcp", "--state-dir", dd.dir)
+	client, err := mcptask.StartTS(ctx, node, modules, testdaemon.ModuleRoot(t), bin, "mcp", "--state-dir", dd.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}

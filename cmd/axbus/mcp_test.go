@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
 )
 
@@ -106,8 +107,8 @@ func structured[T any](t *testing.T, r *mcp.CallToolResult) T {
 // their resource, and how the stdio server ends: when stdin closes, when the daemon goes.
 func TestMCPOnTheSimulatedDesktop(t *testing.T) {
 	d := startTestDaemon(t)
-	bin := buildAxbus(t)
-	s, cmd := mcpClient(t, bin, "--state-dir", d.dir)
+	bin := testdaemon.Axbus(t)
+	s, cmd := mcpClient(t, bin, "--state-dir", d.Dir)
 	ctx := context.Background()
 
 	list, err := s.ListTools(ctx, nil)
@@ -203,10 +204,10 @@ type eventsPage struct {
 // bearer token, and serves one with it; the token's file is the user's alone.
 func TestMCPOverHTTPNeedsTheToken(t *testing.T) {
 	d := startTestDaemon(t)
-	bin := buildAxbus(t)
+	bin := testdaemon.Axbus(t)
 	tokenFile := filepath.Join(t.TempDir(), "mcp.token")
 	addr := "127.0.0.1:" + freePort(t)
-	cmd := exec.Command(bin, "mcp", "--state-dir", d.dir, "--http", addr, "--token-file", tokenFile)
+	cmd := exec.Command(bin, "mcp", "--state-dir", d.Dir, "--http", addr, "--token-file", tokenFile)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -286,9 +287,9 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // notifications/resources/updated when Notes has an event, and reading the resource gives it.
 func TestMCPPushesEvents(t *testing.T) {
 	d := startTestDaemon(t)
-	bin := buildAxbus(t)
+	bin := testdaemon.Axbus(t)
 	updated := make(chan string, 16)
-	session := mcpConnect(t, exec.Command(bin, "mcp", "--state-dir", d.dir), &mcp.ClientOptions{
+	session := mcpConnect(t, exec.Command(bin, "mcp", "--state-dir", d.Dir), &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { updated <- r.Params.URI }})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

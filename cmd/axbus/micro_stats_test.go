@@ -16,16 +16,16 @@ func TestNatsMicroStats(t *testing.T) {
 	d := startTestDaemon(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	if out, err := d.natsRun(t, ctx, "req", "--raw", d.Subjects.Endpoint("inspect"), `{"app":`); err != nil {
+	if out, err := d.NatsRun(t, ctx, "req", "--raw", d.Subjects.Endpoint("inspect"), `{"app":`); err != nil {
 		t.Fatalf("nats req: %v\n%s", err, out)
 	}
 	start := time.Now()
-	out, err := d.natsRun(t, ctx, "req", "--raw", d.Subjects.Endpoint("wait"), `{"expr":"text:\"never there\"","app":"notes","timeout_ms":200}`)
+	out, err := d.NatsRun(t, ctx, "req", "--raw", d.Subjects.Endpoint("wait"), `{"expr":"text:\"never there\"","app":"notes","timeout_ms":200}`)
 	if err != nil {
 		t.Fatalf("nats req wait: %v\n%s", err, out)
 	}
 	took := time.Since(start)
-	out, err = d.natsRun(t, ctx, "micro", "stats", "axbus", "--json")
+	out, err = d.NatsRun(t, ctx, "micro", "stats", "axbus", "--json")
 	if err != nil {
 		t.Fatalf("nats micro stats: %v\n%s", err, out)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/testcert"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -31,7 +32,7 @@ func newNatsContexts(t *testing.T) *natsContexts {
 // nats runs the nats CLI on the config dir and fails unless it exits 0.
 func (c *natsContexts) nats(t *testing.T, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(natsCLI(t), args...)
+	cmd := exec.Command(testdaemon.NatsCLI(t), args...)
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+c.config, "HOME="+c.home)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -44,7 +45,7 @@ func (c *natsContexts) nats(t *testing.T, args ...string) string {
 func appsAs(t *testing.T, args ...string) {
 	t.Helper()
 	out, errOut, code := runIn(t, append([]string{"apps"}, args...)...)
-	if code != 0 || len(decode[api.AppsReply](t, out).Apps) != 2 {
+	if code != 0 || len(testdaemon.Decode[api.AppsReply](t, out).Apps) != 2 {
 		t.Fatalf("axbus apps %s: exit %d: %s%s", strings.Join(args, " "), code, out, errOut)
 	}
 }
@@ -64,19 +65,19 @@ func isMonitor(t *testing.T, args ...string) bool {
 func TestNatsCLIContexts(t *testing.T) {
 	d := startTestDaemon(t)
 	info := d.Server.Info()
-	mon := d.addIdentity(t, "mon", api.RoleMonitor)
+	mon := d.AddIdentity(t, "mon", api.RoleMonitor)
 	c := newNatsContexts(t)
 
 	c.nats(t, "context", "add", "desk", "--server", info.URL, "--nkey", mon, "--select")
 	if !isMonitor(t) {
 		t.Fatal("without --context, axbus did not connect as the selected context's mon")
 	}
-	if isMonitor(t, "--state-dir", d.dir) {
+	if isMonitor(t, "--state-dir", d.Dir) {
 		t.Error("--state-dir did not name the local daemon over the selected context")
 	}
 	// An MCP client starts its server in an environment of its own: the selection is pinned.
 	out, errOut, code := runIn(t, "mcp", "config", "--client", "cursor")
-	entry := decode[struct {
+	entry := testdaemon.Decode[struct {
 		Servers map[string]struct{ Args []string } `json:"mcpServers"`
 	}](t, out).Servers["axbus"]
 	if code != 0 || !strings.Contains(strings.Join(entry.Args, " "), "--context desk") {
@@ -143,7 +144,7 @@ func TestNatsCLIContextTLS(t *testing.T) {
 	if !strings.HasPrefix(info.URL, "tls://") {
 		t.Fatalf("the daemon's URL is %s, want tls://", info.URL)
 	}
-	mon := d.addIdentity(t, "mon", api.RoleMonitor)
+	mon := d.AddIdentity(t, "mon", api.RoleMonitor)
 	c := newNatsContexts(t)
 
 	c.nats(t, "context", "add", "roots", "--server", info.URL, "--nkey", mon)

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/axbus/axbus/internal/testdaemon"
 )
 
 // nodeTools finds node and the node_modules that `make tools` fills (.tools/node), failing the
@@ -18,7 +20,7 @@ func nodeTools(t *testing.T, pkg, what string) (node, modules string) {
 	if err != nil {
 		t.Fatal("node is missing: run `make deps` and `make tools` (make test does both)")
 	}
-	modules = filepath.Join(moduleRoot(t), ".tools", "node", "node_modules")
+	modules = filepath.Join(testdaemon.ModuleRoot(t), ".tools", "node", "node_modules")
 	if _, err := os.Stat(filepath.Join(modules, pkg)); err != nil {
 		t.Fatalf("%s is missing from %s: run `make tools` (make test does it)", what, modules)
 	}
@@ -31,7 +33,7 @@ func runFixtureClient(t *testing.T, node, modules, script string, args ...string
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, append([]string{filepath.Join(moduleRoot(t), "fixtures", "mcp", script)}, args...)...)
+	cmd := exec.CommandContext(ctx, node, append([]string{filepath.Join(testdaemon.ModuleRoot(t), "fixtures", "mcp", script)}, args...)...)
 	cmd.Dir = t.TempDir() // where a server writes whatever it keeps
 	cmd.Env = append(os.Environ(), "AXBUS_NODE_MODULES="+modules)
 	cmd.WaitDelay = 5 * time.Second

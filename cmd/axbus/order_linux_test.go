@@ -19,7 +19,7 @@ import (
 func TestActionsKeepTheClientsOrder(t *testing.T) {
 	dd := startDesktopDaemon(t, headless.KindGTK3)
 	pid := dd.apps[headless.KindGTK3].PID
-	nc := dd.connect(t)
+	nc := dd.Connect(t)
 	replies := make(chan *nats.Msg, 16)
 	inbox := nats.NewInbox()
 	sub, err := nc.ChanSubscribe(inbox+".>", replies)

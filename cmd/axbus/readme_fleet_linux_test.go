@@ -13,6 +13,7 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
@@ -25,7 +26,7 @@ func TestReadmeFleet(t *testing.T) {
 	if err := headless.Available(); err != nil {
 		t.Fatalf("the headless desktop needs: %v (make test installs it)", err)
 	}
-	lines := fleetLines(t, filepath.Join(moduleRoot(t), "README.md"))
+	lines := fleetLines(t, filepath.Join(testdaemon.ModuleRoot(t), "README.md"))
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	t.Cleanup(cancel) // after the background lines' own cleanups, which stop them by SIGTERM
 	u := newReadmeUser(t, ctx)
@@ -86,7 +87,7 @@ func (u *readmeUser) fleetLine(t *testing.T, line string) {
 		var out string
 		if !testkit.Within(20*time.Second, func() bool {
 			out = u.sh(t, line)
-			hosts := decode[struct{ Hosts []client.Host }](t, out).Hosts
+			hosts := testdaemon.Decode[struct{ Hosts []client.Host }](t, out).Hosts
 			return len(hosts) == 1 && hosts[0].Host == "h1" && hosts[0].Backend == "atspi"
 		}) {
 			t.Fatalf("hosts: %s", out)
@@ -110,17 +111,17 @@ func (u *readmeUser) fleetLine(t *testing.T, line string) {
 		}
 	case "apps":
 		if strings.Trim(words[3], "'") == "*" {
-			fleet := decode[fleetApps](t, out)
+			fleet := testdaemon.Decode[fleetApps](t, out)
 			if len(fleet.Hosts) != 1 || fleet.Hosts[0].Host != "h1" || !hasFixture(fleet.Hosts[0].Apps) {
 				t.Fatalf("apps --host '*': %s", out)
 			}
 			return
 		}
-		if r := decode[api.AppsReply](t, out); !hasFixture(r.Apps) {
+		if r := testdaemon.Decode[api.AppsReply](t, out); !hasFixture(r.Apps) {
 			t.Fatalf("apps through the hub lacks the fixture: %s", out)
 		}
 	case "click":
-		r := decode[api.ActionReply](t, out)
+		r := testdaemon.Decode[api.ActionReply](t, out)
 		if !r.Done || r.Expect == nil || r.Expect.Outcome != api.WaitMet {
 			t.Fatalf("click through the hub: %.2000s", out)
 		}
@@ -138,7 +139,7 @@ func hasFixture(apps []observer.App) bool {
 
 // fixtureState is what the fixture app itself reports, through the local daemon.
 func (u *readmeUser) fixtureState(t *testing.T) headless.State {
-	return decode[headless.State](t, u.sh(t, "axbus fixture state"))
+	return testdaemon.Decode[headless.State](t, u.sh(t, "axbus fixture state"))
 }
 
 // background starts a line that runs until stopped (the hub, a daemon) and waits for the

@@ -20,6 +20,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
@@ -31,7 +32,7 @@ func TestReadmeTryIt(t *testing.T) {
 	if err := headless.Available(); err != nil {
 		t.Fatalf("the headless desktop needs: %v (make test installs it)", err)
 	}
-	lines := tryItLines(t, filepath.Join(moduleRoot(t), "README.md"))
+	lines := tryItLines(t, filepath.Join(testdaemon.ModuleRoot(t), "README.md"))
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	u := newReadmeUser(t, ctx)
@@ -143,7 +144,7 @@ func newReadmeUser(t *testing.T, ctx context.Context) *readmeUser {
 			env = append(env, kv)
 		}
 	}
-	env = append(env, "HOME="+dir, "PATH="+filepath.Dir(natsCLI(t))+string(os.PathListSeparator)+os.Getenv("PATH"))
+	env = append(env, "HOME="+dir, "PATH="+filepath.Dir(testdaemon.NatsCLI(t))+string(os.PathListSeparator)+os.Getenv("PATH"))
 	return &readmeUser{t: t, ctx: ctx, dir: dir, env: env}
 }
 
@@ -301,7 +302,7 @@ func (u *readmeUser) substitute(t *testing.T, line string, words []string) strin
 		t.Fatalf("no element stands for the README's placeholder id in %q: add one to readmeTargets", line)
 	}
 	if u.snap == nil {
-		insp := decode[observer.Inspection](t, u.sh(t, "./bin/axbus inspect --app fixture --json"))
+		insp := testdaemon.Decode[observer.Inspection](t, u.sh(t, "./bin/axbus inspect --app fixture --json"))
 		u.snap = &insp
 	}
 	i := slices.IndexFunc(u.snap.Elements, pick)
@@ -340,17 +341,17 @@ func (u *readmeUser) runLine(t *testing.T, line string) {
 	out := u.sh(t, line)
 	switch words[1] {
 	case "apps":
-		r := decode[api.AppsReply](t, out)
+		r := testdaemon.Decode[api.AppsReply](t, out)
 		if !slices.ContainsFunc(r.Apps, func(a observer.App) bool { return a.Name == "axbus-fixture-gtk3" && a.PID > 0 }) {
 			t.Fatalf("apps lacks the fixture app: %s", out)
 		}
 	case "windows":
-		if r := decode[api.WindowsReply](t, out); r.App.Name != "axbus-fixture-gtk3" || len(r.Windows) == 0 {
+		if r := testdaemon.Decode[api.WindowsReply](t, out); r.App.Name != "axbus-fixture-gtk3" || len(r.Windows) == 0 {
 			t.Fatalf("windows: %s", out)
 		}
 	case "inspect":
-		insp := decode[observer.Inspection](t, out) // JSON: stdout is no terminal
-		mustMatch(t, "inspect.reply", []byte(out))
+		insp := testdaemon.Decode[observer.Inspection](t, out) // JSON: stdout is no terminal
+		testdaemon.MustMatch(t, "inspect.reply", []byte(out))
 		if !strings.Contains(line, "--scope") {
 			if !strings.HasPrefix(insp.SnapshotID, "s_") || find(&insp, observer.RoleButton, "Save") == nil {
 				t.Fatalf("inspect lacks a snapshot id or the Save button: %.2000s", out)
@@ -384,11 +385,11 @@ func (u *readmeUser) runLine(t *testing.T, line string) {
 			t.Fatalf("read --text: %q", out)
 		}
 	case "wait":
-		if r := decode[api.WaitResult](t, out); r.Outcome != api.WaitMet {
+		if r := testdaemon.Decode[api.WaitResult](t, out); r.Outcome != api.WaitMet {
 			t.Fatalf("wait: %s", out)
 		}
 	case "click", "set-value":
-		r := decode[api.ActionReply](t, out)
+		r := testdaemon.Decode[api.ActionReply](t, out)
 		if !r.Done || (words[1] == "click" && (r.Expect == nil || r.Expect.Outcome != api.WaitMet)) {
 			t.Fatalf("%s: %.2000s", words[1], out)
 		}
@@ -396,20 +397,20 @@ func (u *readmeUser) runLine(t *testing.T, line string) {
 			t.Fatalf("set-value: the field does not read back the value: %s", out)
 		}
 	case "launch":
-		if r := decode[api.LaunchReply](t, out); r.App.PID <= 0 || r.App.Name != words[2] {
+		if r := testdaemon.Decode[api.LaunchReply](t, out); r.App.PID <= 0 || r.App.Name != words[2] {
 			t.Fatalf("launch: %s", out)
 		}
 	case "quit":
-		if r := decode[api.QuitReply](t, out); r.App.Name != words[3] || r.EndedMS <= 0 {
+		if r := testdaemon.Decode[api.QuitReply](t, out); r.App.Name != words[3] || r.EndedMS <= 0 {
 			t.Fatalf("quit: %s", out)
 		}
 	case "window", "activate":
-		r := decode[api.WindowReply](t, out)
+		r := testdaemon.Decode[api.WindowReply](t, out)
 		if r.After == nil || (words[1] == "window" && !r.After.Minimized) || (words[1] == "activate" && (!r.After.Focused || r.After.Minimized)) {
 			t.Fatalf("%s: %s", words[1], out)
 		}
 	case "clipboard":
-		if r := decode[api.ClipboardReply](t, out); r.Text != "Grüße ✓" {
+		if r := testdaemon.Decode[api.ClipboardReply](t, out); r.Text != "Grüße ✓" {
 			t.Fatalf("clipboard: %s", out)
 		}
 	case "fixture":
@@ -418,7 +419,7 @@ func (u *readmeUser) runLine(t *testing.T, line string) {
 			t.Fatalf("fixture: %q", out)
 		}
 	case "status":
-		if r := decode[api.StatusReply](t, out); r.Backend != "atspi" || r.Events.Published == 0 {
+		if r := testdaemon.Decode[api.StatusReply](t, out); r.Backend != "atspi" || r.Events.Published == 0 {
 			t.Fatalf("status: %s", out)
 		}
 	case "doctor":
@@ -486,8 +487,8 @@ func (u *readmeUser) tailLine(t *testing.T, line string, words []string) api.Env
 	if err != nil && !(errors.As(err, &exit) && exit.Sys().(syscall.WaitStatus).Signal() == syscall.SIGINT) {
 		t.Fatalf("%s after SIGINT: %v; stderr: %s", line, err, errb.String())
 	}
-	env := decode[api.Envelope](t, first) // JSON: stdout is no terminal
-	mustMatch(t, "event", []byte(first))
+	env := testdaemon.Decode[api.Envelope](t, first) // JSON: stdout is no terminal
+	testdaemon.MustMatch(t, "event", []byte(first))
 	if len(words) > 2 && !strings.HasPrefix(words[2], "-") && env.App.Name != words[2] {
 		t.Fatalf("%s printed an event of %s", line, env.App.Name)
 	}
@@ -510,7 +511,7 @@ func (u *readmeUser) desktopRunLine(t *testing.T, line string) {
 	program := strings.Fields(strings.TrimSuffix(line, "&"))[3]
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		r := decode[api.AppsReply](t, u.sh(t, "./bin/axbus apps --json"))
+		r := testdaemon.Decode[api.AppsReply](t, u.sh(t, "./bin/axbus apps --json"))
 		if i := slices.IndexFunc(r.Apps, func(a observer.App) bool { return strings.Contains(a.Name, program) }); i >= 0 {
 			u.demo = r.Apps[i].PID
 			_, _, u.demoParent, _ = procParent(u.demo)
@@ -574,7 +575,7 @@ func (u *readmeUser) natsLine(t *testing.T, line string, words []string) {
 				t.Fatalf("micro ls lacks axbus:\n%s", out)
 			}
 		case slices.Contains(words, "req"):
-			if insp := decode[observer.Inspection](t, strings.TrimSpace(out)); insp.App.Name != "axbus-fixture-gtk3" {
+			if insp := testdaemon.Decode[observer.Inspection](t, strings.TrimSpace(out)); insp.App.Name != "axbus-fixture-gtk3" {
 				t.Fatalf("req inspect: %.2000s", out)
 			}
 		default:

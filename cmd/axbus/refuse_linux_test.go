@@ -12,6 +12,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -39,7 +40,7 @@ func (dd *desktopDaemon) refusedAtOnce(t *testing.T, bin, action, target string,
 	}
 	t.Logf("%s %s: %s after %v: %s", action, target, code, took.Round(100*time.Microsecond), e.Message)
 
-	cmd := exec.Command(bin, action, "--state-dir", dd.dir, target)
+	cmd := exec.Command(bin, action, "--state-dir", dd.Dir, target)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()
@@ -47,15 +48,15 @@ func (dd *desktopDaemon) refusedAtOnce(t *testing.T, bin, action, target string,
 	if !errors.As(runErr, &exit) || exit.ExitCode() != code.Info().Exit {
 		t.Fatalf("axbus %s %s: %v, want exit %d\n%s%s", action, target, runErr, code.Info().Exit, stdout.String(), stderr.String())
 	}
-	if body := decode[api.ErrorBody](t, stdout.String()); body.Error == nil || body.Error.Code != code ||
-		!strings.HasPrefix(oneLine(t, stderr.String()), "axbus: "+string(code)+": ") {
+	if body := testdaemon.Decode[api.ErrorBody](t, stdout.String()); body.Error == nil || body.Error.Code != code ||
+		!strings.HasPrefix(testdaemon.OneLine(t, stderr.String()), "axbus: "+string(code)+": ") {
 		t.Fatalf("axbus %s %s printed\n%s%s", action, target, stdout.String(), stderr.String())
 	}
 }
 
 // TestRefusalsOnGTK3: on the GTK3 fixture and GTK 3's widget factory.
 func TestRefusalsOnGTK3(t *testing.T) {
-	bin := buildAxbus(t)
+	bin := testdaemon.Axbus(t)
 	dd := startDaemonWith(t, func(ctx context.Context, dd *desktopDaemon) []int {
 		fixture, err := dd.session.StartApp(ctx, headless.KindGTK3)
 		if err != nil {
@@ -219,7 +220,7 @@ func (dd *desktopDaemon) refusalsOnFactory(t *testing.T, bin string) {
 // tab not shown) and on Chromium (a disabled button; a section or dialog hidden leaves its tree,
 // so its elements are refused as gone; content below the fold is acted on).
 func TestRefusalsBeyondGTK(t *testing.T) {
-	bin := buildAxbus(t)
+	bin := testdaemon.Axbus(t)
 	dd := startDaemonWith(t, func(ctx context.Context, dd *desktopDaemon) []int {
 		qt, err := dd.session.StartApp(ctx, headless.KindQt5)
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -66,8 +67,8 @@ func TestScreenshotOfGTK3(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("inspect --ocr: exit %d %s%s", code, out, errOut)
 	}
-	mustMatch(t, "inspect.reply", []byte(out))
-	textIn(t, "the inspection", "Save", decode[observer.Inspection](t, out).RecognizedText, win, r.Width, r.Height, r.Scale, *save.Bounds)
+	testdaemon.MustMatch(t, "inspect.reply", []byte(out))
+	textIn(t, "the inspection", "Save", testdaemon.Decode[observer.Inspection](t, out).RecognizedText, win, r.Width, r.Height, r.Scale, *save.Bounds)
 }
 
 // screenshotOf takes a screenshot of app pid's window with OCR through the CLI, checks the
@@ -85,7 +86,7 @@ func (dd *desktopDaemon) screenshotOf(t *testing.T, pid int) (screenshotResult, 
 	}
 	delete(reply, "file") // the CLI's own
 	wire, _ := json.Marshal(reply)
-	mustMatch(t, "screenshot.reply", wire)
+	testdaemon.MustMatch(t, "screenshot.reply", wire)
 	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +95,7 @@ func (dd *desktopDaemon) screenshotOf(t *testing.T, pid int) (screenshotResult, 
 	if err != nil {
 		t.Fatalf("the file is no PNG: %v", err)
 	}
-	return decode[screenshotResult](t, out), img
+	return testdaemon.Decode[screenshotResult](t, out), img
 }
 
 // textIn fails unless rt has a line with text whose box's centre, mapped from an image of w x

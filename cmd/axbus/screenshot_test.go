@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -34,7 +35,7 @@ func TestScreenshotTravelsWhole(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return decode[screenshotResult](t, out), b
+		return testdaemon.Decode[screenshotResult](t, out), b
 	}
 	r, b := shot("--full", "--max-bytes", "16777216")
 	sum := sha256.Sum256(b)

@@ -22,6 +22,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/embedded"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
@@ -210,7 +211,7 @@ func TestSecurityAttacksWithTheNatsCLI(t *testing.T) {
 			delivered = info.Delivered.Consumer
 			return info.Delivered.Stream >= state.LastSeq
 		})
-		if _, err := busClient(t, s.connectAs(t, s.owner)).Status(ctx); err != nil {
+		if _, err := testdaemon.Client(t, s.connectAs(t, s.owner)).Status(ctx); err != nil {
 			t.Fatalf("the owner's status: %v", err)
 		}
 		handled := s.endpointRequests(t, "status") - before - 1
@@ -247,7 +248,7 @@ func TestSecurityAttacksWithTheNatsCLI(t *testing.T) {
 				}
 			}
 			canary() // the spy's subscription is in place
-			cl := busClient(t, s.connectAs(t, c.asker))
+			cl := testdaemon.Client(t, s.connectAs(t, c.asker))
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			for range 5 {
@@ -380,7 +381,7 @@ func TestSecurityAttacksWithTheNatsCLI(t *testing.T) {
 				asyncErrs = append(asyncErrs, err.Error())
 				mu.Unlock()
 			}))
-		if _, err := busClient(t, nc).Apps(context.Background()); err != nil {
+		if _, err := testdaemon.Client(t, nc).Apps(context.Background()); err != nil {
 			t.Fatalf("doomed's apps before: %v", err)
 		}
 		sub := s.natsStart(t, doomed, "sub", s.Subjects.AllEvents())
@@ -473,12 +474,12 @@ func startSecDaemon(t *testing.T) *secDaemon {
 // addUser makes an nkey, writes its seed (0600) and adds the user to the server.
 func (s *secDaemon) addUser(t *testing.T, name, role string) secIdent {
 	t.Helper()
-	return secIdent{name: name, role: role, seed: s.addIdentity(t, name, role)}
+	return secIdent{name: name, role: role, seed: s.AddIdentity(t, name, role)}
 }
 
 func secPublicKey(t *testing.T) string {
 	t.Helper()
-	_, pub := newNkey(t, "unused")
+	_, pub := testdaemon.NewNkey(t, "unused")
 	return pub
 }
 
@@ -486,7 +487,7 @@ func secPublicKey(t *testing.T) string {
 // its URL and an nkey.
 func (s *secDaemon) connFlags(who secIdent) []string {
 	if who.name == embedded.OwnerName {
-		return []string{"--state-dir", s.dir}
+		return []string{"--state-dir", s.Dir}
 	}
 	return []string{"--server", s.url, "--nkey", who.seed}
 }
@@ -518,7 +519,7 @@ func (s *secDaemon) connectAs(t *testing.T, who secIdent, opts ...nats.Option) *
 // secNatsCmd is the real nats CLI as who, with no context or setting of this machine's.
 func (s *secDaemon) secNatsCmd(t *testing.T, ctx context.Context, who secIdent, args ...string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.CommandContext(ctx, natsCLI(t), append([]string{"--server", s.url, "--nkey", who.seed}, args...)...)
+	cmd := exec.CommandContext(ctx, testdaemon.NatsCLI(t), append([]string{"--server", s.url, "--nkey", who.seed}, args...)...)
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "NATS_") })
 	cmd.Env = append(env, "XDG_CONFIG_HOME="+t.TempDir(), "HOME="+t.TempDir())
 	return cmd
@@ -696,7 +697,7 @@ func (s *secDaemon) onlyTheDaemons(t *testing.T, evs []api.Envelope) {
 // checkbox is the target of the demo's "Remember me" checkbox and its value, as who inspects it.
 func (s *secDaemon) checkbox(t *testing.T, who secIdent) (target, value string) {
 	t.Helper()
-	cl := busClient(t, s.connectAs(t, who))
+	cl := testdaemon.Client(t, s.connectAs(t, who))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	insp, err := cl.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{App: "Notes"}})
@@ -719,7 +720,7 @@ func (s *secDaemon) checkbox(t *testing.T, who secIdent) (target, value string) 
 func (s *secDaemon) toggle(t *testing.T, who secIdent) {
 	t.Helper()
 	target, _ := s.checkbox(t, who)
-	cl := busClient(t, s.connectAs(t, who))
+	cl := testdaemon.Client(t, s.connectAs(t, who))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if _, err := cl.Act(ctx, "toggle", api.ActionRequest{Target: target}); err != nil {
@@ -731,7 +732,7 @@ func (s *secDaemon) status(t *testing.T, who secIdent) *api.StatusReply {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	st, err := busClient(t, s.connectAs(t, who)).Status(ctx)
+	st, err := testdaemon.Client(t, s.connectAs(t, who)).Status(ctx)
 	if err != nil {
 		t.Fatalf("%s's status: %v", who.name, err)
 	}
@@ -819,7 +820,7 @@ func (s *secDaemon) noUser(t *testing.T, name string) {
 	if code != 0 {
 		t.Fatalf("creds ls: exit %d %s", code, errOut)
 	}
-	for _, u := range decode[api.CredsReply](t, out).Users {
+	for _, u := range testdaemon.Decode[api.CredsReply](t, out).Users {
 		if u.Name == name {
 			t.Errorf("creds ls lists %s: %s", name, out)
 		}
@@ -851,7 +852,7 @@ func TestCoordinationSubjects(t *testing.T) {
 	d := startTestDaemon(t)
 	connect := func(name, role string) *nats.Conn {
 		t.Helper()
-		opt, err := nats.NkeyOptionFromSeed(d.addIdentity(t, name, role))
+		opt, err := nats.NkeyOptionFromSeed(d.AddIdentity(t, name, role))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -863,7 +864,7 @@ func TestCoordinationSubjects(t *testing.T) {
 		return nc
 	}
 	alice, bob, mon := connect("alice", api.RoleAgent), connect("bob", api.RoleAgent), connect("mon", api.RoleMonitor)
-	bobHears, monHears := subscribed(t, bob, d.Subjects.Coordination("*")), subscribed(t, mon, d.Subjects.Coordination("*"))
+	bobHears, monHears := testdaemon.Subscribed(t, bob, d.Subjects.Coordination("*")), testdaemon.Subscribed(t, mon, d.Subjects.Coordination("*"))
 	_ = mon.Publish("ax.testhost.coord.mon.x", []byte("from the monitor"))
 	_ = alice.Publish("ax.testhost.coord.bob.claim", []byte("alice as bob"))
 	_ = alice.Publish("ax.testhost.coord.alice.claim", []byte("notes is mine"))

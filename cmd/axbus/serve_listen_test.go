@@ -16,6 +16,7 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/testcert"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/nats-io/nats.go"
 )
 
@@ -33,7 +34,7 @@ func TestServeRefusesRemoteListenWithoutTLS(t *testing.T) {
 		if code != exitUsage || !refusedInTime {
 			t.Fatalf("serve --listen %s: exit %d (refused before the deadline: %v), want a refusal with exit %d", addr, code, refusedInTime, exitUsage)
 		}
-		line := oneLine(t, errb.String())
+		line := testdaemon.OneLine(t, errb.String())
 		for _, want := range []string{"refusing to listen on " + addr + " without TLS", "--tls-cert FILE --tls-key FILE", "--insecure-remote", "--listen 127.0.0.1:" + port} {
 			if !strings.Contains(line, want) {
 				t.Errorf("stderr %q lacks %q", line, want)
@@ -66,9 +67,9 @@ func TestServeInsecureRemoteSaysSo(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status: exit %d: %s", code, errOut)
 	}
-	mustMatch(t, "status.reply", []byte(out))
+	testdaemon.MustMatch(t, "status.reply", []byte(out))
 	want := api.ListenStatus{URL: "nats://127.0.0.1:" + port, Address: info.Listen, InsecureRemote: true}
-	if st := decode[api.StatusReply](t, out); st.Listen == nil || *st.Listen != want {
+	if st := testdaemon.Decode[api.StatusReply](t, out); st.Listen == nil || *st.Listen != want {
 		t.Fatalf("status listen = %+v, want %+v", st.Listen, want)
 	}
 }
@@ -86,7 +87,7 @@ func TestServeLoopbackBanner(t *testing.T) {
 	}
 	out, _, code := s.cli(t, "status")
 	want := api.ListenStatus{URL: info.URL, Address: info.Listen, Loopback: true}
-	if st := decode[api.StatusReply](t, out); code != 0 || st.Listen == nil || *st.Listen != want {
+	if st := testdaemon.Decode[api.StatusReply](t, out); code != 0 || st.Listen == nil || *st.Listen != want {
 		t.Fatalf("status: exit %d, listen %+v, want %+v", code, st.Listen, want)
 	}
 }
@@ -117,9 +118,9 @@ func TestServeTLS(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status over TLS: exit %d: %s", code, errOut)
 	}
-	mustMatch(t, "status.reply", []byte(out))
+	testdaemon.MustMatch(t, "status.reply", []byte(out))
 	want := api.ListenStatus{URL: tlsURL, Address: info.Listen, TLS: true}
-	if st := decode[api.StatusReply](t, out); st.Listen == nil || *st.Listen != want {
+	if st := testdaemon.Decode[api.StatusReply](t, out); st.Listen == nil || *st.Listen != want {
 		t.Fatalf("status listen = %+v, want %+v", st.Listen, want)
 	}
 
@@ -144,7 +145,7 @@ func TestServeTLS(t *testing.T) {
 	if err != nil {
 		t.Fatalf("status over nats.go TLS: %v", err)
 	}
-	mustMatch(t, "status.reply", m.Data)
+	testdaemon.MustMatch(t, "status.reply", m.Data)
 
 	var sout, serr strings.Builder
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -153,7 +154,7 @@ func TestServeTLS(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status --server %s --tls-ca: exit %d: %s", tlsURL, code, serr.String())
 	}
-	mustMatch(t, "status.reply", []byte(sout.String()))
+	testdaemon.MustMatch(t, "status.reply", []byte(sout.String()))
 }
 
 // plaintextConnect speaks plaintext NATS to addr: it reads INFO, sends CONNECT and PING, and
@@ -246,7 +247,7 @@ func (s *servedDaemon) bannerHas(t *testing.T, label, want string) {
 // cli runs a client command against the served daemon, found through its state dir.
 func (s *servedDaemon) cli(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	return (&testDaemon{dir: s.dir}).cli(t, args...)
+	return (&testDaemon{&testdaemon.Daemon{Dir: s.dir}}).cli(t, args...)
 }
 
 // freePort is a TCP port free on every interface just now.

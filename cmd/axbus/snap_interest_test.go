@@ -14,6 +14,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/daemon"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
@@ -43,9 +44,9 @@ func pollTicks(t *testing.T, d *daemon.Daemon, n int64) {
 func TestSnapPolledOnlyWhileSubscribed(t *testing.T) {
 	const ledger = 601
 	td := startSimDaemon(t, daemon.Config{Desktop: "large", SnapInterval: 10 * time.Millisecond, SnapResync: 3})
-	d := td.Daemon
-	nc := td.connect(t)
-	client := busClient(t, nc)
+	d := td.Daemon.Daemon
+	nc := td.Connect(t)
+	client := testdaemon.Client(t, nc)
 
 	testkit.Eventually(t, 5*time.Second, "the poller knows Ledger", func() bool { _, ok := pollStats(d, ledger); return ok })
 	pollTicks(t, d, 30) // resyncs due every 3: none may run
@@ -56,16 +57,16 @@ func TestSnapPolledOnlyWhileSubscribed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustMatch(t, "status.reply", mustMarshal(t, st))
+	testdaemon.MustMatch(t, "status.reply", mustMarshal(t, st))
 	if len(st.Snaps.Polled) != 0 || !strings.HasPrefix(st.Snaps.Idle, "no subscriber") {
 		t.Errorf("status with no subscriber: polled %+v, idle %q", st.Snaps.Polled, st.Snaps.Idle)
 	}
 
-	exact := subscribed(t, nc, d.Subjects.Snap("Ledger"))
+	exact := testdaemon.Subscribed(t, nc, d.Subjects.Snap("Ledger"))
 	if env := nextSnap(t, exact); env.Kind != observer.DiffReset || len(env.Added) != 4000 || env.Elements != 4000 {
 		t.Fatalf("first diff of a new subscriber: %s with %d added", env.Kind, len(env.Added))
 	}
-	wild := subscribed(t, nc, d.Subjects.AllSnaps())
+	wild := testdaemon.Subscribed(t, nc, d.Subjects.AllSnaps())
 	if env := nextSnap(t, wild); env.Kind != observer.DiffReset || len(env.Added) != 4000 {
 		t.Fatalf("first diff of a wildcard subscriber: %s with %d added", env.Kind, len(env.Added))
 	}
@@ -78,7 +79,7 @@ func TestSnapPolledOnlyWhileSubscribed(t *testing.T) {
 	if st, err = client.Status(context.Background()); err != nil || len(st.Snaps.Polled) != 1 || st.Snaps.Polled[0].App.PID != ledger || st.Snaps.Idle != "" {
 		t.Errorf("status with subscribers: %+v (%v)", st.Snaps, err)
 	}
-	mustMatch(t, "status.reply", mustMarshal(t, st))
+	testdaemon.MustMatch(t, "status.reply", mustMarshal(t, st))
 
 	_ = exact.Unsubscribe()
 	_ = wild.Unsubscribe()
@@ -106,7 +107,7 @@ func nextSnap(t *testing.T, sub *nats.Subscription) api.SnapEnvelope {
 	if err != nil {
 		t.Fatalf("no diff on %s: %v", sub.Subject, err)
 	}
-	mustMatch(t, "snap", msg.Data)
+	testdaemon.MustMatch(t, "snap", msg.Data)
 	var env api.SnapEnvelope
 	if err := json.Unmarshal(msg.Data, &env); err != nil {
 		t.Fatal(err)
@@ -131,11 +132,11 @@ func TestSnapNatsSub(t *testing.T) {
 	d := startTestDaemon(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	if s, ok := pollStats(d.Daemon, notes); ok && (s.Polling || s.Reads != 0) {
+	if s, ok := pollStats(d.Daemon.Daemon, notes); ok && (s.Polling || s.Reads != 0) {
 		t.Fatalf("polling before any subscriber: %+v", s)
 	}
 	info := d.Server.Info()
-	sub := exec.CommandContext(ctx, natsCLI(t), "--server", info.URL, "--nkey", info.CredsFile, "sub", "--raw", d.Subjects.Snap("Notes"))
+	sub := exec.CommandContext(ctx, testdaemon.NatsCLI(t), "--server", info.URL, "--nkey", info.CredsFile, "sub", "--raw", d.Subjects.Snap("Notes"))
 	sub.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "HOME="+t.TempDir())
 	stdout, err := sub.StdoutPipe()
 	if err != nil {
@@ -145,15 +146,15 @@ func TestSnapNatsSub(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = sub.Process.Kill(); _ = sub.Wait() }()
-	lines := firstJSONLine(stdout)
+	lines := testdaemon.FirstJSONLine(stdout)
 	var env api.SnapEnvelope
 	select {
 	case l, ok := <-lines:
 		if !ok {
 			t.Fatal("nats sub ended without a diff")
 		}
-		mustMatch(t, "snap", []byte(l))
-		env = decode[api.SnapEnvelope](t, l)
+		testdaemon.MustMatch(t, "snap", []byte(l))
+		env = testdaemon.Decode[api.SnapEnvelope](t, l)
 	case <-time.After(10 * time.Second):
 		t.Fatal("nats sub saw no diff in 10 s")
 	}
@@ -161,7 +162,7 @@ func TestSnapNatsSub(t *testing.T) {
 		t.Fatalf("first diff %s of %s: %d added of %d elements; want a reset of the whole window", env.Kind, env.App.Name, len(env.Added), env.Elements)
 	}
 	out, _, code := d.cli(t, "status")
-	st := decode[api.StatusReply](t, out)
+	st := testdaemon.Decode[api.StatusReply](t, out)
 	if code != 0 || len(st.Snaps.Polled) != 1 || st.Snaps.Polled[0].App.PID != notes || st.Snaps.Polled[0].Listeners != 1 {
 		t.Fatalf("status while nats sub listens (exit %d): %s", code, out)
 	}
@@ -169,11 +170,11 @@ func TestSnapNatsSub(t *testing.T) {
 	_ = sub.Process.Kill()
 	_ = sub.Wait()
 	testkit.Eventually(t, 10*time.Second, "polling stops once nats sub is gone", func() bool {
-		s, _ := pollStats(d.Daemon, notes)
+		s, _ := pollStats(d.Daemon.Daemon, notes)
 		return !s.Polling && s.Elements == 0
 	})
 	out, _, _ = d.cli(t, "status")
-	if st := decode[api.StatusReply](t, out); len(st.Snaps.Polled) != 0 || !strings.HasPrefix(st.Snaps.Idle, "no subscriber") {
+	if st := testdaemon.Decode[api.StatusReply](t, out); len(st.Snaps.Polled) != 0 || !strings.HasPrefix(st.Snaps.Idle, "no subscriber") {
 		t.Errorf("status after nats sub left: %s", out)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/daemon"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer/sim"
 	"github.com/nats-io/nats.go"
 )
@@ -17,7 +18,7 @@ import (
 func TestSnapDiffsThroughNATS(t *testing.T) {
 	td := startSimDaemon(t, daemon.Config{Desktop: "large", SnapInterval: 100 * time.Millisecond, SnapResync: 0})
 	d := td.Daemon
-	nc := td.connect(t)
+	nc := td.Connect(t)
 	sub, err := nc.SubscribeSync(d.Subjects.Snap("Ledger"))
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +32,7 @@ func TestSnapDiffsThroughNATS(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mustMatch(t, "snap", msg.Data)
+		testdaemon.MustMatch(t, "snap", msg.Data)
 		var env api.SnapEnvelope
 		if err := json.Unmarshal(msg.Data, &env); err != nil {
 			t.Fatal(err)

@@ -18,6 +18,7 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
@@ -30,8 +31,8 @@ func TestAppsWindowsInspectStatusThroughTheCLI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("apps: exit %d: %s", code, errOut)
 	}
-	mustMatch(t, "apps.reply", []byte(out))
-	apps := decode[api.AppsReply](t, out)
+	testdaemon.MustMatch(t, "apps.reply", []byte(out))
+	apps := testdaemon.Decode[api.AppsReply](t, out)
 	var notes *observer.App
 	for i := range apps.Apps {
 		if apps.Apps[i].Name == "Notes" {
@@ -46,8 +47,8 @@ func TestAppsWindowsInspectStatusThroughTheCLI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("windows: exit %d: %s", code, errOut)
 	}
-	mustMatch(t, "windows.reply", []byte(out))
-	if w := decode[api.WindowsReply](t, out); len(w.Windows) == 0 || w.App.PID != 501 {
+	testdaemon.MustMatch(t, "windows.reply", []byte(out))
+	if w := testdaemon.Decode[api.WindowsReply](t, out); len(w.Windows) == 0 || w.App.PID != 501 {
 		t.Fatalf("windows of Notes: %s", out)
 	}
 
@@ -55,8 +56,8 @@ func TestAppsWindowsInspectStatusThroughTheCLI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("inspect: exit %d: %s", code, errOut)
 	}
-	mustMatch(t, "inspect.reply", []byte(out))
-	insp := decode[observer.Inspection](t, out)
+	testdaemon.MustMatch(t, "inspect.reply", []byte(out))
+	insp := testdaemon.Decode[observer.Inspection](t, out)
 	if !strings.HasPrefix(insp.SnapshotID, "s_") || len(insp.Elements) == 0 || insp.Elements[0].ID != "e0" {
 		t.Fatalf("inspect reply: %s", out)
 	}
@@ -83,8 +84,8 @@ func TestAppsWindowsInspectStatusThroughTheCLI(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("status: exit %d: %s", code, errOut)
 	}
-	mustMatch(t, "status.reply", []byte(out))
-	if st := decode[api.StatusReply](t, out); st.Host != "testhost" || st.Snapshots.Count != 1 || st.Backend != "sim" {
+	testdaemon.MustMatch(t, "status.reply", []byte(out))
+	if st := testdaemon.Decode[api.StatusReply](t, out); st.Host != "testhost" || st.Snapshots.Count != 1 || st.Backend != "sim" {
 		t.Fatalf("status: %s", out)
 	}
 }
@@ -113,7 +114,7 @@ func TestSchemaCommand(t *testing.T) {
 // daemon still serves.
 func TestBadInputGetsClearErrors(t *testing.T) {
 	d := startTestDaemon(t)
-	nc := d.connect(t)
+	nc := d.Connect(t)
 	endpoint := d.Subjects.Endpoint
 	for _, c := range []struct {
 		name, subject string
@@ -141,7 +142,7 @@ func TestBadInputGetsClearErrors(t *testing.T) {
 		if msg.Header.Get(micro.ErrorCodeHeader) != c.status || msg.Header.Get(micro.ErrorHeader) == "" {
 			t.Errorf("%s: headers %v, want status %s and a message", c.name, msg.Header, c.status)
 		}
-		mustMatch(t, "error", msg.Data)
+		testdaemon.MustMatch(t, "error", msg.Data)
 		var body api.ErrorBody
 		if err := json.Unmarshal(msg.Data, &body); err != nil || body.Error.Code != c.code || body.Error.Suggestion == "" {
 			t.Errorf("%s: body %s, want code %s with a suggestion", c.name, msg.Data, c.code)
@@ -153,7 +154,7 @@ func TestBadInputGetsClearErrors(t *testing.T) {
 	}
 	// the CLI maps the codes to documented exit statuses, one line on stderr
 	_, errOut, code := d.cli(t, "inspect", "--app", "NoSuchApp")
-	if code != exitNotFound || !strings.Contains(oneLine(t, errOut), "APP_NOT_FOUND") {
+	if code != exitNotFound || !strings.Contains(testdaemon.OneLine(t, errOut), "APP_NOT_FOUND") {
 		t.Fatalf("inspect NoSuchApp: exit %d, %q", code, errOut)
 	}
 	if _, _, code = d.cli(t, "inspect"); code != exitUsage {
@@ -165,7 +166,7 @@ func TestBadInputGetsClearErrors(t *testing.T) {
 // as 900 KB in a header and again in the body.
 func TestErrorsEchoLongInputCut(t *testing.T) {
 	d := startTestDaemon(t)
-	nc := d.connect(t)
+	nc := d.Connect(t)
 	long := strings.Repeat("x", 900<<10)
 	for _, c := range []struct{ endpoint, body string }{
 		{"inspect", `{"scope": "s_0123456789ab:` + long + `"}`},
@@ -201,11 +202,11 @@ func TestNatsCLI(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 
-	out, err := d.natsRun(t, ctx, "micro", "ls")
+	out, err := d.NatsRun(t, ctx, "micro", "ls")
 	if err != nil || !strings.Contains(out, "axbus") {
 		t.Fatalf("nats micro ls: %v\n%s", err, out)
 	}
-	out, err = d.natsRun(t, ctx, "micro", "info", "axbus")
+	out, err = d.NatsRun(t, ctx, "micro", "info", "axbus")
 	if err != nil {
 		t.Fatalf("nats micro info: %v\n%s", err, out)
 	}
@@ -215,17 +216,17 @@ func TestNatsCLI(t *testing.T) {
 		}
 	}
 
-	out, err = d.natsRun(t, ctx, "req", "--raw", d.Subjects.Endpoint("inspect"), `{"app":"notes"}`)
+	out, err = d.NatsRun(t, ctx, "req", "--raw", d.Subjects.Endpoint("inspect"), `{"app":"notes"}`)
 	if err != nil {
 		t.Fatalf("nats req inspect: %v\n%s", err, out)
 	}
-	mustMatch(t, "inspect.reply", []byte(out))
+	testdaemon.MustMatch(t, "inspect.reply", []byte(out))
 
 	// nats sub sees the simulated desktop's events (on a wildcard of events alone: one that
 	// covers ax.<host>.snap.<app> too would get the polled diffs it makes the daemon publish)
 	saved := d.Subjects.Event("Notes", string(observer.EventChildrenChanged))
 	before := d.Server.Interest(saved)
-	sub := exec.CommandContext(ctx, natsCLI(t), "--server", d.Server.Info().URL, "--nkey", d.Server.Info().CredsFile,
+	sub := exec.CommandContext(ctx, testdaemon.NatsCLI(t), "--server", d.Server.Info().URL, "--nkey", d.Server.Info().CredsFile,
 		"sub", "--raw", "--count", "1", d.Subjects.Prefix+".*.evt.>")
 	sub.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "HOME="+t.TempDir())
 	stdout, err := sub.StdoutPipe()
@@ -235,7 +236,7 @@ func TestNatsCLI(t *testing.T) {
 	if err := sub.Start(); err != nil {
 		t.Fatal(err)
 	}
-	line := firstJSONLine(stdout)
+	line := testdaemon.FirstJSONLine(stdout)
 	// --raw prints no "Subscribing on", which comes before it subscribes anyway: ask the server
 	testkit.Eventually(t, 10*time.Second, "the nats CLI's subscription", func() bool { return d.Server.Interest(saved) > before })
 	pressSave(t, d)
@@ -244,7 +245,7 @@ func TestNatsCLI(t *testing.T) {
 		if !ok {
 			t.Fatal("nats sub ended without an event")
 		}
-		mustMatch(t, "event", []byte(l))
+		testdaemon.MustMatch(t, "event", []byte(l))
 	case <-time.After(10 * time.Second):
 		t.Fatal("nats sub saw no event in 10 s")
 	}
@@ -262,8 +263,8 @@ func pressSave(t *testing.T, d *testDaemon) {
 
 func TestTailSeesLiveAndPastEvents(t *testing.T) {
 	d := startTestDaemon(t)
-	nc := d.connect(t)
-	cl := busClient(t, nc)
+	nc := d.Connect(t)
+	cl := testdaemon.Client(t, nc)
 	if cl.Host() != "testhost" {
 		t.Fatalf("discovered host %q", cl.Host())
 	}
@@ -300,7 +301,7 @@ func TestTailSeesLiveAndPastEvents(t *testing.T) {
 	seen := map[observer.EventType]bool{}
 	for env := range events {
 		raw, _ := json.Marshal(env)
-		mustMatch(t, "event", raw)
+		testdaemon.MustMatch(t, "event", raw)
 		if env.Host != "testhost" || env.App.PID != 501 || env.Seq == 0 {
 			t.Fatalf("envelope %s", raw)
 		}
@@ -317,7 +318,7 @@ func TestTailSeesLiveAndPastEvents(t *testing.T) {
 func TestNoDaemonSaysHowToStartOne(t *testing.T) {
 	var out, errb strings.Builder
 	code := run(context.Background(), []string{"apps", "--state-dir", t.TempDir()}, &out, &errb)
-	line := oneLine(t, errb.String())
+	line := testdaemon.OneLine(t, errb.String())
 	if code != exitUnavailable || !strings.Contains(line, "axbus serve") {
 		t.Fatalf("exit %d, stderr %q", code, line)
 	}
@@ -325,16 +326,16 @@ func TestNoDaemonSaysHowToStartOne(t *testing.T) {
 
 func TestSecondServeRefusesAndDamagesNothing(t *testing.T) {
 	d := startTestDaemon(t)
-	before, err := os.ReadFile(filepath.Join(d.dir, "daemon.json"))
+	before, err := os.ReadFile(filepath.Join(d.Dir, "daemon.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out, errb strings.Builder
-	code := run(context.Background(), []string{"serve", "--backend", "sim", "--state-dir", d.dir, "--listen", "127.0.0.1:0"}, &out, &errb)
+	code := run(context.Background(), []string{"serve", "--backend", "sim", "--state-dir", d.Dir, "--listen", "127.0.0.1:0"}, &out, &errb)
 	if code != exitAlreadyRunning || !strings.Contains(errb.String(), "already running at "+d.Server.ClientURL()) {
 		t.Fatalf("second serve: exit %d, %q", code, errb.String())
 	}
-	after, _ := os.ReadFile(filepath.Join(d.dir, "daemon.json"))
+	after, _ := os.ReadFile(filepath.Join(d.Dir, "daemon.json"))
 	if string(before) != string(after) {
 		t.Fatal("the second serve changed daemon.json")
 	}
@@ -358,7 +359,7 @@ func TestBusyPortIsAClearError(t *testing.T) {
 
 // TestServeStopsCleanlyOnSignals runs the real binary and stops it with SIGINT and SIGTERM.
 func TestServeStopsCleanlyOnSignals(t *testing.T) {
-	bin := buildAxbus(t)
+	bin := testdaemon.Axbus(t)
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 		dir := t.TempDir()
 		cmd := exec.Command(bin, "serve", "--backend", "sim", "--state-dir", dir, "--listen", "127.0.0.1:0", "--log-level", "warn")
@@ -409,7 +410,7 @@ func TestServeStopsCleanlyOnSignals(t *testing.T) {
 // TestEventsAreNamedInTheirBody: host, boot and seq in the envelope, no headers to parse.
 func TestEventsAreNamedInTheirBody(t *testing.T) {
 	d := startTestDaemon(t)
-	nc := d.connect(t)
+	nc := d.Connect(t)
 	sub, err := nc.SubscribeSync(d.Subjects.Events("notes", ""))
 	if err != nil {
 		t.Fatal(err)

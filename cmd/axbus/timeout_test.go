@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer/sim"
 )
 
@@ -42,10 +43,10 @@ func TestTimeoutIsTheOutcomes(t *testing.T) {
 	defer changed.Stop()
 	wg.Wait()
 	t.Logf("wait met after %v, focus's expect after %v", waited.took, acted.took)
-	if r := decode[api.WaitResult](t, waited.out); waited.code != 0 || r.Outcome != api.WaitMet || waited.took < late {
+	if r := testdaemon.Decode[api.WaitResult](t, waited.out); waited.code != 0 || r.Outcome != api.WaitMet || waited.took < late {
 		t.Fatalf("wait --timeout 10s for what shows after %v: exit %d after %v\n%s%s", late, waited.code, waited.took, waited.out, waited.errOut)
 	}
-	if r := decode[api.ActionReply](t, acted.out); acted.code != 0 || r.Expect == nil || r.Expect.Outcome != api.WaitMet || acted.took < late {
+	if r := testdaemon.Decode[api.ActionReply](t, acted.out); acted.code != 0 || r.Expect == nil || r.Expect.Outcome != api.WaitMet || acted.took < late {
 		t.Fatalf("focus --expect --timeout 10s for what shows after %v: exit %d after %v\n%s%s", late, acted.code, acted.took, acted.out, acted.errOut)
 	}
 

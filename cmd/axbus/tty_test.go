@@ -17,6 +17,7 @@ import (
 
 	"github.com/creack/pty"
 
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
@@ -58,7 +59,7 @@ func openTTY(t *testing.T) (slave *os.File, lines <-chan string) {
 func (d *testDaemon) onTTY(t *testing.T, args ...string) []string {
 	t.Helper()
 	slave, lines := openTTY(t)
-	full := append([]string{args[0], "--state-dir", d.dir}, args[1:]...)
+	full := append([]string{args[0], "--state-dir", d.Dir}, args[1:]...)
 	var errb bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -150,7 +151,7 @@ func TestTTYInspectIsCompact(t *testing.T) {
 // oneInspection decodes out as exactly one JSON document, an inspection.
 func oneInspection(t *testing.T, out string) observer.Inspection {
 	t.Helper()
-	mustMatch(t, "inspect.reply", []byte(out))
+	testdaemon.MustMatch(t, "inspect.reply", []byte(out))
 	dec := json.NewDecoder(strings.NewReader(out))
 	var insp observer.Inspection
 	if err := dec.Decode(&insp); err != nil {
@@ -206,7 +207,7 @@ func TestTTYTailIsOneLineAnEvent(t *testing.T) {
 	before := consumers()
 	var errb syncWriter
 	code := make(chan int, 1)
-	go func() { code <- run(ctx, []string{"tail", "notes", "--state-dir", d.dir}, slave, &errb) }()
+	go func() { code <- run(ctx, []string{"tail", "notes", "--state-dir", d.Dir}, slave, &errb) }()
 	// The tail follows new events only: change the desktop once its consumer is there.
 	testkit.Eventually(t, 10*time.Second, "the tail's consumer", func() bool { return consumers() > before })
 

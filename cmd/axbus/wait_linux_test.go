@@ -8,6 +8,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -28,7 +29,7 @@ func (dd *desktopDaemon) waitFor(t *testing.T, kind, expr string, change map[str
 		t.Fatalf("%s: %v", expr, err)
 	}
 	raw := mustJSON(t, r)
-	mustMatch(t, "wait.reply", raw)
+	testdaemon.MustMatch(t, "wait.reply", raw)
 	return r
 }
 

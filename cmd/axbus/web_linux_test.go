@@ -10,6 +10,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
@@ -84,7 +85,7 @@ func (dd *desktopDaemon) page(t *testing.T) *observer.Inspection {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mustMatch(t, "inspect.reply", mustJSON(t, insp))
+	testdaemon.MustMatch(t, "inspect.reply", mustJSON(t, insp))
 	return insp
 }
 
@@ -351,7 +352,7 @@ func TestWebLongPageOnChromium(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mustMatch(t, "wait.reply", mustJSON(t, r))
+		testdaemon.MustMatch(t, "wait.reply", mustJSON(t, r))
 		if r.Outcome != api.WaitMet || r.Match == nil || r.Match.Name != "Row 1990" || r.Snapshot == nil {
 			t.Fatalf("wait: %s %+v limits %+v", r.Outcome, r.Match, r.Limits)
 		}

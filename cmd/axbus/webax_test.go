@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer/sim"
 )
 
@@ -21,9 +22,9 @@ func TestWebAccessibilityLedger(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	subject := d.Subjects.Endpoint("web_accessibility")
-	seeds := map[string]string{"agent-a": d.addIdentity(t, "agent-a", api.RoleAgent), "agent-b": d.addIdentity(t, "agent-b", api.RoleAgent)}
+	seeds := map[string]string{"agent-a": d.AddIdentity(t, "agent-a", api.RoleAgent), "agent-b": d.AddIdentity(t, "agent-b", api.RoleAgent)}
 	as := func(who, body string) (string, error) {
-		cmd := exec.CommandContext(ctx, natsCLI(t), "--server", d.Server.Info().URL, "--nkey", seeds[who], "req", "--raw", subject, body)
+		cmd := exec.CommandContext(ctx, testdaemon.NatsCLI(t), "--server", d.Server.Info().URL, "--nkey", seeds[who], "req", "--raw", subject, body)
 		cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "HOME="+t.TempDir())
 		out, err := cmd.CombinedOutput()
 		return string(out), err
@@ -34,8 +35,8 @@ func TestWebAccessibilityLedger(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", body, err, out)
 		}
-		mustMatch(t, "web_accessibility.reply", []byte(out))
-		return decode[api.WebAccessibilityReply](t, out)
+		testdaemon.MustMatch(t, "web_accessibility.reply", []byte(out))
+		return testdaemon.Decode[api.WebAccessibilityReply](t, out)
 	}
 	ask("agent-a", `{"app":"notes","on":true}`)
 	r := ask("agent-b", `{"app":"notes","on":true}`)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -20,8 +21,8 @@ func (dd *desktopDaemon) windowOp(t *testing.T, pid int, args ...string) api.Win
 	if code != 0 {
 		t.Fatalf("window %v: exit %d %s%s", args, code, out, errOut)
 	}
-	mustMatch(t, "window.reply", []byte(out))
-	return decode[api.WindowReply](t, out)
+	testdaemon.MustMatch(t, "window.reply", []byte(out))
+	return testdaemon.Decode[api.WindowReply](t, out)
 }
 
 // TestWindowOnGTK3: `axbus window move` and `resize` of the GTK3 fixture's window through NATS,
