@@ -20,7 +20,7 @@ type StatusReply struct {
 	Snaps     *SnapStatus   `json:"snaps,omitempty"`
 	Snapshots SnapshotStats `json:"snapshots"`
 	Stream    string        `json:"stream"`
-	// Listen is how clients reach the daemon; absent when the service was not told (WithListen).
+	// Listen is how clients reach the daemon; absent when status was not told (handlers.Status).
 	Listen *ListenStatus `json:"listen,omitempty"`
 	// Admission is how many requests are in flight, whose, and what was refused or cancelled.
 	Admission *AdmissionStatus `json:"admission,omitempty"`

@@ -16,7 +16,7 @@ const mcpActions = 200
 
 // benchMCP: on the simulated desktop, an action with its expect (check or uncheck "Remember me",
 // proven by its state), as an MCP tool call to `axbus mcp` over stdio (the go-sdk's client, the
-// binary as an agent runs it) and as a bus.Client request over TCP, interleaved.
+// binary as an agent runs it) and as a client.Client request over TCP, interleaved.
 func benchMCP() ([]row, error) {
 	d, stop, err := startWithClient(simDemo)
 	if err != nil {
@@ -74,7 +74,7 @@ func benchMCP() ([]row, error) {
 	return []row{
 		{"mcp", "check/uncheck + expect by locator, an MCP tool call to axbus mcp over stdio, p50 / p99", p50p99(viaMCP),
 			fmt.Sprintf("%d calls, the go-sdk client; the simulated desktop", len(viaMCP)), "", ""},
-		{"mcp", "the same through bus.Client over TCP, p50 / p99", p50p99(viaBus),
+		{"mcp", "the same through client.Client over TCP, p50 / p99", p50p99(viaBus),
 			fmt.Sprintf("%d requests, interleaved; MCP adds %s at p50 (%.2fx)", len(viaBus), us(mcp50-bus50), float64(mcp50)/float64(bus50)), "", ""},
 	}, nil
 }
