@@ -4,6 +4,7 @@
 // NATS only; a program that uses it imports client and api, never the service.
 //
 //	nc, _ := nats.Connect(nats.DefaultURL)
-//	c, _ := client.New(ctx, nc)
-//	res, err := c.Wait(ctx, api.WaitRequest{App: api.AppTarget{Name: "gedit"}, Condition: cond})
+//	c, _ := client.New(ctx, nc) // the host is discovered: the one daemon nc reaches
+//	res, err := c.WaitAfter(ctx, api.WaitRequest{Expr: `text:"Saved"`, AppTarget: api.AppTarget{App: "gedit"}},
+//		func(ctx context.Context) error { _, err := c.Act(ctx, "key", api.ActionRequest{Keys: "ctrl+s", AppTarget: api.AppTarget{App: "gedit"}}); return err })
 package client
