@@ -1,5 +1,6 @@
 // Package testkit holds the helpers the tests of several packages share, each once: waiting for
-// a condition that nothing announces.
+// a condition that nothing announces (Eventually, Within), recording what a watch delivers
+// (Record), a subscription the server has (Subscribed).
 package testkit
 
 import (

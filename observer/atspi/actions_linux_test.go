@@ -124,14 +124,14 @@ func TestActivatedAndMovedWindow(t *testing.T) {
 	a3 := startApp(t, s, headless.KindGTK3)
 	a4 := startApp(t, s, headless.KindGTK4)
 	b := open(t, s)
-	rec := record(t, b)
+	rec := testkit.Record(t, b.Watch)
 	ctx := ctxT(t, 30*time.Second)
 	for _, a := range []*headless.App{a3, a4, a3} {
-		m := rec.mark()
+		m := rec.Mark()
 		if err := b.Input(ctx, observer.Input{Kind: observer.InputKey, PID: a.PID, Keys: "shift"}); err != nil {
 			t.Fatal(err)
 		}
-		rec.waitFor(t, m, 3*time.Second, "app_activated", ofApp(a.PID, observer.EventAppActivated, ""))
+		rec.WaitFor(t, m, 3*time.Second, "app_activated", ofApp(a.PID, observer.EventAppActivated, ""))
 	}
 
 	win := mainWindow(t, b, a4)

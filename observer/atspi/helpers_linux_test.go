@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -168,19 +167,13 @@ func state(t testing.TB, a *headless.App) headless.State {
 	return st
 }
 
-// received is an event and when the sink got it.
-type received struct {
-	observer.Event
-	at time.Time
-}
-
 // watchedGTK3 is the GTK3 fixture on its own desktop, a backend watching its events, and its
 // main window.
 type watchedGTK3 struct {
 	s   *headless.Session
 	a   *headless.App
 	b   *Backend
-	rec *recorder
+	rec *testkit.Recorder
 	win observer.Window
 }
 
@@ -189,80 +182,9 @@ func startWatchedGTK3(t testing.TB) watchedGTK3 {
 	w := watchedGTK3{s: session(t)}
 	w.a = startApp(t, w.s, headless.KindGTK3)
 	w.b = open(t, w.s)
-	w.rec = record(t, w.b)
+	w.rec = testkit.Record(t, w.b.Watch)
 	w.win = mainWindow(t, w.b, w.a)
 	return w
-}
-
-// recorder keeps the events a watch delivers.
-type recorder struct {
-	mu     sync.Mutex
-	events []received
-	more   chan struct{}
-}
-
-func record(t testing.TB, b *Backend) *recorder {
-	t.Helper()
-	r := &recorder{more: make(chan struct{}, 1)}
-	stop, err := b.Watch(func(e observer.Event) {
-		now := time.Now()
-		r.mu.Lock()
-		r.events = append(r.events, received{Event: e, at: now})
-		r.mu.Unlock()
-		select {
-		case r.more <- struct{}{}:
-		default:
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	return r
-}
-
-func (r *recorder) all() []received {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.events)
-}
-
-// mark is the number of events so far: waitFor(after) ignores earlier ones.
-func (r *recorder) mark() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.events)
-}
-
-// waitFor returns the first event from index after on that matches, waiting up to d.
-func (r *recorder) waitFor(t testing.TB, after int, d time.Duration, what string, match func(observer.Event) bool) received {
-	t.Helper()
-	deadline := time.After(d)
-	for {
-		evs := r.all()
-		for _, e := range evs[min(after, len(evs)):] {
-			if match(e.Event) {
-				return e
-			}
-		}
-		select {
-		case <-r.more:
-		case <-deadline:
-			t.Fatalf("no %s event within %v; got:\n%s", what, d, describe(evs[min(after, len(evs)):]))
-		}
-	}
-}
-
-func describe(evs []received) string {
-	var b strings.Builder
-	for _, e := range evs {
-		name := ""
-		if e.Element != nil {
-			name = string(e.Element.Role) + " " + fmt.Sprintf("%q", e.Element.Name)
-		}
-		fmt.Fprintf(&b, "  %s %s [%s] pid %d %v\n", e.Type, e.Raw, name, e.App.PID, e.Detail)
-	}
-	return b.String()
 }
 
 // ofApp matches events of the app with the type and, when name is set, an element of that name.
@@ -273,8 +195,8 @@ func ofApp(pid int, typ observer.EventType, name string) func(observer.Event) bo
 }
 
 // latency is how long after the app applied a change (its reply's t_ns) the event reached the sink.
-func latency(e received, tns int64) time.Duration {
-	return e.at.Sub(time.Unix(0, tns))
+func latency(e testkit.Received, tns int64) time.Duration {
+	return e.At.Sub(time.Unix(0, tns))
 }
 
 func tns(t testing.TB, reply map[string]any) int64 {

@@ -20,26 +20,26 @@ func TestAppLaunchedAndKilled(t *testing.T) {
 	other := startApp(t, s, headless.KindGTK3)
 	b := open(t, s)
 	otherWin := mainWindow(t, b, other)
-	rec := record(t, b)
+	rec := testkit.Record(t, b.Watch)
 
 	a := startApp(t, s, headless.KindGTK4)
-	launched := rec.waitFor(t, 0, 5*time.Second, "app_launched", ofApp(a.PID, observer.EventAppLaunched, ""))
+	launched := rec.WaitFor(t, 0, 5*time.Second, "app_launched", ofApp(a.PID, observer.EventAppLaunched, ""))
 	if launched.App.Name != headless.AppName(headless.KindGTK4) {
 		t.Errorf("app_launched app %+v", launched.App)
 	}
-	rec.waitFor(t, 0, 5*time.Second, "window_created", func(e observer.Event) bool {
+	rec.WaitFor(t, 0, 5*time.Second, "window_created", func(e observer.Event) bool {
 		return e.App.PID == a.PID && e.Type == observer.EventWindowCreated && e.Element != nil && e.Element.Name == headless.WindowTitle(a.Kind)
 	})
 	win := mainWindow(t, b, a)
 	res := walk(t, b, win.Ref)
 	refs := []observer.NodeRef{win.Ref, res.Nodes[len(res.Nodes)/2].Ref}
 
-	m := rec.mark()
+	m := rec.Mark()
 	if err := a.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	_ = a.Wait()
-	rec.waitFor(t, m, 5*time.Second, "app_terminated", ofApp(a.PID, observer.EventAppTerminated, ""))
+	rec.WaitFor(t, m, 5*time.Second, "app_terminated", ofApp(a.PID, observer.EventAppTerminated, ""))
 	for _, n := range b.Read(ctxT(t, 5*time.Second), refs) {
 		if observer.CodeOf(n.Err) != observer.CodeAppGone {
 			t.Errorf("read of a killed app's element: %v", n.Err)
@@ -218,7 +218,7 @@ func TestRegistryRestart(t *testing.T) {
 	a := startApp(t, own, headless.KindGTK3)
 	b := open(t, own)
 	mainWindow(t, b, a)
-	rec := record(t, b)
+	rec := testkit.Record(t, b.Watch)
 	var pid uint32
 	if err := b.conn.BusObject().Call("org.freedesktop.DBus.GetConnectionUnixProcessID", 0, registryName).Store(&pid); err != nil {
 		t.Fatal(err)
@@ -247,7 +247,7 @@ func TestRegistryRestart(t *testing.T) {
 	if after == before || after == "" {
 		t.Errorf("the registry's owner did not change: %q -> %q", before, after)
 	}
-	m := rec.mark()
+	m := rec.Mark()
 	do(t, a, map[string]any{"cmd": "set_text", "text": "after the restart"})
-	rec.waitFor(t, m, 3*time.Second, "text_changed after the registry restart", ofApp(a.PID, observer.EventTextChanged, "Name"))
+	rec.WaitFor(t, m, 3*time.Second, "text_changed after the registry restart", ofApp(a.PID, observer.EventTextChanged, "Name"))
 }

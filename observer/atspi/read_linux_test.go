@@ -259,26 +259,26 @@ func TestPasswordNeverRead(t *testing.T) {
 
 			// Events of the password field never carry its text, whatever the toolkit sends
 			// (GTK4's text-changed carries the inserted text). Setting it is allowed: agents log in.
-			rec := record(t, b)
-			m := rec.mark()
+			rec := testkit.Record(t, b.Watch)
+			m := rec.Mark()
 			secret := headless.FixturePassword + "-again"
 			if err := b.SetAttribute(ctxT(t, 5*time.Second), pw.Ref, "text", secret); err != nil {
 				t.Fatalf("setting the password: %v", err)
 			}
 			testkit.Eventually(t, 3*time.Second, "the new password", func() bool { return state(t, a).PasswordLen == len(secret) })
-			e := rec.waitFor(t, m, 3*time.Second, "text_changed on the password field", func(e observer.Event) bool {
+			e := rec.WaitFor(t, m, 3*time.Second, "text_changed on the password field", func(e observer.Event) bool {
 				return e.App.PID == a.PID && e.Type == observer.EventTextChanged && e.Element != nil && e.Element.Role == observer.RolePassword
 			})
 			if e.Element.Value != "" {
 				t.Errorf("password event carries a value")
 			}
-			m = rec.mark()
+			m = rec.Mark()
 			do(t, a, map[string]any{"cmd": "focus", "target": "Password"})
 			// What the focus move sends comes by its focus event: once it is in, so are they.
-			rec.waitFor(t, m, 3*time.Second, "focus_changed to the password field", func(e observer.Event) bool {
+			rec.WaitFor(t, m, 3*time.Second, "focus_changed to the password field", func(e observer.Event) bool {
 				return e.App.PID == a.PID && e.Type == observer.EventFocusChanged && e.Element != nil && e.Element.Role == observer.RolePassword
 			})
-			for _, ev := range rec.all() {
+			for _, ev := range rec.All() {
 				if leaks(ev.Event) {
 					t.Fatalf("event %s %s holds the password", ev.Type, ev.Raw)
 				}
