@@ -3,6 +3,7 @@ package waiters
 import (
 	"context"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/axbus/axbus/api"
@@ -91,39 +92,42 @@ func TestLocateTimesOutSayingWhy(t *testing.T) {
 }
 
 // TestLocateWaitsForAMovingTargetToStop: a target that moves for 200 ms is found only once it
-// keeps still, where it stopped.
+// keeps still, where it stopped. Time is the subject: the test runs in a synctest bubble, on
+// virtual time, so the motion and the 50 ms of stillness are exact however loaded the machine.
 func TestLocateWaitsForAMovingTargetToStop(t *testing.T) {
-	r := newRig(t)
-	r.locate(t, `role=button,name=Save`, Checks{}, time.Second) // the watcher is warm: its first look is no excuse
-	const steps, every = 10, 20 * time.Millisecond
-	lastMove, moving := make(chan time.Time, 1), make(chan struct{})
-	go func() {
-		var at time.Time
-		for i := range steps {
-			at = time.Now()
-			if err := r.desk.Move(notes, "save", 5, 0); err != nil {
-				t.Error(err)
+	synctest.Test(t, func(t *testing.T) {
+		r := newRig(t)
+		r.locate(t, `role=button,name=Save`, Checks{}, time.Second) // the watcher is warm: its first look is no excuse
+		const steps, every = 10, 20 * time.Millisecond
+		lastMove, moving := make(chan time.Time, 1), make(chan struct{})
+		go func() {
+			var at time.Time
+			for i := range steps {
+				at = time.Now()
+				if err := r.desk.Move(notes, "save", 5, 0); err != nil {
+					t.Error(err)
+				}
+				if i == 0 {
+					close(moving)
+				}
+				time.Sleep(every) // the motion itself, in virtual time: one step a frame or so
 			}
-			if i == 0 {
-				close(moving)
-			}
-			time.Sleep(every) // the motion itself: one step a frame or so
+			lastMove <- at
+		}()
+		<-moving // mid-motion
+		res := r.locate(t, `role=button,name=Save`, Checks{Stable: true}, 3*time.Second)
+		done := time.Now()
+		last := <-lastMove
+		if res.Outcome != Met {
+			t.Fatalf("locate = %+v", res)
 		}
-		lastMove <- at
-	}()
-	<-moving // mid-motion
-	res := r.locate(t, `role=button,name=Save`, Checks{Stable: true}, 3*time.Second)
-	done := time.Now()
-	last := <-lastMove
-	if res.Outcome != Met {
-		t.Fatalf("locate = %+v", res)
-	}
-	if res.Match.Bounds == nil || res.Match.Bounds.X != 110+5*steps {
-		t.Fatalf("found at %+v, want where it stopped (x %d)", res.Match.Bounds, 110+5*steps)
-	}
-	if done.Before(last.Add(Settle)) {
-		t.Fatalf("found %v after the last move, before it had kept still for %v", done.Sub(last), Settle)
-	}
+		if res.Match.Bounds == nil || res.Match.Bounds.X != 110+5*steps {
+			t.Fatalf("found at %+v, want where it stopped (x %d)", res.Match.Bounds, 110+5*steps)
+		}
+		if done.Before(last.Add(Settle)) {
+			t.Fatalf("found %v after the last move, before it had kept still for %v", done.Sub(last), Settle)
+		}
+	})
 }
 
 func TestLocateRefusesACoveredTargetForPhysicalInput(t *testing.T) {

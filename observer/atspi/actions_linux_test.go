@@ -26,7 +26,7 @@ func TestActionPrimitives(t *testing.T) {
 			name := find(t, res, observer.RoleTextField, "Name")
 			volume := find(t, res, observer.RoleSlider, "Volume")
 			remember := find(t, res, observer.RoleCheckbox, "Remember me")
-			ctx := ctxT(t, 30*time.Second)
+			ctx := testkit.Context(t, 30*time.Second)
 
 			// DoAction on Save ("click", whatever case the toolkit uses).
 			if err := b.Perform(ctx, save.Ref, "click"); err != nil {
@@ -111,7 +111,7 @@ func TestActionPrimitives(t *testing.T) {
 func TestInputWithoutDisplay(t *testing.T) {
 	s := session(t)
 	b := open(t, s, WithDisplay(""))
-	err := b.Input(ctxT(t, 5*time.Second), observer.Input{Kind: observer.InputClick, X: 1, Y: 1})
+	err := b.Input(testkit.Context(t, 5*time.Second), observer.Input{Kind: observer.InputClick, X: 1, Y: 1})
 	if e := observer.AsError(err); e == nil || e.Code != observer.CodeUnavailable {
 		t.Fatalf("Input without a display: %v", err)
 	}
@@ -125,7 +125,7 @@ func TestActivatedAndMovedWindow(t *testing.T) {
 	a4 := startApp(t, s, headless.KindGTK4)
 	b := open(t, s)
 	rec := testkit.Record(t, b.Watch)
-	ctx := ctxT(t, 30*time.Second)
+	ctx := testkit.Context(t, 30*time.Second)
 	for _, a := range []*headless.App{a3, a4, a3} {
 		m := rec.Mark()
 		if err := b.Input(ctx, observer.Input{Kind: observer.InputKey, PID: a.PID, Keys: "shift"}); err != nil {

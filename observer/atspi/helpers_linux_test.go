@@ -67,24 +67,12 @@ func startApp(t testing.TB, s *headless.Session, kind string, env ...string) *he
 	return a
 }
 
-type logWriter struct {
-	mu sync.Mutex
-	t  testing.TB
-}
-
-func (w *logWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.t.Log(strings.TrimSpace(string(p)))
-	return len(p), nil
-}
-
 // open opens a backend on the session that the test closes.
 func open(t testing.TB, s *headless.Session, opts ...Option) *Backend {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	log := slog.New(slog.NewTextHandler(&logWriter{t: t}, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log := testkit.Logger(t, slog.LevelInfo)
 	all := append([]Option{WithSessionBus(s.SessionBus), WithDisplay(s.Display), WithXAuthority(s.XAuthority), WithLogger(log)}, opts...)
 	b, err := Open(ctx, all...)
 	if err != nil {
@@ -94,12 +82,6 @@ func open(t testing.TB, s *headless.Session, opts ...Option) *Backend {
 	return b
 }
 
-func ctxT(t testing.TB, d time.Duration) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	t.Cleanup(cancel)
-	return ctx
-}
-
 // mainWindow returns the fixture's main window.
 func mainWindow(t testing.TB, b *Backend, a *headless.App) observer.Window {
 	t.Helper()
@@ -107,7 +89,7 @@ func mainWindow(t testing.TB, b *Backend, a *headless.App) observer.Window {
 	var last []observer.Window
 	var found observer.Window
 	if !testkit.Within(5*time.Second, func() bool {
-		wins, err := b.Windows(ctxT(t, 5*time.Second), a.PID)
+		wins, err := b.Windows(testkit.Context(t, 5*time.Second), a.PID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,7 +110,7 @@ func mainWindow(t testing.TB, b *Backend, a *headless.App) observer.Window {
 // walk reads the whole window with the wide budget.
 func walk(t testing.TB, b observer.Reader, root observer.NodeRef) observer.WalkResult {
 	t.Helper()
-	res := observer.Walk(ctxT(t, 30*time.Second), b, root, observer.WalkOptions{Budget: observer.WideBudget()})
+	res := observer.Walk(testkit.Context(t, 30*time.Second), b, root, observer.WalkOptions{Budget: observer.WideBudget()})
 	if len(res.Nodes) == 0 {
 		t.Fatalf("empty walk: %+v", res)
 	}
@@ -150,7 +132,7 @@ func find(t testing.TB, res observer.WalkResult, role observer.Role, name string
 // do sends a control request to the app and returns its reply.
 func do(t testing.TB, a *headless.App, req map[string]any) map[string]any {
 	t.Helper()
-	r, err := a.Do(ctxT(t, 10*time.Second), req)
+	r, err := a.Do(testkit.Context(t, 10*time.Second), req)
 	if err != nil {
 		t.Fatalf("%v: %v", req, err)
 	}
@@ -160,7 +142,7 @@ func do(t testing.TB, a *headless.App, req map[string]any) map[string]any {
 // state asks the app for its own state.
 func state(t testing.TB, a *headless.App) headless.State {
 	t.Helper()
-	st, err := a.State(ctxT(t, 10*time.Second))
+	st, err := a.State(testkit.Context(t, 10*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 func TestEventsToldFromTheWatch(t *testing.T) {
 	fx := startWatchedGTK3(t)
 	a, b, rec, win := fx.a, fx.b, fx.rec, fx.win
-	observer.Walk(ctxT(t, 10*time.Second), b, win.Ref, observer.WalkOptions{Budget: observer.WideBudget()})
+	observer.Walk(testkit.Context(t, 10*time.Second), b, win.Ref, observer.WalkOptions{Budget: observer.WideBudget()})
 
 	m := rec.Mark()
 	do(t, a, map[string]any{"cmd": "set_text", "text": "first"})
@@ -57,7 +57,7 @@ func TestEventsToldFromTheWatch(t *testing.T) {
 		}
 	}
 	// What the events kept is what the app says.
-	n := b.Read(ctxT(t, 5*time.Second), []observer.NodeRef{second.Ref})[0]
+	n := b.Read(testkit.Context(t, 5*time.Second), []observer.NodeRef{second.Ref})[0]
 	if n.Err != nil || n.Value != second.Element.Value || n.States != second.Element.States {
 		t.Errorf("read after the toggles: %+v (err %v), the last event told %+v", n.States, n.Err, second.Element)
 	}
@@ -73,7 +73,7 @@ func TestEventsToldFromTheWatch(t *testing.T) {
 			return ofApp(a.PID, observer.EventValueChanged, "Volume")(e) && e.Element.Value == fmt.Sprint(v)
 		})
 		testkit.Eventually(t, 3*time.Second, "a read to keep the value", func() bool {
-			b.Read(ctxT(t, 5*time.Second), []observer.NodeRef{changed.Ref})
+			b.Read(testkit.Context(t, 5*time.Second), []observer.NodeRef{changed.Ref})
 			ri, _ := b.cache.get(changed.Ref)
 			return ri.haveValue && ri.value == fmt.Sprint(v) && ri.keptFor(b.currentWatch())
 		})

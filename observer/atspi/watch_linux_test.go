@@ -100,7 +100,7 @@ func TestEvents(t *testing.T) {
 			if e.Element.Role != observer.RoleDialog || e.Window == nil || e.Window.Title != "Saved" {
 				t.Errorf("dialog_opened element %+v window %+v", e.Element, e.Window)
 			}
-			wins, err := b.Windows(ctxT(t, 5*time.Second), a.PID)
+			wins, err := b.Windows(testkit.Context(t, 5*time.Second), a.PID)
 			if err != nil {
 				t.Fatal(err)
 			}

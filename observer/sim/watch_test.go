@@ -98,11 +98,27 @@ func TestWatchStopWaitsForSink(t *testing.T) {
 			}
 			_ = d.SetTitle(notesPID, "main", "x")
 			<-inSink
-			// Let the sink go only after a while: stop must still be waiting for it then.
-			go func() { time.Sleep(20 * time.Millisecond); close(release) }()
-			stop()
-			if !done.Load() {
+			// Let the sink go only once stop is seen waiting (its stack says so), not after a while.
+			stopped := make(chan struct{})
+			go func() { stop(); close(stopped) }()
+			returned := func() bool {
+				select {
+				case <-stopped:
+					return true
+				default:
+					return false
+				}
+			}
+			testkit.Eventually(t, 2*time.Second, "stop waiting for the sink", func() bool {
+				return returned() || testkit.Blocked("github.com/axbus/axbus/observer/sim.(*Desktop).Watch.func1") > 0
+			})
+			if returned() {
 				t.Fatal("stop returned while sink was running")
+			}
+			close(release)
+			<-stopped
+			if !done.Load() {
+				t.Fatal("stop returned before the sink did")
 			}
 		})
 	}
