@@ -21,6 +21,7 @@ import (
 	"github.com/axbus/axbus/fixtures"
 	"github.com/axbus/axbus/internal/handlers"
 	"github.com/axbus/axbus/internal/pace"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 	"github.com/axbus/axbus/schemas"
@@ -121,13 +122,7 @@ func TestAuditRecordsEveryAction(t *testing.T) {
 			save = insp.SnapshotID + ":" + el.ID
 		}
 	}
-	sub, err := nc.SubscribeSync("ax.h.act.>")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := nc.Flush(); err != nil {
-		t.Fatal(err)
-	}
+	sub := testkit.Subscribed(t, nc, "ax.h.act.>")
 	if _, err := cl.Act(ctx, "set_value", api.ActionRequest{Target: password, Value: secret}); err != nil {
 		t.Fatal(err)
 	}
@@ -301,11 +296,7 @@ func TestAuditRecordOfAHostileRequestStaysSmall(t *testing.T) {
 		t.Error("a request the schema refuses reached the action")
 		return nil, nil
 	}})
-	sub, err := nc.SubscribeSync("ax.h.act.>")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = nc.Flush()
+	sub := testkit.Subscribed(t, nc, "ax.h.act.>")
 	huge := strings.Repeat("Notes", 20000)
 	body, _ := json.Marshal(map[string]any{"app": huge, "pid": -3, "policy": "sideways", "op": huge, "target": "s_1:ex", "value": "hunter2", "keys": nil})
 	if err := cl.CallRaw(context.Background(), "click", body, nil); observer.AsError(err) == nil || observer.AsError(err).Code != observer.CodeBadRequest {

@@ -13,6 +13,7 @@ import (
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/fixtures"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
@@ -37,18 +38,6 @@ func startServer(t *testing.T) *embedded.Server {
 	return s
 }
 
-func subscribe(t *testing.T, nc *nats.Conn, subject string) *nats.Subscription {
-	t.Helper()
-	sub, err := nc.SubscribeSync(subject)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := nc.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	return sub
-}
-
 func receive(t *testing.T, sub *nats.Subscription) api.SnapEnvelope {
 	t.Helper()
 	msg, err := sub.NextMsg(5 * time.Second)
@@ -66,7 +55,7 @@ func receive(t *testing.T, sub *nats.Subscription) api.SnapEnvelope {
 func TestSnapPublisherSequencesPerApp(t *testing.T) {
 	s := startServer(t)
 	subj := api.NewSubjects("", "Test.Host")
-	ledger, notes := subscribe(t, s.Conn(), subj.Snap("Ledger")), subscribe(t, s.Conn(), "ax.test_host.snap.notes")
+	ledger, notes := testkit.Subscribed(t, s.Conn(), subj.Snap("Ledger")), testkit.Subscribed(t, s.Conn(), "ax.test_host.snap.notes")
 	pub := bus.NewSnapPublisher(s.Conn(), subj, "b1", 0, nil)
 	defer pub.Close()
 
@@ -101,7 +90,7 @@ func TestSnapPublisherSequencesPerApp(t *testing.T) {
 func TestSnapPublisherDropsInsteadOfBlocking(t *testing.T) {
 	s := startServer(t)
 	subj := api.NewSubjects("", "h")
-	sub := subscribe(t, s.Conn(), subj.Snap("Ledger"))
+	sub := testkit.Subscribed(t, s.Conn(), subj.Snap("Ledger"))
 	pub := bus.NewSnapPublisher(s.Conn(), subj, "b1", 1, nil)
 	const n = 2000
 	start := time.Now()
@@ -144,7 +133,7 @@ func TestSnapDiffsReachASubscriber(t *testing.T) {
 	}
 	defer func() { _ = desk.Close() }()
 	subj := api.NewSubjects("", "desk")
-	sub := subscribe(t, s.Conn(), "ax.desk.snap.ledger")
+	sub := testkit.Subscribed(t, s.Conn(), "ax.desk.snap.ledger")
 	pub := bus.NewSnapPublisher(s.Conn(), subj, "b1", 0, nil)
 	defer pub.Close()
 	poller := observer.NewPoller(observer.New(desk), pub.Offer, observer.PollInterval(20*time.Millisecond))
@@ -206,7 +195,7 @@ func TestSnapListenersStartAndStopPolling(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer nc.Close()
-	sub := subscribe(t, nc, "ax.desk.snap.*")
+	sub := testkit.Subscribed(t, nc, "ax.desk.snap.*")
 	if st := ledger(); !st.Polling || st.Listeners != 1 || st.FullReads != 1 {
 		t.Fatalf("with a subscriber: %+v", st)
 	}

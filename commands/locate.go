@@ -8,6 +8,7 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/waiters"
+	"github.com/axbus/axbus/waiters/condition"
 )
 
 // locate waits, by subscription, for the element the request's locator names to be actionable
@@ -17,7 +18,7 @@ func (e *Engine) locate(ctx context.Context, action string, chain observer.Chain
 		return nil, observer.Errorf(observer.CodeBadRequest, "Give the element one way: target (SNAPSHOT:ELEMENT) or locator.",
 			"both target and locator are given")
 	}
-	l, err := waiters.ParseLocator(req.Locator)
+	l, err := condition.ParseLocator(req.Locator)
 	if err != nil {
 		return nil, err
 	}

@@ -7,15 +7,17 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 	"github.com/axbus/axbus/waiters"
 )
 
-// probe is the simulated desktop with slow presses that records how many run at once, per app
-// and in all.
+// probe is the simulated desktop whose presses hold on until the test releases them, and that
+// records how many run at once, per app and in all.
 type probe struct {
 	*sim.Desktop
+	release         chan struct{} // closed: the presses go on
 	mu              sync.Mutex
 	now             map[int]int // presses in flight by pid
 	total, maxTotal int
@@ -29,12 +31,22 @@ func (p *probe) Perform(ctx context.Context, ref observer.NodeRef, action string
 	p.total++
 	p.maxPerApp, p.maxTotal = max(p.maxPerApp, p.now[pid]), max(p.maxTotal, p.total)
 	p.mu.Unlock()
-	time.Sleep(150 * time.Millisecond) // long enough for the others to start, were they let
+	select {
+	case <-p.release:
+	case <-ctx.Done():
+	}
 	p.mu.Lock()
 	p.now[pid]--
 	p.total--
 	p.mu.Unlock()
 	return p.Desktop.Perform(ctx, ref, action)
+}
+
+// pressing is how many presses are in flight.
+func (p *probe) pressing() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.total
 }
 
 func (p *probe) pidOf(ref observer.NodeRef) int {
@@ -55,7 +67,7 @@ func TestActionsOnOneAppAreSerialised(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = desk.Close() })
-	p := &probe{Desktop: desk, now: map[int]int{}}
+	p := &probe{Desktop: desk, release: make(chan struct{}), now: map[int]int{}}
 	o := observer.New(p)
 	w := waiters.New(o)
 	if err := w.Start(); err != nil {
@@ -88,8 +100,17 @@ func TestActionsOnOneAppAreSerialised(t *testing.T) {
 			}
 		}()
 	}
+	// Every action is pressing or waits for its app's lock: only then would a press the lock let
+	// through too early be in flight. Their stacks say so; no sleep guesses it.
+	testkit.Eventually(t, 5*time.Second, "every action pressing or waiting for its app's lock", func() bool {
+		return p.pressing()+testkit.Blocked("github.com/axbus/axbus/commands.(*Engine).lock") == len(targets)
+	})
+	p.mu.Lock()
+	perApp, total := p.maxPerApp, p.maxTotal
+	p.mu.Unlock()
+	close(p.release)
 	wg.Wait()
-	if p.maxPerApp != 1 || p.maxTotal != 2 {
-		t.Fatalf("presses at once: %d on one app (want 1), %d in all (want 2)", p.maxPerApp, p.maxTotal)
+	if perApp != 1 || total != 2 || p.maxPerApp != 1 || p.maxTotal != 2 {
+		t.Fatalf("presses at once: %d on one app (want 1), %d in all (want 2); %d and %d by the end", perApp, total, p.maxPerApp, p.maxTotal)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/nats-io/nats.go"
 )
 
@@ -25,25 +26,12 @@ func TestInterest(t *testing.T) {
 	defer nc.Close()
 	var subs []*nats.Subscription
 	for i, subj := range []string{subject, "ax.h1.snap.*", "ax.>", "ax.h1.snap.other", "ax.h1.evt.>"} {
-		sub, err := nc.SubscribeSync(subj)
-		if err != nil {
-			t.Fatal(err)
-		}
-		subs = append(subs, sub)
-		if err := nc.Flush(); err != nil { // the server has the subscription once the PONG is back
-			t.Fatal(err)
-		}
+		subs = append(subs, testkit.Subscribed(t, nc, subj))
 		if want := min(i+1, 3); s.Interest(subject) != want {
 			t.Errorf("after subscribing %s: interest %d, want %d", subj, s.Interest(subject), want)
 		}
 	}
-	inproc, err := s.Conn().SubscribeSync(subject)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Conn().Flush(); err != nil {
-		t.Fatal(err)
-	}
+	inproc := testkit.Subscribed(t, s.Conn(), subject)
 	if n := s.Interest(subject); n != 4 {
 		t.Errorf("with the in-process subscription: interest %d, want 4", n)
 	}

@@ -4,13 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/axbus/axbus/observer"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/axbus/axbus/internal/testkit"
+	"github.com/axbus/axbus/observer"
 
 	"github.com/nats-io/nats.go"
 	"go.uber.org/goleak"
@@ -48,13 +50,7 @@ func TestConnectWithCreds(t *testing.T) {
 	}
 
 	// TCP subscriber, publishes from TCP and from the in-process Conn.
-	sub, err := nc.SubscribeSync("t.>")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := nc.Flush(); err != nil {
-		t.Fatal(err)
-	}
+	sub := testkit.Subscribed(t, nc, "t.>")
 	if err := nc.Publish("t.tcp", []byte("a")); err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/axbus/axbus/observer"
-	"github.com/axbus/axbus/waiters"
+	"github.com/axbus/axbus/waiters/condition"
 )
 
 // call is one tool call: the endpoint's request made of the tool's arguments, and what the tool
@@ -17,7 +17,7 @@ type call struct {
 	se  *session
 	req json.RawMessage
 	// find is inspect's locator: only its matches are listed.
-	find *waiters.Locator
+	find *condition.Locator
 	// listing asks wait_for for the listing of the snapshot that holds its match.
 	listing bool
 }
@@ -135,10 +135,10 @@ func (c *call) wait(raw json.RawMessage, name string) (map[string]json.RawMessag
 		return nil, badArgs(c.t, `%s is a condition's text, e.g. text:"Saved"`, name)
 	}
 	w := map[string]json.RawMessage{"expr": raw}
-	if waiters.IsLocator(expr) {
+	if condition.IsLocator(expr) {
 		return w, nil
 	}
-	if cond, err := waiters.ParseCompact(expr); err == nil && len(cond.Targets()) > 0 {
+	if cond, err := condition.ParseCompact(expr); err == nil && len(cond.Targets()) > 0 {
 		snap, err := c.snapshot(name + " " + strings.Join(cond.Targets(), ", "))
 		if err != nil {
 			return nil, err
@@ -155,7 +155,7 @@ func (c *call) extras(args map[string]json.RawMessage) error {
 		if json.Unmarshal(raw, &loc) != nil {
 			return badArgs(c.t, "find is a locator's text, e.g. role=button,name~Save")
 		}
-		l, err := waiters.ParseLocator(loc)
+		l, err := condition.ParseLocator(loc)
 		if err != nil {
 			return err
 		}

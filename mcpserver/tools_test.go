@@ -11,7 +11,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/schemas"
-	"github.com/axbus/axbus/waiters"
+	"github.com/axbus/axbus/waiters/condition"
 )
 
 // listTools lists the tools of a server without a daemon, through the go-sdk's client in
@@ -239,15 +239,15 @@ func TestInstructionsExamplesParse(t *testing.T) {
 		if !strings.Contains(instructions, c) {
 			t.Errorf("the instructions do not hold %s", c)
 		}
-		if waiters.IsLocator(c) {
-			if _, err := waiters.ParseLocator(c); err != nil {
+		if condition.IsLocator(c) {
+			if _, err := condition.ParseLocator(c); err != nil {
 				t.Errorf("locator %s: %v", c, err)
 			}
-		} else if _, err := waiters.ParseCompact(c); err != nil {
+		} else if _, err := condition.ParseCompact(c); err != nil {
 			t.Errorf("condition %s: %v", c, err)
 		}
 	}
-	if _, err := waiters.ParseLocator("role=button,name=Save"); err != nil || !strings.Contains(instructions, "role=button,name=Save") {
+	if _, err := condition.ParseLocator("role=button,name=Save"); err != nil || !strings.Contains(instructions, "role=button,name=Save") {
 		t.Errorf("the locator of the instructions: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
+	"github.com/axbus/axbus/waiters/condition"
 )
 
 const mail = 502
@@ -55,7 +56,7 @@ func TestWaitOnAnAppThatStartsLater(t *testing.T) {
 	if err := r.desk.Kill(777); err != nil {
 		t.Fatal(err)
 	}
-	l, err := ParseLocator("role=button,name=Compose")
+	l, err := condition.ParseLocator("role=button,name=Compose")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func TestWaitOnAnAppThatNeverStarts(t *testing.T) {
 		e.Message != `no app matching "Calculator" appeared within 300ms` {
 		t.Fatalf("error %+v", res.Error)
 	}
-	l, _ := ParseLocator("role=button,name=Equals")
+	l, _ := condition.ParseLocator("role=button,name=Equals")
 	res, err := r.e.Wait(context.Background(), Request{Locator: l, Checks: Checks{Unique: true}, App: observer.AppQuery{Name: "Calculator"},
 		Timeout: 200 * time.Millisecond}, nil)
 	if err != nil || res.Outcome != Timeout || res.Error == nil || res.Error.Code != observer.CodeAppNotFound || res.Error.Details["check"] != nil {
@@ -105,7 +106,7 @@ func TestWaitOnAnAppThatNeverStarts(t *testing.T) {
 // instance: neither waits for an app to start. Two running apps of the name are ambiguous at once.
 func TestWaitOnAppsThatCannotAppear(t *testing.T) {
 	r, spec := mailGone(t)
-	cond, _ := ParseCompact(`text:"x"`)
+	cond, _ := condition.ParseCompact(`text:"x"`)
 	start := time.Now()
 	for _, q := range []observer.AppQuery{{PID: 4242}, {PID: notes, Name: "Mail"}} {
 		if _, err := r.e.Wait(context.Background(), Request{Condition: cond, App: q, Timeout: 2 * time.Second}, nil); observer.CodeOf(err) != observer.CodeAppNotFound {

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/waiters/condition"
 )
 
 // An app's watcher evaluates its waits one after the other, on every event. A wait whose
@@ -200,12 +201,12 @@ func (aw *appWatch) settleOff(w *wait, j *costlyJob) {
 	if w.ended.Load() || j.ctx.Err() != nil {
 		return
 	}
-	mt := &meter{left: EvalBudget, ended: func() bool { return w.ended.Load() || j.ctx.Err() != nil }}
+	mt := condition.NewMeter(EvalBudget, func() bool { return w.ended.Load() || j.ctx.Err() != nil })
 	outcome := aw.settle(j.ctx, w, j.trigger, j.v, j.env, mt)
-	w.lastCost.Store(mt.used) // the watcher puts it after the cheaper waits
+	w.lastCost.Store(mt.Used()) // the watcher puts it after the cheaper waits
 	switch outcome {
 	case stopped:
-		if mt.over {
+		if mt.Over() {
 			w.finish(tooCostly(EvalBudget))
 		}
 	case heldUnconfirmed:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/waiters/condition"
 )
 
 // hostileText is 200 KiB of what [S-U] matches: every instruction of a counted [S-U] is live at
@@ -19,7 +20,7 @@ var hostileText = strings.Repeat("STU", 200<<10/3)
 
 // strongestRegexes is the costliest condition the bound accepts that never holds: any of 32
 // /[S-U]{27}a!/ (31 instructions each, 992 in all).
-var strongestRegexes = anyOf(`text:/[S-U]{27}a!/`, 32)
+var strongestRegexes = strings.Join(slices.Repeat([]string{`text:/[S-U]{27}a!/`}, 32), " or ")
 
 // hostile starts the issue's attacker on Notes: a 200 KiB value in its title field, set again and
 // again (an agent's set_value each time), and a wait on the strongest accepted condition. It
@@ -29,7 +30,7 @@ func hostile(t *testing.T, r *rig, timeout time.Duration) (result <-chan *Result
 	if err := r.desk.SetValue(notes, "title", hostileText); err != nil {
 		t.Fatal(err)
 	}
-	cond, err := ParseCompact(strongestRegexes)
+	cond, err := condition.ParseCompact(strongestRegexes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +148,7 @@ func TestACostlyLocatorEndsPastItsBudget(t *testing.T) {
 	if err := r.desk.SetValue(notes, "title", hostileText); err != nil {
 		t.Fatal(err)
 	}
-	l, err := ParseLocator(`role=text_field,value=/[S-U]{990}a!/`)
+	l, err := condition.ParseLocator(`role=text_field,value=/[S-U]{990}a!/`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +177,7 @@ func TestManyCostlyWaitsDelayNoOther(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	for range 200 {
-		cond, err := ParseCompact(`text:/[S-U]{27}a!/`) // one each: Validate prepares it
+		cond, err := condition.ParseCompact(`text:/[S-U]{27}a!/`) // one each: Validate prepares it
 		if err != nil {
 			t.Fatal(err)
 		}

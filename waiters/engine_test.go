@@ -10,6 +10,7 @@ import (
 
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
+	"github.com/axbus/axbus/waiters/condition"
 	"go.uber.org/goleak"
 )
 
@@ -48,7 +49,7 @@ func rigOn(t testing.TB, desk *sim.Desktop) *rig {
 
 func (r *rig) wait(t testing.TB, expr string, app observer.AppQuery, timeout time.Duration, act func()) *Result {
 	t.Helper()
-	cond, err := ParseCompact(expr)
+	cond, err := condition.ParseCompact(expr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,12 +188,12 @@ func TestBadConditionsAreRefused(t *testing.T) {
 		{`text:/(/`, "regex"},
 		{`element:`, "column 9"},
 	} {
-		_, err := ParseCompact(c.expr)
+		_, err := condition.ParseCompact(c.expr)
 		if observer.CodeOf(err) != observer.CodeBadRequest || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v", c.expr, err)
 		}
 	}
-	cond, _ := ParseCompact(`text:"x"`)
+	cond, _ := condition.ParseCompact(`text:"x"`)
 	for _, req := range []Request{
 		{Condition: cond, App: notesApp, Timeout: 10 * time.Minute},
 		{Condition: cond, App: notesApp, Timeout: -time.Second},
@@ -211,7 +212,7 @@ func TestWaitWithAnUnknownSnapshotIsExpired(t *testing.T) {
 	r := newRig(t)
 	for _, expr := range []string{`text:"Saved"`, `state:e3=checked`, `window_gone`, `dialog`} {
 		for _, app := range []observer.AppQuery{{}, notesApp} {
-			cond, err := ParseCompact(expr)
+			cond, err := condition.ParseCompact(expr)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -238,7 +239,7 @@ func TestThousandWaitsResolve(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cond, _ := ParseCompact(fmt.Sprintf(`text="label %d"`, i)) // exact: "label 1" is in "label 10"
+			cond, _ := condition.ParseCompact(fmt.Sprintf(`text="label %d"`, i)) // exact: "label 1" is in "label 10"
 			res, err := r.e.Wait(context.Background(), Request{Condition: cond, App: notesApp, Timeout: 20 * time.Second},
 				func() { armed <- struct{}{} })
 			if err != nil {

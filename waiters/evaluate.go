@@ -6,6 +6,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/waiters/condition"
 )
 
 // evaluate checks w against the app as the watcher knows it, the elements of fresh (read this
@@ -21,7 +22,7 @@ func (aw *appWatch) evaluate(ctx context.Context, w *wait, trigger *Trigger, fre
 // only what an element of it can prove: that one appears (the load's end decides the rest). A
 // wait that needs more than InlineBudget steps is evaluated off the watcher (costly.go).
 func (aw *appWatch) check(ctx context.Context, w *wait, trigger *Trigger, v *view) {
-	if v.partial && (w.loc != nil || !appearsOnly(w.cond)) {
+	if v.partial && (w.loc != nil || !w.cond.AppearsOnly()) {
 		return
 	}
 	if w.loc != nil {
@@ -46,7 +47,7 @@ func (aw *appWatch) check(ctx context.Context, w *wait, trigger *Trigger, v *vie
 	case met:
 		delete(aw.unconfirmed, w)
 	case stopped:
-		if mt.over {
+		if mt.Over() {
 			w.costly.Store(true)
 			aw.offload(ctx, w, trigger, v)
 		}
@@ -54,9 +55,9 @@ func (aw *appWatch) check(ctx context.Context, w *wait, trigger *Trigger, v *vie
 }
 
 // charge counts what w's evaluation on the watcher took: to the round, and as w's last cost.
-func (aw *appWatch) charge(w *wait, mt *meter) {
-	aw.spent += mt.used
-	w.lastCost.Store(mt.used)
+func (aw *appWatch) charge(w *wait, mt *condition.Meter) {
+	aw.spent += mt.Used()
+	w.lastCost.Store(mt.Used())
 }
 
 // settled is how an evaluation of a wait ended.
@@ -72,9 +73,9 @@ const (
 // settle evaluates w on v, metered by mt, and, when the condition holds, confirms it against the
 // app itself and answers the wait: a stale copy never resolves a wait. It touches no state of
 // the watcher's loop (env is what it needs of it), so the costly pool runs it too.
-func (aw *appWatch) settle(ctx context.Context, w *wait, trigger *Trigger, v *view, env evalEnv, mt *meter) settled {
-	ok, match, win := w.cond.holds(v, mt)
-	if mt.done() {
+func (aw *appWatch) settle(ctx context.Context, w *wait, trigger *Trigger, v *view, env evalEnv, mt *condition.Meter) settled {
+	ok, match, win := w.cond.HoldsWithin(v, mt)
+	if mt.Done() {
 		return stopped
 	}
 	if !ok {
@@ -92,8 +93,8 @@ func (aw *appWatch) settle(ctx context.Context, w *wait, trigger *Trigger, v *vi
 		}
 		confirmed.override[match.Ref] = &fresh[0]
 		v = &confirmed
-		ok, match, win = w.cond.holds(v, mt)
-		if mt.done() {
+		ok, match, win = w.cond.HoldsWithin(v, mt)
+		if mt.Done() {
 			return stopped
 		}
 		if !ok {
@@ -300,8 +301,8 @@ func (v *view) Elements(fn func(*observer.Node) bool) {
 }
 
 // trees are the view's window copies as a locator searches them.
-func (v *view) trees() []tree {
-	out := make([]tree, len(v.lives))
+func (v *view) trees() []condition.Tree {
+	out := make([]condition.Tree, len(v.lives))
 	for i, lw := range v.lives {
 		out[i] = lw
 	}

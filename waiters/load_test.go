@@ -8,6 +8,7 @@ import (
 
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
+	"github.com/axbus/axbus/waiters/condition"
 )
 
 // countingDesk counts, per element, how often the engine reads it from the app.
@@ -114,7 +115,7 @@ func TestWaitTakesWhatTheRefreshReadForConfirmed(t *testing.T) {
 	if warm.Outcome != Met {
 		t.Fatalf("warm-up: %+v", warm)
 	}
-	cond, err := ParseCompact(`text="Fresh"`)
+	cond, err := condition.ParseCompact(`text="Fresh"`)
 	if err != nil {
 		t.Fatal(err)
 	}

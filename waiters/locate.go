@@ -7,6 +7,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/waiters/condition"
 )
 
 // Checks are what the element a locator finds must be, besides found, before an action acts on
@@ -57,7 +58,7 @@ const maxConfirm = 8
 // locating is the state of a locator's wait: what it found last and why it is not done yet.
 // Watchers of a desktop-wide wait may evaluate it at once, hence the lock.
 type locating struct {
-	l      *Locator
+	l      *condition.Locator
 	checks Checks
 
 	mu         sync.Mutex
@@ -77,9 +78,9 @@ func (aw *appWatch) checkLocate(ctx context.Context, w *wait, trigger *Trigger, 
 	delete(aw.unconfirmed, w) // every evaluation looks at it whole
 	loc := w.loc
 	mt := newMeter(LocatorBudget, w)
-	candidates := loc.l.find(v.trees(), mt)
-	if mt.done() {
-		if mt.over {
+	candidates := loc.l.Find(v.trees(), mt)
+	if mt.Done() {
+		if mt.Over() {
 			w.finish(tooCostly(LocatorBudget))
 		}
 		return
@@ -109,8 +110,8 @@ func (aw *appWatch) checkLocate(ctx context.Context, w *wait, trigger *Trigger, 
 	}
 	loc.ambiguousSince = time.Time{}
 	h := hits[0]
-	lw := h.t.(*observer.LiveWindow)
-	n := &h.node
+	lw := h.Tree.(*observer.LiveWindow)
+	n := &h.Node
 	now := time.Now()
 	switch {
 	case loc.checks.Visible && !visible(n, lw.Clip(n.Ref)):
@@ -142,23 +143,23 @@ func (aw *appWatch) checkLocate(ctx context.Context, w *wait, trigger *Trigger, 
 
 // confirm reads the matches again (the first maxConfirm of them) and keeps those that still
 // match, as they are now.
-func (aw *appWatch) confirm(ctx context.Context, l *Locator, hits []found) []found {
+func (aw *appWatch) confirm(ctx context.Context, l *condition.Locator, hits []condition.Found) []condition.Found {
 	if len(hits) == 0 {
 		return nil
 	}
 	n := min(len(hits), maxConfirm)
 	refs := make([]observer.NodeRef, n)
 	for i := range n {
-		refs[i] = hits[i].node.Ref
+		refs[i] = hits[i].Node.Ref
 	}
 	fresh := aw.e.o.Backend().Read(ctx, refs)
-	kept := make([]found, 0, len(hits))
+	kept := make([]condition.Found, 0, len(hits))
 	for i, h := range hits {
 		if i < n {
 			if fresh[i].Err != nil || !l.Element().MatchesElement(&fresh[i]) {
 				continue
 			}
-			h.node = fresh[i]
+			h.Node = fresh[i]
 		}
 		kept = append(kept, h)
 	}
@@ -233,10 +234,10 @@ func (aw *appWatch) later(loc *locating, w *wait, d time.Duration) {
 }
 
 // candidatesOf lists matches for an AMBIGUOUS_TARGET.
-func candidatesOf(hits []found) []api.Candidate {
+func candidatesOf(hits []condition.Found) []api.Candidate {
 	out := make([]api.Candidate, len(hits))
 	for i, h := range hits {
-		out[i] = api.Candidate{Nth: i + 1, Role: h.node.Role, Name: h.node.Name, Bounds: h.node.Bounds}
+		out[i] = api.Candidate{Nth: i + 1, Role: h.Node.Role, Name: h.Node.Name, Bounds: h.Node.Bounds}
 	}
 	return out
 }

@@ -2,76 +2,20 @@ package waiters
 
 import (
 	"context"
-	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
+	"github.com/axbus/axbus/waiters/condition"
 )
-
-func TestParseLocator(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{`role=button,name=Save`, `role=button,name=Save`},
-		{`element:role=button , name~save`, `role=button,name~save`},
-		{`name=/^Row 35\d$/,nth=2`, `name=/^Row 35\d$/,nth=2`},
-		{`dialog:title~Save >> role=button,name=OK`, `dialog:title~Save >> role=button,name=OK`},
-		{`role=toolbar>>role=button,nth=1`, `role=toolbar >> role=button,nth=1`},
-		{`identifier=saveButton,state=enabled`, `identifier=saveButton,state=enabled`},
-	} {
-		l, err := ParseLocator(c.in)
-		if err != nil {
-			t.Errorf("ParseLocator(%q): %v", c.in, err)
-			continue
-		}
-		if got := l.String(); got != c.want {
-			t.Errorf("ParseLocator(%q).String() = %q, want %q", c.in, got, c.want)
-		}
-		if again, err := ParseLocator(l.String()); err != nil || again.String() != l.String() {
-			t.Errorf("%q does not read back: %v", l.String(), err)
-		}
-	}
-	for _, c := range []struct{ in, want string }{
-		{``, "expected a field"},
-		{`nth=0,role=button`, "a number from 1"},
-		{`role=button,nth=2,nth=3`, "nth is given twice"},
-		{`role=button >> window:title=x`, "comes first"},
-		{`window:title=Notes`, "'>>' and the element"},
-		{`role=button >>`, "expected a field"},
-		{`colour=red`, "expected a field"},
-		{`role=button name=Save`, "expected ',', '>>' or the end"},
-	} {
-		_, err := ParseLocator(c.in)
-		if err == nil || !strings.Contains(err.Error(), c.want) || observer.CodeOf(err) != observer.CodeBadRequest {
-			t.Errorf("ParseLocator(%q) = %v, want BAD_REQUEST with %q", c.in, err, c.want)
-		}
-	}
-}
-
-func TestIsLocator(t *testing.T) {
-	for in, want := range map[string]bool{
-		`role=button,name=Save`:      true,
-		`name~Save`:                  true,
-		`dialog >> role=button`:      true,
-		`text:"Saved"`:               false,
-		`element:role=button`:        false,
-		`window:title~Report`:        false,
-		`state:e3=checked`:           false,
-		`text:"a >> b"`:              false,
-		`element:name=a >> name=b`:   true,
-		`value:role=slider,value=42`: false,
-	} {
-		if got := IsLocator(in); got != want {
-			t.Errorf("IsLocator(%q) = %v, want %v", in, got, want)
-		}
-	}
-}
 
 // locate waits for a locator on the Notes app of the rig.
 func (r *rig) locate(t testing.TB, expr string, checks Checks, timeout time.Duration) *Result {
 	t.Helper()
-	l, err := ParseLocator(expr)
+	l, err := condition.ParseLocator(expr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,39 +92,42 @@ func TestLocateTimesOutSayingWhy(t *testing.T) {
 }
 
 // TestLocateWaitsForAMovingTargetToStop: a target that moves for 200 ms is found only once it
-// keeps still, where it stopped.
+// keeps still, where it stopped. Time is the subject: the test runs in a synctest bubble, on
+// virtual time, so the motion and the 50 ms of stillness are exact however loaded the machine.
 func TestLocateWaitsForAMovingTargetToStop(t *testing.T) {
-	r := newRig(t)
-	r.locate(t, `role=button,name=Save`, Checks{}, time.Second) // the watcher is warm: its first look is no excuse
-	const steps, every = 10, 20 * time.Millisecond
-	lastMove, moving := make(chan time.Time, 1), make(chan struct{})
-	go func() {
-		var at time.Time
-		for i := range steps {
-			at = time.Now()
-			if err := r.desk.Move(notes, "save", 5, 0); err != nil {
-				t.Error(err)
+	synctest.Test(t, func(t *testing.T) {
+		r := newRig(t)
+		r.locate(t, `role=button,name=Save`, Checks{}, time.Second) // the watcher is warm: its first look is no excuse
+		const steps, every = 10, 20 * time.Millisecond
+		lastMove, moving := make(chan time.Time, 1), make(chan struct{})
+		go func() {
+			var at time.Time
+			for i := range steps {
+				at = time.Now()
+				if err := r.desk.Move(notes, "save", 5, 0); err != nil {
+					t.Error(err)
+				}
+				if i == 0 {
+					close(moving)
+				}
+				time.Sleep(every) // the motion itself, in virtual time: one step a frame or so
 			}
-			if i == 0 {
-				close(moving)
-			}
-			time.Sleep(every) // the motion itself: one step a frame or so
+			lastMove <- at
+		}()
+		<-moving // mid-motion
+		res := r.locate(t, `role=button,name=Save`, Checks{Stable: true}, 3*time.Second)
+		done := time.Now()
+		last := <-lastMove
+		if res.Outcome != Met {
+			t.Fatalf("locate = %+v", res)
 		}
-		lastMove <- at
-	}()
-	<-moving // mid-motion
-	res := r.locate(t, `role=button,name=Save`, Checks{Stable: true}, 3*time.Second)
-	done := time.Now()
-	last := <-lastMove
-	if res.Outcome != Met {
-		t.Fatalf("locate = %+v", res)
-	}
-	if res.Match.Bounds == nil || res.Match.Bounds.X != 110+5*steps {
-		t.Fatalf("found at %+v, want where it stopped (x %d)", res.Match.Bounds, 110+5*steps)
-	}
-	if done.Before(last.Add(Settle)) {
-		t.Fatalf("found %v after the last move, before it had kept still for %v", done.Sub(last), Settle)
-	}
+		if res.Match.Bounds == nil || res.Match.Bounds.X != 110+5*steps {
+			t.Fatalf("found at %+v, want where it stopped (x %d)", res.Match.Bounds, 110+5*steps)
+		}
+		if done.Before(last.Add(Settle)) {
+			t.Fatalf("found %v after the last move, before it had kept still for %v", done.Sub(last), Settle)
+		}
+	})
 }
 
 func TestLocateRefusesACoveredTargetForPhysicalInput(t *testing.T) {
@@ -201,63 +148,5 @@ func TestLocateRefusesACoveredTargetForPhysicalInput(t *testing.T) {
 	}
 	if res := r.locate(t, `role=button,name=Save`, allChecks, time.Second); res.Outcome != Met {
 		t.Fatalf("uncovered again: %+v", res)
-	}
-}
-
-// FuzzParseLocator: any text parses or is refused with a BAD_REQUEST at a column within it,
-// never a panic; what parses renders to a form that parses back the same, and searches the
-// Notes window's copy without a panic.
-func FuzzParseLocator(f *testing.F) {
-	for _, s := range []string{`role=button,name=Save`, `dialog:title~Save >> role=button,name=OK`, `name=/^Row 35\d$/,nth=2`,
-		`window >> role=toolbar>>name~s,state!=focused`, `element:identifier=saveButton`, `nth=3`, `role=button >> window`} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		l, err := ParseLocator(s)
-		if err != nil {
-			checkRefused(t, s, err)
-			return
-		}
-		again, err := ParseLocator(l.String())
-		if err != nil || again.String() != l.String() {
-			t.Fatalf("%q renders as %q, which reads back as %v (%v)", s, l.String(), again, err)
-		}
-		l.FindIn(notesInspection())
-	})
-}
-
-// notesInspection is a small inspection to search: a window, a toolbar with a button, a field.
-func notesInspection() *observer.Inspection {
-	v := "Shopping list"
-	return &observer.Inspection{SnapshotID: "s_1", Window: observer.WindowRef{ID: "w1", Title: "Notes"}, Elements: []observer.Element{
-		{ID: "e0", Depth: 0, Role: observer.RoleWindow, Name: "Notes"},
-		{ID: "e1", Depth: 1, Parent: "e0", Role: observer.RoleToolbar},
-		{ID: "e2", Depth: 2, Parent: "e1", Role: observer.RoleButton, Name: "Save", States: observer.StateEnabled},
-		{ID: "e3", Depth: 1, Parent: "e0", Role: observer.RoleTextField, Name: "Title", Value: &v},
-	}}
-}
-
-func TestFindIn(t *testing.T) {
-	for expr, want := range map[string]string{
-		`role=button`:                       "e2",
-		`role=toolbar >> name=Save`:         "e2",
-		`window:title=Notes >> role=button`: "e2",
-		`dialog >> role=button`:             "",
-		`role=text_field >> role=button`:    "",
-		`value~shopping`:                    "e3",
-		`name~t,nth=2`:                      "e3",
-		`state=enabled`:                     "e2",
-	} {
-		l, err := ParseLocator(expr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, el := range l.FindIn(notesInspection()) {
-			got = append(got, el.ID)
-		}
-		if strings.Join(got, ",") != want {
-			t.Errorf("%s found %v, want %q", expr, got, want)
-		}
 	}
 }

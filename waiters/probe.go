@@ -33,7 +33,7 @@ type probeRead struct {
 // appears reports whether w holds as soon as one element matches: what one element read on its
 // own may meet.
 func (w *wait) appears() bool {
-	return w.loc == nil && w.scope == "" && appearsOnly(w.cond) && w.cond.NeedsElements()
+	return w.loc == nil && w.scope == "" && w.cond.AppearsOnly() && w.cond.NeedsElements()
 }
 
 // probes reports whether w may be met by what a round's events named in a window being read:
@@ -129,9 +129,9 @@ func (aw *appWatch) checkProbe(w *wait, p *probed) {
 			continue
 		}
 		v := &view{windows: aw.windows, only: map[observer.NodeRef]bool{}, onlyNodes: r.nodes}
-		ok, match, _ := w.cond.holds(v, mt)
-		if mt.done() {
-			w.costly.Store(mt.over)
+		ok, match, _ := w.cond.HoldsWithin(v, mt)
+		if mt.Done() {
+			w.costly.Store(mt.Over())
 			return
 		}
 		if !ok || match == nil {

@@ -5,12 +5,13 @@ import (
 	"strings"
 
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/waiters/condition"
 )
 
 // checkRoles refuses a condition that names a role no element can have: neither a normalised
 // role nor one of the backend's platform roles (when the backend lists them; otherwise any
 // "AX" role of the simulated macOS desktop passes). A typo would otherwise wait in vain.
-func (e *Engine) checkRoles(c *Condition) error {
+func (e *Engine) checkRoles(c *condition.Condition) error {
 	if c == nil {
 		return nil
 	}

@@ -8,14 +8,15 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/waiters/condition"
 )
 
 // Request is one wait: a condition, what it is about, and how long to wait.
 type Request struct {
-	Condition *Condition
+	Condition *condition.Condition
 	// Locator, instead of Condition, waits for the element it names to be found, one alone, and
 	// to pass Checks: an action's wait for its target.
-	Locator *Locator
+	Locator *condition.Locator
 	Checks  Checks
 	// App names the app; none means the whole desktop (a window of an app that is not running
 	// yet, say). An app named by name that does not run yet is waited for within Timeout.
@@ -56,7 +57,7 @@ type wait struct {
 	req Request
 	// who asked (api.IdentityOf): the costly pool takes its waits identity by identity.
 	who     string
-	cond    *Condition
+	cond    *condition.Condition
 	app     observer.App // zero for a desktop wait
 	start   time.Time
 	targets map[string]observer.NodeRef // eN of the condition -> handle
@@ -231,9 +232,9 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*wait, error) {
 		return nil, observer.Errorf(observer.CodeBadRequest, "Name the app (app or pid) the window, scope or element ids belong to.",
 			"a window, scope or element ids need an app")
 	}
-	w.shares = loc == nil && appearsOnly(w.cond) && w.scope == "" && w.cond.NeedsElements()
+	w.shares = loc == nil && w.cond.AppearsOnly() && w.scope == "" && w.cond.NeedsElements()
 	for _, l := range w.cond.Leaves() {
-		if l.Kind == KindWindowGone && l.Title == nil && l.window == "" {
+		if l.Kind == condition.KindWindowGone && l.Title == nil && l.GoneWindow() == "" {
 			return nil, observer.Errorf(observer.CodeBadRequest, `Name the window: window_gone:title="Report", or wait on an app's window (app and window).`,
 				"window_gone needs a window: a title, or the wait's window")
 		}
@@ -259,11 +260,7 @@ func (e *Engine) nameTheWindow(ctx context.Context, w *wait) error {
 	if err != nil {
 		return err
 	}
-	for _, l := range w.cond.Leaves() {
-		if l.Kind == KindWindowGone && l.Title == nil {
-			l.window = win.ID
-		}
-	}
+	w.cond.AimAtWindow(win.ID)
 	return nil
 }
 

@@ -290,7 +290,7 @@ func (aw *appWatch) evaluateWaits(ctx context.Context, ch *change, added []*wait
 	var probe *probed            // read once for all the waits that look at it
 	probing := len(ch.events) > 0 && len(aw.loading) > 0
 	waits := aw.waitList()
-	// The cheapest first, within the round's budget (cost.go): a thousand costly waits delay
+	// The cheapest first, within the round's budget (budget.go): a thousand costly waits delay
 	// a cheap one by RoundBudget at most.
 	slices.SortStableFunc(waits, func(a, b *wait) int { return cmp.Compare(a.lastCost.Load(), b.lastCost.Load()) })
 	aw.spent, aw.frozenLists = 0, nil
@@ -319,11 +319,11 @@ func (aw *appWatch) evaluateWaits(ctx context.Context, ch *change, added []*wait
 			// It held of nothing before: only what was added or changed can make it hold now.
 			v := aw.sharedView(ctx, shared, w, ch)
 			mt := newMeter(InlineBudget, w)
-			matched := w.cond.matchesAnyOf(v.onlyNodes, mt) // most of a thousand waits match none of them
+			matched := w.cond.MatchesAnyOf(v.onlyNodes, mt) // most of a thousand waits match none of them
 			aw.charge(w, mt)
 			if matched {
 				aw.check(ctx, w, ch.trigger, v)
-			} else if mt.over {
+			} else if mt.Over() {
 				w.costly.Store(true)
 				aw.check(ctx, w, ch.trigger, v)
 			}
@@ -361,32 +361,4 @@ func (w *wait) targetNamed(refs map[observer.NodeRef]bool) bool {
 		}
 	}
 	return false
-}
-
-// appearsOnly reports whether c holds as soon as one element matches (text or element
-// conditions naming no element id, not gone, alone or in an any): then only the elements a
-// change touched need looking at, which keeps a thousand waits on one app cheap.
-func appearsOnly(c *Condition) bool {
-	switch c.Kind {
-	case KindText, KindElement:
-		return !c.Gone && c.Target == ""
-	case KindAny:
-		for _, t := range c.Of {
-			if !appearsOnly(t) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
-// matchesAnyOf reports whether one of nodes passes the element test of c, a condition that
-// appearsOnly: whether c holds of a view of these nodes, without making one. Metered by mt: once
-// it stops, false proves nothing.
-func (c *Condition) matchesAnyOf(nodes []*observer.Node, mt *meter) bool {
-	if c.Kind == KindAny {
-		return slices.ContainsFunc(c.Of, func(t *Condition) bool { return t.matchesAnyOf(nodes, mt) })
-	}
-	return slices.ContainsFunc(nodes, func(n *observer.Node) bool { return c.matchesElement(n, mt) })
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/waiters/condition"
 )
 
 // Serve is the wait endpoint's operation: the request off the wire read and checked, then
@@ -24,11 +25,11 @@ func (e *Engine) Serve(ctx context.Context, r api.WaitRequest, armed func()) (*R
 // FromWire turns a wait request off the wire into a Request: the condition parsed (compact) or
 // decoded (canonical JSON) and checked, the scope parsed, the durations in milliseconds read.
 func FromWire(r api.WaitRequest) (Request, error) {
-	var cond *Condition
-	var loc *Locator
+	var cond *condition.Condition
+	var loc *condition.Locator
 	var err error
-	if len(bytes.TrimSpace(r.Condition)) == 0 && IsLocator(r.Expr) {
-		loc, err = ParseLocator(r.Expr) // a locator holds once an element it names is there
+	if len(bytes.TrimSpace(r.Condition)) == 0 && condition.IsLocator(r.Expr) {
+		loc, err = condition.ParseLocator(r.Expr) // a locator holds once an element it names is there
 	} else {
 		cond, err = ConditionFromWire(r.Condition, r.Expr)
 	}
@@ -48,15 +49,15 @@ func FromWire(r api.WaitRequest) (Request, error) {
 }
 
 // ConditionFromWire reads a condition given in either form; exactly one must be given.
-func ConditionFromWire(canonical json.RawMessage, compact string) (*Condition, error) {
+func ConditionFromWire(canonical json.RawMessage, compact string) (*condition.Condition, error) {
 	hasJSON := len(bytes.TrimSpace(canonical)) > 0 && !bytes.Equal(bytes.TrimSpace(canonical), []byte("null"))
 	switch {
 	case hasJSON && compact != "":
 		return nil, observer.Errorf(observer.CodeBadRequest, "Give either condition (JSON) or expr (compact form), not both.", "two conditions given")
 	case compact != "":
-		return ParseCompact(compact)
+		return condition.ParseCompact(compact)
 	case hasJSON:
-		var c Condition
+		var c condition.Condition
 		dec := json.NewDecoder(bytes.NewReader(canonical))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&c); err != nil {

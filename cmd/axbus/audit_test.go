@@ -90,7 +90,7 @@ func startAuditRun(t *testing.T) *auditRun {
 	r.mon = r.d.auditIdentity(t, "mon", api.RoleMonitor, nats.ErrorHandler(r.monV.handler))
 
 	// The monitor follows the action records with a plain subscription, as `nats sub` would.
-	sub := testdaemon.Subscribed(t, r.mon, r.d.Subjects.AllActions())
+	sub := testkit.Subscribed(t, r.mon, r.d.Subjects.AllActions())
 	ctx := context.Background()
 	insp, err := testdaemon.Client(t, r.alice).Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{App: "Notes"}})
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
-	"github.com/axbus/axbus/waiters"
+	"github.com/axbus/axbus/waiters/condition"
 )
 
 // appFlags name an app: --app or --pid.
@@ -69,10 +69,10 @@ type inspectCmd struct {
 }
 
 func (c *inspectCmd) Run(e *env) error {
-	var l *waiters.Locator
+	var l *condition.Locator
 	if c.Find != "" {
 		var err error
-		if l, err = waiters.ParseLocator(c.Find); err != nil {
+		if l, err = condition.ParseLocator(c.Find); err != nil {
 			return err
 		}
 	}

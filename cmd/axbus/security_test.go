@@ -864,7 +864,7 @@ func TestCoordinationSubjects(t *testing.T) {
 		return nc
 	}
 	alice, bob, mon := connect("alice", api.RoleAgent), connect("bob", api.RoleAgent), connect("mon", api.RoleMonitor)
-	bobHears, monHears := testdaemon.Subscribed(t, bob, d.Subjects.Coordination("*")), testdaemon.Subscribed(t, mon, d.Subjects.Coordination("*"))
+	bobHears, monHears := testkit.Subscribed(t, bob, d.Subjects.Coordination("*")), testkit.Subscribed(t, mon, d.Subjects.Coordination("*"))
 	_ = mon.Publish("ax.testhost.coord.mon.x", []byte("from the monitor"))
 	_ = alice.Publish("ax.testhost.coord.bob.claim", []byte("alice as bob"))
 	_ = alice.Publish("ax.testhost.coord.alice.claim", []byte("notes is mine"))

@@ -62,11 +62,11 @@ func TestSnapPolledOnlyWhileSubscribed(t *testing.T) {
 		t.Errorf("status with no subscriber: polled %+v, idle %q", st.Snaps.Polled, st.Snaps.Idle)
 	}
 
-	exact := testdaemon.Subscribed(t, nc, d.Subjects.Snap("Ledger"))
+	exact := testkit.Subscribed(t, nc, d.Subjects.Snap("Ledger"))
 	if env := nextSnap(t, exact); env.Kind != observer.DiffReset || len(env.Added) != 4000 || env.Elements != 4000 {
 		t.Fatalf("first diff of a new subscriber: %s with %d added", env.Kind, len(env.Added))
 	}
-	wild := testdaemon.Subscribed(t, nc, d.Subjects.AllSnaps())
+	wild := testkit.Subscribed(t, nc, d.Subjects.AllSnaps())
 	if env := nextSnap(t, wild); env.Kind != observer.DiffReset || len(env.Added) != 4000 {
 		t.Fatalf("first diff of a wildcard subscriber: %s with %d added", env.Kind, len(env.Added))
 	}

@@ -5,6 +5,7 @@ package headless
 import (
 	"bytes"
 	"encoding/json"
+	"log/slog"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/fixtures/web"
+	"github.com/axbus/axbus/internal/testkit"
 )
 
 func needBrowser(t *testing.T) {
@@ -25,7 +27,7 @@ func needBrowser(t *testing.T) {
 // evalAs evaluates js in the page and decodes its value into a T.
 func evalAs[T any](t *testing.T, b *Browser, js string) T {
 	t.Helper()
-	raw, err := b.Eval(ctxFor(t, 10*time.Second), js)
+	raw, err := b.Eval(testkit.Context(t, 10*time.Second), js)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,13 +43,13 @@ func evalAs[T any](t *testing.T, b *Browser, js string) T {
 func TestBrowser(t *testing.T) {
 	needSession(t)
 	needBrowser(t)
-	s, err := Start(ctxFor(t, 10*time.Second), WithLogger(testLogger(t)))
+	s, err := Start(testkit.Context(t, 10*time.Second), WithLogger(testkit.Logger(t, slog.LevelDebug)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
 	t0 := time.Now()
-	b, err := s.StartBrowser(ctxFor(t, 60*time.Second), "page.html")
+	b, err := s.StartBrowser(testkit.Context(t, 60*time.Second), "page.html")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,10 +63,10 @@ func TestBrowser(t *testing.T) {
 	if got := evalAs[int](t, b, `new Promise(r => setTimeout(() => r(42), 10))`); got != 42 {
 		t.Errorf("awaited promise: %d, want 42", got)
 	}
-	if _, err := b.Eval(ctxFor(t, 5*time.Second), `nope()`); err == nil || !strings.Contains(err.Error(), "nope is not defined") {
+	if _, err := b.Eval(testkit.Context(t, 5*time.Second), `nope()`); err == nil || !strings.Contains(err.Error(), "nope is not defined") {
 		t.Errorf("a thrown exception: %v", err)
 	}
-	regs, err := s.RegisteredApps(ctxFor(t, 5*time.Second))
+	regs, err := s.RegisteredApps(testkit.Context(t, 5*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +75,7 @@ func TestBrowser(t *testing.T) {
 	}
 
 	t0 = time.Now()
-	if err := b.Navigate(ctxFor(t, 60*time.Second), "long.html"); err != nil {
+	if err := b.Navigate(testkit.Context(t, 60*time.Second), "long.html"); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("long.html in %v, title %q", time.Since(t0).Round(time.Millisecond), b.Title)

@@ -27,7 +27,7 @@ func TestFixtureButtons(t *testing.T) {
 	for _, kind := range []string{KindGTK3, KindGTK4} {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
-			app, err := s.StartApp(ctxFor(t, 15*time.Second), kind)
+			app, err := s.StartApp(testkit.Context(t, 15*time.Second), kind)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -37,7 +37,7 @@ func TestFixtureButtons(t *testing.T) {
 }
 
 func testButtons(t *testing.T, s *Session, app *App) {
-	ctx := ctxFor(t, 30*time.Second)
+	ctx := testkit.Context(t, 30*time.Second)
 	do := func(req map[string]any) map[string]any {
 		t.Helper()
 		r, err := app.Do(ctx, req)

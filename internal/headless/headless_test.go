@@ -33,33 +33,11 @@ func needSession(t *testing.T) {
 	}
 }
 
-type testWriter struct {
-	t  *testing.T
-	mu sync.Mutex
-}
-
-func (w *testWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.t.Log(strings.TrimSpace(string(p)))
-	return len(p), nil
-}
-
-func testLogger(t *testing.T) *slog.Logger {
-	return slog.New(slog.NewTextHandler(&testWriter{t: t}, &slog.HandlerOptions{Level: slog.LevelDebug}))
-}
-
-func ctxFor(t *testing.T, d time.Duration) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	t.Cleanup(cancel)
-	return ctx
-}
-
 func startSession(t *testing.T, opts ...Option) *Session {
 	t.Helper()
 	needSession(t)
 	t0 := time.Now()
-	s, err := Start(ctxFor(t, 10*time.Second), append([]Option{WithLogger(testLogger(t))}, opts...)...)
+	s, err := Start(testkit.Context(t, 10*time.Second), append([]Option{WithLogger(testkit.Logger(t, slog.LevelDebug))}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +76,7 @@ func TestSessionLifecycle(t *testing.T) {
 	needSession(t)
 	before := children()
 	t0 := time.Now()
-	s, err := Start(ctxFor(t, 10*time.Second), WithLogger(testLogger(t)))
+	s, err := Start(testkit.Context(t, 10*time.Second), WithLogger(testkit.Logger(t, slog.LevelDebug)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +158,7 @@ func TestSessionLifecycle(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Errorf("second Close: %v", err)
 	}
-	if _, err := s.StartApp(ctxFor(t, time.Second), KindGTK3); err == nil {
+	if _, err := s.StartApp(testkit.Context(t, time.Second), KindGTK3); err == nil {
 		t.Error("StartApp on a closed session succeeded")
 	}
 }
@@ -192,7 +170,7 @@ func TestWithDir(t *testing.T) {
 	if s.Dir != dir {
 		t.Fatalf("Dir %s, want %s", s.Dir, dir)
 	}
-	if _, err := Start(ctxFor(t, 5*time.Second), WithDir(dir)); err == nil || !strings.Contains(err.Error(), "already runs") {
+	if _, err := Start(testkit.Context(t, 5*time.Second), WithDir(dir)); err == nil || !strings.Contains(err.Error(), "already runs") {
 		t.Fatalf("a second session in the same dir: %v", err)
 	}
 	if err := s.Close(); err != nil {
@@ -228,13 +206,13 @@ func TestParallelSessions(t *testing.T) {
 	errs := make([]error, 2)
 	for i := range 2 {
 		wg.Go(func() {
-			s, err := Start(ctxFor(t, 10*time.Second), WithLogger(testLogger(t)))
+			s, err := Start(testkit.Context(t, 10*time.Second), WithLogger(testkit.Logger(t, slog.LevelDebug)))
 			if err != nil {
 				errs[i] = err
 				return
 			}
 			sessions[i] = s
-			apps[i], errs[i] = s.StartApp(ctxFor(t, 15*time.Second), KindGTK3)
+			apps[i], errs[i] = s.StartApp(testkit.Context(t, 15*time.Second), KindGTK3)
 		})
 	}
 	wg.Wait()
@@ -255,7 +233,7 @@ func TestParallelSessions(t *testing.T) {
 		t.Fatalf("sessions collide:\n%+v\n%+v", a, b)
 	}
 	for i, s := range sessions {
-		regs, err := s.RegisteredApps(ctxFor(t, 2*time.Second))
+		regs, err := s.RegisteredApps(testkit.Context(t, 2*time.Second))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -272,7 +250,7 @@ func TestFixtureApps(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
 			t0 := time.Now()
-			app, err := s.StartApp(ctxFor(t, 15*time.Second), kind)
+			app, err := s.StartApp(testkit.Context(t, 15*time.Second), kind)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -285,7 +263,7 @@ func TestFixtureApps(t *testing.T) {
 func testControl(t *testing.T, s *Session, app *App) {
 	state := func() State {
 		t.Helper()
-		st, err := app.State(ctxFor(t, 2*time.Second))
+		st, err := app.State(testkit.Context(t, 2*time.Second))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -294,7 +272,7 @@ func testControl(t *testing.T, s *Session, app *App) {
 	do := func(req map[string]any) map[string]any {
 		t.Helper()
 		before := time.Now().UnixNano()
-		r, err := app.Do(ctxFor(t, 2*time.Second), req)
+		r, err := app.Do(testkit.Context(t, 2*time.Second), req)
 		if err != nil {
 			t.Fatalf("%v: %v", req, err)
 		}
@@ -383,7 +361,7 @@ func testControl(t *testing.T, s *Session, app *App) {
 		{"cmd": "select_row", "row": 401}, {"cmd": "select_row", "row": 1.5}, {"cmd": "focus", "target": "Nope"},
 		{"cmd": "hang", "seconds": -1}, {"cmd": "__init__"},
 	} {
-		_, err := app.Do(ctxFor(t, 2*time.Second), req)
+		_, err := app.Do(testkit.Context(t, 2*time.Second), req)
 		var ce *ControlError
 		if !errors.As(err, &ce) || ce.Message == "" {
 			t.Errorf("%v: %v, want a refusal", req, err)
@@ -408,7 +386,7 @@ func testControl(t *testing.T, s *Session, app *App) {
 	// The hang lands when the app reads it; from then on (0.6 s) a state is not answered.
 	var err error
 	if !testkit.Within(time.Second, func() bool {
-		_, err = app.State(ctxFor(t, 200*time.Millisecond))
+		_, err = app.State(testkit.Context(t, 200*time.Millisecond))
 		return errors.Is(err, context.DeadlineExceeded)
 	}) {
 		t.Errorf("state of a hung app: %v, want a deadline", err)
@@ -420,7 +398,7 @@ func testControl(t *testing.T, s *Session, app *App) {
 	if err := app.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := app.State(ctxFor(t, 200*time.Millisecond)); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := app.State(testkit.Context(t, 200*time.Millisecond)); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("state of a stopped app: %v, want a deadline", err)
 	}
 	if err := app.Cont(); err != nil {
@@ -429,7 +407,7 @@ func testControl(t *testing.T, s *Session, app *App) {
 	state()
 
 	// Killed: it leaves the registry.
-	if _, err := s.WaitRegistered(ctxFor(t, time.Second), app.PID, true); err != nil {
+	if _, err := s.WaitRegistered(testkit.Context(t, time.Second), app.PID, true); err != nil {
 		t.Fatal(err)
 	}
 	t0 := time.Now()
@@ -439,7 +417,7 @@ func testControl(t *testing.T, s *Session, app *App) {
 	if err := app.Wait(); err == nil {
 		t.Error("Wait after Kill: nil, want the signal")
 	}
-	if _, err := s.WaitRegistered(ctxFor(t, 3*time.Second), app.PID, false); err != nil {
+	if _, err := s.WaitRegistered(testkit.Context(t, 3*time.Second), app.PID, false); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("killed app gone from the registry in %v", time.Since(t0).Round(time.Millisecond))
@@ -468,14 +446,14 @@ func rawLine(t *testing.T, sock, line string) string {
 
 func TestQuitAndSaveDelay(t *testing.T) {
 	s := startSession(t)
-	app, err := s.StartApp(ctxFor(t, 15*time.Second), KindGTK3, "AXBUS_FIXTURE_SAVE_DELAY_MS=0")
+	app, err := s.StartApp(testkit.Context(t, 15*time.Second), KindGTK3, "AXBUS_FIXTURE_SAVE_DELAY_MS=0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st, err := app.State(ctxFor(t, 2*time.Second)); err != nil || st.SaveDelayMS != 0 {
+	if st, err := app.State(testkit.Context(t, 2*time.Second)); err != nil || st.SaveDelayMS != 0 {
 		t.Fatalf("state %+v %v", st, err)
 	}
-	if _, err := app.Do(ctxFor(t, 2*time.Second), map[string]any{"cmd": "quit"}); err != nil {
+	if _, err := app.Do(testkit.Context(t, 2*time.Second), map[string]any{"cmd": "quit"}); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -493,13 +471,13 @@ func TestQuitAndSaveDelay(t *testing.T) {
 
 func TestStartAppErrors(t *testing.T) {
 	s := startSession(t)
-	if _, err := s.StartApp(ctxFor(t, time.Second), "motif"); err == nil {
+	if _, err := s.StartApp(testkit.Context(t, time.Second), "motif"); err == nil {
 		t.Error("unknown kind accepted")
 	}
 	saved := Python
 	Python = "/bin/false"
 	defer func() { Python = saved }()
-	_, err := s.StartApp(ctxFor(t, 5*time.Second), KindGTK3)
+	_, err := s.StartApp(testkit.Context(t, 5*time.Second), KindGTK3)
 	if err == nil || !strings.Contains(err.Error(), "exited before READY") {
 		t.Errorf("an app that exits at once: %v", err)
 	}
@@ -518,16 +496,16 @@ func TestFixtureDir(t *testing.T) {
 // TestCloseFrozenApps: Close ends apps that do not answer (stopped, or blocked in their main loop) at once.
 func TestCloseFrozenApps(t *testing.T) {
 	needSession(t)
-	s, err := Start(ctxFor(t, 10*time.Second), WithLogger(testLogger(t)))
+	s, err := Start(testkit.Context(t, 10*time.Second), WithLogger(testkit.Logger(t, slog.LevelDebug)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	stopped, err := s.StartApp(ctxFor(t, 15*time.Second), KindGTK3)
+	stopped, err := s.StartApp(testkit.Context(t, 15*time.Second), KindGTK3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hung, err := s.StartApp(ctxFor(t, 15*time.Second), KindGTK4)
+	hung, err := s.StartApp(testkit.Context(t, 15*time.Second), KindGTK4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -536,7 +514,7 @@ func TestCloseFrozenApps(t *testing.T) {
 	}
 	go func() { _, _ = hung.Do(context.Background(), map[string]any{"cmd": "hang", "seconds": 30}) }()
 	testkit.Eventually(t, 5*time.Second, "the app hung", func() bool {
-		_, err := hung.State(ctxFor(t, 100*time.Millisecond))
+		_, err := hung.State(testkit.Context(t, 100*time.Millisecond))
 		return errors.Is(err, context.DeadlineExceeded)
 	})
 	t0 := time.Now()
@@ -581,14 +559,14 @@ func TestEmbeddedFixtures(t *testing.T) {
 		t.Fatalf("fixtures found at %s from a temporary dir: the test would not use the embedded copies", d)
 	}
 	s := startSession(t)
-	app, err := s.StartApp(ctxFor(t, 15*time.Second), KindGTK3)
+	app, err := s.StartApp(testkit.Context(t, 15*time.Second), KindGTK3)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := filepath.Join(s.Dir, "fixtures"); s.fixtures != want {
 		t.Errorf("fixtures from %s, want %s", s.fixtures, want)
 	}
-	if st, err := app.State(ctxFor(t, 2*time.Second)); err != nil || st.Toolkit != KindGTK3 {
+	if st, err := app.State(testkit.Context(t, 2*time.Second)); err != nil || st.Toolkit != KindGTK3 {
 		t.Errorf("state %+v %v", st, err)
 	}
 }

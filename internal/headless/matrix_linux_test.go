@@ -50,7 +50,7 @@ func TestMatrixFixtures(t *testing.T) {
 				t.Fatalf("%v (make deps installs it)", err)
 			}
 			t0 := time.Now()
-			app, err := s.StartApp(ctxFor(t, 30*time.Second), kind, "AXBUS_FIXTURE_SAVE_DELAY_MS=50")
+			app, err := s.StartApp(testkit.Context(t, 30*time.Second), kind, "AXBUS_FIXTURE_SAVE_DELAY_MS=50")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,7 +61,7 @@ func TestMatrixFixtures(t *testing.T) {
 }
 
 func testMatrix(t *testing.T, s *Session, app *App, roles matrixRoles) {
-	ctx := ctxFor(t, 20*time.Second)
+	ctx := testkit.Context(t, 20*time.Second)
 	if app.PID != app.Spawned || app.Bus == "" {
 		t.Errorf("app pid %d (spawned %d) on %q: want the fixture itself registered", app.PID, app.Spawned, app.Bus)
 	}
@@ -243,7 +243,7 @@ func textOf(ctx context.Context, n node) string {
 // registered process, and checks the errors of programs that are missing or end before they register.
 func TestStartProgram(t *testing.T) {
 	s := startSession(t)
-	ctx := ctxFor(t, 30*time.Second)
+	ctx := testkit.Context(t, 30*time.Second)
 
 	direct, err := s.StartProgram(ctx, "widget-factory", []string{"gtk3-widget-factory"})
 	if err != nil {
@@ -283,7 +283,7 @@ func TestStartProgram(t *testing.T) {
 	if err := wrapped.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.WaitRegistered(ctxFor(t, 5*time.Second), wrapped.PID, false); err != nil {
+	if _, err := s.WaitRegistered(testkit.Context(t, 5*time.Second), wrapped.PID, false); err != nil {
 		t.Error(err)
 	}
 
@@ -315,7 +315,7 @@ func TestStartProgram(t *testing.T) {
 func TestStartProgramTimeout(t *testing.T) {
 	s := startSession(t)
 	t0 := time.Now()
-	_, err := s.StartProgram(ctxFor(t, 700*time.Millisecond), "silent", []string{"sh", "-c", "echo started; exec sleep 60"})
+	_, err := s.StartProgram(testkit.Context(t, 700*time.Millisecond), "silent", []string{"sh", "-c", "echo started; exec sleep 60"})
 	if err == nil || !strings.Contains(err.Error(), "no app of it in the AT-SPI registry with a showing top-level window") ||
 		!strings.Contains(err.Error(), "--- silent-1.log ---\nstarted") {
 		t.Errorf("a program that never registers: %v", err)

@@ -120,11 +120,11 @@ func TestAccessibleTree(t *testing.T) {
 	for _, kind := range []string{KindGTK3, KindGTK4} {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
-			app, err := s.StartApp(ctxFor(t, 15*time.Second), kind, "AXBUS_FIXTURE_SAVE_DELAY_MS=50")
+			app, err := s.StartApp(testkit.Context(t, 15*time.Second), kind, "AXBUS_FIXTURE_SAVE_DELAY_MS=50")
 			if err != nil {
 				t.Fatal(err)
 			}
-			ctx := ctxFor(t, 10*time.Second)
+			ctx := testkit.Context(t, 10*time.Second)
 			bus, err := s.WaitRegistered(ctx, app.PID, true)
 			if err != nil {
 				t.Fatal(err)

@@ -85,17 +85,3 @@ func (d *Daemon) AddIdentity(t *testing.T, name, role string) string {
 	}
 	return seedFile
 }
-
-// Subscribed is a synchronous subscription the server has (flushed): what is published next
-// reaches it.
-func Subscribed(t *testing.T, nc *nats.Conn, subject string) *nats.Subscription {
-	t.Helper()
-	sub, err := nc.SubscribeSync(subject)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := nc.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	return sub
-}

@@ -1,5 +1,10 @@
 // Package testkit holds the helpers the tests of several packages share, each once: waiting for
-// a condition that nothing announces.
+// a condition that nothing announces (Eventually, Within) or for goroutines to wait where they
+// should (Blocked), recording what a watch delivers (Record), a subscription the server has
+// (Subscribed), a context and a logger bound to a test (Context, Logger).
+//
+// Where time itself is the subject (a timer, a quiet period, a motion), a test runs in a
+// testing/synctest bubble instead, on virtual time.
 package testkit
 
 import (

@@ -26,7 +26,7 @@ func TestActionPrimitives(t *testing.T) {
 			name := find(t, res, observer.RoleTextField, "Name")
 			volume := find(t, res, observer.RoleSlider, "Volume")
 			remember := find(t, res, observer.RoleCheckbox, "Remember me")
-			ctx := ctxT(t, 30*time.Second)
+			ctx := testkit.Context(t, 30*time.Second)
 
 			// DoAction on Save ("click", whatever case the toolkit uses).
 			if err := b.Perform(ctx, save.Ref, "click"); err != nil {
@@ -111,7 +111,7 @@ func TestActionPrimitives(t *testing.T) {
 func TestInputWithoutDisplay(t *testing.T) {
 	s := session(t)
 	b := open(t, s, WithDisplay(""))
-	err := b.Input(ctxT(t, 5*time.Second), observer.Input{Kind: observer.InputClick, X: 1, Y: 1})
+	err := b.Input(testkit.Context(t, 5*time.Second), observer.Input{Kind: observer.InputClick, X: 1, Y: 1})
 	if e := observer.AsError(err); e == nil || e.Code != observer.CodeUnavailable {
 		t.Fatalf("Input without a display: %v", err)
 	}
@@ -124,14 +124,14 @@ func TestActivatedAndMovedWindow(t *testing.T) {
 	a3 := startApp(t, s, headless.KindGTK3)
 	a4 := startApp(t, s, headless.KindGTK4)
 	b := open(t, s)
-	rec := record(t, b)
-	ctx := ctxT(t, 30*time.Second)
+	rec := testkit.Record(t, b.Watch)
+	ctx := testkit.Context(t, 30*time.Second)
 	for _, a := range []*headless.App{a3, a4, a3} {
-		m := rec.mark()
+		m := rec.Mark()
 		if err := b.Input(ctx, observer.Input{Kind: observer.InputKey, PID: a.PID, Keys: "shift"}); err != nil {
 			t.Fatal(err)
 		}
-		rec.waitFor(t, m, 3*time.Second, "app_activated", ofApp(a.PID, observer.EventAppActivated, ""))
+		rec.WaitFor(t, m, 3*time.Second, "app_activated", ofApp(a.PID, observer.EventAppActivated, ""))
 	}
 
 	win := mainWindow(t, b, a4)

@@ -36,11 +36,11 @@ func browserSession(t *testing.T, page string, args ...string) (*headless.Sessio
 // webWalk walks the browser's first window whole.
 func webWalk(t *testing.T, b *Backend, pid int) observer.WalkResult {
 	t.Helper()
-	wins, err := b.Windows(ctxT(t, 10*time.Second), pid)
+	wins, err := b.Windows(testkit.Context(t, 10*time.Second), pid)
 	if err != nil || len(wins) == 0 {
 		t.Fatalf("windows: %v %v", wins, err)
 	}
-	return observer.Walk(ctxT(t, 30*time.Second), b, wins[0].Ref, observer.WalkOptions{Budget: observer.WholeBudget()})
+	return observer.Walk(testkit.Context(t, 30*time.Second), b, wins[0].Ref, observer.WalkOptions{Budget: observer.WholeBudget()})
 }
 
 // A Chromium started without --force-renderer-accessibility builds its page's tree only once read
@@ -50,17 +50,16 @@ func webWalk(t *testing.T, b *Backend, pid int) observer.WalkResult {
 func TestChromiumPageReadWithoutTheForceSwitch(t *testing.T) {
 	s, br := browserSession(t, "page.html", "--disable-renderer-accessibility") // the harness leaves out the force switch
 	b := open(t, s)
-	deadline := time.Now().Add(15 * time.Second)
-	for walks := 1; ; walks++ {
+	walks, last := 0, 0
+	if !testkit.Within(15*time.Second, func() bool {
+		walks++
 		w := webWalk(t, b, br.PID)
-		if slices.ContainsFunc(w.Nodes, func(n observer.Walked) bool { return n.Role == observer.RoleButton && n.Name == "Save" }) {
-			t.Logf("walk %d (%d elements) reaches the page's Save button", walks, len(w.Nodes))
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d walks in 15 s (the last %d elements) never reach the page's Save button", walks, len(w.Nodes))
-		}
+		last = len(w.Nodes)
+		return slices.ContainsFunc(w.Nodes, func(n observer.Walked) bool { return n.Role == observer.RoleButton && n.Name == "Save" })
+	}) {
+		t.Fatalf("%d walks in 15 s (the last %d elements) never reach the page's Save button", walks, last)
 	}
+	t.Logf("walk %d (%d elements) reaches the page's Save button", walks, last)
 }
 
 // Chromium leaves GetActions' names empty: the backend asks GetName, lists the actions of what
@@ -88,10 +87,10 @@ func TestChromiumActions(t *testing.T) {
 	if len(static.Actions) != 0 {
 		t.Fatalf("a text run lists actions: %q", static.Actions)
 	}
-	if err := b.Perform(ctxT(t, 5*time.Second), static.Ref, "doDefault"); err != nil {
+	if err := b.Perform(testkit.Context(t, 5*time.Second), static.Ref, "doDefault"); err != nil {
 		t.Fatalf("an unlisted action is still performed: %v", err)
 	}
-	if err := b.Perform(ctxT(t, 5*time.Second), save.Ref, "0"); err != nil {
+	if err := b.Perform(testkit.Context(t, 5*time.Second), save.Ref, "0"); err != nil {
 		t.Fatal(err)
 	}
 	testkit.Eventually(t, 5*time.Second, "the page shows Saved", func() bool {
@@ -101,7 +100,7 @@ func TestChromiumActions(t *testing.T) {
 		var got string
 		return err == nil && json.Unmarshal(raw, &got) == nil && got == "Saved"
 	})
-	if err := b.Perform(ctxT(t, 5*time.Second), save.Ref, "7"); observer.CodeOf(err) != observer.CodeNotSupported {
+	if err := b.Perform(testkit.Context(t, 5*time.Second), save.Ref, "7"); observer.CodeOf(err) != observer.CodeNotSupported {
 		t.Fatalf("an action index out of range: %v", err)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -68,24 +67,12 @@ func startApp(t testing.TB, s *headless.Session, kind string, env ...string) *he
 	return a
 }
 
-type logWriter struct {
-	mu sync.Mutex
-	t  testing.TB
-}
-
-func (w *logWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.t.Log(strings.TrimSpace(string(p)))
-	return len(p), nil
-}
-
 // open opens a backend on the session that the test closes.
 func open(t testing.TB, s *headless.Session, opts ...Option) *Backend {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	log := slog.New(slog.NewTextHandler(&logWriter{t: t}, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	log := testkit.Logger(t, slog.LevelInfo)
 	all := append([]Option{WithSessionBus(s.SessionBus), WithDisplay(s.Display), WithXAuthority(s.XAuthority), WithLogger(log)}, opts...)
 	b, err := Open(ctx, all...)
 	if err != nil {
@@ -95,12 +82,6 @@ func open(t testing.TB, s *headless.Session, opts ...Option) *Backend {
 	return b
 }
 
-func ctxT(t testing.TB, d time.Duration) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	t.Cleanup(cancel)
-	return ctx
-}
-
 // mainWindow returns the fixture's main window.
 func mainWindow(t testing.TB, b *Backend, a *headless.App) observer.Window {
 	t.Helper()
@@ -108,7 +89,7 @@ func mainWindow(t testing.TB, b *Backend, a *headless.App) observer.Window {
 	var last []observer.Window
 	var found observer.Window
 	if !testkit.Within(5*time.Second, func() bool {
-		wins, err := b.Windows(ctxT(t, 5*time.Second), a.PID)
+		wins, err := b.Windows(testkit.Context(t, 5*time.Second), a.PID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,7 +110,7 @@ func mainWindow(t testing.TB, b *Backend, a *headless.App) observer.Window {
 // walk reads the whole window with the wide budget.
 func walk(t testing.TB, b observer.Reader, root observer.NodeRef) observer.WalkResult {
 	t.Helper()
-	res := observer.Walk(ctxT(t, 30*time.Second), b, root, observer.WalkOptions{Budget: observer.WideBudget()})
+	res := observer.Walk(testkit.Context(t, 30*time.Second), b, root, observer.WalkOptions{Budget: observer.WideBudget()})
 	if len(res.Nodes) == 0 {
 		t.Fatalf("empty walk: %+v", res)
 	}
@@ -151,7 +132,7 @@ func find(t testing.TB, res observer.WalkResult, role observer.Role, name string
 // do sends a control request to the app and returns its reply.
 func do(t testing.TB, a *headless.App, req map[string]any) map[string]any {
 	t.Helper()
-	r, err := a.Do(ctxT(t, 10*time.Second), req)
+	r, err := a.Do(testkit.Context(t, 10*time.Second), req)
 	if err != nil {
 		t.Fatalf("%v: %v", req, err)
 	}
@@ -161,17 +142,11 @@ func do(t testing.TB, a *headless.App, req map[string]any) map[string]any {
 // state asks the app for its own state.
 func state(t testing.TB, a *headless.App) headless.State {
 	t.Helper()
-	st, err := a.State(ctxT(t, 10*time.Second))
+	st, err := a.State(testkit.Context(t, 10*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return st
-}
-
-// received is an event and when the sink got it.
-type received struct {
-	observer.Event
-	at time.Time
 }
 
 // watchedGTK3 is the GTK3 fixture on its own desktop, a backend watching its events, and its
@@ -180,7 +155,7 @@ type watchedGTK3 struct {
 	s   *headless.Session
 	a   *headless.App
 	b   *Backend
-	rec *recorder
+	rec *testkit.Recorder
 	win observer.Window
 }
 
@@ -189,80 +164,9 @@ func startWatchedGTK3(t testing.TB) watchedGTK3 {
 	w := watchedGTK3{s: session(t)}
 	w.a = startApp(t, w.s, headless.KindGTK3)
 	w.b = open(t, w.s)
-	w.rec = record(t, w.b)
+	w.rec = testkit.Record(t, w.b.Watch)
 	w.win = mainWindow(t, w.b, w.a)
 	return w
-}
-
-// recorder keeps the events a watch delivers.
-type recorder struct {
-	mu     sync.Mutex
-	events []received
-	more   chan struct{}
-}
-
-func record(t testing.TB, b *Backend) *recorder {
-	t.Helper()
-	r := &recorder{more: make(chan struct{}, 1)}
-	stop, err := b.Watch(func(e observer.Event) {
-		now := time.Now()
-		r.mu.Lock()
-		r.events = append(r.events, received{Event: e, at: now})
-		r.mu.Unlock()
-		select {
-		case r.more <- struct{}{}:
-		default:
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	return r
-}
-
-func (r *recorder) all() []received {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.events)
-}
-
-// mark is the number of events so far: waitFor(after) ignores earlier ones.
-func (r *recorder) mark() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.events)
-}
-
-// waitFor returns the first event from index after on that matches, waiting up to d.
-func (r *recorder) waitFor(t testing.TB, after int, d time.Duration, what string, match func(observer.Event) bool) received {
-	t.Helper()
-	deadline := time.After(d)
-	for {
-		evs := r.all()
-		for _, e := range evs[min(after, len(evs)):] {
-			if match(e.Event) {
-				return e
-			}
-		}
-		select {
-		case <-r.more:
-		case <-deadline:
-			t.Fatalf("no %s event within %v; got:\n%s", what, d, describe(evs[min(after, len(evs)):]))
-		}
-	}
-}
-
-func describe(evs []received) string {
-	var b strings.Builder
-	for _, e := range evs {
-		name := ""
-		if e.Element != nil {
-			name = string(e.Element.Role) + " " + fmt.Sprintf("%q", e.Element.Name)
-		}
-		fmt.Fprintf(&b, "  %s %s [%s] pid %d %v\n", e.Type, e.Raw, name, e.App.PID, e.Detail)
-	}
-	return b.String()
 }
 
 // ofApp matches events of the app with the type and, when name is set, an element of that name.
@@ -273,8 +177,8 @@ func ofApp(pid int, typ observer.EventType, name string) func(observer.Event) bo
 }
 
 // latency is how long after the app applied a change (its reply's t_ns) the event reached the sink.
-func latency(e received, tns int64) time.Duration {
-	return e.at.Sub(time.Unix(0, tns))
+func latency(e testkit.Received, tns int64) time.Duration {
+	return e.At.Sub(time.Unix(0, tns))
 }
 
 func tns(t testing.TB, reply map[string]any) int64 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -24,7 +25,7 @@ func TestHitPathFindsSave(t *testing.T) {
 				t.Fatalf("no bounds: Save %+v, window %+v", save.Bounds, win.Bounds)
 			}
 			x, y := save.Bounds.Center()
-			path, err := b.HitPath(ctxT(t, 10*time.Second), win.Ref, x, y)
+			path, err := b.HitPath(testkit.Context(t, 10*time.Second), win.Ref, x, y)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -33,20 +34,20 @@ func TestHitPathFindsSave(t *testing.T) {
 			}
 			// Each element is its predecessor's child: GTK 4.8 answers with the deepest widget at
 			// once, and the levels it skips are filled in.
-			for i, n := range b.Read(ctxT(t, 10*time.Second), path[1:]) {
+			for i, n := range b.Read(testkit.Context(t, 10*time.Second), path[1:]) {
 				if n.Err != nil || n.Parent != path[i] {
 					t.Errorf("path[%d] %s: parent %s, err %v; want parent %s", i+1, path[i+1], n.Parent, n.Err, path[i])
 				}
 			}
 			ox, oy := win.Bounds.X+win.Bounds.W+20, win.Bounds.Y+win.Bounds.H+20
-			path, err = b.HitPath(ctxT(t, 10*time.Second), win.Ref, ox, oy)
+			path, err = b.HitPath(testkit.Context(t, 10*time.Second), win.Ref, ox, oy)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if slices.Contains(path, save.Ref) {
 				t.Fatalf("path outside the window (%v, %v) = %v holds Save", ox, oy, path)
 			}
-			if _, err := b.HitPath(ctxT(t, 5*time.Second), "nonsense", x, y); observer.CodeOf(err) != observer.CodeStaleRef {
+			if _, err := b.HitPath(testkit.Context(t, 5*time.Second), "nonsense", x, y); observer.CodeOf(err) != observer.CodeStaleRef {
 				t.Errorf("HitPath(bad handle): %v", err)
 			}
 		})

@@ -20,38 +20,38 @@ func TestAppLaunchedAndKilled(t *testing.T) {
 	other := startApp(t, s, headless.KindGTK3)
 	b := open(t, s)
 	otherWin := mainWindow(t, b, other)
-	rec := record(t, b)
+	rec := testkit.Record(t, b.Watch)
 
 	a := startApp(t, s, headless.KindGTK4)
-	launched := rec.waitFor(t, 0, 5*time.Second, "app_launched", ofApp(a.PID, observer.EventAppLaunched, ""))
+	launched := rec.WaitFor(t, 0, 5*time.Second, "app_launched", ofApp(a.PID, observer.EventAppLaunched, ""))
 	if launched.App.Name != headless.AppName(headless.KindGTK4) {
 		t.Errorf("app_launched app %+v", launched.App)
 	}
-	rec.waitFor(t, 0, 5*time.Second, "window_created", func(e observer.Event) bool {
+	rec.WaitFor(t, 0, 5*time.Second, "window_created", func(e observer.Event) bool {
 		return e.App.PID == a.PID && e.Type == observer.EventWindowCreated && e.Element != nil && e.Element.Name == headless.WindowTitle(a.Kind)
 	})
 	win := mainWindow(t, b, a)
 	res := walk(t, b, win.Ref)
 	refs := []observer.NodeRef{win.Ref, res.Nodes[len(res.Nodes)/2].Ref}
 
-	m := rec.mark()
+	m := rec.Mark()
 	if err := a.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	_ = a.Wait()
-	rec.waitFor(t, m, 5*time.Second, "app_terminated", ofApp(a.PID, observer.EventAppTerminated, ""))
-	for _, n := range b.Read(ctxT(t, 5*time.Second), refs) {
+	rec.WaitFor(t, m, 5*time.Second, "app_terminated", ofApp(a.PID, observer.EventAppTerminated, ""))
+	for _, n := range b.Read(testkit.Context(t, 5*time.Second), refs) {
 		if observer.CodeOf(n.Err) != observer.CodeAppGone {
 			t.Errorf("read of a killed app's element: %v", n.Err)
 		}
 	}
-	if _, err := b.Windows(ctxT(t, 5*time.Second), a.PID); observer.CodeOf(err) != observer.CodeAppNotFound {
+	if _, err := b.Windows(testkit.Context(t, 5*time.Second), a.PID); observer.CodeOf(err) != observer.CodeAppNotFound {
 		t.Errorf("Windows of a killed app: %v", err)
 	}
-	if n := b.Read(ctxT(t, 5*time.Second), []observer.NodeRef{otherWin.Ref})[0]; n.Err != nil || n.Name != otherWin.Title {
+	if n := b.Read(testkit.Context(t, 5*time.Second), []observer.NodeRef{otherWin.Ref})[0]; n.Err != nil || n.Name != otherWin.Title {
 		t.Errorf("the other app: %+v", n)
 	}
-	apps, err := b.Apps(ctxT(t, 5*time.Second))
+	apps, err := b.Apps(testkit.Context(t, 5*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,12 +86,14 @@ func TestAppNotResponding(t *testing.T) {
 	go func() {
 		defer wg.Done()
 		t0 := time.Now()
-		frozenNodes = b.Read(ctxT(t, 10*time.Second), []observer.NodeRef{fres.Nodes[0].Ref, fres.Nodes[3].Ref})
+		frozenNodes = b.Read(testkit.Context(t, 10*time.Second), []observer.NodeRef{fres.Nodes[0].Ref, fres.Nodes[3].Ref})
 		frozenTook = time.Since(t0)
 	}()
-	time.Sleep(20 * time.Millisecond) // the frozen read is in flight
+	testkit.Eventually(t, 5*time.Second, "the frozen read in flight", func() bool {
+		return testkit.Blocked("github.com/axbus/axbus/observer/atspi.(*Backend).Read") > 0
+	})
 	t0 := time.Now()
-	on := b.Read(ctxT(t, 10*time.Second), []observer.NodeRef{ores.Nodes[0].Ref, ores.Nodes[5].Ref})
+	on := b.Read(testkit.Context(t, 10*time.Second), []observer.NodeRef{ores.Nodes[0].Ref, ores.Nodes[5].Ref})
 	otherTook := time.Since(t0)
 	wg.Wait()
 	for _, n := range frozenNodes {
@@ -111,7 +113,7 @@ func TestAppNotResponding(t *testing.T) {
 		t.Errorf("the live app's read took %v while the other app was frozen", otherTook)
 	}
 	t0 = time.Now()
-	apps, err := b.Apps(ctxT(t, 10*time.Second))
+	apps, err := b.Apps(testkit.Context(t, 10*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,14 +129,14 @@ func TestAppNotResponding(t *testing.T) {
 	if !seen[other.PID] || !seen[frozen.PID] {
 		t.Errorf("Apps with a frozen app: %+v", apps)
 	}
-	if _, err := b.Windows(ctxT(t, 10*time.Second), frozen.PID); observer.CodeOf(err) != observer.CodeAppNotResponding {
+	if _, err := b.Windows(testkit.Context(t, 10*time.Second), frozen.PID); observer.CodeOf(err) != observer.CodeAppNotResponding {
 		t.Errorf("Windows of a frozen app: %v", err)
 	}
 	if err := frozen.Cont(); err != nil {
 		t.Fatal(err)
 	}
 	testkit.Eventually(t, 3*time.Second, "the thawed app to answer", func() bool {
-		return b.Read(ctxT(t, 5*time.Second), []observer.NodeRef{fwin.Ref})[0].Err == nil
+		return b.Read(testkit.Context(t, 5*time.Second), []observer.NodeRef{fwin.Ref})[0].Err == nil
 	})
 }
 
@@ -153,7 +155,7 @@ func TestReadCancelled(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = a.Cont() }()
-	ctx := ctxT(t, 30*time.Second)
+	ctx := testkit.Context(t, 30*time.Second)
 	cctx, cancel := contextWithCancelAfter(ctx, 50*time.Millisecond)
 	defer cancel()
 	t0 := time.Now()
@@ -177,7 +179,7 @@ func TestFocusPath(t *testing.T) {
 			do(t, a, map[string]any{"cmd": "focus", "target": "Volume"})
 			b := open(t, s)
 			win := mainWindow(t, b, a)
-			ctx := ctxT(t, 10*time.Second)
+			ctx := testkit.Context(t, 10*time.Second)
 			check := func(want string) {
 				t.Helper()
 				var path []observer.NodeRef
@@ -210,7 +212,7 @@ func TestFocusPath(t *testing.T) {
 // keeps delivering them. The test runs in a session of its own: it kills that session's registry.
 func TestRegistryRestart(t *testing.T) {
 	session(t) // skips where sessions cannot run
-	own, err := headless.Start(ctxT(t, 20*time.Second))
+	own, err := headless.Start(testkit.Context(t, 20*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +220,7 @@ func TestRegistryRestart(t *testing.T) {
 	a := startApp(t, own, headless.KindGTK3)
 	b := open(t, own)
 	mainWindow(t, b, a)
-	rec := record(t, b)
+	rec := testkit.Record(t, b.Watch)
 	var pid uint32
 	if err := b.conn.BusObject().Call("org.freedesktop.DBus.GetConnectionUnixProcessID", 0, registryName).Store(&pid); err != nil {
 		t.Fatal(err)
@@ -230,7 +232,7 @@ func TestRegistryRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	testkit.Eventually(t, 5*time.Second, "a new registry listing the app", func() bool {
-		apps, err := b.Apps(ctxT(t, 5*time.Second))
+		apps, err := b.Apps(testkit.Context(t, 5*time.Second))
 		if err != nil {
 			return false
 		}
@@ -247,7 +249,7 @@ func TestRegistryRestart(t *testing.T) {
 	if after == before || after == "" {
 		t.Errorf("the registry's owner did not change: %q -> %q", before, after)
 	}
-	m := rec.mark()
+	m := rec.Mark()
 	do(t, a, map[string]any{"cmd": "set_text", "text": "after the restart"})
-	rec.waitFor(t, m, 3*time.Second, "text_changed after the registry restart", ofApp(a.PID, observer.EventTextChanged, "Name"))
+	rec.WaitFor(t, m, 3*time.Second, "text_changed after the registry restart", ofApp(a.PID, observer.EventTextChanged, "Name"))
 }

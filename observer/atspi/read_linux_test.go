@@ -63,7 +63,7 @@ func TestOpenWithoutA11yBus(t *testing.T) {
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
 	testkit.Eventually(t, 5*time.Second, "the bare bus socket", func() bool { _, err := os.Stat(sock); return err == nil })
 	t.Setenv("AT_SPI_BUS_ADDRESS", "")
-	_, err := Open(ctxT(t, 15*time.Second), WithSessionBus("unix:path="+sock))
+	_, err := Open(testkit.Context(t, 15*time.Second), WithSessionBus("unix:path="+sock))
 	var e *observer.Error
 	if !errors.As(err, &e) || e.Code != observer.CodeUnavailable {
 		t.Fatalf("Open without an accessibility bus: %v", err)
@@ -83,7 +83,7 @@ func TestAppsAndWindows(t *testing.T) {
 	if b.Platform() != "atspi" {
 		t.Errorf("Platform() = %q", b.Platform())
 	}
-	list, err := b.Apps(ctxT(t, 10*time.Second))
+	list, err := b.Apps(testkit.Context(t, 10*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestAppsAndWindows(t *testing.T) {
 			t.Errorf("window id not stable: %q then %q", w.ID, again.ID)
 		}
 	}
-	if _, err := b.Windows(ctxT(t, 5*time.Second), 999999); observer.CodeOf(err) != observer.CodeAppNotFound {
+	if _, err := b.Windows(testkit.Context(t, 5*time.Second), 999999); observer.CodeOf(err) != observer.CodeAppNotFound {
 		t.Errorf("Windows(unknown pid): %v", err)
 	}
 }
@@ -194,17 +194,17 @@ func TestReadFixture(t *testing.T) {
 				t.Fatalf("toggle: %v", r)
 			}
 			testkit.Eventually(t, 2*time.Second, "the checkbox to read checked", func() bool {
-				n := b.Read(ctxT(t, 5*time.Second), []observer.NodeRef{remember.Ref})[0]
+				n := b.Read(testkit.Context(t, 5*time.Second), []observer.NodeRef{remember.Ref})[0]
 				return n.Err == nil && n.States.Has(observer.StateChecked) && n.Value == "1"
 			})
 			do(t, a, map[string]any{"cmd": "set_text", "text": "Ada Lovelace"})
 			testkit.Eventually(t, 2*time.Second, "the entry's new text", func() bool {
-				n := b.Read(ctxT(t, 5*time.Second), []observer.NodeRef{name.Ref})[0]
+				n := b.Read(testkit.Context(t, 5*time.Second), []observer.NodeRef{name.Ref})[0]
 				return n.Err == nil && n.Value == "Ada Lovelace"
 			})
 			// A handle that is not ours, and one whose object does not exist.
 			bus, _, _ := ParseRef(win.Ref)
-			nodes := b.Read(ctxT(t, 5*time.Second), []observer.NodeRef{"e3", MakeRef(bus, "/org/a11y/atspi/accessible/987654")})
+			nodes := b.Read(testkit.Context(t, 5*time.Second), []observer.NodeRef{"e3", MakeRef(bus, "/org/a11y/atspi/accessible/987654")})
 			if observer.CodeOf(nodes[0].Err) != observer.CodeStaleRef || observer.CodeOf(nodes[1].Err) != observer.CodeElementNotFound {
 				t.Errorf("bad refs: %v / %v", nodes[0].Err, nodes[1].Err)
 			}
@@ -246,11 +246,11 @@ func TestPasswordNeverRead(t *testing.T) {
 				t.Fatal("the walk holds the password")
 			}
 			for _, mode := range []readMode{modeFull, modeSummary, modeWindow} {
-				if n := b.read(ctxT(t, 5*time.Second), []observer.NodeRef{pw.Ref}, mode, false); leaks(n) {
+				if n := b.read(testkit.Context(t, 5*time.Second), []observer.NodeRef{pw.Ref}, mode, false); leaks(n) {
 					t.Fatalf("read mode %d holds the password", mode)
 				}
 			}
-			if n := b.SequentialRead(ctxT(t, 5*time.Second), []observer.NodeRef{pw.Ref}); leaks(n) || !n[0].Secure {
+			if n := b.SequentialRead(testkit.Context(t, 5*time.Second), []observer.NodeRef{pw.Ref}); leaks(n) || !n[0].Secure {
 				t.Fatal("the sequential read holds the password")
 			}
 			if st := state(t, a); st.PasswordLen != len(headless.FixturePassword) {
@@ -259,31 +259,31 @@ func TestPasswordNeverRead(t *testing.T) {
 
 			// Events of the password field never carry its text, whatever the toolkit sends
 			// (GTK4's text-changed carries the inserted text). Setting it is allowed: agents log in.
-			rec := record(t, b)
-			m := rec.mark()
+			rec := testkit.Record(t, b.Watch)
+			m := rec.Mark()
 			secret := headless.FixturePassword + "-again"
-			if err := b.SetAttribute(ctxT(t, 5*time.Second), pw.Ref, "text", secret); err != nil {
+			if err := b.SetAttribute(testkit.Context(t, 5*time.Second), pw.Ref, "text", secret); err != nil {
 				t.Fatalf("setting the password: %v", err)
 			}
 			testkit.Eventually(t, 3*time.Second, "the new password", func() bool { return state(t, a).PasswordLen == len(secret) })
-			e := rec.waitFor(t, m, 3*time.Second, "text_changed on the password field", func(e observer.Event) bool {
+			e := rec.WaitFor(t, m, 3*time.Second, "text_changed on the password field", func(e observer.Event) bool {
 				return e.App.PID == a.PID && e.Type == observer.EventTextChanged && e.Element != nil && e.Element.Role == observer.RolePassword
 			})
 			if e.Element.Value != "" {
 				t.Errorf("password event carries a value")
 			}
-			m = rec.mark()
+			m = rec.Mark()
 			do(t, a, map[string]any{"cmd": "focus", "target": "Password"})
 			// What the focus move sends comes by its focus event: once it is in, so are they.
-			rec.waitFor(t, m, 3*time.Second, "focus_changed to the password field", func(e observer.Event) bool {
+			rec.WaitFor(t, m, 3*time.Second, "focus_changed to the password field", func(e observer.Event) bool {
 				return e.App.PID == a.PID && e.Type == observer.EventFocusChanged && e.Element != nil && e.Element.Role == observer.RolePassword
 			})
-			for _, ev := range rec.all() {
+			for _, ev := range rec.All() {
 				if leaks(ev.Event) {
 					t.Fatalf("event %s %s holds the password", ev.Type, ev.Raw)
 				}
 			}
-			if path, err := b.FocusPath(ctxT(t, 5*time.Second), a.PID); err != nil || leaks(b.Read(ctxT(t, 5*time.Second), path)) {
+			if path, err := b.FocusPath(testkit.Context(t, 5*time.Second), a.PID); err != nil || leaks(b.Read(testkit.Context(t, 5*time.Second), path)) {
 				t.Fatalf("focus path read: %v", err)
 			}
 		})
@@ -309,7 +309,7 @@ func TestGetTextTrapGTK3(t *testing.T) {
 	}
 	long := false
 	for range 10 {
-		for _, n := range b.Read(ctxT(t, 10*time.Second), texts) {
+		for _, n := range b.Read(testkit.Context(t, 10*time.Second), texts) {
 			if n.Err != nil {
 				t.Fatalf("read: %v", n.Err)
 			}
@@ -338,8 +338,8 @@ func TestWarmReadTakesPropertiesFromTheWatch(t *testing.T) {
 	fx := startWatchedGTK3(t)
 	s, b, win := fx.s, fx.b, fx.win
 	wide := observer.WalkOptions{Budget: observer.WideBudget()}
-	observer.Walk(ctxT(t, 10*time.Second), b, win.Ref, wide)
-	warm := observer.Walk(ctxT(t, 10*time.Second), b, win.Ref, wide)
+	observer.Walk(testkit.Context(t, 10*time.Second), b, win.Ref, wide)
+	warm := observer.Walk(testkit.Context(t, 10*time.Second), b, win.Ref, wide)
 	w := b.currentWatch()
 	kept := 0
 	for _, n := range warm.Nodes {
@@ -350,8 +350,8 @@ func TestWarmReadTakesPropertiesFromTheWatch(t *testing.T) {
 	if kept < len(warm.Nodes)*9/10 {
 		t.Fatalf("%d of %d elements have their properties kept: the next read asks GetAll for the others", kept, len(warm.Nodes))
 	}
-	again := observer.Walk(ctxT(t, 10*time.Second), b, win.Ref, wide) // with the properties kept
-	fresh := observer.Walk(ctxT(t, 10*time.Second), open(t, s), win.Ref, wide)
+	again := observer.Walk(testkit.Context(t, 10*time.Second), b, win.Ref, wide) // with the properties kept
+	fresh := observer.Walk(testkit.Context(t, 10*time.Second), open(t, s), win.Ref, wide)
 	shape := func(res observer.WalkResult) []string {
 		var out []string
 		for _, n := range res.Nodes {
@@ -377,7 +377,7 @@ func TestWarmReadTakesPropertiesFromTheWatch(t *testing.T) {
 func TestReadAfterAnActionAsksAgain(t *testing.T) {
 	fx := startWatchedGTK3(t)
 	a, b, win := fx.a, fx.b, fx.win
-	ctx := ctxT(t, 20*time.Second)
+	ctx := testkit.Context(t, 20*time.Second)
 	wide := observer.WalkOptions{Budget: observer.WideBudget()}
 	observer.Walk(ctx, b, win.Ref, wide)
 	name := find(t, observer.Walk(ctx, b, win.Ref, wide), observer.RoleTextField, "Name")

@@ -26,14 +26,14 @@ func TestEvents(t *testing.T) {
 			a := startApp(t, s, kind, "AXBUS_FIXTURE_SAVE_DELAY_MS=0")
 			b := open(t, s, WithRecheck(testRecheck, testRecheck))
 			win := mainWindow(t, b, a)
-			rec := record(t, b)
+			rec := testkit.Record(t, b.Watch)
 			var lat []string
 			// How soon each event comes is the benchmark's matter (make bench, atspi-events): the
 			// test logs it and checks the event's content.
-			check := func(what string, e received, t0 int64) {
+			check := func(what string, e testkit.Received, t0 int64) {
 				t.Helper()
 				l := latency(e, t0)
-				own := e.at.Sub(e.Time) // from the signal's arrival to the sink: this backend's share
+				own := e.At.Sub(e.Time) // from the signal's arrival to the sink: this backend's share
 				lat = append(lat, what+"="+l.Round(100*time.Microsecond).String()+"/"+own.Round(100*time.Microsecond).String()+"("+e.Raw+")")
 				if e.App.PID != a.PID || e.App.Name != headless.AppName(kind) {
 					t.Errorf("%s: app %+v", what, e.App)
@@ -44,18 +44,18 @@ func TestEvents(t *testing.T) {
 			}
 
 			// Text typed into Name.
-			m := rec.mark()
+			m := rec.Mark()
 			r := do(t, a, map[string]any{"cmd": "set_text", "text": "typed text"})
-			e := rec.waitFor(t, m, 3*time.Second, "text_changed", ofApp(a.PID, observer.EventTextChanged, "Name"))
+			e := rec.WaitFor(t, m, 3*time.Second, "text_changed", ofApp(a.PID, observer.EventTextChanged, "Name"))
 			check("text", e, tns(t, r))
 			if e.Element.Role != observer.RoleTextField || e.Window == nil || e.Window.Title != win.Title {
 				t.Errorf("text_changed element %+v window %+v", e.Element, e.Window)
 			}
 
 			// Checkbox toggled.
-			m = rec.mark()
+			m = rec.Mark()
 			r = do(t, a, map[string]any{"cmd": "toggle"})
-			e = rec.waitFor(t, m, 3*time.Second, "state_changed checked", func(e observer.Event) bool {
+			e = rec.WaitFor(t, m, 3*time.Second, "state_changed checked", func(e observer.Event) bool {
 				return ofApp(a.PID, observer.EventStateChanged, "Remember me")(e) && e.Detail["state"] == "checked" && e.Detail["on"] == true
 			})
 			check("checked", e, tns(t, r))
@@ -64,24 +64,24 @@ func TestEvents(t *testing.T) {
 			}
 
 			// Label added to Messages.
-			m = rec.mark()
+			m = rec.Mark()
 			r = do(t, a, map[string]any{"cmd": "add_label", "text": "note one"})
-			e = rec.waitFor(t, m, 3*time.Second, "children_changed", ofApp(a.PID, observer.EventChildrenChanged, "Messages"))
+			e = rec.WaitFor(t, m, 3*time.Second, "children_changed", ofApp(a.PID, observer.EventChildrenChanged, "Messages"))
 			check("label", e, tns(t, r))
 
 			// Slider value changed (GTK4 4.8 emits nothing: the re-read finds it).
-			m = rec.mark()
+			m = rec.Mark()
 			r = do(t, a, map[string]any{"cmd": "set_value", "value": 70})
-			e = rec.waitFor(t, m, 3*time.Second, "value_changed", ofApp(a.PID, observer.EventValueChanged, "Volume"))
+			e = rec.WaitFor(t, m, 3*time.Second, "value_changed", ofApp(a.PID, observer.EventValueChanged, "Volume"))
 			check("value", e, tns(t, r))
 			if e.Element.Value != "70" {
 				t.Errorf("value_changed summary value %q", e.Element.Value)
 			}
 
 			// Focus moved.
-			m = rec.mark()
+			m = rec.Mark()
 			r = do(t, a, map[string]any{"cmd": "focus", "target": "Save"})
-			e = rec.waitFor(t, m, 3*time.Second, "focus_changed", ofApp(a.PID, observer.EventFocusChanged, "Save"))
+			e = rec.WaitFor(t, m, 3*time.Second, "focus_changed", ofApp(a.PID, observer.EventFocusChanged, "Save"))
 			check("focus", e, tns(t, r))
 			if !e.Element.States.Has(observer.StateFocused) {
 				// GTK3 sets FOCUSED only while its window has the X input focus; the event is what counts.
@@ -89,9 +89,9 @@ func TestEvents(t *testing.T) {
 			}
 
 			// Dialog opened (Save, no delay) and closed.
-			m = rec.mark()
+			m = rec.Mark()
 			do(t, a, map[string]any{"cmd": "press_save"})
-			e = rec.waitFor(t, m, 3*time.Second, "dialog_opened", ofApp(a.PID, observer.EventDialogOpened, "Saved"))
+			e = rec.WaitFor(t, m, 3*time.Second, "dialog_opened", ofApp(a.PID, observer.EventDialogOpened, "Saved"))
 			st := state(t, a)
 			if !st.DialogOpen {
 				t.Fatalf("the fixture has no dialog: %+v", st)
@@ -100,7 +100,7 @@ func TestEvents(t *testing.T) {
 			if e.Element.Role != observer.RoleDialog || e.Window == nil || e.Window.Title != "Saved" {
 				t.Errorf("dialog_opened element %+v window %+v", e.Element, e.Window)
 			}
-			wins, err := b.Windows(ctxT(t, 5*time.Second), a.PID)
+			wins, err := b.Windows(testkit.Context(t, 5*time.Second), a.PID)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,41 +116,41 @@ func TestEvents(t *testing.T) {
 			if dialogs != 1 || len(wins) != 2 {
 				t.Errorf("Windows with the dialog open: %+v", wins)
 			}
-			m = rec.mark()
+			m = rec.Mark()
 			r = do(t, a, map[string]any{"cmd": "close_dialog"})
 			if r["closed"] != true {
 				t.Fatalf("close_dialog: %v", r)
 			}
-			e = rec.waitFor(t, m, 3*time.Second, "window_closed", func(e observer.Event) bool {
+			e = rec.WaitFor(t, m, 3*time.Second, "window_closed", func(e observer.Event) bool {
 				return e.App.PID == a.PID && e.Type == observer.EventWindowClosed && e.Window != nil && e.Window.Title == "Saved"
 			})
 			check("dialog closed", e, tns(t, r))
 
 			// Row selected.
-			m = rec.mark()
+			m = rec.Mark()
 			r = do(t, a, map[string]any{"cmd": "select_row", "row": 5})
-			e = rec.waitFor(t, m, 3*time.Second, "selection_changed or state_changed selected", func(e observer.Event) bool {
+			e = rec.WaitFor(t, m, 3*time.Second, "selection_changed or state_changed selected", func(e observer.Event) bool {
 				return e.App.PID == a.PID && (e.Type == observer.EventSelectionChanged ||
 					(e.Type == observer.EventStateChanged && e.Detail["state"] == "selected" && e.Detail["on"] == true))
 			})
 			check("select", e, tns(t, r))
 
 			// App exited (killed).
-			m = rec.mark()
+			m = rec.Mark()
 			if err := a.Kill(); err != nil {
 				t.Fatal(err)
 			}
 			killed := time.Now()
-			e = rec.waitFor(t, m, 5*time.Second, "app_terminated", ofApp(a.PID, observer.EventAppTerminated, ""))
-			if d := e.at.Sub(killed); d > time.Second {
+			e = rec.WaitFor(t, m, 5*time.Second, "app_terminated", ofApp(a.PID, observer.EventAppTerminated, ""))
+			if d := e.At.Sub(killed); d > time.Second {
 				t.Errorf("app_terminated %v after the kill", d)
 			}
 			if e.App.Name != headless.AppName(kind) {
 				t.Errorf("app_terminated app %+v", e.App)
 			}
 			t.Logf("%s latencies (change to sink / signal to sink): %s", kind, strings.Join(lat, " "))
-			for _, ev := range rec.all() {
-				if ev.Type == observer.EventAppTerminated && ev.App.PID == a.PID && ev.at.Before(e.at) {
+			for _, ev := range rec.All() {
+				if ev.Type == observer.EventAppTerminated && ev.App.PID == a.PID && ev.At.Before(e.At) {
 					t.Error("app_terminated twice")
 				}
 			}
@@ -176,17 +176,17 @@ func TestRecheckOnlyWhileObserved(t *testing.T) {
 		}
 		return observer.RecheckNone
 	})
-	rec := record(t, b)
-	m := rec.mark()
+	rec := testkit.Record(t, b.Watch)
+	m := rec.Mark()
 	do(t, a, map[string]any{"cmd": "set_value", "value": 40})
 	testkit.Eventually(t, 10*testRecheck, "the gate asked twice", func() bool { return asked.Load() >= 2 })
-	for _, e := range rec.all()[m:] {
+	for _, e := range rec.All()[m:] {
 		if ofApp(a.PID, observer.EventValueChanged, "Volume")(e.Event) {
 			t.Fatalf("a re-read ran while nobody observed the app: %+v", e.Event)
 		}
 	}
 	observed.Store(true)
-	e := rec.waitFor(t, m, 3*time.Second, "value_changed once observed", ofApp(a.PID, observer.EventValueChanged, "Volume"))
+	e := rec.WaitFor(t, m, 3*time.Second, "value_changed once observed", ofApp(a.PID, observer.EventValueChanged, "Volume"))
 	if e.Element.Value != "40" {
 		t.Fatalf("value_changed summary value %q", e.Element.Value)
 	}

@@ -7,12 +7,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
 func TestPressSaveOpensSheetAfter200ms(t *testing.T) {
 	d, clock := fakeDemo(t)
-	rec := record(t, d)
+	rec := testkit.Record(t, d.Watch)
 	if err := d.Perform(context.Background(), d.Ref(notesPID, "save"), "AXPress"); err != nil {
 		t.Fatal(err)
 	}
@@ -24,12 +25,12 @@ func TestPressSaveOpensSheetAfter200ms(t *testing.T) {
 	if n := peek(t, d, notesPID, "saved"); n.Name != "Saved" {
 		t.Fatalf("saved = %+v", n)
 	}
-	created := rec.waitFor(t, "AXCreated", raw("AXCreated", "Saved"))
+	created := rec.WaitFor(t, 0, 2*time.Second, "AXCreated", raw("AXCreated", "Saved"))
 	if created.Type != observer.EventChildrenChanged || created.App.PID != notesPID || created.App.Name != "Notes" ||
 		created.App.ID != "com.example.notes" || created.Window == nil || created.Window.ID != "main" || created.Ref != d.Ref(notesPID, "saved") {
 		t.Fatalf("created = %+v", created)
 	}
-	sheet := rec.waitFor(t, "AXSheetCreated", raw("AXSheetCreated", ""))
+	sheet := rec.WaitFor(t, 0, 2*time.Second, "AXSheetCreated", raw("AXSheetCreated", ""))
 	if sheet.Type != observer.EventDialogOpened || sheet.Element.Role != observer.RoleSheet || sheet.Window.ID != "save-sheet" {
 		t.Fatalf("sheet event = %+v", sheet)
 	}
@@ -53,7 +54,7 @@ func TestPressSaveOpensSheetAfter200ms(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock.Advance(100 * time.Millisecond)
-	closed := rec.waitFor(t, "sheet closed", raw("AXUIElementDestroyed", ""))
+	closed := rec.WaitFor(t, 0, 2*time.Second, "sheet closed", raw("AXUIElementDestroyed", ""))
 	if closed.Type != observer.EventWindowClosed || closed.Window.ID != "save-sheet" {
 		t.Fatalf("closed = %+v", closed)
 	}
@@ -68,12 +69,12 @@ func TestPressSaveOpensSheetAfter200ms(t *testing.T) {
 // The same reaction on the wall clock: the demo `make run` shows.
 func TestPressSaveRealTime(t *testing.T) {
 	d := loadFixture(t, "demo")
-	rec := record(t, d)
+	rec := testkit.Record(t, d.Watch)
 	start := time.Now()
 	if err := d.Perform(context.Background(), d.Ref(notesPID, "save"), "AXPress"); err != nil {
 		t.Fatal(err)
 	}
-	rec.waitFor(t, "AXSheetCreated", raw("AXSheetCreated", ""))
+	rec.WaitFor(t, 0, 2*time.Second, "AXSheetCreated", raw("AXSheetCreated", ""))
 	if took := time.Since(start); took < 200*time.Millisecond || took > 1500*time.Millisecond {
 		t.Fatalf("sheet after %v", took)
 	}
@@ -84,7 +85,7 @@ func TestPressSaveRealTime(t *testing.T) {
 
 func TestCheckboxToggles(t *testing.T) {
 	d, _ := fakeDemo(t)
-	rec := record(t, d)
+	rec := testkit.Record(t, d.Watch)
 	ref := d.Ref(notesPID, "remember")
 	for i, want := range []string{"1", "0", "1"} {
 		if err := d.Perform(context.Background(), ref, "AXPress"); err != nil {
@@ -95,10 +96,10 @@ func TestCheckboxToggles(t *testing.T) {
 			t.Fatalf("press %d: value %q states %v", i+1, n.Value, n.States)
 		}
 	}
-	rec.waitFor(t, "third value change", func(e observer.Event) bool {
-		return len(valueChanges(rec.all(), "Remember me")) == 3
+	rec.WaitFor(t, 0, 2*time.Second, "third value change", func(e observer.Event) bool {
+		return len(valueChanges(rec.Events(), "Remember me")) == 3
 	})
-	if got := valueChanges(rec.all(), "Remember me"); got[0] != "1" || got[1] != "0" || got[2] != "1" {
+	if got := valueChanges(rec.Events(), "Remember me"); got[0] != "1" || got[1] != "0" || got[2] != "1" {
 		t.Fatalf("values in events = %v", got)
 	}
 }
@@ -116,7 +117,7 @@ func valueChanges(events []observer.Event, name string) []string {
 func TestSetValueAndSlider(t *testing.T) {
 	d, _ := fakeDemo(t)
 	ctx := context.Background()
-	rec := record(t, d)
+	rec := testkit.Record(t, d.Watch)
 	title := d.Ref(notesPID, "title")
 	if err := d.SetAttribute(ctx, title, "AXValue", "Groceries"); err != nil {
 		t.Fatal(err)
@@ -124,7 +125,7 @@ func TestSetValueAndSlider(t *testing.T) {
 	if n := peek(t, d, notesPID, "title"); n.Value != "Groceries" {
 		t.Fatalf("title = %q", n.Value)
 	}
-	rec.waitFor(t, "title value", func(e observer.Event) bool {
+	rec.WaitFor(t, 0, 2*time.Second, "title value", func(e observer.Event) bool {
 		return e.Type == observer.EventValueChanged && e.Element.Value == "Groceries"
 	})
 	vol := d.Ref(notesPID, "volume")
@@ -177,15 +178,15 @@ func TestDisabledElementRefusesAction(t *testing.T) {
 	if err := d.SetEnabled(notesPID, "save", false); err != nil {
 		t.Fatal(err)
 	}
-	rec := record(t, d)
+	rec := testkit.Record(t, d.Watch)
 	if err := d.Perform(context.Background(), d.Ref(notesPID, "save"), "AXPress"); observer.CodeOf(err) != observer.CodeActionFailed {
 		t.Fatalf("err = %v", err)
 	}
 	if n := peek(t, d, notesPID, "save"); n.States.Has(observer.StateEnabled) {
 		t.Fatal("save reads as enabled")
 	}
-	if len(rec.all()) != 0 {
-		t.Fatalf("events = %v", rawNames(rec.all()))
+	if len(rec.Events()) != 0 {
+		t.Fatalf("events = %v", rawNames(rec.Events()))
 	}
 }
 
@@ -215,12 +216,12 @@ func TestHiddenWindowIsNotListedButAnswers(t *testing.T) {
 
 func TestFocusMovesWithAXFocused(t *testing.T) {
 	d, _ := fakeDemo(t)
-	rec := record(t, d)
+	rec := testkit.Record(t, d.Watch)
 	ref := d.Ref(notesPID, "volume")
 	if err := d.SetAttribute(context.Background(), ref, "AXFocused", true); err != nil {
 		t.Fatal(err)
 	}
-	e := rec.waitFor(t, "focus", raw("AXFocusedUIElementChanged", "Volume"))
+	e := rec.WaitFor(t, 0, 2*time.Second, "focus", raw("AXFocusedUIElementChanged", "Volume"))
 	if e.Type != observer.EventFocusChanged || e.Ref != ref || !e.Element.States.Has(observer.StateFocused) {
 		t.Fatalf("event = %+v", e)
 	}
@@ -235,7 +236,7 @@ func TestFocusMovesWithAXFocused(t *testing.T) {
 
 func TestSelectRowDeselectsOthers(t *testing.T) {
 	d, _ := fakeDemo(t)
-	rec := record(t, d)
+	rec := testkit.Record(t, d.Watch)
 	ctx := context.Background()
 	for _, id := range []string{"row-3", "row-5"} {
 		if err := d.SetAttribute(ctx, d.Ref(notesPID, id), "AXSelected", true); err != nil {
@@ -245,7 +246,7 @@ func TestSelectRowDeselectsOthers(t *testing.T) {
 	if peek(t, d, notesPID, "row-3").States.Has(observer.StateSelected) || !peek(t, d, notesPID, "row-5").States.Has(observer.StateSelected) {
 		t.Fatal("selection did not move to row 5")
 	}
-	e := rec.waitFor(t, "selection", raw("AXSelectedRowsChanged", ""))
+	e := rec.WaitFor(t, 0, 2*time.Second, "selection", raw("AXSelectedRowsChanged", ""))
 	if e.Type != observer.EventSelectionChanged || e.Element.Role != observer.RoleTable {
 		t.Fatalf("event = %+v", e)
 	}
@@ -253,7 +254,7 @@ func TestSelectRowDeselectsOthers(t *testing.T) {
 
 func TestScrollToVisibleBringsRowIntoView(t *testing.T) {
 	d, _ := fakeDemo(t)
-	rec := record(t, d)
+	rec := testkit.Record(t, d.Watch)
 	if err := d.Perform(context.Background(), d.Ref(notesPID, "row-60"), "AXScrollToVisible"); err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +269,7 @@ func TestScrollToVisibleBringsRowIntoView(t *testing.T) {
 	if text := peek(t, d, notesPID, "row-60-text").Bounds; text.Y != row.Y+4 {
 		t.Fatal("the row's content did not move with it")
 	}
-	rec.waitFor(t, "layout", raw("AXLayoutChanged", ""))
+	rec.WaitFor(t, 0, 2*time.Second, "layout", raw("AXLayoutChanged", ""))
 	listed := names(inspectNotes(t, d))
 	if !slices.Contains(listed, "Row 60") || slices.Contains(listed, "Row 1") {
 		t.Fatalf("inspection after scrolling lists %v", listed)
@@ -277,13 +278,13 @@ func TestScrollToVisibleBringsRowIntoView(t *testing.T) {
 
 func TestComposeOpensAndClosesWindow(t *testing.T) {
 	d, clock := fakeDemo(t)
-	rec := record(t, d)
+	rec := testkit.Record(t, d.Watch)
 	ctx := context.Background()
 	if err := d.Perform(ctx, d.Ref(mailPID, "compose"), "AXPress"); err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(300 * time.Millisecond)
-	created := rec.waitFor(t, "window created", raw("AXWindowCreated", "New Message"))
+	created := rec.WaitFor(t, 0, 2*time.Second, "window created", raw("AXWindowCreated", "New Message"))
 	if created.Type != observer.EventWindowCreated || created.Window.ID != "compose-window" {
 		t.Fatalf("created = %+v", created)
 	}
@@ -298,7 +299,7 @@ func TestComposeOpensAndClosesWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock.Advance(100 * time.Millisecond)
-	rec.waitFor(t, "window closed", func(e observer.Event) bool { return e.Type == observer.EventWindowClosed })
+	rec.WaitFor(t, 0, 2*time.Second, "window closed", func(e observer.Event) bool { return e.Type == observer.EventWindowClosed })
 	wins, _ = d.Windows(ctx, mailPID)
 	if len(wins) != 1 || !wins[0].Focused {
 		t.Fatalf("windows = %+v", wins)

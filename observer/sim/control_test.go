@@ -3,17 +3,19 @@ package sim
 import (
 	"context"
 	"testing"
+	"time"
 
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
 func TestControlsMutateWithNotifications(t *testing.T) {
 	d, _ := fakeDemo(t)
-	rec := record(t, d)
+	rec := testkit.Record(t, d.Watch)
 	if err := d.AddNode(notesPID, "toolbar", NodeSpec{ID: "share", Role: "AXButton", Title: "Share", Frame: []float64{250, 84, 64, 28}}); err != nil {
 		t.Fatal(err)
 	}
-	added := rec.waitFor(t, "created", raw("AXCreated", "Share"))
+	added := rec.WaitFor(t, 0, 2*time.Second, "created", raw("AXCreated", "Share"))
 	if added.Type != observer.EventChildrenChanged {
 		t.Fatalf("added = %+v", added)
 	}
@@ -29,7 +31,7 @@ func TestControlsMutateWithNotifications(t *testing.T) {
 	if err := d.RemoveNode(notesPID, "share"); err != nil {
 		t.Fatal(err)
 	}
-	gone := rec.waitFor(t, "destroyed", raw("AXUIElementDestroyed", "Share"))
+	gone := rec.WaitFor(t, 0, 2*time.Second, "destroyed", raw("AXUIElementDestroyed", "Share"))
 	if gone.Type != observer.EventElementDestroyed {
 		t.Fatalf("gone = %+v", gone)
 	}
@@ -39,7 +41,7 @@ func TestControlsMutateWithNotifications(t *testing.T) {
 	if err := d.AddNode(notesPID, "", NodeSpec{ID: "about", Role: "AXWindow", Subrole: "AXDialog", Title: "About Notes"}); err != nil {
 		t.Fatal(err)
 	}
-	dialog := rec.waitFor(t, "dialog", raw("AXWindowCreated", "About Notes"))
+	dialog := rec.WaitFor(t, 0, 2*time.Second, "dialog", raw("AXWindowCreated", "About Notes"))
 	if dialog.Type != observer.EventDialogOpened {
 		t.Fatalf("dialog = %+v", dialog)
 	}

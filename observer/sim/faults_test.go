@@ -91,7 +91,7 @@ func TestLyingActionTakesEffectButFails(t *testing.T) {
 
 func TestNoopActionSucceedsButDoesNothing(t *testing.T) {
 	d, clock := fakeDemo(t)
-	rec := record(t, d)
+	rec := testkit.Record(t, d.Watch)
 	inject(t, d, notesPID, Fault{Kind: FaultNoop, Count: 1})
 	ctx := context.Background()
 	if err := d.Perform(ctx, d.Ref(notesPID, "save"), "AXPress"); err != nil {
@@ -107,8 +107,8 @@ func TestNoopActionSucceedsButDoesNothing(t *testing.T) {
 	if n := peek(t, d, notesPID, "title"); n.Value != "x" {
 		t.Fatal("the no-op fault outlived its count")
 	}
-	rec.waitFor(t, "value change", raw("AXValueChanged", "Title"))
-	for _, e := range rec.all() {
+	rec.WaitFor(t, 0, 2*time.Second, "value change", raw("AXValueChanged", "Title"))
+	for _, e := range rec.Events() {
 		if e.Raw == "AXCreated" || e.Raw == "AXSheetCreated" {
 			t.Fatalf("no-op press posted %s", e.Raw)
 		}
@@ -184,14 +184,14 @@ func TestHungCallEndsWhenAppDies(t *testing.T) {
 
 func TestDieFaultEndsAppLater(t *testing.T) {
 	d, clock := fakeDemo(t)
-	rec := record(t, d)
+	rec := testkit.Record(t, d.Watch)
 	inject(t, d, mailPID, Fault{Kind: FaultDie, AfterMS: 500})
 	clock.Advance(499 * time.Millisecond)
 	if _, err := d.Windows(context.Background(), mailPID); err != nil {
 		t.Fatalf("died early: %v", err)
 	}
 	clock.Advance(time.Millisecond)
-	e := rec.waitFor(t, "app_terminated", func(e observer.Event) bool { return e.Type == observer.EventAppTerminated })
+	e := rec.WaitFor(t, 0, 2*time.Second, "app_terminated", func(e observer.Event) bool { return e.Type == observer.EventAppTerminated })
 	if e.App.PID != mailPID || e.Element != nil {
 		t.Fatalf("event = %+v", e)
 	}

@@ -3,19 +3,21 @@ package sim
 import (
 	"context"
 	"testing"
+	"time"
 
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
 func TestKillEndsApp(t *testing.T) {
 	d, _ := fakeDemo(t)
-	rec := record(t, d)
+	rec := testkit.Record(t, d.Watch)
 	ctx := context.Background()
 	ref := d.Ref(mailPID, "compose")
 	if err := d.Kill(mailPID); err != nil {
 		t.Fatal(err)
 	}
-	e := rec.waitFor(t, "app_terminated", func(e observer.Event) bool { return e.Type == observer.EventAppTerminated })
+	e := rec.WaitFor(t, 0, 2*time.Second, "app_terminated", func(e observer.Event) bool { return e.Type == observer.EventAppTerminated })
 	if e.App.PID != mailPID || e.App.Name != "Mail" || e.Raw != "NSWorkspaceDidTerminateApplicationNotification" {
 		t.Fatalf("event = %+v", e)
 	}
@@ -52,12 +54,12 @@ func TestRelaunchMakesNewGeneration(t *testing.T) {
 	if err := d.SetValue(notesPID, "title", "changed"); err != nil {
 		t.Fatal(err)
 	}
-	rec := record(t, d)
+	rec := testkit.Record(t, d.Watch)
 	if err := d.Relaunch(notesPID); err != nil {
 		t.Fatal(err)
 	}
-	rec.waitFor(t, "terminated", func(e observer.Event) bool { return e.Type == observer.EventAppTerminated })
-	rec.waitFor(t, "launched", func(e observer.Event) bool {
+	rec.WaitFor(t, 0, 2*time.Second, "terminated", func(e observer.Event) bool { return e.Type == observer.EventAppTerminated })
+	rec.WaitFor(t, 0, 2*time.Second, "launched", func(e observer.Event) bool {
 		return e.Type == observer.EventAppLaunched && e.App.PID == notesPID
 	})
 	after, err := o.FindApp(ctx, observer.AppQuery{PID: notesPID})

@@ -1,12 +1,13 @@
 package sim
 
 import (
-	"github.com/axbus/axbus/fixtures"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/axbus/axbus/fixtures"
 
 	"github.com/axbus/axbus/observer"
 )

@@ -1,8 +1,6 @@
 package sim
 
 import (
-	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -36,56 +34,6 @@ func loadFixture(t testing.TB, name string, opts ...Option) *Desktop {
 func fakeDemo(t testing.TB) (*Desktop, *FakeClock) {
 	clock := NewFakeClock(epoch)
 	return loadFixture(t, "demo", WithClock(clock)), clock
-}
-
-// recorder keeps the events a Watch delivers.
-type recorder struct {
-	mu     sync.Mutex
-	events []observer.Event
-	more   chan struct{}
-}
-
-func record(t testing.TB, d *Desktop) *recorder {
-	t.Helper()
-	r := &recorder{more: make(chan struct{}, 1)}
-	stop, err := d.Watch(func(e observer.Event) {
-		r.mu.Lock()
-		r.events = append(r.events, e)
-		r.mu.Unlock()
-		select {
-		case r.more <- struct{}{}:
-		default:
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(stop)
-	return r
-}
-
-func (r *recorder) all() []observer.Event {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.events)
-}
-
-// waitFor returns the first event that matches, waiting up to two seconds for it.
-func (r *recorder) waitFor(t testing.TB, what string, match func(observer.Event) bool) observer.Event {
-	t.Helper()
-	deadline := time.After(2 * time.Second)
-	for {
-		for _, e := range r.all() {
-			if match(e) {
-				return e
-			}
-		}
-		select {
-		case <-r.more:
-		case <-deadline:
-			t.Fatalf("no %s event; got %v", what, rawNames(r.all()))
-		}
-	}
 }
 
 func raw(name, element string) func(observer.Event) bool {

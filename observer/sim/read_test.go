@@ -4,7 +4,9 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -92,7 +94,7 @@ func TestReadErrorsCarrySuggestions(t *testing.T) {
 
 func TestSecureValueIsNeverRead(t *testing.T) {
 	d, _ := fakeDemo(t)
-	rec := record(t, d)
+	rec := testkit.Record(t, d.Watch)
 	ref := d.Ref(notesPID, "password")
 	n := d.Read(context.Background(), []observer.NodeRef{ref})[0]
 	if !n.Secure || n.HasValue || n.Value != "" || n.Text != "" || n.Role != observer.RolePassword {
@@ -107,10 +109,10 @@ func TestSecureValueIsNeverRead(t *testing.T) {
 	if err := d.Input(context.Background(), observer.Input{Kind: observer.InputType, PID: notesPID, Text: "-typed"}); err != nil {
 		t.Fatal(err)
 	}
-	rec.waitFor(t, "password value change", func(e observer.Event) bool {
+	rec.WaitFor(t, 0, 2*time.Second, "password value change", func(e observer.Event) bool {
 		return e.Type == observer.EventValueChanged && e.Element != nil && e.Element.Name == "Password" && e.Ref == ref
 	})
-	for _, e := range rec.all() {
+	for _, e := range rec.Events() {
 		for _, secret := range []string{"correct-horse", "new-secret", "typed"} {
 			if e.Element != nil && strings.Contains(e.Element.Value+e.Element.Name, secret) {
 				t.Fatalf("event %s leaks the secret: %+v", e.Raw, e.Element)

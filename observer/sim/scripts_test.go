@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -13,17 +14,17 @@ func TestClockScriptLoops(t *testing.T) {
 	if v := peek(t, d, notesPID, "clock").Name; v != "Synced at 09:26:53" {
 		t.Fatalf("clock at start = %q", v)
 	}
-	rec := record(t, d)
+	rec := testkit.Record(t, d.Watch)
 	clock.Advance(1999 * time.Millisecond)
-	if len(rec.all()) != 0 {
-		t.Fatalf("events before 2 s: %v", rawNames(rec.all()))
+	if len(rec.Events()) != 0 {
+		t.Fatalf("events before 2 s: %v", rawNames(rec.Events()))
 	}
 	clock.Advance(time.Millisecond)
 	clock.Advance(2 * time.Second)
-	rec.waitFor(t, "second tick", raw("AXValueChanged", "Synced at 09:26:57"))
-	ticks := valueChanges(rec.all(), "Synced at 09:26:55")
+	rec.WaitFor(t, 0, 2*time.Second, "second tick", raw("AXValueChanged", "Synced at 09:26:57"))
+	ticks := valueChanges(rec.Events(), "Synced at 09:26:55")
 	if len(ticks) != 1 {
-		t.Fatalf("events = %v", rawNames(rec.all()))
+		t.Fatalf("events = %v", rawNames(rec.Events()))
 	}
 }
 
@@ -32,13 +33,13 @@ func TestLoopStopsWhenAppDies(t *testing.T) {
 	if err := d.Kill(notesPID); err != nil {
 		t.Fatal(err)
 	}
-	rec := record(t, d)
+	rec := testkit.Record(t, d.Watch)
 	clock.Advance(10 * time.Second)
 	if err := d.SetTitle(mailPID, "inbox", "marker"); err != nil {
 		t.Fatal(err)
 	}
-	rec.waitFor(t, "marker", raw("AXTitleChanged", "marker"))
-	if events := rec.all(); len(events) != 1 {
+	rec.WaitFor(t, 0, 2*time.Second, "marker", raw("AXTitleChanged", "marker"))
+	if events := rec.Events(); len(events) != 1 {
 		t.Fatalf("a dead app's script posted %v", rawNames(events))
 	}
 }
@@ -56,7 +57,7 @@ func TestPlayScript(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer d.Close()
-	rec := record(t, d)
+	rec := testkit.Record(t, d.Watch)
 	if err := d.Play("busy"); err != nil {
 		t.Fatal(err)
 	}
@@ -64,11 +65,11 @@ func TestPlayScript(t *testing.T) {
 		t.Fatalf("f = %+v", n)
 	}
 	clock.Advance(50 * time.Millisecond)
-	ann := rec.waitFor(t, "announcement", raw("AXAnnouncementRequested", ""))
+	ann := rec.WaitFor(t, 0, 2*time.Second, "announcement", raw("AXAnnouncementRequested", ""))
 	if ann.Type != observer.EventAnnouncement || ann.Detail["announcement"] != "Done" || ann.Element != nil {
 		t.Fatalf("announcement = %+v", ann)
 	}
-	moved := rec.waitFor(t, "moved", raw("AXMoved", ""))
+	moved := rec.WaitFor(t, 0, 2*time.Second, "moved", raw("AXMoved", ""))
 	if moved.Type != observer.EventLayoutChanged {
 		t.Fatalf("moved = %+v", moved)
 	}

@@ -10,19 +10,20 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
 
 func TestWatchDeliversInOrder(t *testing.T) {
 	d, _ := fakeDemo(t)
-	rec := record(t, d)
+	rec := testkit.Record(t, d.Watch)
 	for i := range 50 {
 		if err := d.SetValue(notesPID, "title", "v"+string(rune('A'+i%26))+string(rune('a'+i/26))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	rec.waitFor(t, "50 values", func(observer.Event) bool { return len(rec.all()) >= 50 })
-	events := rec.all()
+	rec.WaitFor(t, 0, 2*time.Second, "50 values", func(observer.Event) bool { return len(rec.Events()) >= 50 })
+	events := rec.Events()
 	for i, e := range events[:50] {
 		want := "v" + string(rune('A'+i%26)) + string(rune('a'+i/26))
 		if e.Element.Value != want || e.Raw != "AXValueChanged" || e.Time.IsZero() {
@@ -80,7 +81,7 @@ func TestWatchStopWaitsForSink(t *testing.T) {
 		t.Run(fmt.Sprintf("%d others", others), func(t *testing.T) {
 			d, _ := fakeDemo(t)
 			for range others {
-				record(t, d) // subscribed first: called first
+				testkit.Record(t, d.Watch) // subscribed first: called first
 			}
 			inSink, release := make(chan struct{}), make(chan struct{})
 			var once sync.Once
@@ -97,11 +98,27 @@ func TestWatchStopWaitsForSink(t *testing.T) {
 			}
 			_ = d.SetTitle(notesPID, "main", "x")
 			<-inSink
-			// Let the sink go only after a while: stop must still be waiting for it then.
-			go func() { time.Sleep(20 * time.Millisecond); close(release) }()
-			stop()
-			if !done.Load() {
+			// Let the sink go only once stop is seen waiting (its stack says so), not after a while.
+			stopped := make(chan struct{})
+			go func() { stop(); close(stopped) }()
+			returned := func() bool {
+				select {
+				case <-stopped:
+					return true
+				default:
+					return false
+				}
+			}
+			testkit.Eventually(t, 2*time.Second, "stop waiting for the sink", func() bool {
+				return returned() || testkit.Blocked("github.com/axbus/axbus/observer/sim.(*Desktop).Watch.func1") > 0
+			})
+			if returned() {
 				t.Fatal("stop returned while sink was running")
+			}
+			close(release)
+			<-stopped
+			if !done.Load() {
+				t.Fatal("stop returned before the sink did")
 			}
 		})
 	}
@@ -109,11 +126,11 @@ func TestWatchStopWaitsForSink(t *testing.T) {
 
 func TestEventCarriesWindowAndApp(t *testing.T) {
 	d, _ := fakeDemo(t)
-	rec := record(t, d)
+	rec := testkit.Record(t, d.Watch)
 	if err := d.SetTitle(notesPID, "main", "Notes — Groceries"); err != nil {
 		t.Fatal(err)
 	}
-	e := rec.waitFor(t, "title", raw("AXTitleChanged", ""))
+	e := rec.WaitFor(t, 0, 2*time.Second, "title", raw("AXTitleChanged", ""))
 	if e.Type != observer.EventTitleChanged || e.Window == nil || e.Window.Title != "Notes — Groceries" ||
 		e.App.Name != "Notes" || e.App.PID != notesPID || e.Ref != d.Ref(notesPID, "main") {
 		t.Fatalf("event = %+v", e)

@@ -1,4 +1,4 @@
-package waiters
+package condition
 
 import "github.com/axbus/axbus/observer"
 
@@ -25,15 +25,15 @@ type View interface {
 // of its first term that holds. A condition that holds because something is gone gives neither,
 // and proves it only of a view that was read whole: an element past a walk's budget is not gone.
 func (c *Condition) Holds(v View) (ok bool, element *observer.Node, window *observer.Window) {
-	return c.holds(v, nil)
+	return c.HoldsWithin(v, nil)
 }
 
-// holds is Holds metered by mt: once mt stops, what it returns proves nothing (cost.go).
-func (c *Condition) holds(v View, mt *meter) (ok bool, element *observer.Node, window *observer.Window) {
+// HoldsWithin is Holds metered by mt: once mt stops, what it returns proves nothing (cost.go).
+func (c *Condition) HoldsWithin(v View, mt *Meter) (ok bool, element *observer.Node, window *observer.Window) {
 	switch c.Kind {
 	case KindAll:
 		for _, sub := range c.Of {
-			ok, e, w := sub.holds(v, mt)
+			ok, e, w := sub.HoldsWithin(v, mt)
 			if !ok {
 				return false, nil, nil
 			}
@@ -47,7 +47,7 @@ func (c *Condition) holds(v View, mt *meter) (ok bool, element *observer.Node, w
 		return true, element, window
 	case KindAny:
 		for _, sub := range c.Of {
-			if ok, e, w := sub.holds(v, mt); ok {
+			if ok, e, w := sub.HoldsWithin(v, mt); ok {
 				return true, e, w
 			}
 		}
@@ -72,7 +72,7 @@ func (c *Condition) holds(v View, mt *meter) (ok bool, element *observer.Node, w
 
 // firstElement is the element that passes c's element test: its Target when it names one,
 // else the first in tree order; nil when there is none.
-func (c *Condition) firstElement(v View, mt *meter) *observer.Node {
+func (c *Condition) firstElement(v View, mt *Meter) *observer.Node {
 	if c.Target != "" {
 		if n := v.Element(c.Target); n != nil && c.matchesElement(n, mt) {
 			return n
@@ -84,13 +84,13 @@ func (c *Condition) firstElement(v View, mt *meter) *observer.Node {
 		if c.matchesElement(n, mt) {
 			found = n
 		}
-		return found == nil && !mt.done()
+		return found == nil && !mt.Done()
 	})
 	return found
 }
 
 // firstWindow is the first window of v that c's window test accepts, or nil.
-func (c *Condition) firstWindow(v View, mt *meter) *observer.Window {
+func (c *Condition) firstWindow(v View, mt *Meter) *observer.Window {
 	for _, w := range v.Windows() {
 		if c.Kind == KindDialog && !isDialog(w.Role) {
 			continue

@@ -1,4 +1,4 @@
-package waiters
+package condition
 
 import (
 	"encoding/json"
@@ -96,7 +96,7 @@ func checkAccepted(t *testing.T, c *Condition) {
 		c.MatchesElement(n)
 	}
 	// The engine's shortcut for a thousand waits says what Holds says.
-	if appearsOnly(c) && c.NeedsElements() && c.matchesAnyOf(notesView().elements, nil) != held {
-		t.Fatalf("%s: matchesAnyOf says %v, Holds %v", c, !held, held)
+	if c.AppearsOnly() && c.NeedsElements() && c.MatchesAnyOf(notesView().elements, nil) != held {
+		t.Fatalf("%s: MatchesAnyOf says %v, Holds %v", c, !held, held)
 	}
 }

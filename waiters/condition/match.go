@@ -1,4 +1,4 @@
-package waiters
+package condition
 
 import (
 	"bytes"
@@ -103,7 +103,7 @@ func (m *StringMatch) matches(s string) bool { return m.matchesWithin(s, nil) }
 
 // matchesWithin is matches metered by mt: false, without comparing, once mt has stopped or
 // the comparison would take it past its budget. A regex reads s's first MatchWindow bytes.
-func (m *StringMatch) matchesWithin(s string, mt *meter) bool {
+func (m *StringMatch) matchesWithin(s string, mt *Meter) bool {
 	p := m.prepared
 	if p == nil {
 		var err error

@@ -1,4 +1,4 @@
-package waiters
+package condition
 
 import (
 	"strconv"

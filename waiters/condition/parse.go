@@ -1,4 +1,4 @@
-package waiters
+package condition
 
 // ParseCompact parses the compact form of a condition (the CLI's) into its canonical form,
 // validated. Spaces may separate any two tokens. The grammar, in EBNF:

@@ -1,4 +1,4 @@
-package waiters
+package condition
 
 import "slices"
 
@@ -158,6 +158,20 @@ func (c *Condition) AimAt(id string) {
 	for _, l := range c.Leaves() {
 		if l.isElementFree() {
 			l.Target = id
+		}
+	}
+}
+
+// GoneWindow is the id of the window this window_gone leaf without Title waits to see go, as
+// AimAtWindow set it ("": none yet).
+func (c *Condition) GoneWindow() string { return c.window }
+
+// AimAtWindow names the window id (a wait's own window) as the window that every window_gone
+// leaf of c without Title waits to see go.
+func (c *Condition) AimAtWindow(id string) {
+	for _, l := range c.Leaves() {
+		if l.Kind == KindWindowGone && l.Title == nil {
+			l.window = id
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package waiters
+package condition
 
 import (
 	"encoding/json"
@@ -79,20 +79,20 @@ func TestTheMeterStopsAnEvaluation(t *testing.T) {
 	}
 	big := &observer.Node{Role: observer.RoleText, Text: strings.Repeat("S", 200<<10)}
 	v := &listView{elements: []*observer.Node{big, big, big}}
-	mt := &meter{left: 2 * int64(c.Text.prepared.insts) * (MatchWindow + 1)}
+	mt := &Meter{left: 2 * int64(c.Text.prepared.insts) * (MatchWindow + 1)}
 	start := time.Now()
-	if ok, _, _ := c.holds(v, mt); ok || !mt.over || mt.used != 2*int64(c.Text.prepared.insts)*(MatchWindow+1) {
+	if ok, _, _ := c.HoldsWithin(v, mt); ok || !mt.over || mt.used != 2*int64(c.Text.prepared.insts)*(MatchWindow+1) {
 		t.Fatalf("holds %v, over %v, used %d", ok, mt.over, mt.used)
 	}
 	t.Logf("two comparisons of a 990-repetition regex over 16 KiB of S: %v", time.Since(start))
 	ended := false
-	mt = &meter{left: EvalBudget, ended: func() bool { return ended }}
+	mt = NewMeter(64<<20, func() bool { return ended }) // the budget of a whole evaluation
 	ended = true
 	gone, err := ParseCompact(`text:/[S-U]{990}a!/ gone`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, _, _ := gone.holds(v, mt); !mt.done() || mt.used != 0 || mt.over {
+	if ok, _, _ := gone.HoldsWithin(v, mt); !mt.Done() || mt.used != 0 || mt.over {
 		t.Fatalf("an ended wait's evaluation: holds %v (proves nothing), used %d", ok, mt.used)
 	}
 }

@@ -1,4 +1,4 @@
-package waiters
+package condition
 
 import (
 	"fmt"
@@ -20,26 +20,12 @@ const (
 	// MaxRegexProgram is how many instructions a condition's regexes may compile to in all: a
 	// regex costs at most MaxRegexProgram x MatchWindow steps per string (16 M, ~0.1 s).
 	MaxRegexProgram = 1000
-	// EvalBudget is the steps one evaluation of a wait may take (~0.45 s at worst): past it the
-	// wait ends with CONDITION_TOO_COSTLY.
-	EvalBudget = 64 << 20
-	// InlineBudget is the steps a wait may take in one evaluation on its app's watcher (~0.5 ms
-	// at worst), where every wait of the app is evaluated in turn. A wait that needs more is
-	// evaluated from then on off the watcher (costly.go), so that it delays no other.
-	InlineBudget = 64 << 10
-	// RoundBudget is the steps a watcher spends on its waits for one change (~7 ms at worst).
-	// The waits that cost least last time come first; those left once it is spent go to the
-	// costly pool for this change.
-	RoundBudget = 1 << 20
-	// LocatorBudget is the steps one search of an action's locator may take (~30 ms at worst):
-	// it runs on the app's watcher; past it the action ends with CONDITION_TOO_COSTLY.
-	LocatorBudget = 4 << 20
 )
 
-// meter counts the steps of one evaluation. It stops the evaluation, between two string
+// Meter counts the steps of one evaluation. It stops the evaluation, between two string
 // comparisons, once its budget is spent or its wait has ended (timed out, cancelled, met): no
-// comparison starts that would take it past its budget. A nil meter never stops.
-type meter struct {
+// comparison starts that would take it past its budget. A nil Meter never stops.
+type Meter struct {
 	left  int64
 	ended func() bool
 	// over says the budget ran out; stopped, that the evaluation stopped (over, or ended). An
@@ -48,12 +34,13 @@ type meter struct {
 	used          int64
 }
 
-func newMeter(budget int64, w *wait) *meter {
-	return &meter{left: budget, ended: w.ended.Load}
+// NewMeter is a meter of budget steps that stops once ended reports true (nil: never).
+func NewMeter(budget int64, ended func() bool) *Meter {
+	return &Meter{left: budget, ended: ended}
 }
 
 // spend reports whether a comparison of cost steps may run, and counts it.
-func (m *meter) spend(cost int64) bool {
+func (m *Meter) spend(cost int64) bool {
 	if m == nil {
 		return true
 	}
@@ -70,8 +57,19 @@ func (m *meter) spend(cost int64) bool {
 	return true
 }
 
-// done reports whether the evaluation stopped.
-func (m *meter) done() bool { return m != nil && m.stopped }
+// Done reports whether the evaluation stopped: what it returned proves nothing.
+func (m *Meter) Done() bool { return m != nil && m.stopped }
+
+// Over reports whether the evaluation stopped because its budget ran out.
+func (m *Meter) Over() bool { return m != nil && m.over }
+
+// Used is the steps the evaluation took.
+func (m *Meter) Used() int64 {
+	if m == nil {
+		return 0
+	}
+	return m.used
+}
 
 // cost is the steps of comparing s (as trimmed) with m.
 func (p *preparedMatch) cost(s string) int64 {
@@ -135,12 +133,4 @@ func (c *Condition) costFault(path string, total *int) *fault {
 		}
 	}
 	return nil
-}
-
-// tooCostly is the outcome of a wait whose evaluation would take more than its budget.
-func tooCostly(budget int64) *Result {
-	return &Result{Outcome: Failed, Error: observer.Errorf(observer.CodeConditionTooCostly,
-		"Wait for a short, distinctive part of the text (contains, or a regex without long counted repetitions), or narrow the wait (role, window, scope).",
-		"evaluating the condition against the app's text would take more than its budget of %d steps (a step: one regex instruction on one byte)", budget).
-		With("budget", budget)}
 }

@@ -1,4 +1,4 @@
-package waiters
+package condition
 
 import (
 	"cmp"
@@ -16,7 +16,7 @@ import (
 func (c *Condition) MatchesElement(n *observer.Node) bool { return c.matchesElement(n, nil) }
 
 // matchesElement is MatchesElement metered by mt (cost.go).
-func (c *Condition) matchesElement(n *observer.Node, mt *meter) bool {
+func (c *Condition) matchesElement(n *observer.Node, mt *Meter) bool {
 	switch c.Kind {
 	case KindText, KindElement, KindFocused, KindValue:
 		return c.fieldsMatch(n, mt) // text and value are element fields too
@@ -27,7 +27,7 @@ func (c *Condition) matchesElement(n *observer.Node, mt *meter) bool {
 }
 
 // fieldsMatch reports whether n matches every element field c gives.
-func (c *Condition) fieldsMatch(n *observer.Node, mt *meter) bool {
+func (c *Condition) fieldsMatch(n *observer.Node, mt *Meter) bool {
 	st := c.states()
 	return (c.Role == "" || hasRole(n, c.Role)) &&
 		n.States.Has(st.want) && n.States&st.unwanted == 0 && // the cheap tests first
@@ -39,7 +39,7 @@ func (c *Condition) fieldsMatch(n *observer.Node, mt *meter) bool {
 		(c.Text == nil || shows(n, c.Text, mt))
 }
 
-func fieldMatches(m *StringMatch, s string, mt *meter) bool {
+func fieldMatches(m *StringMatch, s string, mt *Meter) bool {
 	return m == nil || m.matchesWithin(s, mt)
 }
 
@@ -54,7 +54,7 @@ func hasRole(n *observer.Node, role string) bool {
 func isSecure(n *observer.Node) bool { return n.Secure || n.Role == observer.RolePassword }
 
 // hasValue reports whether n has a value matching m. A secure field has none to match.
-func hasValue(n *observer.Node, m *StringMatch, mt *meter) bool {
+func hasValue(n *observer.Node, m *StringMatch, mt *Meter) bool {
 	return n.HasValue && !isSecure(n) && m.matchesWithin(n.Value, mt)
 }
 
@@ -70,7 +70,7 @@ func isEntry(n *observer.Node) bool {
 
 // shows reports whether n shows text matching m: its own text (Text, else Name, else Label) or,
 // for a field one types into, its value. A secure field shows nothing.
-func shows(n *observer.Node, m *StringMatch, mt *meter) bool {
+func shows(n *observer.Node, m *StringMatch, mt *Meter) bool {
 	if isSecure(n) {
 		return false
 	}

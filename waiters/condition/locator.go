@@ -1,4 +1,4 @@
-package waiters
+package condition
 
 import (
 	"slices"
@@ -193,26 +193,26 @@ func IsLocator(s string) bool {
 	return first.text == "nth" || (slices.Contains(fieldWords(KindElement), first.text) && !isLeafKind(Kind(first.text)))
 }
 
-// tree is what a locator searches: a window's elements in tree order (pre-order), and those
+// Tree is what a locator searches: a window's elements in tree order (pre-order), and those
 // under one of them (it first). A live window's copy is one; an inspection, through listed.
-type tree interface {
+type Tree interface {
 	Each(fn func(*observer.Node) bool)
 	EachUnder(ref observer.NodeRef, fn func(*observer.Node) bool)
 	Window() observer.Window
 }
 
-// found is one element a locator found, in the tree that holds it.
-type found struct {
-	t    tree
-	node observer.Node
+// Found is one element a locator found, in the tree that holds it.
+type Found struct {
+	Tree Tree
+	Node observer.Node
 }
 
-// find lists the elements l matches in the trees, in tree order, each once, metered by mt: once
-// it stops, what find returns proves nothing.
-func (l *Locator) find(trees []tree, mt *meter) []found {
+// Find lists the elements l matches in the trees, in tree order, each once, metered by mt: once
+// it stops, what Find returns proves nothing.
+func (l *Locator) Find(trees []Tree, mt *Meter) []Found {
 	steps := l.Steps
 	if w := steps[0].Cond; w.Kind != KindElement {
-		var picked []tree
+		var picked []Tree
 		for _, t := range trees {
 			win := t.Window()
 			if (w.Kind != KindDialog || isDialog(win.Role)) && (w.Title == nil || w.Title.matchesWithin(win.Title, mt)) {
@@ -221,17 +221,17 @@ func (l *Locator) find(trees []tree, mt *meter) []found {
 		}
 		trees, steps = picked, steps[1:]
 	}
-	var within []found // nil: the whole windows
+	var within []Found // nil: the whole windows
 	for i, st := range steps {
-		var hits []found
+		var hits []Found
 		seen := map[observer.NodeRef]bool{}
-		collect := func(t tree, skip observer.NodeRef) func(*observer.Node) bool {
+		collect := func(t Tree, skip observer.NodeRef) func(*observer.Node) bool {
 			return func(n *observer.Node) bool {
 				if n.Ref != skip && !seen[n.Ref] && st.Cond.matchesElement(n, mt) {
 					seen[n.Ref] = true
-					hits = append(hits, found{t: t, node: *n})
+					hits = append(hits, Found{Tree: t, Node: *n})
 				}
-				return !mt.done()
+				return !mt.Done()
 			}
 		}
 		if i == 0 {
@@ -240,7 +240,7 @@ func (l *Locator) find(trees []tree, mt *meter) []found {
 			}
 		} else {
 			for _, c := range within {
-				c.t.EachUnder(c.node.Ref, collect(c.t, c.node.Ref))
+				c.Tree.EachUnder(c.Node.Ref, collect(c.Tree, c.Node.Ref))
 			}
 		}
 		if st.Nth > 0 {
@@ -260,10 +260,10 @@ func (l *Locator) find(trees []tree, mt *meter) []found {
 // FindIn lists the elements of an inspection the locator matches, in tree order: what
 // inspect --find shows, ids and all. An element past the inspection's budget is not found.
 func (l *Locator) FindIn(insp *observer.Inspection) []observer.Element {
-	hits := l.find([]tree{listed{insp}}, nil)
+	hits := l.Find([]Tree{listed{insp}}, nil)
 	out := make([]observer.Element, len(hits))
 	for i, h := range hits {
-		out[i] = insp.Elements[h.t.(listed).index(h.node.Ref)]
+		out[i] = insp.Elements[h.Tree.(listed).index(h.Node.Ref)]
 	}
 	return out
 }
