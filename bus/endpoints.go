@@ -7,6 +7,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/text"
 	"github.com/nats-io/nats.go"
 )
 
@@ -107,7 +108,7 @@ func (s *Service) read(ctx context.Context, r api.ReadRequest) (any, error) {
 		return nil, err
 	}
 	return s.heavy(ctx, walkCost(observer.WholeBudget()), func() (any, error) {
-		return s.obs.Read(ctx, observer.ReadRequest{App: r.Query(), Window: r.Window, Scope: scope, Limit: r.Limit, All: r.All})
+		return text.Read(ctx, s.obs, text.Request{App: r.Query(), Window: r.Window, Scope: scope, Limit: r.Limit, All: r.All})
 	})
 }
 

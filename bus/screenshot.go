@@ -12,6 +12,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/screen"
 )
 
 // The bytes of the PNGs kept for their parts, in all and of one identity: an identity past its
@@ -127,7 +128,7 @@ func (st *shotStore) part(holder, id string, i int) ([]byte, error) {
 // screenshot takes it in a turn of heavy work of the requester's, keeps its PNG for its parts and
 // replies with what the parts add up to.
 func (s *Service) screenshot(ctx context.Context, r api.ScreenshotRequest) (any, error) {
-	shot, err := s.obs.Screenshot(ctx, observer.ScreenshotRequest{App: r.Query(), Window: r.Window, Region: r.Region,
+	shot, err := screen.Screenshot(ctx, s.obs, screen.Request{App: r.Query(), Window: r.Window, Region: r.Region,
 		MaxSide: r.MaxSide, MaxBytes: r.MaxBytes, Admit: s.admitShot})
 	if err != nil {
 		return nil, err
@@ -154,7 +155,7 @@ func (s *Service) screenshotPart(ctx context.Context, r api.ScreenshotPartReques
 // recognizeWindow is the text recognised in a screenshot of the inspected window; a screenshot
 // that fails is its error, never the inspection's.
 func (s *Service) recognizeWindow(ctx context.Context, insp *observer.Inspection) *observer.RecognizedText {
-	shot, err := s.obs.Screenshot(ctx, observer.ScreenshotRequest{App: observer.AppQuery{PID: insp.App.PID}, Window: insp.Window.ID,
+	shot, err := screen.Screenshot(ctx, s.obs, screen.Request{App: observer.AppQuery{PID: insp.App.PID}, Window: insp.Window.ID,
 		Admit: s.admitShot})
 	if err != nil {
 		return &observer.RecognizedText{From: observer.RecognizedFrom, Lines: []observer.RecognizedLine{}, Error: observer.AsError(err)}
@@ -164,13 +165,13 @@ func (s *Service) recognizeWindow(ctx context.Context, insp *observer.Inspection
 
 // recognize is the text recognised in shot, in a turn of heavy work of the requester's (the
 // recogniser's own memory is its process's: the turn bounds how many run, weighed by the PNG).
-func (s *Service) recognize(ctx context.Context, shot *observer.Screenshot) *observer.RecognizedText {
+func (s *Service) recognize(ctx context.Context, shot *screen.Shot) *observer.RecognizedText {
 	release, err := s.heavyGate.acquire(ctx, api.IdentityOf(ctx).Name, int64(len(shot.PNG)))
 	if err != nil {
 		return &observer.RecognizedText{From: observer.RecognizedFrom, Lines: []observer.RecognizedLine{}, Error: observer.AsError(err)}
 	}
 	defer release()
-	return observer.Recognize(ctx, s.recognizer, shot.PNG, shot.Width, shot.Height)
+	return screen.Recognize(ctx, s.recognizer, shot.PNG, shot.Width, shot.Height)
 }
 
 // shotsInFlight is how many parts a client asks for at once: a window of them, so that the

@@ -11,6 +11,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/live"
 	"github.com/axbus/axbus/schemas"
 	"github.com/nats-io/nats.go"
 )
@@ -24,7 +25,7 @@ type Service struct {
 	subj    Subjects
 	pub     *Publisher
 	snap    *SnapPublisher
-	poller  *observer.Poller
+	poller  *live.Poller
 	stream  string
 	listen  *api.ListenStatus
 	log     *slog.Logger
@@ -91,7 +92,7 @@ func WithPublisher(p *Publisher) ServiceOption { return func(s *Service) { s.pub
 func WithSnapPublisher(p *SnapPublisher) ServiceOption { return func(s *Service) { s.snap = p } }
 
 // WithPoller reports which apps the poller polls, and why none, in status.
-func WithPoller(p *observer.Poller) ServiceOption { return func(s *Service) { s.poller = p } }
+func WithPoller(p *live.Poller) ServiceOption { return func(s *Service) { s.poller = p } }
 
 // WithStream names the JetStream stream of the host's events in status.
 func WithStream(name string) ServiceOption { return func(s *Service) { s.stream = name } }

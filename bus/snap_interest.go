@@ -3,6 +3,7 @@ package bus
 import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/live"
 )
 
 // SnapListeners is a daemon's observer.PollWhen function: how many subscriptions of its NATS
@@ -14,7 +15,7 @@ func SnapListeners(subj Subjects, interest func(subject string) int) func(observ
 }
 
 // snapStatus is status's view of the diffs: pub's counters, p's apps.
-func snapStatus(pub *SnapPublisher, p *observer.Poller, subj Subjects) *api.SnapStatus {
+func snapStatus(pub *SnapPublisher, p *live.Poller, subj Subjects) *api.SnapStatus {
 	st := &api.SnapStatus{PublisherStats: pub.Stats(), Polled: []observer.AppPollStats{}}
 	if p == nil {
 		return st
