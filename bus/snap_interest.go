@@ -6,7 +6,7 @@ import (
 	"github.com/axbus/axbus/observer/live"
 )
 
-// SnapListeners is a daemon's observer.PollWhen function: how many subscriptions of its NATS
+// SnapListeners is a daemon's live.PollWhen function: how many subscriptions of its NATS
 // server receive app's diffs on <prefix>.<host>.snap.<app>, wildcards that cover the subject
 // included (ax.<host>.snap.*, ax.>), from any client. interest is the server's count
 // (embedded.Server.Interest); it is asked at every cycle, so it must be cheap.

@@ -6,10 +6,10 @@ import (
 	"time"
 )
 
-// Diff is one publication of the poller about an app's polled window (see Poller): what was
-// added, removed and changed since the previous Diff of the same app instance. Elements are
-// named by Key, stable for an element's life, so a consumer keeps a map from key to element and
-// applies each Diff to it.
+// Diff is one publication of the poller (observer/live's Poller) about an app's polled window:
+// what was added, removed and changed since the previous Diff of the same app instance.
+// Elements are named by Key, stable for an element's life, so a consumer keeps a map from key to
+// element and applies each Diff to it.
 type Diff struct {
 	// Kind says how to apply the diff; see DiffKind.
 	Kind DiffKind `json:"kind"`
@@ -44,7 +44,7 @@ type DiffKind string
 // The kinds of Diff.
 const (
 	// DiffReset replaces whatever a consumer held for the app: Added lists the whole window.
-	// It comes first for an app and for each new consumer (see PollWhen), when the focused
+	// It comes first for an app and for each new consumer (see live.PollWhen), when the focused
 	// window changes (a diff between two unrelated windows would be noise the size of both), and
 	// after a diff was lost on the way.
 	DiffReset DiffKind = "reset"

@@ -15,10 +15,10 @@ type AppPollStats struct {
 	Published uint64 `json:"published"`
 	// Pending counts the elements events marked for the next cycle.
 	Pending int `json:"pending"`
-	// Polling is set while the app is polled; without PollWhen, from its first cycle on. A
+	// Polling is set while the app is polled; without live.PollWhen, from its first cycle on. A
 	// dormant app (nobody listens) holds no copy and costs no read.
 	Polling bool `json:"polling"`
-	// Listeners is how many consumed the app's diffs at its last cycle, as PollWhen counts them
-	// (1 without PollWhen).
+	// Listeners is how many consumed the app's diffs at its last cycle, as live.PollWhen counts
+	// them (1 without it).
 	Listeners int `json:"listeners"`
 }

@@ -1,7 +1,7 @@
 package observer
 
-// ReadResult is the text of a window or subtree as observer/text reads it (see its AssembleText
-// for how it is laid out).
+// ReadResult is the text of a window or subtree as observer/text reads it (see its Assemble for
+// how it is laid out).
 type ReadResult struct {
 	App    AppRef    `json:"app"`
 	Window WindowRef `json:"window"`

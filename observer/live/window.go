@@ -9,7 +9,7 @@ import (
 	"github.com/axbus/axbus/observer"
 )
 
-// LiveWindow is a window's tree kept up to date by notifications: read whole once, then only
+// Window is a window's tree kept up to date by notifications: read whole once, then only
 // what events name is read again (the poller's cycle), and whole again on demand for what no
 // notification announced. Waits evaluate their conditions against it and build their reply's
 // snapshot from it, so that a wait resolves without walking the window again.
@@ -31,7 +31,7 @@ type Window struct {
 	meanwhile map[observer.NodeRef]markKind
 }
 
-// LiveChanges is what a refresh found: the elements added, removed and changed.
+// Changes is what a refresh found: the elements added, removed and changed.
 type Changes struct {
 	Added, Removed, Changed []observer.NodeRef
 	Reads                   int

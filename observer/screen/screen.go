@@ -23,7 +23,7 @@ const (
 	MaxShotBytes = 64 << 20
 )
 
-// ScreenshotRequest asks for the pixels of an app's window (App, Window as inspect takes them),
+// Request asks for the pixels of an app's window (App, Window as inspect takes them),
 // of a region of the display (Region, global coordinates), or of the whole display (neither).
 type Request struct {
 	App    observer.AppQuery
@@ -38,7 +38,7 @@ type Request struct {
 	Admit func(ctx context.Context, pixelBytes int64) (release func(), err error)
 }
 
-// Screenshot is a PNG of a part of the screen, with what maps its pixels back to the desktop: a
+// Shot is a PNG of a part of the screen, with what maps its pixels back to the desktop: a
 // pixel (px, py) of the image is the global point Bounds.X + px/Scale, Bounds.Y + py/Scale.
 type Shot struct {
 	PNG           []byte

@@ -14,7 +14,7 @@ const MaxReadBytes = 96 << 10
 // element (a link, an image) sits inside its parent's text.
 const objectReplacement = '\uFFFC'
 
-// AssembleText renders the subtree at index root of a walk as text of at most limit bytes
+// Assemble renders the subtree at index root of a walk as text of at most limit bytes
 // (MaxReadBytes when limit <= 0), the way a reader sees the window:
 //
 //   - Tree order: pre-order, which is DOM order for web content.
@@ -30,7 +30,7 @@ const objectReplacement = '\uFFFC'
 //     by their children's text, in place.
 //   - Secure fields (Node.Secure, or the password role) and their subtrees give nothing. Scroll
 //     bars and AX table columns (which repeat the rows' cells) are skipped, and so are hidden
-//     elements (see hiddenUnder: a closed menu's items, a toolbar's overflow) with their subtrees.
+//     elements (see observer.HiddenIn: a closed menu's items, a toolbar's overflow) with their subtrees.
 //   - Lines: consecutive pieces in the same line container (the nearest enclosing element that
 //     is not inline: a paragraph, a group, a row, a toolbar, ...) whose bounds overlap vertically
 //     by more than half the smaller height, the second to the right of the first or one inside
@@ -54,7 +54,7 @@ func Assemble(w observer.WalkResult, root int, limit int) (text string, lines in
 	return t.Text, t.Lines, t.Truncated, t.Omitted
 }
 
-// TextOptions says how much of a subtree AssembleTextWith reads.
+// Options says how much of a subtree AssembleWith reads.
 type Options struct {
 	// Limit is the most bytes of text: <= 0 means MaxReadBytes.
 	Limit int
@@ -62,7 +62,7 @@ type Options struct {
 	All bool
 }
 
-// AssembledText is the text of a subtree and what was left out of it.
+// Assembled is the text of a subtree and what was left out of it.
 type Assembled struct {
 	Text  string
 	Lines int
@@ -73,7 +73,7 @@ type Assembled struct {
 	Hidden int
 }
 
-// AssembleTextWith is AssembleText with options: the limit, and whether hidden elements are read.
+// AssembleWith is Assemble with options: the limit, and whether hidden elements are read.
 func AssembleWith(w observer.WalkResult, root int, opt Options) Assembled {
 	if root < 0 || root >= len(w.Nodes) {
 		return Assembled{}
@@ -150,7 +150,7 @@ func newTextLayout(nodes []observer.Walked, root int, all bool) *textLayout {
 	return l
 }
 
-// pieces returns the text pieces of the subtree at i, in reading order (see AssembleText).
+// pieces returns the text pieces of the subtree at i, in reading order (see Assemble).
 func (l *textLayout) pieces(i int) []textPiece {
 	n := &l.nodes[i].Node
 	switch {

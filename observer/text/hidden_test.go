@@ -60,7 +60,7 @@ func TestAssembleTextLeavesHiddenSubtreesOut(t *testing.T) {
 		t.Errorf("hidden %d, lines %d, truncated %v, omitted %d; want 5, 4, false, 0", got.Hidden, got.Lines, got.Truncated, got.Omitted)
 	}
 	if text, _, _, _ := Assemble(w, 0, 0); text != got.Text {
-		t.Errorf("AssembleText reads hidden elements:\n%s", text)
+		t.Errorf("Assemble reads hidden elements:\n%s", text)
 	}
 }
 

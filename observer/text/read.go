@@ -7,7 +7,7 @@ import (
 	"github.com/axbus/axbus/observer"
 )
 
-// ReadRequest asks for the text of a window, or of one element's subtree.
+// Request asks for the text of a window, or of one element's subtree.
 type Request struct {
 	App observer.AppQuery
 	// Window is a window id or title; empty means the focused window, else the first (as Inspect).
@@ -17,7 +17,7 @@ type Request struct {
 	Scope *observer.Scope
 	// Limit is the most bytes of text to return: 0 means MaxReadBytes, more is capped to it.
 	Limit int
-	// All reads hidden elements too (closed menus, hidden pages: see hiddenUnder), which a read
+	// All reads hidden elements too (closed menus, hidden pages: see observer.HiddenIn), which a read
 	// leaves out by default.
 	All bool
 }
@@ -29,7 +29,7 @@ const pixelsAdvice = "If the window draws its own content (a canvas, a game, a r
 // Read returns the text of a window, or of a scope's subtree, in reading order. It walks
 // with the whole budget and no visible clip, so content scrolled out of view is read when the app
 // exposes it, and it reads labels' text too (TextReader) where a backend's plain read leaves it
-// out. What is hidden (see hiddenUnder: closed menus, a toolbar's overflow, hidden widgets) is
+// out. What is hidden (see observer.HiddenIn: closed menus, a toolbar's overflow, hidden widgets) is
 // left out and counted, unless req.All asks for everything. It stores no snapshot, sends no
 // input, focuses and activates nothing: a read changes nothing on the desktop. It answers within
 // the whole budget's deadline, with what it read by then.
