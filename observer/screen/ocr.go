@@ -22,7 +22,8 @@ const (
 func Recognize(ctx context.Context, r observer.TextRecognizer, png []byte, w, h int) *observer.RecognizedText {
 	out := &observer.RecognizedText{From: observer.RecognizedFrom, Lines: []observer.RecognizedLine{}}
 	if r == nil {
-		out.Error = observer.Errorf(observer.CodeNotSupported, "Install Tesseract (apt-get install tesseract-ocr tesseract-ocr-eng).", "no text recognition on this machine")
+		out.Error = observer.Errorf(observer.CodeNotSupported, "Install Tesseract (apt-get install tesseract-ocr tesseract-ocr-eng).",
+			"no text recognition on this machine")
 		return out
 	}
 	ctx, cancel := context.WithTimeout(ctx, RecognizeTimeout)
@@ -30,7 +31,8 @@ func Recognize(ctx context.Context, r observer.TextRecognizer, png []byte, w, h 
 	lines, err := r.Recognize(ctx, png)
 	if err != nil {
 		if ctx.Err() != nil {
-			out.Error = observer.Errorf(observer.CodeTimeout, "Recognise a smaller area (a window, a region).", "text recognition took longer than %v", RecognizeTimeout)
+			out.Error = observer.Errorf(observer.CodeTimeout, "Recognise a smaller area (a window, a region).",
+				"text recognition took longer than %v", RecognizeTimeout)
 		} else {
 			out.Error = observer.AsError(err)
 		}

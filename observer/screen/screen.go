@@ -56,15 +56,16 @@ type Shot struct {
 func Screenshot(ctx context.Context, o *observer.Observer, req Request) (*Shot, error) {
 	sr, ok := o.Backend().(observer.ScreenReader)
 	if !ok {
-		return nil, observer.Errorf(observer.CodeNotSupported, "Run the daemon on a desktop whose backend reads the screen (AT-SPI on X11, macOS).",
-			"this backend cannot read the screen")
+		return nil, observer.Errorf(observer.CodeNotSupported,
+			"Run the daemon on a desktop whose backend reads the screen (AT-SPI on X11, macOS).", "this backend cannot read the screen")
 	}
 	maxBytes := req.MaxBytes
 	if maxBytes == 0 {
 		maxBytes = DefaultShotBytes
 	}
 	if maxBytes < 0 || maxBytes > MaxShotBytes || req.MaxSide < -1 {
-		return nil, observer.Errorf(observer.CodeBadRequest, "Give max_bytes from 1 to 64 MiB, max_side -1 (full size) or more.", "screenshot limits out of range")
+		return nil, observer.Errorf(observer.CodeBadRequest, "Give max_bytes from 1 to 64 MiB, max_side -1 (full size) or more.",
+			"screenshot limits out of range")
 	}
 	screen, err := sr.ScreenBounds(ctx)
 	if err != nil {
@@ -79,7 +80,8 @@ func Screenshot(ctx context.Context, o *observer.Observer, req Request) (*Shot, 
 			return nil, err
 		}
 		if win.Bounds == nil {
-			return nil, observer.Errorf(observer.CodeNotSupported, "Take a region of the display (region) instead.", "window %q has no bounds", win.Title)
+			return nil, observer.Errorf(observer.CodeNotSupported, "Take a region of the display (region) instead.",
+				"window %q has no bounds", win.Title)
 		}
 		ref, wref := app.Ref(), win.RefOf()
 		shot.App, shot.Window, rect = &ref, &wref, *win.Bounds
@@ -90,7 +92,8 @@ func Screenshot(ctx context.Context, o *observer.Observer, req Request) (*Shot, 
 	}
 	rect = pixelRect(rect.Intersect(screen))
 	if rect.Empty() {
-		return nil, observer.Errorf(observer.CodeBadRequest, "Ask for a window or a region that is on the display.", "nothing of the display is in %v", rect)
+		return nil, observer.Errorf(observer.CodeBadRequest, "Ask for a window or a region that is on the display.",
+			"nothing of the display is in %v", rect)
 	}
 	if req.Admit != nil {
 		release, err := req.Admit(ctx, int64(rect.W)*int64(rect.H)*4)
@@ -205,7 +208,8 @@ func EncodeWithin(ctx context.Context, img *image.RGBA, maxSide, maxBytes int) (
 		}
 		scale *= math.Sqrt(float64(maxBytes)/float64(buf.Len())) * 0.95
 	}
-	return nil, 0, 0, 0, observer.Errorf(observer.CodeBadRequest, "Ask for a larger max_bytes.", "the screenshot does not fit in %d bytes", maxBytes)
+	return nil, 0, 0, 0, observer.Errorf(observer.CodeBadRequest, "Ask for a larger max_bytes.",
+		"the screenshot does not fit in %d bytes", maxBytes)
 }
 
 // ScaleDown is img at w x h (no larger than it), each pixel the mean of the pixels it covers;

@@ -161,7 +161,8 @@ func readFailed(caller context.Context, app observer.App, win observer.Window, s
 				"%s did not answer: could not read %s", app.Name, what)
 		}
 	case code == observer.CodeAppGone:
-		e = observer.Errorf(observer.CodeAppGone, "Find the app again with axbus apps, then read anew.", "%s exited while %s was read", app.Name, what)
+		e = observer.Errorf(observer.CodeAppGone, "Find the app again with axbus apps, then read anew.",
+			"%s exited while %s was read", app.Name, what)
 	case code == observer.CodeElementNotFound && scoped:
 		e = observer.Errorf(observer.CodeElementNotFound, "The element is gone: inspect again and read a scope of the new snapshot.",
 			"could not read %s: it is gone", what)
