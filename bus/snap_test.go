@@ -15,6 +15,7 @@ import (
 	"github.com/axbus/axbus/fixtures"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/live"
 	"github.com/axbus/axbus/observer/sim"
 )
 
@@ -136,7 +137,7 @@ func TestSnapDiffsReachASubscriber(t *testing.T) {
 	sub := testkit.Subscribed(t, s.Conn(), "ax.desk.snap.ledger")
 	pub := bus.NewSnapPublisher(s.Conn(), subj, "b1", 0, nil)
 	defer pub.Close()
-	poller := observer.NewPoller(observer.New(desk), pub.Offer, observer.PollInterval(20*time.Millisecond))
+	poller := live.NewPoller(observer.New(desk), pub.Offer, live.PollInterval(20*time.Millisecond))
 	if err := poller.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -171,8 +172,8 @@ func TestSnapListenersStartAndStopPolling(t *testing.T) {
 	subj := api.NewSubjects("", "desk")
 	pub := bus.NewSnapPublisher(s.Conn(), subj, "b1", 0, nil)
 	defer pub.Close()
-	poller := observer.NewPoller(observer.New(desk), pub.Offer, observer.PollInterval(time.Hour),
-		observer.PollWhen(bus.SnapListeners(subj, s.Interest)))
+	poller := live.NewPoller(observer.New(desk), pub.Offer, live.PollInterval(time.Hour),
+		live.PollWhen(bus.SnapListeners(subj, s.Interest)))
 	if err := poller.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -49,45 +49,12 @@ type Backend interface {
 	Close() error
 }
 
-// BoundsReader is implemented by backends that can read elements' bounds alone, much more
-// cheaply than Read. The visible-clip walk uses it to find which children of a long list are on
-// screen before reading any of them in full.
-type BoundsReader interface {
-	ReadBounds(ctx context.Context, refs []NodeRef) []Bounds
-}
-
-// ChildKnower is implemented by backends that know, without asking the app, which children an
-// element had when last read and that nothing has changed them since (a watched toolkit says
-// when they change). The walk reads those children in the same batch as their parent, one
-// round trip for several levels; a guess the parent's read contradicts is dropped.
-type ChildKnower interface {
-	KnownChildren(ref NodeRef) []NodeRef
-}
-
 // Bounds is one element's bounds as ReadBounds found them: Rect is nil when the platform reports
 // none, Offscreen is set when it reports the element as not on screen.
 type Bounds struct {
 	Rect      *Rect
 	Offscreen bool
 	Err       error
-}
-
-// HitTester is implemented by backends that can tell which element is at a point of the screen:
-// the "not covered" check of actionability before physical input lands there.
-type HitTester interface {
-	// HitPath lists the elements at (x, y), in global screen coordinates (as Rect), from the
-	// top of the window that shows the point down to the deepest element there, as the platform
-	// hit-tests (AT-SPI: Component.GetAccessibleAtPoint from window down; macOS:
-	// AXUIElementCopyElementAtPosition, then its parents). An element covered by another is not
-	// on the path; an empty path means nothing of window's is at the point.
-	HitPath(ctx context.Context, window NodeRef, x, y float64) ([]NodeRef, error)
-}
-
-// TextReader is implemented by backends whose Read leaves out the text of elements whose name
-// says the same (a label's accessible name is its text), to save calls. ReadWithText reads the
-// text of every text element too: reading a window's text needs it.
-type TextReader interface {
-	ReadWithText(ctx context.Context, refs []NodeRef) []Node
 }
 
 // InputKind is the kind of physical input.

@@ -73,11 +73,6 @@ type Chain struct {
 // Chains are a platform's chains by action name ("click", "toggle", ...).
 type Chains map[string]Chain
 
-// ChainProvider is a Backend that declares its chains.
-type ChainProvider interface {
-	Chains() Chains
-}
-
 // Name names a step in traces: "perform AXPress", "set_attr AXValue", "on_children(perform AXPress)".
 func (s Step) Name() string {
 	switch s.Kind {

@@ -6,10 +6,10 @@ import (
 	"time"
 )
 
-// Diff is one publication of the poller about an app's polled window (see Poller): what was
-// added, removed and changed since the previous Diff of the same app instance. Elements are
-// named by Key, stable for an element's life, so a consumer keeps a map from key to element and
-// applies each Diff to it.
+// Diff is one publication of the poller (observer/live's Poller) about an app's polled window:
+// what was added, removed and changed since the previous Diff of the same app instance.
+// Elements are named by Key, stable for an element's life, so a consumer keeps a map from key to
+// element and applies each Diff to it.
 type Diff struct {
 	// Kind says how to apply the diff; see DiffKind.
 	Kind DiffKind `json:"kind"`
@@ -44,7 +44,7 @@ type DiffKind string
 // The kinds of Diff.
 const (
 	// DiffReset replaces whatever a consumer held for the app: Added lists the whole window.
-	// It comes first for an app and for each new consumer (see PollWhen), when the focused
+	// It comes first for an app and for each new consumer (see live.PollWhen), when the focused
 	// window changes (a diff between two unrelated windows would be noise the size of both), and
 	// after a diff was lost on the way.
 	DiffReset DiffKind = "reset"
@@ -75,8 +75,9 @@ type DiffElement struct {
 	States States `json:"states,omitempty"`
 	// Bounds are in global screen coordinates, so moving a window changes every element's.
 	Bounds *Rect `json:"bounds,omitempty"`
-	// ref is the element's handle, for in-process users of a cycle's changes (waits).
-	ref NodeRef
+	// Ref is the element's handle, for in-process users of a cycle's changes (waits); never
+	// published.
+	Ref NodeRef `json:"-"`
 }
 
 // ChangedElement is an element whose summary changed: its new summary and what changed.
@@ -100,56 +101,4 @@ func ElementKey(ref NodeRef) string {
 	h := fnv.New64a()
 	_, _ = h.Write([]byte(ref))
 	return strconv.FormatUint(h.Sum64(), 36)
-}
-
-// summarize is n's DiffElement under the parent keyed parentKey.
-func summarize(n *Node, parentKey string) DiffElement {
-	e := DiffElement{
-		Key: ElementKey(n.Ref), Parent: parentKey, Role: n.Role, PlatformRole: n.PlatformRole,
-		Name: n.Name, States: n.States, Bounds: n.Bounds, ref: n.Ref,
-	}
-	if e.Name == "" {
-		e.Name = n.Label
-	}
-	if !n.Secure { // a backend never reads a secure field's text; this is the second lock
-		if n.HasValue {
-			v := n.Value
-			e.Value = &v
-		}
-		if n.Text != e.Name {
-			e.Text = n.Text
-		}
-	}
-	return e
-}
-
-// changesFrom lists the fields in which e differs from old; nil when none do.
-func (e *DiffElement) changesFrom(old *DiffElement) map[string]FieldChange {
-	var out map[string]FieldChange
-	note := func(field string, differ bool, was, now any) {
-		if !differ {
-			return
-		}
-		if out == nil {
-			out = map[string]FieldChange{}
-		}
-		out[field] = FieldChange{Old: was, New: now}
-	}
-	note("role", e.Role != old.Role, old.Role, e.Role)
-	note("platform_role", e.PlatformRole != old.PlatformRole, old.PlatformRole, e.PlatformRole)
-	note("name", e.Name != old.Name, old.Name, e.Name)
-	note("value", !samePointee(e.Value, old.Value), old.Value, e.Value)
-	note("text", e.Text != old.Text, old.Text, e.Text)
-	note("states", e.States != old.States, old.States, e.States)
-	note("bounds", !samePointee(e.Bounds, old.Bounds), old.Bounds, e.Bounds)
-	note("parent", e.Parent != old.Parent, old.Parent, e.Parent)
-	return out
-}
-
-// samePointee reports whether a and b are both nil or point to equal values.
-func samePointee[T comparable](a, b *T) bool {
-	if a == nil || b == nil {
-		return a == b
-	}
-	return *a == *b
 }

@@ -26,3 +26,8 @@ func (r Rect) Intersect(c Rect) Rect {
 	x1, y1 := min(r.X+r.W, c.X+c.W), min(r.Y+r.H, c.Y+c.H)
 	return Rect{X: x0, Y: y0, W: max(0, x1-x0), H: max(0, y1-y0)}
 }
+
+// Holds reports whether inner lies wholly inside r, edges included.
+func (r Rect) Holds(inner Rect) bool {
+	return inner.X >= r.X && inner.Y >= r.Y && inner.X+inner.W <= r.X+r.W && inner.Y+inner.H <= r.Y+r.H
+}

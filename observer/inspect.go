@@ -73,10 +73,17 @@ func (o *Observer) Inspect(ctx context.Context, req InspectRequest) (*Inspection
 		return nil, Errorf(CodeAppNotResponding, "The app did not answer; check that it is alive (axbus apps) and retry.",
 			"could not read window %q of %s", win.Title, app.Name).With("pid", app.PID)
 	}
+	snap := o.StoreWalk(ctx, app, win, budget, walk)
+	return snap.Listing(snap.Subtree(0)), nil
+}
+
+// StoreWalk stores a snapshot of walk, a walk of win of app with budget, for ctx's requester
+// (see Owner), and returns it.
+func (o *Observer) StoreWalk(ctx context.Context, app App, win Window, budget Budget, walk WalkResult) *Snapshot {
 	snap := o.newSnapshot(app, win, budget, walk)
 	snap.Owner = ownerName(ctx)
 	o.store.Put(snap)
-	return snap.Listing(snap.Subtree(0)), nil
+	return snap
 }
 
 // newSnapshot makes a snapshot of a walk. The children's handles are dropped: the walk's
@@ -97,12 +104,13 @@ func (s *Snapshot) Listing(indices []int) *Inspection {
 		Elements: make([]Element, 0, len(indices)),
 	}
 	for _, i := range indices {
-		out.Elements = append(out.Elements, s.Walk.Nodes[i].element())
+		out.Elements = append(out.Elements, s.Walk.Nodes[i].Listed())
 	}
 	return out
 }
 
-func (w *Walked) element() Element {
+// Listed is w as a listing shows it: its id, its parent's, and a secure field's text left out.
+func (w *Walked) Listed() Element {
 	e := Element{
 		ID: ElementID(w.Index), Depth: w.Depth, Role: w.Role, PlatformRole: w.PlatformRole, Subrole: w.Subrole,
 		Name: w.Name, Label: w.Label, Description: w.Description, Identifier: w.Identifier, Bounds: w.Bounds,

@@ -1,7 +1,6 @@
 package observer
 
 import (
-	"context"
 	"strings"
 	"time"
 )
@@ -61,15 +60,4 @@ func (l Launched) Owns(app App, known bool) bool {
 		}
 	}
 	return false
-}
-
-// AppLauncher is implemented by backends that start and end apps (a desktop entry or a command
-// on Linux; NSWorkspace and NSRunningApplication on macOS).
-type AppLauncher interface {
-	// Launch starts the app and returns at once; the caller waits for it to register.
-	Launch(ctx context.Context, spec LaunchSpec) (Launched, error)
-	// Quit asks app to end as its user would (its windows closed, or the platform's quit), or,
-	// with force, ends it at once (SIGKILL, forceTerminate). It returns once asked; the caller
-	// waits for the app to end.
-	Quit(ctx context.Context, app App, force bool) error
 }

@@ -48,6 +48,9 @@ func (o *Observer) Backend() Backend { return o.backend }
 // Store returns the snapshot store.
 func (o *Observer) Store() *Store { return o.store }
 
+// Now is the observer's clock: the wall clock, or WithClock's.
+func (o *Observer) Now() time.Time { return o.now() }
+
 // Subscribe delivers every normalised event to fn until the token is unsubscribed. fn must not
 // block. The backend is watched while at least one subscriber is present.
 func (o *Observer) Subscribe(fn func(Event)) (Token, error) {

@@ -51,10 +51,10 @@ func sameBounds(a, b *Rect) bool {
 	return math.Abs(a.X-b.X) <= eps && math.Abs(a.Y-b.Y) <= eps && math.Abs(a.W-b.W) <= eps && math.Abs(a.H-b.H) <= eps
 }
 
-// refind finds the element old (of snapshot was) in a fresh walk. It refuses, each with its own
+// Refind finds the element old (of snapshot was) in a fresh walk. It refuses, each with its own
 // code, an element that is gone or renamed (SCOPE_CHANGED), that moved (SCOPE_MOVED), or whose
 // identical twins make the choice a guess (SCOPE_AMBIGUOUS).
-func refind(was *Snapshot, old *Walked, now *WalkResult, scope Scope) (int, error) {
+func Refind(was *Snapshot, old *Walked, now *WalkResult, scope Scope) (int, error) {
 	id := identityOf(old)
 	var candidates, exact []int
 	for i := range now.Nodes {
@@ -125,13 +125,13 @@ func (o *Observer) scopedInspect(ctx context.Context, scope Scope) (*Inspection,
 	if err != nil {
 		return nil, err
 	}
-	app, win, err := o.sameWindow(ctx, was)
+	app, win, err := o.SameWindow(ctx, was)
 	if err != nil {
 		return nil, err
 	}
 	budget := WideBudget()
 	walk := Walk(ctx, o.backend, win.Ref, WalkOptions{Budget: budget})
-	root, err := refind(was, old, &walk, scope)
+	root, err := Refind(was, old, &walk, scope)
 	if err != nil {
 		return nil, err
 	}
@@ -143,9 +143,9 @@ func (o *Observer) scopedInspect(ctx context.Context, scope Scope) (*Inspection,
 	return out, nil
 }
 
-// sameWindow finds the app instance and window of an earlier snapshot, refusing another
+// SameWindow finds the app instance and window of an earlier snapshot, refusing another
 // generation of the app (SCOPE_GENERATION) and a window that is gone (SCOPE_CHANGED).
-func (o *Observer) sameWindow(ctx context.Context, was *Snapshot) (App, Window, error) {
+func (o *Observer) SameWindow(ctx context.Context, was *Snapshot) (App, Window, error) {
 	app, wins, err := o.Windows(ctx, AppQuery{PID: was.App.PID})
 	if CodeOf(err) == CodeAppNotFound || (err == nil && app.Generation != was.App.Generation) {
 		return App{}, Window{}, Errorf(CodeScopeGeneration, "The app quit or restarted since that snapshot: inspect it again.",

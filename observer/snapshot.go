@@ -94,6 +94,10 @@ func (s *Snapshot) size() int {
 	return n
 }
 
+// ListingRootLimit is the most elements a wait's scoped listing holds: the listing root is the
+// match's outermost ancestor whose subtree holds at most this many.
+const ListingRootLimit = 200
+
 // SubtreeBudget is the budget of a walk of one element's subtree for a reply that lists it on
 // its own: the wide budget, at most ListingRootLimit elements.
 func SubtreeBudget() Budget {
@@ -115,6 +119,6 @@ func (o *Observer) SubtreeSnapshot(app App, win Window, walk WalkResult, match N
 	out := snap.Listing(snap.Subtree(0))
 	out.Scope = &ScopeInfo{Element: ElementID(0)}
 	i := max(slices.IndexFunc(snap.Walk.Nodes, func(w Walked) bool { return w.Ref == match }), 0)
-	el := snap.Walk.Nodes[i].element()
+	el := snap.Walk.Nodes[i].Listed()
 	return out, &el, nil
 }

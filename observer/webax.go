@@ -9,14 +9,6 @@ import (
 	"time"
 )
 
-// WebAccessibility is a backend that can switch an app's web accessibility on and off: the
-// accessibility tree Chromium and Electron apps build only when asked (macOS
-// AXManualAccessibility, then AXEnhancedUserInterface, on the app element).
-type WebAccessibility interface {
-	// SetWebAccessibility switches it and reports whether it was on before.
-	SetWebAccessibility(ctx context.Context, pid int, on bool) (was bool, err error)
-}
-
 // LedgerIdle is how long an agent's claim on an app's web accessibility lasts without use.
 const LedgerIdle = 10 * time.Minute
 

@@ -1,7 +1,6 @@
 package observer
 
 import (
-	"context"
 	"math"
 	"slices"
 )
@@ -27,12 +26,6 @@ var WindowOps = []WindowOp{WindowMove, WindowResize, WindowClose, WindowRaise, W
 type WindowChange struct {
 	Op         WindowOp
 	X, Y, W, H float64
-}
-
-// WindowChanger is implemented by backends that can move, resize, close, raise and minimize
-// windows (X11 requests on Linux, the AX API on macOS).
-type WindowChanger interface {
-	ChangeWindow(ctx context.Context, pid int, win Window, ch WindowChange) error
 }
 
 // Shows reports whether the window as read again (nil: gone) shows ch done (within a pixel).

@@ -12,6 +12,7 @@ import (
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/waiters/condition"
+	"github.com/axbus/axbus/observer/live"
 )
 
 // hostileText is 200 KiB of what [S-U] matches: every instruction of a counted [S-U] is live at
@@ -247,7 +248,7 @@ func TestFrozenViewsShareOnlyWhatTheySee(t *testing.T) {
 	n := &observer.Node{Ref: "n1", Role: observer.RoleText, Text: "Saved"}
 	lists := map[frozenKey][]*observer.Node{}
 	windowsOnly := (&view{}).freeze(lists, "")
-	withElements := (&view{frozen: []*observer.Node{n}, lives: []*observer.LiveWindow{nil}}).freeze(lists, "")
+	withElements := (&view{frozen: []*observer.Node{n}, lives: []*live.Window{nil}}).freeze(lists, "")
 	if len(windowsOnly.frozen) != 0 || len(withElements.frozen) != 1 {
 		t.Fatalf("windows only: %d elements; with elements: %d", len(windowsOnly.frozen), len(withElements.frozen))
 	}

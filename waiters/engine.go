@@ -22,7 +22,7 @@ const (
 
 // Engine resolves waits by subscription. It subscribes to the observer's events once; each app
 // that waits are about gets one watcher, shared by all its waits: one copy of its windows kept
-// up to date by events (observer.LiveWindow, read whole in the background: load.go), one re-read
+// up to date by events (live.Window, read whole in the background: load.go), one re-read
 // per event for all of them, and a slow re-read for what no notification announced. A watcher
 // stops Linger after its app's last wait ended.
 type Engine struct {

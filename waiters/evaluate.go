@@ -7,6 +7,7 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/waiters/condition"
+	"github.com/axbus/axbus/observer/live"
 )
 
 // evaluate checks w against the app as the watcher knows it, the elements of fresh (read this
@@ -214,7 +215,7 @@ type frozenKey struct {
 // view is the watcher's copy of an app as one wait sees it.
 type view struct {
 	windows  []observer.Window
-	lives    []*observer.LiveWindow
+	lives    []*live.Window
 	targets  map[string]observer.NodeRef
 	scope    observer.NodeRef
 	override map[observer.NodeRef]*observer.Node // fresh reads that replace the copy
@@ -371,7 +372,7 @@ func (v *view) Element(id string) *observer.Node {
 }
 
 // owner is the live window that holds ref.
-func (v *view) owner(ref observer.NodeRef) *observer.LiveWindow {
+func (v *view) owner(ref observer.NodeRef) *live.Window {
 	for _, lw := range v.lives {
 		if _, ok := lw.Node(ref); ok {
 			return lw

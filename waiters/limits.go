@@ -5,6 +5,7 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/live"
 )
 
 // A wait matches against live copies of windows, read with observer.WholeBudget. A window past
@@ -36,7 +37,7 @@ func (s *limitsSource) limits() []api.WaitLimit {
 // limitsFor lists the copies of wins that a limit cut short or that are still being read.
 func (aw *appWatch) limitsFor(wins []observer.Window) []api.WaitLimit {
 	aw.mu.Lock()
-	lives := make([]*observer.LiveWindow, len(wins))
+	lives := make([]*live.Window, len(wins))
 	for i, win := range wins {
 		lives[i] = aw.live[win.Ref]
 	}

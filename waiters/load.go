@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/live"
 )
 
 // A window's live copy is read whole off the watcher's loop: a wait listens as soon as its
@@ -14,12 +15,12 @@ import (
 
 // loadDone is the end of a whole read of a live window.
 type loadDone struct {
-	lw  *observer.LiveWindow
+	lw  *live.Window
 	err error
 }
 
 // load reads lw whole on a goroutine of its own; the loop takes the end (loadDone).
-func (aw *appWatch) load(ctx context.Context, lw *observer.LiveWindow) {
+func (aw *appWatch) load(ctx context.Context, lw *live.Window) {
 	aw.loading[lw] = true
 	aw.bg.Add(1)
 	go func() {

@@ -8,6 +8,7 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/waiters/condition"
+	"github.com/axbus/axbus/observer/live"
 )
 
 // Checks are what the element a locator finds must be, besides found, before an action acts on
@@ -110,7 +111,7 @@ func (aw *appWatch) checkLocate(ctx context.Context, w *wait, trigger *Trigger, 
 	}
 	loc.ambiguousSince = time.Time{}
 	h := hits[0]
-	lw := h.Tree.(*observer.LiveWindow)
+	lw := h.Tree.(*live.Window)
 	n := &h.Node
 	now := time.Now()
 	switch {
@@ -178,7 +179,7 @@ func visible(n *observer.Node, clip *observer.Rect) bool {
 
 // settling is how long h must still keep still: its bounds changed since the last look, or a
 // layout event named it or an ancestor, or the watcher has not listened long enough to know.
-func (aw *appWatch) settling(loc *locating, lw *observer.LiveWindow, n *observer.Node, now time.Time) time.Duration {
+func (aw *appWatch) settling(loc *locating, lw *live.Window, n *observer.Node, now time.Time) time.Duration {
 	if loc.ref == n.Ref && !sameRect(loc.bounds, n.Bounds) {
 		loc.movedAt = now
 	}
@@ -199,7 +200,7 @@ func sameRect(a, b *observer.Rect) bool {
 }
 
 // covered reports whether physical input at n's centre would land on something else.
-func (aw *appWatch) covered(ctx context.Context, lw *observer.LiveWindow, n *observer.Node) bool {
+func (aw *appWatch) covered(ctx context.Context, lw *live.Window, n *observer.Node) bool {
 	ht, ok := aw.e.o.Backend().(observer.HitTester)
 	if !ok || n.Bounds == nil {
 		return false // nothing to ask: the platform cannot tell

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/live"
 )
 
 // appWatch watches one app for the waits about it (and the desktop-wide ones). Its goroutine
@@ -39,7 +40,7 @@ type appWatch struct {
 	frozenLists map[frozenKey][]*observer.Node
 	app         observer.App
 	windows     []observer.Window
-	live        map[observer.NodeRef]*observer.LiveWindow // by window handle
+	live        map[observer.NodeRef]*live.Window // by window handle
 	gone        bool
 	listed      []*wait // waitList's
 	// resyncing says a whole re-read is in progress, off the loop: rounds go on meanwhile, so an
@@ -56,7 +57,7 @@ type appWatch struct {
 	unconfirmed map[*wait]bool
 	// loading are the live windows being read whole, off the loop (load.go); loaded takes
 	// each read's end to the loop.
-	loading map[*observer.LiveWindow]bool
+	loading map[*live.Window]bool
 	loaded  chan loadDone
 	// failed is when the whole read of a window (by handle) last failed (aw.mu): see retryLoad.
 	failed map[observer.NodeRef]time.Time
@@ -69,8 +70,8 @@ type appWatch struct {
 
 func newAppWatch(e *Engine, pid int) *appWatch {
 	return &appWatch{e: e, pid: pid, waits: map[*wait]bool{}, kick: make(chan struct{}, 1), quit: make(chan struct{}),
-		live: map[observer.NodeRef]*observer.LiveWindow{}, unconfirmed: map[*wait]bool{},
-		loading: map[*observer.LiveWindow]bool{}, loaded: make(chan loadDone), failed: map[observer.NodeRef]time.Time{}, addedAt: map[*wait]uint64{},
+		live: map[observer.NodeRef]*live.Window{}, unconfirmed: map[*wait]bool{},
+		loading: map[*live.Window]bool{}, loaded: make(chan loadDone), failed: map[observer.NodeRef]time.Time{}, addedAt: map[*wait]uint64{},
 		since: time.Now(), moved: map[observer.NodeRef]time.Time{}, resynced: make(chan resynced, 1), pace: DefaultRecheck}
 }
 
@@ -103,10 +104,10 @@ func (aw *appWatch) push(ev observer.Event) {
 const maxQueued = 4096
 
 // liveSnapshot lists the live windows for push, which runs on the hub's goroutine.
-func (aw *appWatch) liveSnapshot() []*observer.LiveWindow {
+func (aw *appWatch) liveSnapshot() []*live.Window {
 	aw.mu.Lock()
 	defer aw.mu.Unlock()
-	out := make([]*observer.LiveWindow, 0, len(aw.live))
+	out := make([]*live.Window, 0, len(aw.live))
 	for _, lw := range aw.live {
 		out = append(out, lw)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/live"
 )
 
 // The watcher's view of its app's windows: which there are, the live copies of their trees it
@@ -26,7 +27,7 @@ func (aw *appWatch) resync(ctx context.Context) {
 	before := aw.windows
 	aw.refreshWindows(ctx)
 	r := resynced{touched: map[observer.NodeRef]bool{}, winsChanged: !sameWindows(before, aw.windows)}
-	var due []*observer.LiveWindow
+	var due []*live.Window
 	for _, lw := range aw.liveSnapshot() {
 		if lw.Loaded() && lw.ResyncDue() { // else being read whole now, or re-read whole so recently, for so long, that the waits come first
 			due = append(due, lw)
@@ -79,7 +80,7 @@ func sameWindows(a, b []observer.Window) bool {
 func (aw *appWatch) ended() {
 	aw.windows = nil
 	aw.mu.Lock()
-	aw.live = map[observer.NodeRef]*observer.LiveWindow{}
+	aw.live = map[observer.NodeRef]*live.Window{}
 	aw.mu.Unlock()
 	for _, w := range aw.waitList() {
 		if w.app.PID != aw.pid {
@@ -169,7 +170,7 @@ func (aw *appWatch) refreshLive(ctx context.Context) (touched map[observer.NodeR
 // liveFor returns the live copy of win, and starts reading it whole the first time, off the
 // loop (load.go): the copy takes the app's events from now on, so that a change made while it is
 // read is not lost, and the waits listen at once. nil: its last whole read failed just now.
-func (aw *appWatch) liveFor(ctx context.Context, win observer.Window) *observer.LiveWindow {
+func (aw *appWatch) liveFor(ctx context.Context, win observer.Window) *live.Window {
 	aw.mu.Lock()
 	lw := aw.live[win.Ref]
 	if lw == nil {
@@ -178,7 +179,7 @@ func (aw *appWatch) liveFor(ctx context.Context, win observer.Window) *observer.
 			return nil
 		}
 		delete(aw.failed, win.Ref)
-		lw = aw.e.o.NewLiveWindow(aw.app, win)
+		lw = live.NewWindow(aw.e.o, aw.app, win)
 		aw.live[win.Ref] = lw
 	}
 	aw.mu.Unlock()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/axbus/axbus/fixtures"
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/live"
 	"github.com/axbus/axbus/observer/sim"
 )
 
@@ -26,8 +27,8 @@ func benchPoll() ([]row, error) {
 	defer desk.Close()
 	o := observer.New(desk)
 	var diffs atomic.Int64 // the sink runs on the poller's goroutines
-	p := observer.NewPoller(o, func(observer.Diff) bool { diffs.Add(1); return true },
-		observer.PollInterval(time.Hour), observer.PollResync(0)) // cycles only when asked
+	p := live.NewPoller(o, func(observer.Diff) bool { diffs.Add(1); return true },
+		live.PollInterval(time.Hour), live.PollResync(0)) // cycles only when asked
 	if err := p.Start(); err != nil {
 		return nil, err
 	}
@@ -72,7 +73,7 @@ func benchPoll() ([]row, error) {
 	}, nil
 }
 
-func totalReads(p *observer.Poller) uint64 {
+func totalReads(p *live.Poller) uint64 {
 	var n uint64
 	for _, s := range p.Stats() {
 		n += s.Reads

@@ -104,7 +104,7 @@ func startDaemonWith(t *testing.T, setup func(ctx context.Context, dd *desktopDa
 	pids := setup(ctx, dd)
 	cfg := sessionConfig(sess)
 	cfg.Log = slog.New(slog.NewTextHandler(dd.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	dd.testDaemon = runDaemon(t, cfg)
+	dd.testDaemon = &testDaemon{testdaemon.Start(t, cfg)}
 	d, dir := dd.Daemon, dd.Dir
 	nc, _, err := embedded.Connect(dir)
 	if err != nil {

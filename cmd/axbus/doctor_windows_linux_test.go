@@ -16,6 +16,7 @@ import (
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/pace"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/xwindows"
 )
 
@@ -32,7 +33,7 @@ func TestDoctorInaccessibleWindows(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
 	defer cancel()
-	d := runDaemon(t, daemon.Config{Headless: "always", Log: slog.New(slog.DiscardHandler)})
+	d := &testDaemon{testdaemon.Start(t, daemon.Config{Headless: "always", Log: slog.New(slog.DiscardHandler)})}
 	dir := d.Dir
 	sess := d.Desktop.Session
 

@@ -27,11 +27,6 @@ func startSimDaemon(t *testing.T, cfg daemon.Config) *testDaemon {
 	return &testDaemon{testdaemon.StartSim(t, cfg)}
 }
 
-// runDaemon starts a daemon with cfg (testdaemon.Start).
-func runDaemon(t *testing.T, cfg daemon.Config) *testDaemon {
-	return &testDaemon{testdaemon.Start(t, cfg)}
-}
-
 // cli runs one axbus command line in-process against the daemon and returns what it printed
 // and its exit status. The state dir flag goes right after the command name.
 func (d *testDaemon) cli(t *testing.T, args ...string) (stdout, stderr string, code int) {

@@ -130,7 +130,7 @@ func (m *matrix) start(ctx context.Context, a *matrixApp) {
 func (m *matrix) daemon(loseEvery int) *testDaemon {
 	cfg := sessionConfig(m.session)
 	cfg.LoseEvents, cfg.Log = loseEvery, slog.New(slog.DiscardHandler)
-	return runDaemon(m.t, cfg)
+	return &testDaemon{testdaemon.Start(m.t, cfg)}
 }
 
 func (m *matrix) stop(d *testDaemon) {

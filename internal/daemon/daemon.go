@@ -17,6 +17,7 @@ import (
 	"github.com/axbus/axbus/commands"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/live"
 	"github.com/axbus/axbus/waiters"
 )
 
@@ -76,8 +77,8 @@ type Daemon struct {
 	Backend  observer.Backend
 	Observer *observer.Observer
 	Pub      *bus.Publisher
-	Audit    *bus.Audit       // the action records
-	Poller   *observer.Poller // nil when polling is off
+	Audit    *bus.Audit   // the action records
+	Poller   *live.Poller // nil when polling is off
 	Waits    *waiters.Engine
 	Commands *commands.Engine
 	Leases   *commands.Leases // in the KV bucket AXBUS_LEASES_<HOST>
@@ -147,14 +148,14 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	}
 	if cfg.SnapInterval >= 0 {
 		d.Snap = bus.NewSnapPublisher(d.Server.Conn(), d.Subjects, d.Pub.Boot(), 0, cfg.Log.With("part", "snap"))
-		opts := []observer.PollOption{observer.PollResync(cfg.SnapResync), observer.PollApps(cfg.SnapApps...),
+		opts := []live.PollOption{live.PollResync(cfg.SnapResync), live.PollApps(cfg.SnapApps...),
 			// Work in proportion to interest: an app's diffs are polled only while a client of the
 			// server subscribes to them.
-			observer.PollWhen(bus.SnapListeners(d.Subjects, d.Server.Interest)), observer.PollDormant(releaseMemory)}
+			live.PollWhen(bus.SnapListeners(d.Subjects, d.Server.Interest)), live.PollDormant(releaseMemory)}
 		if cfg.SnapInterval > 0 {
-			opts = append(opts, observer.PollInterval(cfg.SnapInterval))
+			opts = append(opts, live.PollInterval(cfg.SnapInterval))
 		}
-		d.Poller = observer.NewPoller(d.Observer, d.Snap.Offer, opts...)
+		d.Poller = live.NewPoller(d.Observer, d.Snap.Offer, opts...)
 		if err = d.Poller.Start(); err != nil {
 			return d, err
 		}

@@ -186,7 +186,7 @@ func (o *Observing) heavy(ctx context.Context, cost int64, fn func() (any, error
 	return fn()
 }
 
-// admitShot is a screenshot's observer.ScreenshotRequest.Admit: a turn of the requester's for
+// admitShot is a screenshot's screen.Request.Admit: a turn of the requester's for
 // its pixels, api.HeavyShotFactor times over.
 func (o *Observing) admitShot(ctx context.Context, pixelBytes int64) (func(), error) {
 	return o.gate.acquire(ctx, api.IdentityOf(ctx).Name, pixelBytes*api.HeavyShotFactor)

@@ -6,6 +6,7 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/text"
 )
 
 // Observing answers the endpoints that read the desktop: apps, windows, inspect, read,
@@ -79,7 +80,7 @@ func (o *Observing) Read(ctx context.Context, r api.ReadRequest) (any, error) {
 		return nil, err
 	}
 	return o.heavy(ctx, walkCost(observer.WholeBudget()), func() (any, error) {
-		return o.obs.Read(ctx, observer.ReadRequest{App: r.Query(), Window: r.Window, Scope: scope, Limit: r.Limit, All: r.All})
+		return text.Read(ctx, o.obs, text.Request{App: r.Query(), Window: r.Window, Scope: scope, Limit: r.Limit, All: r.All})
 	})
 }
 

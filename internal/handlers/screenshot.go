@@ -12,6 +12,7 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/screen"
 )
 
 // The bytes of the PNGs kept for their parts, in all and of one identity: an identity past its
@@ -127,7 +128,7 @@ func (st *shotStore) part(holder, id string, i int) ([]byte, error) {
 // Screenshot takes it in a turn of heavy work of the requester's, keeps its PNG for its parts and
 // replies with what the parts add up to.
 func (o *Observing) Screenshot(ctx context.Context, r api.ScreenshotRequest) (any, error) {
-	shot, err := o.obs.Screenshot(ctx, observer.ScreenshotRequest{App: r.Query(), Window: r.Window, Region: r.Region,
+	shot, err := screen.Screenshot(ctx, o.obs, screen.Request{App: r.Query(), Window: r.Window, Region: r.Region,
 		MaxSide: r.MaxSide, MaxBytes: r.MaxBytes, Admit: o.admitShot})
 	if err != nil {
 		return nil, err
@@ -155,7 +156,7 @@ func (o *Observing) ScreenshotPart(ctx context.Context, r api.ScreenshotPartRequ
 // recognizeWindow is the text recognised in a screenshot of the inspected window; a screenshot
 // that fails is its error, never the inspection's.
 func (o *Observing) recognizeWindow(ctx context.Context, insp *observer.Inspection) *observer.RecognizedText {
-	shot, err := o.obs.Screenshot(ctx, observer.ScreenshotRequest{App: observer.AppQuery{PID: insp.App.PID}, Window: insp.Window.ID,
+	shot, err := screen.Screenshot(ctx, o.obs, screen.Request{App: observer.AppQuery{PID: insp.App.PID}, Window: insp.Window.ID,
 		Admit: o.admitShot})
 	if err != nil {
 		return &observer.RecognizedText{From: observer.RecognizedFrom, Lines: []observer.RecognizedLine{}, Error: observer.AsError(err)}
@@ -165,11 +166,11 @@ func (o *Observing) recognizeWindow(ctx context.Context, insp *observer.Inspecti
 
 // recognize is the text recognised in shot, in a turn of heavy work of the requester's (the
 // recogniser's own memory is its process's: the turn bounds how many run, weighed by the PNG).
-func (o *Observing) recognize(ctx context.Context, shot *observer.Screenshot) *observer.RecognizedText {
+func (o *Observing) recognize(ctx context.Context, shot *screen.Shot) *observer.RecognizedText {
 	release, err := o.gate.acquire(ctx, api.IdentityOf(ctx).Name, int64(len(shot.PNG)))
 	if err != nil {
 		return &observer.RecognizedText{From: observer.RecognizedFrom, Lines: []observer.RecognizedLine{}, Error: observer.AsError(err)}
 	}
 	defer release()
-	return observer.Recognize(ctx, o.recognizer, shot.PNG, shot.Width, shot.Height)
+	return screen.Recognize(ctx, o.recognizer, shot.PNG, shot.Width, shot.Height)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/live"
 )
 
 // Status is the status endpoint's handler: what the daemon is and runs, each part's counters,
@@ -24,7 +25,7 @@ type Status struct {
 	Conn          *nats.Conn
 	Events        *bus.Publisher
 	Snaps         *bus.SnapPublisher
-	Poller        *observer.Poller
+	Poller        *live.Poller
 	Store         *observer.Store
 	Observing     *Observing
 	Admission     func() *api.AdmissionStatus // the service's
@@ -87,7 +88,7 @@ func (s *Status) streamStatus(stream string) api.StreamStatus {
 }
 
 // snapStatus is status's view of the diffs: pub's counters, p's apps.
-func snapStatus(pub *bus.SnapPublisher, p *observer.Poller, subj api.Subjects) *api.SnapStatus {
+func snapStatus(pub *bus.SnapPublisher, p *live.Poller, subj api.Subjects) *api.SnapStatus {
 	st := &api.SnapStatus{PublisherStats: pub.Stats(), Polled: []observer.AppPollStats{}}
 	if p == nil {
 		return st

@@ -4,7 +4,5 @@ package atspi
 
 import "github.com/axbus/axbus/observer"
 
-var _ observer.ChainProvider = (*Backend)(nil)
-
 // Chains are the AT-SPI action chains.
 func (b *Backend) Chains() observer.Chains { return Chains() }

@@ -12,8 +12,6 @@ import (
 	"github.com/axbus/axbus/observer"
 )
 
-var _ observer.HitTester = (*Backend)(nil)
-
 // maxHitDepth bounds the descent of HitPath: a toolkit that keeps answering with new objects
 // (a cycle through more than one object) must not hold the call forever.
 const maxHitDepth = 64

@@ -14,14 +14,6 @@ import (
 // reported busy (TRANSIENT) rather than stalling the caller.
 const DefaultMessagingTimeout = 3 * time.Second
 
-// The backend's optional interfaces, checked at compile time.
-var (
-	_ observer.Backend          = (*Backend)(nil)
-	_ observer.ChainProvider    = (*Backend)(nil)
-	_ observer.BoundsReader     = (*Backend)(nil)
-	_ observer.WebAccessibility = (*Backend)(nil)
-)
-
 // Option configures Open.
 type Option func(*config)
 

@@ -10,8 +10,6 @@ import (
 	"github.com/axbus/axbus/observer"
 )
 
-var _ observer.Clipboard = (*Backend)(nil)
-
 // The clipboard is NSPasteboard's general pasteboard, text only: its string of type
 // public.utf8-plain-text (NSPasteboardTypeString), which AppKit also converts other plain-text
 // types to. NSPasteboard copies what it is given and keeps it after this process exits, so

@@ -6,8 +6,6 @@ import (
 	"github.com/axbus/axbus/observer"
 )
 
-var _ observer.HitTester = (*Backend)(nil)
-
 // HitPath asks macOS which element is at the global point (x, y), whatever app shows it
 // (AXUIElementCopyElementAtPosition on the system-wide element: the window server's stacking
 // decides, so another window over the point wins), then climbs AXParent from it to its window

@@ -14,8 +14,6 @@ import (
 	"github.com/axbus/axbus/observer"
 )
 
-var _ observer.AppLauncher = (*Backend)(nil)
-
 // Starting and ending apps through AppKit. An entry is found with NSWorkspace (by bundle id, or by
 // name in the Applications folders) and started with -launchApplicationAtURL:options:
 // configuration:error:, deprecated since macOS 11 but working, because its replacement

@@ -8,8 +8,6 @@ import (
 	"github.com/axbus/axbus/observer"
 )
 
-var _ observer.ScreenReader = (*Backend)(nil)
-
 // Reading the screen through CoreGraphics: the displays' bounds (CGGetActiveDisplayList,
 // CGDisplayBounds) and their pixels as shown, every window composed (CGWindowListCreateImage of
 // the on-screen windows). Both are in global points with the origin at the main display's

@@ -7,8 +7,6 @@ import (
 	"github.com/axbus/axbus/observer"
 )
 
-var _ observer.WindowChanger = (*Backend)(nil)
-
 // Changing windows through AX, with the accessibility permission alone: a window's AXPosition
 // and AXSize (AXValues of a CGPoint and a CGSize, global points from the top-left), its
 // AXMinimized, the AXPress of its AXCloseButton, and AXRaise. The window server and the app

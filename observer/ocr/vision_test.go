@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/screen"
 )
 
 func near(a, b observer.Rect) bool {
@@ -44,7 +45,7 @@ func TestVisionBoxTurnsBottomLeftFractionsIntoTopLeftPixels(t *testing.T) {
 // again, giving fractions from the top-left corner.
 func TestVisionBoxRoundTripsThroughRecognize(t *testing.T) {
 	box := VisionBox(0.2, 0.7, 0.3, 0.1, 1000, 500)
-	got := observer.Recognize(t.Context(), fixed{{Text: "Hello", Confidence: 0.9, Box: box}}, nil, 1000, 500)
+	got := screen.Recognize(t.Context(), fixed{{Text: "Hello", Confidence: 0.9, Box: box}}, nil, 1000, 500)
 	if got.Error != nil || len(got.Lines) != 1 {
 		t.Fatalf("%+v", got)
 	}

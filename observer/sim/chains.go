@@ -5,8 +5,6 @@ import (
 	"github.com/axbus/axbus/observer/ax"
 )
 
-var _ observer.ChainProvider = (*Desktop)(nil)
-
 // Chains are the macOS chains: the simulator imitates macOS, and every step they hold runs
 // here (AXShowAlternateUI, AXOpen and the like do what a fixture's reactions make them do).
 func (d *Desktop) Chains() observer.Chains { return ax.Chains() }

@@ -28,8 +28,6 @@ type Desktop struct {
 	firing   sync.WaitGroup // scheduled callbacks not yet finished or stopped
 }
 
-var _ observer.Backend = (*Desktop)(nil)
-
 // Option configures a Desktop.
 type Option func(*Desktop)
 

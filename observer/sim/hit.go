@@ -7,8 +7,6 @@ import (
 	"github.com/axbus/axbus/observer"
 )
 
-var _ observer.HitTester = (*Desktop)(nil)
-
 // HitPath returns the handles from the window that shows (x, y) down to the deepest visible
 // element there, as a physical click would hit it (hitTest, shared with Input so the two never
 // disagree). It searches all of window's app's windows from the top: when another window lies

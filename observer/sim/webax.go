@@ -6,8 +6,6 @@ import (
 	"github.com/axbus/axbus/observer"
 )
 
-var _ observer.WebAccessibility = (*Desktop)(nil)
-
 // SetWebAccessibility switches app pid's web accessibility, as AXManualAccessibility on a
 // Chromium or Electron app element does, and reports whether it was on.
 func (d *Desktop) SetWebAccessibility(ctx context.Context, pid int, on bool) (bool, error) {

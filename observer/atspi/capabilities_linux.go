@@ -1,0 +1,22 @@
+//go:build linux
+
+package atspi
+
+import "github.com/axbus/axbus/observer"
+
+// What the backend implements: the contract and every optional capability it has (see
+// observer/capabilities.go), checked at compile time; all but WebAccessibility.
+var (
+	_ observer.Backend       = (*Backend)(nil)
+	_ observer.BoundsReader  = (*Backend)(nil)
+	_ observer.ChildKnower   = (*Backend)(nil)
+	_ observer.HitTester     = (*Backend)(nil)
+	_ observer.TextReader    = (*Backend)(nil)
+	_ observer.ChainProvider = (*Backend)(nil)
+	_ observer.PlatformRoler = (*Backend)(nil)
+	_ observer.RecheckGate   = (*Backend)(nil)
+	_ observer.ScreenReader  = (*Backend)(nil)
+	_ observer.WindowChanger = (*Backend)(nil)
+	_ observer.AppLauncher   = (*Backend)(nil)
+	_ observer.Clipboard     = (*Backend)(nil)
+)

@@ -1,0 +1,125 @@
+package text
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/axbus/axbus/observer"
+)
+
+// walkReader reads the elements of a walk by their handles: an app whose tree is w.
+type walkReader struct {
+	w     observer.WalkResult
+	reads int
+}
+
+func (r *walkReader) Read(_ context.Context, refs []observer.NodeRef) []observer.Node {
+	r.reads += len(refs)
+	out := make([]observer.Node, len(refs))
+	for i, ref := range refs {
+		out[i] = observer.Node{Ref: ref, Err: observer.Errorf(observer.CodeElementNotFound, "-", "gone")}
+		for _, n := range r.w.Nodes {
+			if n.Ref == ref {
+				out[i] = n.Node
+			}
+		}
+	}
+	return out
+}
+
+// pathTo is element i of w with its ancestors, its window first.
+func pathTo(w observer.WalkResult, i int) []observer.Node {
+	var path []observer.Node
+	for ; i >= 0; i = w.Nodes[i].Parent {
+		path = append([]observer.Node{w.Nodes[i].Node}, path...)
+	}
+	return path
+}
+
+// hiddenPathTrees are windows as AT-SPI toolkits show them, with elements hidden and elements
+// merely out of view.
+func hiddenPathTrees() map[string]tnode {
+	row := func(st observer.States, name string, r *observer.Rect) tnode {
+		return with(st, el(observer.RoleListItem, "", r, with(st, el(observer.RoleLabel, name, r))))
+	}
+	page := func(st observer.States, text string) tnode {
+		return with(st, el(observer.RoleWebArea, "", at(0, 100, 1000, 800), with(st, el(observer.RoleParagraph, text, at(0, 110, 900, 20)))))
+	}
+	return map[string]tnode{
+		"writer": writerLike(),
+		// GTK3's stack shows one page: the other, unmapped, keeps its states but no place.
+		"gtk3 stack": with(shownStates, window(
+			with(shownStates, el(observer.RolePanel, "Pages", at(10, 100, 300, 40),
+				with(visibleStates|observer.StateEnabled, el(observer.RoleCheckbox, "Notify me", nil)),
+				with(shownStates, el(observer.RoleLabel, "Second page", at(10, 100, 300, 40))),
+			)),
+			with(shownStates, el(observer.RoleScrollArea, "", at(400, 0, 400, 200),
+				with(shownStates, el(observer.RoleList, "Rows", at(400, 0, 400, 8000),
+					row(shownStates, "Row 1", at(400, 0, 400, 20)),
+					row(visibleStates, "Row 400", nil), // scrolled out: no place, in a list past its clip
+				)),
+			)),
+		)),
+		// A browser's tab behind the one shown; web content below the fold; a WebKitGTK page
+		// under its socket and plug, which report no state at all.
+		"browser": with(shownStates, window(
+			with(shownStates, el(observer.RolePanel, "", at(0, 100, 1000, 800),
+				page(shownStates, "The page shown"),
+				page(visibleStates, "Search the web"),
+			)),
+			with(shownStates, el(observer.RoleWebArea, "Page", at(0, 200, 1000, 800),
+				with(visibleStates, el(observer.RoleButton, "Below the fold", at(0, 5000, 90, 20))),
+			)),
+			el(observer.RoleFiller, "", at(0, 0, 640, 480),
+				el(observer.RoleFiller, "", at(0, 0, 640, 480), with(observer.StateEnabled, el(observer.RoleButton, "Web button", at(8, 8, 80, 20)))),
+			),
+		)),
+	}
+}
+
+// HiddenOnPath, from an element's path alone, tells what read's rule tells from the whole
+// window: an element is hidden when it or an ancestor is marked hidden.
+func TestHiddenOnPathAgreesWithRead(t *testing.T) {
+	for name, root := range hiddenPathTrees() {
+		w := walkOf(root)
+		marked := observer.HiddenIn(w.Nodes, 0, len(w.Nodes))
+		hidden := 0
+		for i := range w.Nodes {
+			want := -1
+			for j := i; j > 0; j = w.Nodes[j].Parent {
+				if marked[j] {
+					want = j
+				}
+			}
+			path := pathTo(w, i)
+			got := observer.HiddenOnPath(context.Background(), &walkReader{w: w}, path)
+			if want >= 0 {
+				hidden++
+			}
+			if (got < 0) != (want < 0) || got >= 0 && path[got].Ref != w.Nodes[want].Ref {
+				t.Errorf("%s: %s %q: hidden by path %d, read marks %d", name, w.Nodes[i].Role, w.Nodes[i].Name, got, want)
+			}
+		}
+		if hidden == 0 {
+			t.Errorf("%s: nothing hidden: the tree tests nothing", name)
+		}
+	}
+}
+
+// Siblings are read only for an element that could lie behind one (the tab behind, and what it
+// holds): none for one hidden outright or scrolled out of view.
+func TestHiddenOnPathReadsSiblingsOnlyWhenNeeded(t *testing.T) {
+	w := walkOf(hiddenPathTrees()["browser"])
+	for i := range w.Nodes {
+		r := &walkReader{w: w}
+		path := pathTo(w, i)
+		observer.HiddenOnPath(context.Background(), r, path)
+		behind := slices.ContainsFunc(path, func(n observer.Node) bool {
+			return n.Role == observer.RoleWebArea && !n.States.Has(observer.StateShowing)
+		})
+		if (r.reads > 0) != behind {
+			t.Errorf("%s %q: %d siblings read", w.Nodes[i].Role, w.Nodes[i].Name, r.reads)
+		}
+	}
+}
