@@ -13,10 +13,11 @@
 //		return err
 //	}
 //	defer x.Close()
-//	if w, ok := x.WindowAt(pid, 100, 200); ok {
-//		x.Activate(w)
+//	wins, err := x.WindowsOf(pid) // bottom to top
+//	if err == nil && len(wins) > 0 {
+//		x.Activate(wins[len(wins)-1])
 //	}
-//	err = x.Click(pid, 100, 200, 1, 1)
+//	err = x.Click(pid, 100, 200, 1, 1) // its window under the point focused first
 //
 // What X answers is an *observer.Error with the code and suggestion a user needs (a screen not
 // at depth 24, a text the keyboard map cannot type, a clipboard owner that does not answer); a

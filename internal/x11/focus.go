@@ -12,9 +12,9 @@ import (
 // focusSettle lets the app see its new input focus before keys arrive.
 const focusSettle = 20 * time.Millisecond
 
-// FocusApp raises pid's top-most window and gives it the input focus, unless one of its windows
+// focusApp raises pid's top-most window and gives it the input focus, unless one of its windows
 // has it already.
-func (x *Conn) FocusApp(pid int) {
+func (x *Conn) focusApp(pid int) {
 	if pid <= 0 {
 		return
 	}

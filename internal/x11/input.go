@@ -22,7 +22,7 @@ func inputFailed(what string, err error) *observer.Error {
 // focused, as a click-to-focus window manager would, when none runs.
 func (x *Conn) Click(pid int, px, py int16, button byte, count int) error {
 	if pid > 0 {
-		if win, ok := x.WindowAt(pid, int(px), int(py)); ok {
+		if win, ok := x.windowAt(pid, int(px), int(py)); ok {
 			x.Activate(win)
 		}
 	}
@@ -59,7 +59,7 @@ type Keystroke struct {
 // are bound to spare keycodes first, and given back a moment after the last key. Typing text is
 // tapping each of its characters' keysyms.
 func (x *Conn) Tap(ctx context.Context, pid int, strokes []Keystroke) error {
-	x.FocusApp(pid)
+	x.focusApp(pid)
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	kb, err := x.keyboardLocked()

@@ -90,9 +90,9 @@ func (x *Conn) ownedBy(w xproto.Window, pid int) (Window, bool) {
 	}, true
 }
 
-// WindowAt returns pid's top-most mapped top-level window that contains the point, or its
+// windowAt returns pid's top-most mapped top-level window that contains the point, or its
 // top-most mapped one.
-func (x *Conn) WindowAt(pid, px, py int) (Window, bool) {
+func (x *Conn) windowAt(pid, px, py int) (Window, bool) {
 	wins, err := x.WindowsOf(pid)
 	if err != nil {
 		return Window{}, false
