@@ -6,10 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jezek/xgb/xproto"
-
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testkit"
+	"github.com/axbus/axbus/internal/x11"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -142,17 +141,16 @@ func TestActivatedAndMovedWindow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wins, err := x.windowsOf(a4.PID, true)
+	wins, err := x.WindowsOf(a4.PID)
 	if err != nil || len(wins) == 0 {
 		t.Fatalf("X windows of the GTK4 app: %v %v", wins, err)
 	}
 	const dx, dy = 220, 130
 	for _, w := range wins {
-		if w.mapped && w.w > 1 {
-			x.mu.Lock()
-			xproto.ConfigureWindow(x.c, w.id, xproto.ConfigWindowX|xproto.ConfigWindowY, []uint32{uint32(w.x + dx), uint32(w.y + dy)})
-			x.sync()
-			x.mu.Unlock()
+		if w.Mapped && w.W > 1 {
+			if err := x.Move(w, w.X+dx, w.Y+dy); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	var after observer.Rect
@@ -174,18 +172,18 @@ func TestActivatedAndMovedWindow(t *testing.T) {
 	// Two windows at different places: each element takes the origin of its own window.
 	do(t, a4, map[string]any{"cmd": "press_save"})
 	testkit.Eventually(t, 3*time.Second, "the dialog", func() bool { return state(t, a4).DialogOpen })
-	var dialog xWindow
+	var dialog x11.Window
 	testkit.Eventually(t, 3*time.Second, "the dialog's X window", func() bool {
-		wins, _ := x.windowsOf(a4.PID, true)
+		wins, _ := x.WindowsOf(a4.PID)
 		for _, w := range wins {
-			if w.title == "Saved" && w.mapped && w.w > 1 {
+			if w.Title == "Saved" && w.Mapped && w.W > 1 {
 				dialog = w
 				return true
 			}
 		}
 		return false
 	})
-	if dialog.x == dx && dialog.y == dy {
+	if dialog.X == dx && dialog.Y == dy {
 		t.Logf("the dialog sits where the main window went: the test proves less")
 	}
 	var okButton observer.Walked
@@ -206,7 +204,7 @@ func TestActivatedAndMovedWindow(t *testing.T) {
 		}
 		return false
 	})
-	xr := observer.Rect{X: float64(dialog.x), Y: float64(dialog.y), W: float64(dialog.w), H: float64(dialog.h)}
+	xr := observer.Rect{X: float64(dialog.X), Y: float64(dialog.Y), W: float64(dialog.W), H: float64(dialog.H)}
 	if okButton.Bounds == nil || !inside(*okButton.Bounds, xr) {
 		t.Errorf("the dialog's OK button %+v is not inside the dialog's X window %+v", okButton.Bounds, xr)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
+	"github.com/axbus/axbus/internal/x11"
 	"github.com/axbus/axbus/observer"
 )
 
@@ -123,8 +124,8 @@ type Backend struct {
 	reannounce map[string]bool
 	focus      map[string]focusMark
 	watch      *watchState // nil while nobody watches
-	x          *xConn
-	clipboard  *clipConn
+	x          *x11.Conn
+	clipboard  *x11.Clipboard
 	closed     bool
 	closeOnce  sync.Once
 
@@ -328,10 +329,10 @@ func (b *Backend) Close() error {
 		b.x, b.clipboard = nil, nil
 		b.mu.Unlock()
 		if x != nil {
-			x.close()
+			x.Close()
 		}
 		if clip != nil {
-			clip.close()
+			clip.Close()
 		}
 	})
 	return nil

@@ -1,6 +1,6 @@
 // Package atspi is the Linux backend: it reads the desktop's accessibility tree over AT-SPI2
 // (D-Bus, github.com/godbus/dbus/v5) and synthesises physical input through the X server's XTEST
-// extension (github.com/jezek/xgb).
+// extension (internal/x11).
 //
 // Open connects to the session's accessibility bus; the observer does the rest:
 //

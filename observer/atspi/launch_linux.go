@@ -11,9 +11,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/jezek/xgb"
-	"github.com/jezek/xgb/xproto"
-
 	"github.com/axbus/axbus/observer"
 )
 
@@ -121,50 +118,8 @@ func (b *Backend) Quit(ctx context.Context, app observer.App, force bool) error 
 	if force {
 		return signal(syscall.SIGKILL)
 	}
-	if x, err := b.xconn(); err == nil && x.closeWindowsOf(app.PID) > 0 {
+	if x, err := b.xconn(); err == nil && x.CloseWindowsOf(app.PID) > 0 {
 		return nil
 	}
 	return signal(syscall.SIGTERM)
-}
-
-// closeWindowsOf sends WM_DELETE_WINDOW to each mapped top-level window of pid that takes it,
-// and says to how many.
-func (x *xConn) closeWindowsOf(pid int) int {
-	wins, err := x.windowsOf(pid, true)
-	if err != nil {
-		return 0
-	}
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	n := 0
-	for _, w := range wins {
-		if !w.mapped || !x.takesDeleteLocked(w.id) {
-			continue
-		}
-		xproto.SendEvent(x.c, false, w.id, xproto.EventMaskNoEvent, string(x.deleteMessageLocked(w.id).Bytes()))
-		n++
-	}
-	x.sync()
-	return n
-}
-
-// takesDeleteLocked reports whether w lists WM_DELETE_WINDOW in its WM_PROTOCOLS.
-func (x *xConn) takesDeleteLocked(w xproto.Window) bool {
-	r, err := xproto.GetProperty(x.c, false, w, x.atom("WM_PROTOCOLS"), xproto.AtomAtom, 0, 32).Reply()
-	if err != nil || r.Format != 32 {
-		return false
-	}
-	del := x.atom("WM_DELETE_WINDOW")
-	for i := 0; i+4 <= len(r.Value); i += 4 {
-		if xproto.Atom(xgb.Get32(r.Value[i:])) == del {
-			return true
-		}
-	}
-	return false
-}
-
-// deleteMessageLocked is the WM_DELETE_WINDOW message a window's close button sends.
-func (x *xConn) deleteMessageLocked(w xproto.Window) xproto.ClientMessageEvent {
-	return xproto.ClientMessageEvent{Format: 32, Window: w, Type: x.atom("WM_PROTOCOLS"),
-		Data: xproto.ClientMessageDataUnionData32New([]uint32{uint32(x.atom("WM_DELETE_WINDOW")), uint32(xproto.TimeCurrentTime), 0, 0, 0})}
 }

@@ -6,8 +6,6 @@ import (
 	"context"
 	"image"
 
-	"github.com/jezek/xgb/xproto"
-
 	"github.com/axbus/axbus/observer"
 )
 
@@ -17,55 +15,15 @@ func (b *Backend) ScreenBounds(context.Context) (observer.Rect, error) {
 	if err != nil {
 		return observer.Rect{}, err
 	}
-	s := xproto.Setup(x.c).DefaultScreen(x.c)
-	return observer.Rect{W: float64(s.WidthInPixels), H: float64(s.HeightInPixels)}, nil
+	w, h := x.ScreenSize()
+	return observer.Rect{W: float64(w), H: float64(h)}, nil
 }
 
-// xImageRows bounds one GetImage request's bytes (the server's reply limit is far larger; a
-// band at a time keeps each reply and its copy small).
-const xImageRows = 4 << 20
-
-// Capture reads rect of the root window with GetImage (ZPixmap): what the screen shows,
-// windows composed, in bands of rows.
+// Capture reads rect of the screen as the X server composes it (x11.Conn.Capture).
 func (b *Backend) Capture(ctx context.Context, rect observer.Rect) (*image.RGBA, error) {
 	x, err := b.xconn()
 	if err != nil {
 		return nil, err
 	}
-	w, h := int(rect.W), int(rect.H)
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	band := max(1, xImageRows/(4*w))
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	order := xproto.Setup(x.c).ImageByteOrder
-	for y := 0; y < h; y += band {
-		if err := ctx.Err(); err != nil {
-			return nil, observer.AsError(err)
-		}
-		rows := min(band, h-y)
-		r, err := xproto.GetImage(x.c, xproto.ImageFormatZPixmap, xproto.Drawable(x.root), int16(int(rect.X)), int16(int(rect.Y)+y),
-			uint16(w), uint16(rows), 0xffffffff).Reply()
-		if err != nil {
-			return nil, observer.Errorf(observer.CodeUnavailable, "Check that the X server runs and the area is on screen.",
-				"X GetImage: %v", err).Wrap(err)
-		}
-		if r.Depth != 24 && r.Depth != 32 || len(r.Data) < w*rows*4 {
-			return nil, observer.Errorf(observer.CodeNotSupported, "Run the X server at depth 24 (Xvfb -screen 0 WxHx24).",
-				"X screen depth %d: only 24-bit colour is read", r.Depth)
-		}
-		copyPixels(img.Pix[y*img.Stride:], r.Data[:w*rows*4], order == xproto.ImageOrderLSBFirst)
-	}
-	return img, nil
-}
-
-// copyPixels turns 32-bit X pixels (0x00RRGGBB, in the server's byte order) into RGBA.
-func copyPixels(dst, src []byte, lsbFirst bool) {
-	for i := 0; i+3 < len(src); i += 4 {
-		if lsbFirst { // B G R X
-			dst[i], dst[i+1], dst[i+2] = src[i+2], src[i+1], src[i]
-		} else { // X R G B
-			dst[i], dst[i+1], dst[i+2] = src[i+1], src[i+2], src[i+3]
-		}
-		dst[i+3] = 0xff
-	}
+	return x.Capture(ctx, int(rect.X), int(rect.Y), int(rect.W), int(rect.H))
 }

@@ -1,6 +1,4 @@
-//go:build linux
-
-package atspi
+package x11
 
 import (
 	"time"
@@ -10,6 +8,14 @@ import (
 
 	"github.com/axbus/axbus/observer"
 )
+
+// keysymShiftL is Shift_L (X11/keysymdef.h), held for a keysym at the shift level.
+const keysymShiftL = 0xffe1
+
+// restoreDelay is how long keycodes bound for typing stay bound after the last key: the app
+// translates a key when it reads it, after the keymap change, so restoring at once could turn
+// late keys into nothing.
+const restoreDelay = 500 * time.Millisecond
 
 // keyboard is the X keyboard map as typing needs it: where each keysym is, and which keycodes are
 // free to bind keysyms the map lacks.
@@ -24,7 +30,7 @@ type keyboard struct {
 }
 
 // keyboardLocked reads the keyboard map on first use. Callers hold x.mu.
-func (x *xConn) keyboardLocked() (*keyboard, error) {
+func (x *Conn) keyboardLocked() (*keyboard, error) {
 	if x.keys != nil {
 		if x.keys.timer != nil {
 			x.keys.timer.Stop()
@@ -70,7 +76,7 @@ func (kb *keyboard) find(sym uint32) (xproto.Keycode, int, bool) {
 
 // bind binds every keysym of syms that the map lacks to a spare keycode (at every level, so
 // that shift does not matter), in one ChangeKeyboardMapping per keycode. Callers hold x.mu.
-func (kb *keyboard) bind(x *xConn, syms []uint32) error {
+func (kb *keyboard) bind(x *Conn, syms []uint32) error {
 	var need []uint32
 	seen := map[uint32]bool{}
 	for _, s := range syms {
@@ -124,7 +130,7 @@ func (kb *keyboard) freeCodes() []xproto.Keycode {
 
 // tap presses and releases sym with mods held (and shift when sym sits at the shift level).
 // Callers hold x.mu.
-func (kb *keyboard) tap(x *xConn, sym uint32, mods []uint32) error {
+func (kb *keyboard) tap(x *Conn, sym uint32, mods []uint32) error {
 	code, level, ok := kb.find(sym)
 	if !ok {
 		return observer.Errorf(observer.CodeNotSupported, "Use keys of the keyboard map.", "keysym 0x%x cannot be typed", sym)
@@ -136,13 +142,13 @@ func (kb *keyboard) tap(x *xConn, sym uint32, mods []uint32) error {
 		if !ok {
 			return observer.Errorf(observer.CodeNotSupported, "Use shift, ctrl, alt or super.", "modifier keysym 0x%x is not on the keyboard", m)
 		}
-		if m == xkShiftL {
+		if m == keysymShiftL {
 			hasShift = true
 		}
 		held = append(held, mc)
 	}
 	if level == 1 && !hasShift {
-		if sc, _, ok := kb.find(xkShiftL); ok {
+		if sc, _, ok := kb.find(keysymShiftL); ok {
 			held = append(held, sc)
 		}
 	}
@@ -167,7 +173,7 @@ func (kb *keyboard) tap(x *xConn, sym uint32, mods []uint32) error {
 }
 
 // scheduleRestore unbinds the keycodes bound for typing after restoreDelay. Callers hold x.mu.
-func (kb *keyboard) scheduleRestore(x *xConn) {
+func (kb *keyboard) scheduleRestore(x *Conn) {
 	if len(kb.bound) == 0 {
 		return
 	}
@@ -183,7 +189,7 @@ func (kb *keyboard) scheduleRestore(x *xConn) {
 }
 
 // restore gives the bound keycodes back their (empty) mapping. Callers hold x.mu.
-func (kb *keyboard) restore(x *xConn) {
+func (kb *keyboard) restore(x *Conn) {
 	if kb.timer != nil {
 		kb.timer.Stop()
 	}
