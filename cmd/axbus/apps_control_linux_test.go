@@ -118,13 +118,13 @@ func TestAppsOnGTK3(t *testing.T) {
 		}
 	})
 	t.Run("commands: admins only, failures at once", func(t *testing.T) {
-		agent := newLeaseAgent(t, dd.testDaemon, "launcher", api.RoleAgent)
+		agent := testdaemon.NewLeaseAgent(t, dd.Daemon, "launcher", api.RoleAgent)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if _, err := agent.client.Launch(ctx, api.LaunchRequest{Command: []string{headless.Python, script}}); observer.CodeOf(err) != observer.CodePermissionDenied {
+		if _, err := agent.Client.Launch(ctx, api.LaunchRequest{Command: []string{headless.Python, script}}); observer.CodeOf(err) != observer.CodePermissionDenied {
 			t.Fatalf("an agent's command launch: %v, want PERMISSION_DENIED", err)
 		}
-		if _, err := agent.client.Launch(ctx, api.LaunchRequest{Entry: "org.axbus.NoSuchApp"}); observer.CodeOf(err) != observer.CodeAppNotFound {
+		if _, err := agent.Client.Launch(ctx, api.LaunchRequest{Entry: "org.axbus.NoSuchApp"}); observer.CodeOf(err) != observer.CodeAppNotFound {
 			t.Fatalf("a missing entry: %v, want APP_NOT_FOUND", err)
 		}
 		start := time.Now()
@@ -133,7 +133,7 @@ func TestAppsOnGTK3(t *testing.T) {
 			t.Fatalf("a command that fails: %v after %v, want ACTION_FAILED at once", err, time.Since(start))
 		}
 		r := launch("--command", headless.Python, script)
-		if _, err := agent.client.Quit(ctx, api.QuitRequest{AppTarget: api.AppTarget{PID: r.PID}}); err != nil {
+		if _, err := agent.Client.Quit(ctx, api.QuitRequest{AppTarget: api.AppTarget{PID: r.PID}}); err != nil {
 			t.Fatalf("the agent quits the admin's app: %v", err)
 		}
 	})
@@ -185,10 +185,10 @@ func TestClipboardOnX11(t *testing.T) {
 	if out, _, code := dd.cli(t, "clipboard", "set", "--json"); code != 0 || !testdaemon.Decode[api.ClipboardReply](t, out).Empty {
 		t.Fatalf("clipboard set without text: exit %d %s, want it empty", code, out)
 	}
-	monitor := newLeaseAgent(t, dd.testDaemon, "watcher", api.RoleMonitor)
+	monitor := testdaemon.NewLeaseAgent(t, dd.Daemon, "watcher", api.RoleMonitor)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if _, err := monitor.client.Clipboard(ctx, api.ClipboardRequest{Op: "get"}); err == nil {
+	if _, err := monitor.Client.Clipboard(ctx, api.ClipboardRequest{Op: "get"}); err == nil {
 		t.Fatal("a monitor read the clipboard")
 	}
 }

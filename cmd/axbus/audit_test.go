@@ -265,7 +265,7 @@ func TestTailActionsFromHistory(t *testing.T) {
 	}
 
 	// On a terminal, filtered to Notes's set_value: alice's title and bob's password.
-	slave, screen := openTTY(t)
+	slave, screen := testdaemon.OpenTTY(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	var errb bytes.Buffer

@@ -13,7 +13,6 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
-	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/observer"
@@ -75,34 +74,16 @@ func startDesktopDaemon(t *testing.T, kinds ...string) *desktopDaemon {
 	})
 }
 
-// startHeadless starts a headless desktop, closed when the test ends.
-func startHeadless(t *testing.T, ctx context.Context) *headless.Session {
-	t.Helper()
-	if err := headless.Available(); err != nil {
-		t.Fatalf("the headless desktop needs: %v (make test installs it)", err)
-	}
-	sess, err := headless.Start(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := sess.Close(); err != nil {
-			t.Errorf("session close: %v", err)
-		}
-	})
-	return sess
-}
-
 // startDaemonWith starts a headless desktop, lets setup start its apps (returning their pids),
 // and starts a daemon on it.
 func startDaemonWith(t *testing.T, setup func(ctx context.Context, dd *desktopDaemon) []int) *desktopDaemon {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	sess := startHeadless(t, ctx)
+	sess := testdaemon.StartHeadless(t, ctx)
 	dd := &desktopDaemon{session: sess, apps: map[string]*headless.App{}, log: &syncBuffer{}, events: make(chan received, 4096)}
 	pids := setup(ctx, dd)
-	cfg := sessionConfig(sess)
+	cfg := testdaemon.SessionConfig(sess)
 	cfg.Log = slog.New(slog.NewTextHandler(dd.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	dd.testDaemon = &testDaemon{testdaemon.Start(t, cfg)}
 	d, dir := dd.Daemon, dd.Dir
@@ -288,11 +269,4 @@ func TestDesktopAppsAndInspect(t *testing.T) {
 			}
 		})
 	}
-}
-
-// sessionConfig is a daemon on the AT-SPI backend of the headless desktop s; what it launches
-// ends with the session.
-func sessionConfig(s *headless.Session) daemon.Config {
-	return daemon.Config{Backend: "atspi", SessionBus: s.SessionBus, A11yBus: s.A11yBus, Display: s.Display,
-		XAuthority: s.XAuthority, LaunchEnv: s.Env()}
 }

@@ -27,15 +27,15 @@ import (
 // UNAVAILABLE at once and rejoins by itself when it is back.
 func TestFleet(t *testing.T) {
 	hosts := []string{"h1", "h2", "h3"}
-	f := startFleet(t, hosts, map[string]daemon.HubClient{
+	f := testdaemon.StartFleet(t, hosts, map[string]daemon.HubClient{
 		"watcher": {Role: api.RoleMonitor},
 		"one":     {Role: api.RoleAgent, Hosts: []string{"h1"}},
 	}, map[string]daemon.Config{"h1": atspiDesktop(t)})
 	appOf := map[string]string{"h1": "axbus-fixture-gtk3", "h2": "Notes", "h3": "Notes"}
-	admin := f.client(t, f.hub.AdminSeedFile)
+	admin := f.Client(t, f.Hub.AdminSeedFile)
 	ctx := context.Background()
 	for _, h := range hosts {
-		c := on(t, admin, h)
+		c := testdaemon.On(t, admin, h)
 		apps, err := c.Apps(ctx)
 		if err != nil || !slices.ContainsFunc(apps, func(a observer.App) bool { return a.Name == appOf[h] }) {
 			t.Fatalf("%s: apps %v %v", h, apps, err)
@@ -51,7 +51,7 @@ func TestFleet(t *testing.T) {
 	}
 
 	// A wait on h2 armed from the hub meets the change made the moment it listens: 200 of 200.
-	c2, desk2 := on(t, admin, "h2"), f.hosts["h2"].Backend.(*sim.Desktop)
+	c2, desk2 := testdaemon.On(t, admin, "h2"), f.Hosts["h2"].Backend.(*sim.Desktop)
 	for i := range 200 {
 		value := fmt.Sprintf("note %d", i)
 		w, err := c2.WaitAfter(ctx, api.WaitRequest{Expr: fmt.Sprintf(`element:name=Title,value=%q`, value), AppTarget: api.AppTarget{App: "Notes"}},
@@ -64,11 +64,11 @@ func TestFleet(t *testing.T) {
 	act := func(nc *nats.Conn, host string) error {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		_, err := on(t, nc, host).Act(ctx, "focus", api.ActionRequest{Locator: "role=button,name=Save", AppTarget: api.AppTarget{App: appOf[host]}})
+		_, err := testdaemon.On(t, nc, host).Act(ctx, "focus", api.ActionRequest{Locator: "role=button,name=Save", AppTarget: api.AppTarget{App: appOf[host]}})
 		return err
 	}
-	watcher := f.client(t, filepath.Join(f.dir, "watcher.nk"))
-	if _, err := on(t, watcher, "h2").Apps(ctx); err != nil {
+	watcher := f.Client(t, filepath.Join(f.Dir, "watcher.nk"))
+	if _, err := testdaemon.On(t, watcher, "h2").Apps(ctx); err != nil {
 		t.Fatalf("the monitor observes: %v", err)
 	}
 	for _, h := range hosts {
@@ -76,7 +76,7 @@ func TestFleet(t *testing.T) {
 			t.Fatalf("the hub's monitor acted on %s", h)
 		}
 	}
-	one := f.client(t, filepath.Join(f.dir, "one.nk"))
+	one := f.Client(t, filepath.Join(f.Dir, "one.nk"))
 	if err := act(one, "h1"); err != nil {
 		t.Fatalf("the agent of h1 on h1: %v", err)
 	}
@@ -87,11 +87,11 @@ func TestFleet(t *testing.T) {
 	// h3 goes: a request to it fails at once (no responders), not after the timeout.
 	ctx3, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	if err := f.hosts["h3"].Close(ctx3); err != nil {
+	if err := f.Hosts["h3"].Close(ctx3); err != nil {
 		t.Fatal(err)
 	}
-	f.joined(t, 2)
-	if _, err := on(t, admin, "h2").Apps(ctx); err != nil { // the others go on
+	f.Joined(t, 2)
+	if _, err := testdaemon.On(t, admin, "h2").Apps(ctx); err != nil { // the others go on
 		t.Fatalf("h2 after h3 went: %v", err)
 	}
 	c3, err := client.New(ctx, admin, client.WithHost("h3"), client.WithTimeout(5*time.Second))
@@ -106,9 +106,9 @@ func TestFleet(t *testing.T) {
 		t.Fatalf("h3 gone: %v after %v, want UNAVAILABLE at once (within 1 s; the timeout is 5 s)", err, took)
 	}
 	t.Logf("a request to a host that went: %s in %v", observer.CodeOf(err), took.Round(time.Microsecond))
-	bootBefore := f.hosts["h3"].Pub.Boot()
-	f.start(t, "h3")
-	f.joined(t, 3)
+	bootBefore := f.Hosts["h3"].Pub.Boot()
+	f.Start(t, "h3")
+	f.Joined(t, 3)
 	if apps, err := c3.Apps(ctx); err != nil || len(apps) == 0 {
 		t.Fatalf("h3 rejoined: %v %v", apps, err)
 	}
@@ -118,11 +118,11 @@ func TestFleet(t *testing.T) {
 		t.Fatalf("h3's history after it rejoined: %+v, none of its run %s: %v", kept, bootBefore, err)
 	}
 
-	out, errOut, code := runIn(t, "hosts", "-s", f.hub.ClientURL, "--nkey", f.hub.AdminSeedFile, "--wait", "2s")
+	out, errOut, code := runIn(t, "hosts", "-s", f.Hub.ClientURL, "--nkey", f.Hub.AdminSeedFile, "--wait", "2s")
 	if hosts := testdaemon.Decode[struct{ Hosts []client.Host }](t, out).Hosts; code != 0 || len(hosts) != 3 || hosts[0].Host != "h1" || hosts[2].Host != "h3" {
 		t.Fatalf("axbus hosts through the hub: exit %d %s%s", code, out, errOut)
 	}
-	out, errOut, code = runIn(t, "apps", "--host", "*", "-s", f.hub.ClientURL, "--nkey", f.hub.AdminSeedFile)
+	out, errOut, code = runIn(t, "apps", "--host", "*", "-s", f.Hub.ClientURL, "--nkey", f.Hub.AdminSeedFile)
 	fleetApps := testdaemon.Decode[struct {
 		Hosts []struct {
 			Host string
@@ -135,9 +135,9 @@ func TestFleet(t *testing.T) {
 
 	// The hub goes and comes back on the same ports: the hosts rejoin by themselves, and serve
 	// their local clients meanwhile.
-	f.hub.Shutdown()
-	f.joinedAgain(t)
-	if apps, err := on(t, f.client(t, f.hub.AdminSeedFile), "h1").Apps(ctx); err != nil || len(apps) == 0 {
+	f.Hub.Shutdown()
+	f.JoinedAgain(t)
+	if apps, err := testdaemon.On(t, f.Client(t, f.Hub.AdminSeedFile), "h1").Apps(ctx); err != nil || len(apps) == 0 {
 		t.Fatalf("h1 after the hub came back: %v %v", apps, err)
 	}
 }
@@ -147,9 +147,9 @@ func atspiDesktop(t *testing.T) daemon.Config {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	sess := startHeadless(t, ctx)
+	sess := testdaemon.StartHeadless(t, ctx)
 	if _, err := sess.StartApp(ctx, headless.KindGTK3); err != nil {
 		t.Fatal(err)
 	}
-	return sessionConfig(sess)
+	return testdaemon.SessionConfig(sess)
 }

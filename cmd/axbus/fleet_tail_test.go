@@ -26,11 +26,11 @@ import (
 // tail after it replays them from the hosts' histories, merged in time order.
 func TestFleetTail(t *testing.T) {
 	hosts := []string{"h1", "h2", "h3"}
-	f := startFleet(t, hosts, map[string]daemon.HubClient{}, nil)
+	f := testdaemon.StartFleet(t, hosts, map[string]daemon.HubClient{}, nil)
 	set := func(round int, what string) {
 		t.Helper()
 		for _, h := range hosts {
-			if err := f.hosts[h].Backend.(*sim.Desktop).SetValue(501, "title", fmt.Sprintf("%s %s %d", h, what, round)); err != nil {
+			if err := f.Hosts[h].Backend.(*sim.Desktop).SetValue(501, "title", fmt.Sprintf("%s %s %d", h, what, round)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -47,8 +47,8 @@ func TestFleetTail(t *testing.T) {
 	pr, pw := io.Pipe()
 	code := make(chan int, 1)
 	go func() {
-		code <- run(ctx, []string{"tail", "notes.value_changed", "--all", "--json", "--host", "*", "-s", f.hub.ClientURL,
-			"--nkey", f.hub.AdminSeedFile}, pw, io.Discard)
+		code <- run(ctx, []string{"tail", "notes.value_changed", "--all", "--json", "--host", "*", "-s", f.Hub.ClientURL,
+			"--nkey", f.Hub.AdminSeedFile}, pw, io.Discard)
 		pw.Close()
 	}()
 	go func() {
@@ -94,8 +94,8 @@ func TestFleetTail(t *testing.T) {
 		t.Fatalf("tail --host '*' exit %d", c)
 	}
 	// Every host's tail leaves out what --exclude says; an app no host knows is APP_NOT_FOUND.
-	hub := []string{"--host", "*", "-s", f.hub.ClientURL, "--nkey", f.hub.AdminSeedFile}
-	if err := f.hosts["h1"].Backend.(*sim.Desktop).SetTitle(501, "remember", "after the rounds"); err != nil {
+	hub := []string{"--host", "*", "-s", f.Hub.ClientURL, "--nkey", f.Hub.AdminSeedFile}
+	if err := f.Hosts["h1"].Backend.(*sim.Desktop).SetTitle(501, "remember", "after the rounds"); err != nil {
 		t.Fatal(err)
 	}
 	excluding := tailWhile(t, func(out []byte) bool { return !strings.Contains(string(out), "after the rounds") },
@@ -110,10 +110,10 @@ func TestFleetTail(t *testing.T) {
 
 	// A tail that runs through a hub outage: the events of the outage come when the hub is
 	// back, from the hosts' streams, in order.
-	admin := f.client(t, f.hub.AdminSeedFile)
+	admin := f.Client(t, f.Hub.AdminSeedFile)
 	var clients []*client.Client
 	for _, h := range hosts {
-		clients = append(clients, on(t, admin, h))
+		clients = append(clients, testdaemon.On(t, admin, h))
 	}
 	tctx, tcancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer tcancel()
@@ -128,11 +128,11 @@ func TestFleetTail(t *testing.T) {
 			before[env.Element.Value] = true
 		}
 	}
-	f.hub.Shutdown()
+	f.Hub.Shutdown()
 	for i := range rounds {
 		set(i, "outage")
 	}
-	f.joinedAgain(t)
+	f.JoinedAgain(t)
 	// Live, each host's come in its own order as it rejoins.
 	got := map[string][]string{}
 	for n := 0; n < 3*rounds; {
@@ -174,7 +174,7 @@ func TestFleetTail(t *testing.T) {
 	inOrder(t, "tail --since 1m after the outage", rounds, "outage", replayed)
 
 	// The stock nats CLI reads a host's history through the hub in the host's domain.
-	cmd := exec.Command(testdaemon.NatsCLI(t), "--server", f.hub.ClientURL, "--nkey", f.hub.AdminSeedFile, "--js-domain", "h2",
+	cmd := exec.Command(testdaemon.NatsCLI(t), "--server", f.Hub.ClientURL, "--nkey", f.Hub.AdminSeedFile, "--js-domain", "h2",
 		"stream", "info", "AXBUS_EVT_H2", "--json")
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "HOME="+t.TempDir())
 	info, err := cmd.CombinedOutput()

@@ -3,188 +3,19 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/nats-io/nats.go"
-
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
-
-// leaseAgent is an identity made through the creds endpoint, connected as itself.
-type leaseAgent struct {
-	name   string
-	seed   string // its nkey seed file
-	nc     *nats.Conn
-	client *client.Client
-}
-
-// newLeaseAgent adds an identity of role to d (as its owner) and connects as it.
-func newLeaseAgent(t *testing.T, d *testDaemon, name, role string) *leaseAgent {
-	t.Helper()
-	seed, pub := testdaemon.NewNkey(t, name)
-	a := &leaseAgent{name: name, seed: seed}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if _, err := testdaemon.Client(t, d.Connect(t)).Creds(ctx, api.CredsRequest{Op: "add", Name: name, Role: role, Nkey: pub}); err != nil {
-		t.Fatal(err)
-	}
-	a.connect(t, d)
-	return a
-}
-
-// connect connects the agent again, a new connection of the same identity.
-func (a *leaseAgent) connect(t *testing.T, d *testDaemon) {
-	t.Helper()
-	opt, err := nats.NkeyOptionFromSeed(a.seed)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if a.nc, err = nats.Connect(d.Server.ClientURL(), opt, nats.Name(a.name)); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(a.nc.Close)
-	a.client = testdaemon.Client(t, a.nc)
-}
-
-func (a *leaseAgent) lease(t *testing.T, req api.LeaseRequest) (*api.LeaseReply, error) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	r, err := a.client.Lease(ctx, req)
-	if err == nil {
-		testdaemon.MustMatch(t, "lease.reply", mustJSONOf(t, r))
-	}
-	return r, err
-}
-
-func (a *leaseAgent) mustLease(t *testing.T, req api.LeaseRequest) *api.LeaseReply {
-	t.Helper()
-	r, err := a.lease(t, req)
-	if err != nil {
-		t.Fatalf("%s: lease %s: %v", a.name, req.Op, err)
-	}
-	return r
-}
-
-func (a *leaseAgent) act(t *testing.T, action string, req api.ActionRequest) (*api.ActionReply, error) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	return a.client.Act(ctx, action, req)
-}
-
-// inspectTarget is SNAPSHOT:ELEMENT of the element of app's window with this role and name.
-func (a *leaseAgent) inspectTarget(t *testing.T, app api.AppTarget, role observer.Role, name string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	insp, err := a.client.Inspect(ctx, api.InspectRequest{AppTarget: app})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, el := range insp.Elements {
-		if el.Role == role && (el.Name == name || el.Label == name) {
-			return insp.SnapshotID + ":" + el.ID
-		}
-	}
-	t.Fatalf("no %s %q", role, name)
-	return ""
-}
-
-func mustJSONOf(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-// mustBeHeldBy fails unless err is LEASE_HELD naming holder, with its expiry.
-func mustBeHeldBy(t *testing.T, what string, err error, holder string) {
-	t.Helper()
-	e := observer.AsError(err)
-	if e == nil || e.Code != observer.CodeLeaseHeld || e.Details["holder"] != holder || e.Details["expires"] == nil ||
-		!strings.Contains(e.Message, holder) || e.Suggestion == "" {
-		t.Fatalf("%s: want LEASE_HELD naming %s, got %#v", what, holder, e)
-	}
-}
-
-// leaseEvents records the lease changes a subscriber of every lease subject sees.
-type leaseEvents struct {
-	mu  sync.Mutex
-	evs []api.LeaseEvent
-}
-
-func watchLeases(t *testing.T, nc *nats.Conn, subj api.Subjects) *leaseEvents {
-	t.Helper()
-	le := &leaseEvents{}
-	sub, err := nc.Subscribe(subj.AllLeases(), func(m *nats.Msg) {
-		var ev api.LeaseEvent
-		if err := json.Unmarshal(m.Data, &ev); err != nil || !strings.HasSuffix(m.Subject, ".lease."+ev.Lease.Key) {
-			t.Errorf("lease event on %s: %v %s", m.Subject, err, m.Data)
-		}
-		le.mu.Lock()
-		le.evs = append(le.evs, ev)
-		le.mu.Unlock()
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = sub.Unsubscribe() })
-	if err := nc.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	return le
-}
-
-// of is the events of key so far: "event holder", in order.
-func (le *leaseEvents) of(key string) []string {
-	le.mu.Lock()
-	defer le.mu.Unlock()
-	var out []string
-	for _, ev := range le.evs {
-		if ev.Lease.Key == key {
-			out = append(out, ev.Event+" "+ev.Lease.Holder)
-		}
-	}
-	return out
-}
-
-// awaitEvents waits until key's events are want.
-func (le *leaseEvents) awaitEvents(t *testing.T, key string, want ...string) {
-	t.Helper()
-	if !testkit.Within(5*time.Second, func() bool { return strings.Join(le.of(key), ",") == strings.Join(want, ",") }) {
-		t.Fatalf("events of %s\n  %v\nwant\n  %v", key, le.of(key), want)
-	}
-}
-
-// waitingAcquire starts b's acquire with a wait and returns once the daemon is subscribed to
-// the changes of key on b's behalf; the reply comes on the channel with the time it came.
-func waitingAcquire(t *testing.T, d *testDaemon, b *leaseAgent, req api.LeaseRequest, key string) <-chan acquired {
-	t.Helper()
-	subject := d.Subjects.Lease(key)
-	before := d.Server.Interest(subject)
-	got := make(chan acquired, 1)
-	go func() {
-		r, err := b.client.Lease(context.Background(), req)
-		got <- acquired{r, err, time.Now()}
-	}()
-	testkit.Eventually(t, 5*time.Second, fmt.Sprintf("%s's acquire listening for changes of %s", b.name, key),
-		func() bool { return d.Server.Interest(subject) > before })
-	return got
-}
 
 // lockedBuffer is a strings.Builder safe for a command writing while the test reads.
 type lockedBuffer struct {
@@ -202,19 +33,6 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
-}
-
-type acquired struct {
-	r   *api.LeaseReply
-	err error
-	at  time.Time
-}
-
-func (a acquired) holder(t *testing.T, who string) {
-	t.Helper()
-	if a.err != nil || a.r.Lease == nil || a.r.Lease.Holder != who {
-		t.Fatalf("want the lease for %s, got %+v %v", who, a.r, a.err)
-	}
 }
 
 // leaseKV is the value and the TTL the daemon's bucket keeps for key.
@@ -244,13 +62,13 @@ func leaseKV(t *testing.T, d *testDaemon, key string) (api.Lease, time.Duration,
 // holds the input lease.
 func TestLeasesBetweenTwoAgents(t *testing.T) {
 	d := startTestDaemon(t)
-	alice := newLeaseAgent(t, d, "alice", "agent")
-	bob := newLeaseAgent(t, d, "bob", "agent")
-	events := watchLeases(t, d.Connect(t), d.Subjects)
+	alice := testdaemon.NewLeaseAgent(t, d.Daemon, "alice", "agent")
+	bob := testdaemon.NewLeaseAgent(t, d.Daemon, "bob", "agent")
+	events := testdaemon.WatchLeases(t, d.Connect(t), d.Subjects)
 	notes := api.AppTarget{App: "Notes"}
 	const key = "app.notes.501"
 
-	l := alice.mustLease(t, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: notes}).Lease
+	l := alice.MustLease(t, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: notes}).Lease
 	if l.Key != key || l.Holder != "alice" || l.Conn == 0 || l.App == nil || l.App.PID != 501 || l.TTLMS != 30000 {
 		t.Fatalf("alice's lease %+v", l)
 	}
@@ -258,52 +76,52 @@ func TestLeasesBetweenTwoAgents(t *testing.T) {
 		t.Fatalf("the bucket keeps %+v with TTL %q", kv, ttl)
 	}
 	// A renewal keeps a TTL on the entry (KeyValue.Update would drop it: nats.go#1994).
-	alice.mustLease(t, api.LeaseRequest{Op: api.LeaseRenew, Key: key, TTLMS: 120000})
+	alice.MustLease(t, api.LeaseRequest{Op: api.LeaseRenew, Key: key, TTLMS: 120000})
 	if kv, ttl, ok := leaseKV(t, d, key); !ok || kv.TTLMS != 120000 || ttl != 121*time.Second {
 		t.Fatalf("after renew the bucket keeps %+v with TTL %q", kv, ttl)
 	}
 
-	save := bob.inspectTarget(t, notes, observer.RoleButton, "Save") // reads need no lease
-	_, err := bob.act(t, "click", api.ActionRequest{Target: save})
-	mustBeHeldBy(t, "bob's click", err, "alice")
+	save := bob.InspectTarget(t, notes, observer.RoleButton, "Save") // reads need no lease
+	_, err := bob.Act(t, "click", api.ActionRequest{Target: save})
+	testdaemon.MustBeHeldBy(t, "bob's click", err, "alice")
 	var out, errb strings.Builder
-	code := run(context.Background(), []string{"click", save, "-s", d.Server.ClientURL(), "--nkey", bob.seed}, &out, &errb)
+	code := run(context.Background(), []string{"click", save, "-s", d.Server.ClientURL(), "--nkey", bob.Seed}, &out, &errb)
 	if code != 13 || !strings.Contains(errb.String(), "LEASE_HELD") || !strings.Contains(errb.String(), "alice holds the lease on Notes") {
 		t.Fatalf("bob's axbus click: exit %d\n%s", code, errb.String())
 	}
 	for _, op := range []string{api.LeaseRenew, api.LeaseRelease} {
-		_, err := bob.lease(t, api.LeaseRequest{Op: op, AppTarget: notes})
-		mustBeHeldBy(t, "bob's "+op, err, "alice")
+		_, err := bob.Lease(t, api.LeaseRequest{Op: op, AppTarget: notes})
+		testdaemon.MustBeHeldBy(t, "bob's "+op, err, "alice")
 	}
 
-	got := waitingAcquire(t, d, bob, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: notes, WaitMS: 10000}, key)
+	got := testdaemon.WaitingAcquire(t, d.Daemon, bob, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: notes, WaitMS: 10000}, key)
 	asked := time.Now()
-	alice.mustLease(t, api.LeaseRequest{Op: api.LeaseRelease, AppTarget: notes})
+	alice.MustLease(t, api.LeaseRequest{Op: api.LeaseRelease, AppTarget: notes})
 	released := time.Now()
 	b := <-got
-	b.holder(t, "bob")
+	b.Holder(t, "bob")
 	// Bob's reply may come before alice's: the daemon publishes the change before it replies.
 	t.Logf("bob's acquire reply came %v after alice's release reply, %v after her release request (bob waited %.1f ms)",
-		b.at.Sub(released), b.at.Sub(asked), b.r.WaitedMS)
-	if took := b.at.Sub(asked); took > 50*time.Millisecond {
+		b.At.Sub(released), b.At.Sub(asked), b.Reply.WaitedMS)
+	if took := b.At.Sub(asked); took > 50*time.Millisecond {
 		t.Errorf("bob got the lease %v after alice asked to release it; want < 50 ms", took)
 	}
-	if _, err := bob.act(t, "click", api.ActionRequest{Target: save}); err != nil {
+	if _, err := bob.Act(t, "click", api.ActionRequest{Target: save}); err != nil {
 		t.Fatalf("bob's click with his lease: %v", err)
 	}
 
 	// alice's connection goes: her leases end (the app's and the input's).
-	bob.mustLease(t, api.LeaseRequest{Op: api.LeaseRelease, Key: key})
-	alice.mustLease(t, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: notes})
-	alice.mustLease(t, api.LeaseRequest{Op: api.LeaseAcquire, Input: true})
-	got = waitingAcquire(t, d, bob, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: notes, WaitMS: 10000}, key)
-	alice.nc.Close()
+	bob.MustLease(t, api.LeaseRequest{Op: api.LeaseRelease, Key: key})
+	alice.MustLease(t, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: notes})
+	alice.MustLease(t, api.LeaseRequest{Op: api.LeaseAcquire, Input: true})
+	got = testdaemon.WaitingAcquire(t, d.Daemon, bob, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: notes, WaitMS: 10000}, key)
+	alice.NC.Close()
 	closed := time.Now()
 	b = <-got
-	b.holder(t, "bob")
-	t.Logf("from alice's connection closing to bob's acquire reply: %v", b.at.Sub(closed))
-	events.awaitEvents(t, api.InputLeaseKey, "acquired alice", "holder_gone alice")
-	ls := bob.mustLease(t, api.LeaseRequest{Op: api.LeaseList})
+	b.Holder(t, "bob")
+	t.Logf("from alice's connection closing to bob's acquire reply: %v", b.At.Sub(closed))
+	events.AwaitEvents(t, api.InputLeaseKey, "acquired alice", "holder_gone alice")
+	ls := bob.MustLease(t, api.LeaseRequest{Op: api.LeaseList})
 	if len(ls.Leases) != 1 || ls.Leases[0].Holder != "bob" {
 		t.Fatalf("leases after alice's connection went: %+v", ls.Leases)
 	}
@@ -311,20 +129,20 @@ func TestLeasesBetweenTwoAgents(t *testing.T) {
 	// A physical key of bob's takes the input lease for its length when it is free, and is
 	// refused while alice (connected again) holds it.
 	keys := api.ActionRequest{AppTarget: api.AppTarget{PID: 501}, Keys: "cmd+s", Policy: api.PolicyPhysical}
-	if r, err := bob.act(t, "key", keys); err != nil || r.Mechanism != "physical" {
+	if r, err := bob.Act(t, "key", keys); err != nil || r.Mechanism != "physical" {
 		t.Fatalf("bob's key while input is free: %+v %v", r, err)
 	}
-	alice.connect(t, d)
-	alice.mustLease(t, api.LeaseRequest{Op: api.LeaseAcquire, Input: true})
-	_, err = bob.act(t, "key", keys)
-	mustBeHeldBy(t, "bob's key", err, "alice")
-	events.awaitEvents(t, api.InputLeaseKey, "acquired alice", "holder_gone alice", "acquired bob", "released bob", "acquired alice")
-	events.awaitEvents(t, key, "acquired alice", "renewed alice", "released alice", "acquired bob", "released bob",
+	alice.Connect(t, d.Daemon)
+	alice.MustLease(t, api.LeaseRequest{Op: api.LeaseAcquire, Input: true})
+	_, err = bob.Act(t, "key", keys)
+	testdaemon.MustBeHeldBy(t, "bob's key", err, "alice")
+	events.AwaitEvents(t, api.InputLeaseKey, "acquired alice", "holder_gone alice", "acquired bob", "released bob", "acquired alice")
+	events.AwaitEvents(t, key, "acquired alice", "renewed alice", "released alice", "acquired bob", "released bob",
 		"acquired alice", "holder_gone alice", "acquired bob")
 
 	// A monitor has no route to the lease endpoint.
-	mon := newLeaseAgent(t, d, "watcher", "monitor")
-	if _, err := mon.lease(t, api.LeaseRequest{Op: api.LeaseList}); observer.CodeOf(err) != observer.CodePermissionDenied {
+	mon := testdaemon.NewLeaseAgent(t, d.Daemon, "watcher", "monitor")
+	if _, err := mon.Lease(t, api.LeaseRequest{Op: api.LeaseList}); observer.CodeOf(err) != observer.CodePermissionDenied {
 		t.Fatalf("a monitor's lease ls: %v", err)
 	}
 }
@@ -332,18 +150,18 @@ func TestLeasesBetweenTwoAgents(t *testing.T) {
 // TestLeaseExpiresAtItsTTL: a lease nobody renews ends at its TTL, and a waiter gets it.
 func TestLeaseExpiresAtItsTTL(t *testing.T) {
 	d := startTestDaemon(t)
-	alice := newLeaseAgent(t, d, "alice", "agent")
-	bob := newLeaseAgent(t, d, "bob", "agent")
-	events := watchLeases(t, d.Connect(t), d.Subjects)
+	alice := testdaemon.NewLeaseAgent(t, d.Daemon, "alice", "agent")
+	bob := testdaemon.NewLeaseAgent(t, d.Daemon, "bob", "agent")
+	events := testdaemon.WatchLeases(t, d.Connect(t), d.Subjects)
 	mail := api.AppTarget{App: "Mail"}
-	l := alice.mustLease(t, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: mail, TTLMS: 1000}).Lease
-	got := waitingAcquire(t, d, bob, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: mail, WaitMS: 5000}, l.Key)
+	l := alice.MustLease(t, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: mail, TTLMS: 1000}).Lease
+	got := testdaemon.WaitingAcquire(t, d.Daemon, bob, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: mail, WaitMS: 5000}, l.Key)
 	b := <-got
-	b.holder(t, "bob")
-	if late := b.at.Sub(l.Expires); late < 0 || late > 100*time.Millisecond {
+	b.Holder(t, "bob")
+	if late := b.At.Sub(l.Expires); late < 0 || late > 100*time.Millisecond {
 		t.Fatalf("bob got it %v after alice's lease expired", late)
 	}
-	events.awaitEvents(t, l.Key, "acquired alice", "expired alice", "acquired bob")
+	events.AwaitEvents(t, l.Key, "acquired alice", "expired alice", "acquired bob")
 }
 
 // leaseCLI runs an axbus lease command as the daemon's owner.
@@ -360,14 +178,14 @@ func leaseCLI(t *testing.T, d *testDaemon, args ...string) (stdout, stderr strin
 // stopped; ls, renew and release name it; a second acquire waits for it.
 func TestLeaseCommands(t *testing.T) {
 	d := startTestDaemon(t)
-	bob := newLeaseAgent(t, d, "bob", "agent")
+	bob := testdaemon.NewLeaseAgent(t, d.Daemon, "bob", "agent")
 	url := d.Server.ClientURL()
 	ctx, stop := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)
 	var errb lockedBuffer
 	go func() {
-		done <- run(ctx, []string{"lease", "acquire", "--app", "Notes", "--ttl", "2s", "-s", url, "--nkey", bob.seed}, pw, &errb)
+		done <- run(ctx, []string{"lease", "acquire", "--app", "Notes", "--ttl", "2s", "-s", url, "--nkey", bob.Seed}, pw, &errb)
 		_ = pw.Close()
 	}()
 	line, ok := <-testdaemon.FirstJSONLine(pr)
@@ -412,7 +230,7 @@ func TestLeaseCommands(t *testing.T) {
 	defer stop2()
 	pr2, pw2 := io.Pipe()
 	go func() {
-		done <- run(ctx2, []string{"lease", "acquire", "--input", "-s", url, "--nkey", bob.seed}, pw2, io.Discard)
+		done <- run(ctx2, []string{"lease", "acquire", "--input", "-s", url, "--nkey", bob.Seed}, pw2, io.Discard)
 		_ = pw2.Close()
 	}()
 	if _, ok := <-testdaemon.FirstJSONLine(pr2); !ok {
@@ -420,7 +238,7 @@ func TestLeaseCommands(t *testing.T) {
 	}
 	go func() { _, _ = io.Copy(io.Discard, pr2) }()
 	var o strings.Builder
-	if code := run(context.Background(), []string{"lease", "release", "--input", "-s", url, "--nkey", bob.seed}, &o, io.Discard); code != 0 {
+	if code := run(context.Background(), []string{"lease", "release", "--input", "-s", url, "--nkey", bob.Seed}, &o, io.Discard); code != 0 {
 		t.Fatalf("release: exit %d %s", code, o.String())
 	}
 	select {

@@ -89,7 +89,7 @@ type matrix struct {
 func TestConformanceMatrix(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 25*time.Minute)
 	defer cancel()
-	m := &matrix{t: t, session: startHeadless(t, ctx), dir: t.TempDir(),
+	m := &matrix{t: t, session: testdaemon.StartHeadless(t, ctx), dir: t.TempDir(),
 		results: map[string]map[capability]map[order]result{}, running: map[string]*headless.App{}, presses: map[string]int{}}
 	apps := matrixApps()
 
@@ -128,7 +128,7 @@ func (m *matrix) start(ctx context.Context, a *matrixApp) {
 
 // daemon starts a daemon on the session, losing every loseEvery-th accessibility event.
 func (m *matrix) daemon(loseEvery int) *testDaemon {
-	cfg := sessionConfig(m.session)
+	cfg := testdaemon.SessionConfig(m.session)
 	cfg.LoseEvents, cfg.Log = loseEvery, slog.New(slog.DiscardHandler)
 	return &testDaemon{testdaemon.Start(m.t, cfg)}
 }

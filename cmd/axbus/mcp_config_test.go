@@ -61,9 +61,9 @@ func TestMCPConfig(t *testing.T) {
 			t.Errorf("--client %s: %+v; want %s %s with mcp --state-dir %s", client, cfg, key, abs, d.Dir)
 		}
 		if client == "vscode" {
-			session := mcpConnect(t, exec.Command(got.Command, got.Args...), nil)
-			if r := callTool(t, session, "list_apps", map[string]any{}); r.IsError || !strings.Contains(text(r), "Notes") {
-				t.Fatalf("the configured server: list_apps: %s", text(r))
+			session := testdaemon.MCPConnect(t, exec.Command(got.Command, got.Args...), nil)
+			if r := testdaemon.CallTool(t, session, "list_apps", map[string]any{}); r.IsError || !strings.Contains(testdaemon.Text(r), "Notes") {
+				t.Fatalf("the configured server: list_apps: %s", testdaemon.Text(r))
 			}
 		}
 	}

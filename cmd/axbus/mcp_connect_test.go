@@ -26,21 +26,21 @@ func untilTool(t *testing.T, s *mcp.ClientSession, name string, want func(*mcp.C
 	start := time.Now()
 	var last *mcp.CallToolResult
 	err := backoff.Retry(func() error {
-		if last = callTool(t, s, name, map[string]any{}); !want(last) {
+		if last = testdaemon.CallTool(t, s, name, map[string]any{}); !want(last) {
 			return errors.New("not yet")
 		}
 		return nil
 	}, pace.Every(ctx, 50*time.Millisecond, 15*time.Second))
 	if err != nil {
-		t.Fatalf("%s, for 15 s: %s", name, text(last))
+		t.Fatalf("%s, for 15 s: %s", name, testdaemon.Text(last))
 	}
 	return time.Since(start)
 }
 
 // unavailable says a result is the UNAVAILABLE of a daemon away, telling how to start it.
 func unavailable(r *mcp.CallToolResult) bool {
-	return r.IsError && strings.HasPrefix(text(r), "UNAVAILABLE: ") && strings.Contains(text(r), "axbus serve") &&
-		strings.Contains(text(r), "connects by itself")
+	return r.IsError && strings.HasPrefix(testdaemon.Text(r), "UNAVAILABLE: ") && strings.Contains(testdaemon.Text(r), "axbus serve") &&
+		strings.Contains(testdaemon.Text(r), "connects by itself")
 }
 
 // TestMCPStartsWithoutADaemon: with no daemon, `axbus mcp` answers initialize and lists its
@@ -51,13 +51,13 @@ func TestMCPStartsWithoutADaemon(t *testing.T) {
 	dir := t.TempDir()
 	cmd := exec.Command(bin, "mcp", "--state-dir", dir)
 	cmd.Stderr = os.Stderr
-	s := mcpConnect(t, cmd, nil)
+	s := testdaemon.MCPConnect(t, cmd, nil)
 	list, err := s.ListTools(context.Background(), nil)
 	if err != nil || len(list.Tools) != 31 {
 		t.Fatalf("tools/list without a daemon: %v, %d tools", err, len(list.Tools))
 	}
-	if r := callTool(t, s, "list_apps", map[string]any{}); !unavailable(r) {
-		t.Fatalf("list_apps without a daemon: %s", text(r))
+	if r := testdaemon.CallTool(t, s, "list_apps", map[string]any{}); !unavailable(r) {
+		t.Fatalf("list_apps without a daemon: %s", testdaemon.Text(r))
 	}
 	d, err := daemon.Start(daemon.Config{Backend: "sim", Desktop: "demo", StateDir: dir, Listen: "127.0.0.1:0", Host: "testhost"})
 	if err != nil {
@@ -65,8 +65,8 @@ func TestMCPStartsWithoutADaemon(t *testing.T) {
 	}
 	t.Cleanup(func() { closeDaemon(t, d) })
 	start := time.Now()
-	if r := callTool(t, s, "list_apps", map[string]any{}); r.IsError || !strings.Contains(text(r), "Notes") {
-		t.Fatalf("list_apps, the daemon started: %s", text(r))
+	if r := testdaemon.CallTool(t, s, "list_apps", map[string]any{}); r.IsError || !strings.Contains(testdaemon.Text(r), "Notes") {
+		t.Fatalf("list_apps, the daemon started: %s", testdaemon.Text(r))
 	}
 	t.Logf("the daemon started: the next call answered in %v", time.Since(start).Round(time.Millisecond))
 }
@@ -78,9 +78,9 @@ func TestMCPReconnects(t *testing.T) {
 	bin := testdaemon.Axbus(t)
 	cmd := exec.Command(bin, "mcp", "--state-dir", d.Dir)
 	cmd.Stderr = os.Stderr
-	s := mcpConnect(t, cmd, nil)
-	if r := callTool(t, s, "list_apps", map[string]any{}); r.IsError {
-		t.Fatalf("list_apps: %s", text(r))
+	s := testdaemon.MCPConnect(t, cmd, nil)
+	if r := testdaemon.CallTool(t, s, "list_apps", map[string]any{}); r.IsError {
+		t.Fatalf("list_apps: %s", testdaemon.Text(r))
 	}
 	listen := strings.TrimPrefix(d.Server.ClientURL(), "nats://")
 	closeDaemon(t, d.Daemon.Daemon)
@@ -91,8 +91,8 @@ func TestMCPReconnects(t *testing.T) {
 	}
 	t.Cleanup(func() { closeDaemon(t, again) })
 	start := time.Now()
-	if r := callTool(t, s, "list_apps", map[string]any{}); r.IsError || !strings.Contains(text(r), "Notes") {
-		t.Fatalf("list_apps, the daemon restarted: %s", text(r))
+	if r := testdaemon.CallTool(t, s, "list_apps", map[string]any{}); r.IsError || !strings.Contains(testdaemon.Text(r), "Notes") {
+		t.Fatalf("list_apps, the daemon restarted: %s", testdaemon.Text(r))
 	}
 	if cmd.ProcessState != nil {
 		t.Fatalf("axbus mcp ended: %v", cmd.ProcessState)

@@ -25,19 +25,19 @@ func TestMCPEventsOfAPageSwitch(t *testing.T) {
 		}
 		return []int{factory.PID}
 	})
-	s, _ := mcpClient(t, testdaemon.Axbus(t), "--state-dir", dd.Dir)
+	s, _ := testdaemon.MCPClient(t, testdaemon.Axbus(t), "--state-dir", dd.Dir)
 	const app = "gtk3-widget-factory"
-	cursor := eventsEnd(t, s, app)
+	cursor := testdaemon.EventsEnd(t, s, app)
 
 	// As an agent switches a page, and then focuses another element: its focus change comes
 	// after every event of the switch, in the app's order.
-	if r := callTool(t, s, "click", map[string]any{"locator": `role=radio,name="Page 2"`, "app": app}); r.IsError {
-		t.Fatalf("click Page 2: %s", text(r))
+	if r := testdaemon.CallTool(t, s, "click", map[string]any{"locator": `role=radio,name="Page 2"`, "app": app}); r.IsError {
+		t.Fatalf("click Page 2: %s", testdaemon.Text(r))
 	}
-	if r := callTool(t, s, "focus", map[string]any{"locator": `role=radio,name="Page 1"`, "app": app}); r.IsError {
-		t.Fatalf("focus Page 1: %s", text(r))
+	if r := testdaemon.CallTool(t, s, "focus", map[string]any{"locator": `role=radio,name="Page 1"`, "app": app}); r.IsError {
+		t.Fatalf("focus Page 1: %s", testdaemon.Text(r))
 	}
-	all := storedAfter(t, dd.client, app, cursor, 1, func(e *api.Envelope) bool {
+	all := testdaemon.StoredAfter(t, dd.client, app, cursor, 1, func(e *api.Envelope) bool {
 		return e.Type == observer.EventFocusChanged && e.Element != nil && e.Element.Name == "Page 1"
 	})
 	kinds := map[string]int{}
@@ -50,23 +50,23 @@ func TestMCPEventsOfAPageSwitch(t *testing.T) {
 		t.Fatalf("a page switch: %d showing changes, want a storm", showing)
 	}
 
-	text, page := eventsCall(t, s, map[string]any{"app": app, "cursor": cursor, "limit": 1000})
+	text, page := testdaemon.EventsCall(t, s, map[string]any{"app": app, "cursor": cursor, "limit": 1000})
 	if strings.Contains(text, "state=showing") || page.Excluded < showing || !strings.Contains(text, "left out by exclude [state_changed:showing") {
 		t.Fatalf("by default, the showing changes left out: %d of %d left out:\n%s", page.Excluded, showing, text)
 	}
-	t.Logf("by default: %d bytes, %d lines for %d events, %d left out:\n%s", len(text), len(page.Events), page.events(), page.Excluded, text)
+	t.Logf("by default: %d bytes, %d lines for %d events, %d left out:\n%s", len(text), len(page.Events), page.EventCount(), page.Excluded, text)
 
-	everyText, every := eventsCall(t, s, map[string]any{"app": app, "cursor": cursor, "limit": 1000, "exclude": []string{}})
+	everyText, every := testdaemon.EventsCall(t, s, map[string]any{"app": app, "cursor": cursor, "limit": 1000, "exclude": []string{}})
 	longest := 0
 	for _, e := range every.Events {
 		if client.KindOf(&e.Envelope).String() == "state_changed:showing" {
 			longest = max(longest, e.Count)
 		}
 	}
-	if every.Excluded != 0 || every.events() < len(all) || longest < showing/2 || len(every.Events) > every.events()/4 {
-		t.Fatalf("exclude []: %d entries for %d events (%d stored), the longest run of showing changes %d:\n%s", len(every.Events), every.events(), len(all), longest, everyText)
+	if every.Excluded != 0 || every.EventCount() < len(all) || longest < showing/2 || len(every.Events) > every.EventCount()/4 {
+		t.Fatalf("exclude []: %d entries for %d events (%d stored), the longest run of showing changes %d:\n%s", len(every.Events), every.EventCount(), len(all), longest, everyText)
 	}
-	t.Logf("exclude []: %d bytes, %d lines for %d events:\n%s", len(everyText), len(every.Events), every.events(), everyText)
+	t.Logf("exclude []: %d bytes, %d lines for %d events:\n%s", len(everyText), len(every.Events), every.EventCount(), everyText)
 }
 
 // onOf is " on" or " off" for a state change, else "".

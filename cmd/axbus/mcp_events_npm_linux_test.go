@@ -24,19 +24,19 @@ func TestMCPEventsWithTheTypeScriptSDK(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	storedAfter(t, testdaemon.Client(t, d.Connect(t)), "mail", 0, storm, func(e *api.Envelope) bool { return e.Type == observer.EventValueChanged })
+	testdaemon.StoredAfter(t, testdaemon.Client(t, d.Connect(t)), "mail", 0, storm, func(e *api.Envelope) bool { return e.Type == observer.EventValueChanged })
 
 	stdout := runFixtureClient(t, node, modules, "client.mjs", "events", `{"app":"Mail","exclude":[]}`, "--", testdaemon.Axbus(t), "mcp", "--state-dir", d.Dir)
 	var out tsClientOutput
 	if err := json.Unmarshal(stdout, &out); err != nil {
 		t.Fatalf("client.mjs events: %v\n%s", err, stdout)
 	}
-	var page eventsResult
+	var page testdaemon.EventsResult
 	if err := json.Unmarshal(out.Result.StructuredContent, &page); err != nil || out.Result.IsError || len(page.Events) == 0 {
 		t.Fatalf("events through the TypeScript SDK: %v %s", err, out.text())
 	}
 	last := page.Events[len(page.Events)-1]
-	if last.Count != storm || !strings.Contains(out.text(), "×40") || !textCursor.MatchString(out.text()) {
+	if last.Count != storm || !strings.Contains(out.text(), "×40") || !testdaemon.TextCursor.MatchString(out.text()) {
 		t.Fatalf("events through the TypeScript SDK: the last entry %+v\n%s", last, out.text())
 	}
 	t.Logf("TypeScript SDK %s: %s", out.SDKVersion, out.text())

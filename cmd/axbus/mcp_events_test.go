@@ -4,11 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -19,101 +16,13 @@ import (
 	"github.com/axbus/axbus/observer/sim"
 )
 
-// eventsResult is the events tool's structured result, each entry with its run's count.
-type eventsResult struct {
-	Events []struct {
-		api.Envelope
-		Count int `json:"count"`
-	} `json:"events"`
-	Cursor   uint64 `json:"cursor"`
-	More     bool   `json:"more"`
-	Excluded int    `json:"excluded"`
-	Earlier  int    `json:"earlier"`
-}
-
-// events is how many events the entries stand for.
-func (r *eventsResult) events() int {
-	n := 0
-	for _, e := range r.Events {
-		n += max(e.Count, 1)
-	}
-	return n
-}
-
-// textCursor is the cursor an events text ends with: its last line names it, and more when more follow.
-var textCursor = regexp.MustCompile(`; cursor (\d+)(; more follow: call again with this cursor)?$`)
-
-// eventsCall calls the events tool, and checks what every page must show: no error, and a text
-// that fits 32 KiB and ends with the structured result's cursor and more.
-func eventsCall(t *testing.T, s *mcp.ClientSession, args map[string]any) (string, eventsResult) {
-	t.Helper()
-	r := callTool(t, s, "events", args)
-	text := strings.TrimSuffix(text(r), "\n")
-	if r.IsError {
-		t.Fatalf("events %v: %s", args, text)
-	}
-	page := structured[eventsResult](t, r)
-	m := textCursor.FindStringSubmatch(text)
-	if len(text) > 32<<10 || m == nil || m[1] != strconv.FormatUint(page.Cursor, 10) || (m[2] != "") != page.More {
-		t.Fatalf("events %v: %d bytes of text, cursor %d, more %v; the text ends %q", args, len(text), page.Cursor, page.More, text[max(len(text)-300, 0):])
-	}
-	return text, page
-}
-
-// eventsEnd is the cursor after app's last event now: pages of every kind until no more follow.
-func eventsEnd(t *testing.T, s *mcp.ClientSession, app string) uint64 {
-	t.Helper()
-	var cursor uint64
-	for {
-		_, page := eventsCall(t, s, map[string]any{"app": app, "cursor": cursor, "exclude": []string{}, "limit": 1000})
-		if cursor = page.Cursor; !page.More {
-			return cursor
-		}
-	}
-}
-
-// storedAfter waits until the stream holds n events of app after cursor that pred accepts, and
-// returns every event it read meanwhile (as the bus reads them: not coalesced, none left out).
-func storedAfter(t *testing.T, c *client.Client, app string, cursor uint64, n int, pred func(*api.Envelope) bool) []api.Envelope {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	var read []api.Envelope
-	for matched := 0; matched < n; {
-		p, err := c.EventsAfter(ctx, cursor, 1000, time.Second, client.TailOptions{App: app})
-		if err != nil || ctx.Err() != nil {
-			t.Fatalf("%d of %d events of %s after %d stored: %v %v", matched, n, app, cursor, err, ctx.Err())
-		}
-		for _, e := range p.Events {
-			if read = append(read, e.Event); pred(&e.Event) {
-				matched++
-			}
-		}
-		cursor = p.Cursor
-	}
-	return read
-}
-
-// errorOf is a tool error's code and its JSON body's error.
-func errorOf(t *testing.T, r *mcp.CallToolResult) *observer.Error {
-	t.Helper()
-	if !r.IsError || len(r.Content) < 2 {
-		t.Fatalf("want a tool error, got %s", text(r))
-	}
-	var body api.ErrorBody
-	if err := json.Unmarshal([]byte(r.Content[1].(*mcp.TextContent).Text), &body); err != nil || body.Error == nil {
-		t.Fatalf("the error's JSON: %v %s", err, text(r))
-	}
-	return body.Error
-}
-
 // TestMCPEventsRefusesWhatSelectsNothing: an unknown type (to choose or to exclude), detail, app,
 // or a cursor past the stream's end is an error with its code and what is known, through MCP,
 // the Go client and the CLI's tail, not a page of no events.
 func TestMCPEventsRefusesWhatSelectsNothing(t *testing.T) {
 	d := startTestDaemon(t)
-	s, _ := mcpClient(t, testdaemon.Axbus(t), "--state-dir", d.Dir)
-	end := eventsEnd(t, s, "")
+	s, _ := testdaemon.MCPClient(t, testdaemon.Axbus(t), "--state-dir", d.Dir)
+	end := testdaemon.EventsEnd(t, s, "")
 	for _, c := range []struct {
 		args       map[string]any
 		code       observer.Code
@@ -126,17 +35,17 @@ func TestMCPEventsRefusesWhatSelectsNothing(t *testing.T) {
 		{map[string]any{"app": "Nosuch"}, observer.CodeAppNotFound, "Notes"},
 		{map[string]any{"app": "Notes", "cursor": end + 1000}, observer.CodeBadRequest, "cursor"},
 	} {
-		r := callTool(t, s, "events", c.args)
-		e := errorOf(t, r)
-		if e.Code != c.code || !strings.Contains(text(r), c.mentioning) || !strings.Contains(text(r), "suggestion: ") {
-			t.Fatalf("events %v: %s", c.args, text(r))
+		r := testdaemon.CallTool(t, s, "events", c.args)
+		e := testdaemon.ErrorOf(t, r)
+		if e.Code != c.code || !strings.Contains(testdaemon.Text(r), c.mentioning) || !strings.Contains(testdaemon.Text(r), "suggestion: ") {
+			t.Fatalf("events %v: %s", c.args, testdaemon.Text(r))
 		}
 		if c.code == observer.CodeBadRequest && c.args["cursor"] != nil {
 			if last, _ := e.Details["last"].(float64); uint64(last) < end || uint64(last) >= end+1000 {
 				t.Fatalf("a cursor past the end: details %v, the end was %d", e.Details, end)
 			}
 		}
-		t.Logf("%v: %s", c.args, strings.ReplaceAll(strings.SplitN(text(r), "\n{", 2)[0], "\n", " | "))
+		t.Logf("%v: %s", c.args, strings.ReplaceAll(strings.SplitN(testdaemon.Text(r), "\n{", 2)[0], "\n", " | "))
 	}
 
 	// The same through the Go client, which the CLI and NATS tools share.
@@ -170,7 +79,7 @@ func TestMCPEventsRefusesWhatSelectsNothing(t *testing.T) {
 	if err := d.Backend.(*sim.Desktop).Kill(502); err != nil {
 		t.Fatal(err)
 	}
-	storedAfter(t, cl, "mail", end, 1, func(e *api.Envelope) bool { return e.Type == observer.EventAppTerminated })
+	testdaemon.StoredAfter(t, cl, "mail", end, 1, func(e *api.Envelope) bool { return e.Type == observer.EventAppTerminated })
 	if _, err := cl.EventsAfter(ctx, 0, 10, 0, client.TailOptions{App: "mail"}); err != nil {
 		t.Fatalf("events of an app that ended: %v", err)
 	}
@@ -198,7 +107,7 @@ func TestMCPEventsRefusesWhatSelectsNothing(t *testing.T) {
 func TestMCPEventsStormsExclusionsAndCursor(t *testing.T) {
 	d := startTestDaemon(t)
 	desk := d.Backend.(*sim.Desktop)
-	s, _ := mcpClient(t, testdaemon.Axbus(t), "--state-dir", d.Dir)
+	s, _ := testdaemon.MCPClient(t, testdaemon.Axbus(t), "--state-dir", d.Dir)
 	cl := testdaemon.Client(t, d.Connect(t))
 	const mail = 502
 	isStatus := func(e *api.Envelope) bool {
@@ -206,15 +115,15 @@ func TestMCPEventsStormsExclusionsAndCursor(t *testing.T) {
 	}
 
 	// A storm: 40 value changes of one element.
-	cursor := eventsEnd(t, s, "Mail")
+	cursor := testdaemon.EventsEnd(t, s, "Mail")
 	const storm = 40
 	for i := range storm {
 		if err := desk.SetValue(mail, "mail-status", fmt.Sprintf("status %d", i)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	storedAfter(t, cl, "mail", cursor, storm, isStatus)
-	text, page := eventsCall(t, s, map[string]any{"app": "Mail", "cursor": cursor})
+	testdaemon.StoredAfter(t, cl, "mail", cursor, storm, isStatus)
+	text, page := testdaemon.EventsCall(t, s, map[string]any{"app": "Mail", "cursor": cursor})
 	lines := strings.Split(text, "\n")
 	if len(lines) != 2 || !strings.HasSuffix(lines[0], "×40") || !strings.Contains(lines[0], "status 39") ||
 		len(page.Events) != 1 || page.Events[0].Count != storm || page.Events[0].Element == nil || page.Events[0].Element.Name != "status 39" {
@@ -224,7 +133,7 @@ func TestMCPEventsStormsExclusionsAndCursor(t *testing.T) {
 	stormEnd := page.Cursor
 
 	// Left out, and passed over: the cursor is after them.
-	text, page = eventsCall(t, s, map[string]any{"app": "Mail", "cursor": cursor, "exclude": []string{"value_changed"}})
+	text, page = testdaemon.EventsCall(t, s, map[string]any{"app": "Mail", "cursor": cursor, "exclude": []string{"value_changed"}})
 	if len(page.Events) != 0 || page.Excluded != storm || page.Cursor != stormEnd || !strings.Contains(text, "40 left out by exclude [value_changed]") {
 		t.Fatalf("the storm excluded: %s\n%+v", text, page)
 	}
@@ -239,7 +148,7 @@ func TestMCPEventsStormsExclusionsAndCursor(t *testing.T) {
 	}
 
 	// A page too long for 32 KiB of text: 1,200 events, no two in a row alike.
-	cursor = eventsEnd(t, s, "Mail")
+	cursor = testdaemon.EventsEnd(t, s, "Mail")
 	const many = 1200
 	for i := range many / 2 {
 		if err := desk.SetValue(mail, "mail-status", fmt.Sprintf("status %d", i)); err != nil {
@@ -249,16 +158,16 @@ func TestMCPEventsStormsExclusionsAndCursor(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	storedAfter(t, cl, "mail", cursor, many, isStatus)
-	text, page = eventsCall(t, s, map[string]any{"app": "Mail", "cursor": cursor, "limit": 1000})
-	if !page.More || len(page.Events) != strings.Count(text, "\n") || page.events() >= 1000 {
+	testdaemon.StoredAfter(t, cl, "mail", cursor, many, isStatus)
+	text, page = testdaemon.EventsCall(t, s, map[string]any{"app": "Mail", "cursor": cursor, "limit": 1000})
+	if !page.More || len(page.Events) != strings.Count(text, "\n") || page.EventCount() >= 1000 {
 		t.Fatalf("a page cut to fit: %d bytes, %d entries, more %v; ends %q", len(text), len(page.Events), page.More, text[len(text)-200:])
 	}
-	t.Logf("a page of 1,000 asked for: %d events in %d bytes of text; ends %q", page.events(), len(text), text[strings.LastIndexByte(text, '\n')+1:])
-	got, pages := page.events(), 1
+	t.Logf("a page of 1,000 asked for: %d events in %d bytes of text; ends %q", page.EventCount(), len(text), text[strings.LastIndexByte(text, '\n')+1:])
+	got, pages := page.EventCount(), 1
 	for page.More {
-		_, page = eventsCall(t, s, map[string]any{"app": "Mail", "cursor": page.Cursor, "limit": 1000})
-		got += page.events()
+		_, page = testdaemon.EventsCall(t, s, map[string]any{"app": "Mail", "cursor": page.Cursor, "limit": 1000})
+		got += page.EventCount()
 		pages++
 	}
 	if got != many {
@@ -271,7 +180,7 @@ func TestMCPEventsStormsExclusionsAndCursor(t *testing.T) {
 		t.Fatalf("read the events resource: %v", err)
 	}
 	body := res.Contents[0].Text
-	var recent eventsResult
+	var recent testdaemon.EventsResult
 	if err := json.Unmarshal([]byte(body), &recent); err != nil {
 		t.Fatal(err)
 	}

@@ -3,13 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -21,94 +18,12 @@ import (
 	"github.com/axbus/axbus/internal/testkit"
 )
 
-// mcpClient runs `axbus mcp` (the built binary, args after it) with the go-sdk's own client
-// over its CommandTransport, and closes the session with the test.
-func mcpClient(t *testing.T, bin string, args ...string) (*mcp.ClientSession, *exec.Cmd) {
-	t.Helper()
-	cmd := exec.Command(bin, append([]string{"mcp"}, args...)...)
-	cmd.Stderr = os.Stderr
-	return mcpConnect(t, cmd, nil), cmd
-}
-
-// mcpConnect connects the go-sdk's client (with opts) to the MCP server cmd runs.
-func mcpConnect(t *testing.T, cmd *exec.Cmd, opts *mcp.ClientOptions) *mcp.ClientSession {
-	t.Helper()
-	client := mcp.NewClient(&mcp.Implementation{Name: "axbus-test", Version: "0"}, opts)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = session.Close() })
-	return session
-}
-
-// callTool calls a tool and returns its result, failing on a protocol error, or on an error
-// result whose advice is not in MCP terms.
-func callTool(t *testing.T, s *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	r, err := s.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	if r.IsError {
-		checkMCPTerms(t, name, text(r))
-	}
-	return r
-}
-
-// checkMCPTerms fails when what an agent read names a flag or a command of the CLI, which it
-// has not: its advice must name tools and their arguments. A program a person runs (serve,
-// doctor) may be named.
-func checkMCPTerms(t *testing.T, tool, read string) {
-	t.Helper()
-	if flag := regexp.MustCompile(`(^|[\s('"])--[a-z]`).FindString(read); flag != "" {
-		t.Errorf("%s: an agent was told of a CLI flag (%q): %s", tool, flag, read)
-	}
-	parser, err := newParser(io.Discard, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range regexp.MustCompile(`axbus ([a-z_-]+)`).FindAllStringSubmatch(read, -1) {
-		for _, cmd := range parser.Model.Children {
-			if (cmd.Name == m[1] || slices.Contains(cmd.Aliases, m[1])) && cmd.Name != "serve" && cmd.Name != "doctor" {
-				t.Errorf("%s: an agent was told of a CLI command (%q): %s", tool, m[0], read)
-			}
-		}
-	}
-}
-
-// text is a result's text contents, one after another.
-func text(r *mcp.CallToolResult) string {
-	var b strings.Builder
-	for _, c := range r.Content {
-		if tc, ok := c.(*mcp.TextContent); ok {
-			b.WriteString(tc.Text + "\n")
-		}
-	}
-	return b.String()
-}
-
-// structured decodes a result's structured content into a T.
-func structured[T any](t *testing.T, r *mcp.CallToolResult) T {
-	t.Helper()
-	var v T
-	raw, _ := json.Marshal(r.StructuredContent)
-	if err := json.Unmarshal(raw, &v); err != nil {
-		t.Fatalf("structured content %s: %v", raw, err)
-	}
-	return v
-}
-
 // TestMCPOnTheSimulatedDesktop: the tools' list, a bad argument, events after a cursor and
 // their resource, and how the stdio server ends: when stdin closes, when the daemon goes.
 func TestMCPOnTheSimulatedDesktop(t *testing.T) {
 	d := startTestDaemon(t)
 	bin := testdaemon.Axbus(t)
-	s, cmd := mcpClient(t, bin, "--state-dir", d.Dir)
+	s, cmd := testdaemon.MCPClient(t, bin, "--state-dir", d.Dir)
 	ctx := context.Background()
 
 	list, err := s.ListTools(ctx, nil)
@@ -138,40 +53,40 @@ func TestMCPOnTheSimulatedDesktop(t *testing.T) {
 		t.Fatalf("click's input schema has no expect as a string, or a combinator: %.300s", raw)
 	}
 
-	r := callTool(t, s, "list_apps", map[string]any{})
-	if r.IsError || !strings.Contains(text(r), "Notes") {
-		t.Fatalf("list_apps: %s", text(r))
+	r := testdaemon.CallTool(t, s, "list_apps", map[string]any{})
+	if r.IsError || !strings.Contains(testdaemon.Text(r), "Notes") {
+		t.Fatalf("list_apps: %s", testdaemon.Text(r))
 	}
-	r = callTool(t, s, "click", map[string]any{"locator": "role=button,name=Save", "app": "Notes", "expect": `text:"Saved"`})
-	if r.IsError || !strings.Contains(text(r), "expect met") {
-		t.Fatalf("click by locator: %s", text(r))
+	r = testdaemon.CallTool(t, s, "click", map[string]any{"locator": "role=button,name=Save", "app": "Notes", "expect": `text:"Saved"`})
+	if r.IsError || !strings.Contains(testdaemon.Text(r), "expect met") {
+		t.Fatalf("click by locator: %s", testdaemon.Text(r))
 	}
 	// What the schema cannot say, the daemon refuses in the tool's terms.
 	for _, args := range []map[string]any{{"target": "nonsense"}, {}, {"locator": "role=button,name=Save"}} {
-		r = callTool(t, s, "click", args)
-		if !r.IsError || !strings.HasPrefix(text(r), "BAD_REQUEST: click: ") || !strings.Contains(text(r), "suggestion: Give target (e12 or SNAPSHOT:e12) or locator with app or pid, not both.") {
-			t.Fatalf("click %v: %+v %s", args, r, text(r))
+		r = testdaemon.CallTool(t, s, "click", args)
+		if !r.IsError || !strings.HasPrefix(testdaemon.Text(r), "BAD_REQUEST: click: ") || !strings.Contains(testdaemon.Text(r), "suggestion: Give target (e12 or SNAPSHOT:e12) or locator with app or pid, not both.") {
+			t.Fatalf("click %v: %+v %s", args, r, testdaemon.Text(r))
 		}
 	}
-	r = callTool(t, s, "window_move", map[string]any{"app": "Notes", "op": "close"})
-	if !r.IsError || !strings.Contains(text(r), `window_move takes no argument "op"`) || !strings.Contains(text(r), "window_move takes: app, pid, window, x, y.") {
-		t.Fatalf("window_move with an op: %s", text(r))
+	r = testdaemon.CallTool(t, s, "window_move", map[string]any{"app": "Notes", "op": "close"})
+	if !r.IsError || !strings.Contains(testdaemon.Text(r), `window_move takes no argument "op"`) || !strings.Contains(testdaemon.Text(r), "window_move takes: app, pid, window, x, y.") {
+		t.Fatalf("window_move with an op: %s", testdaemon.Text(r))
 	}
-	r = callTool(t, s, "events", map[string]any{"colour": "red"})
-	if !r.IsError || !strings.HasPrefix(text(r), "BAD_REQUEST: ") {
-		t.Fatalf("events with a bad argument: %s", text(r))
+	r = testdaemon.CallTool(t, s, "events", map[string]any{"colour": "red"})
+	if !r.IsError || !strings.HasPrefix(testdaemon.Text(r), "BAD_REQUEST: ") {
+		t.Fatalf("events with a bad argument: %s", testdaemon.Text(r))
 	}
 
 	// Events after a cursor: the click's are there; from the last cursor, none until a new one.
-	page := structured[eventsPage](t, callTool(t, s, "events", map[string]any{"app": "Notes"}))
+	page := testdaemon.Structured[eventsPage](t, testdaemon.CallTool(t, s, "events", map[string]any{"app": "Notes"}))
 	if len(page.Events) == 0 || page.Cursor == 0 {
 		t.Fatalf("events: %+v", page)
 	}
 	for page.More {
-		page = structured[eventsPage](t, callTool(t, s, "events", map[string]any{"app": "Notes", "cursor": page.Cursor}))
+		page = testdaemon.Structured[eventsPage](t, testdaemon.CallTool(t, s, "events", map[string]any{"app": "Notes", "cursor": page.Cursor}))
 	}
 	// Only what came after it: the demo's clock ticks every 2 s, and may within the wait.
-	next := structured[eventsPage](t, callTool(t, s, "events", map[string]any{"app": "Notes", "cursor": page.Cursor, "wait_ms": 100}))
+	next := testdaemon.Structured[eventsPage](t, testdaemon.CallTool(t, s, "events", map[string]any{"app": "Notes", "cursor": page.Cursor, "wait_ms": 100}))
 	for _, raw := range next.Events {
 		var e api.Envelope
 		if err := json.Unmarshal(raw, &e); err != nil || e.Element == nil || !strings.HasPrefix(e.Element.Name, "Synced at") {
@@ -206,7 +121,7 @@ func TestMCPOverHTTPNeedsTheToken(t *testing.T) {
 	d := startTestDaemon(t)
 	bin := testdaemon.Axbus(t)
 	tokenFile := filepath.Join(t.TempDir(), "mcp.token")
-	addr := "127.0.0.1:" + freePort(t)
+	addr := "127.0.0.1:" + testdaemon.FreePort(t)
 	cmd := exec.Command(bin, "mcp", "--state-dir", d.Dir, "--http", addr, "--token-file", tokenFile)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -266,9 +181,9 @@ func TestMCPOverHTTPNeedsTheToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer session.Close()
-	r := callTool(t, session, "list_apps", map[string]any{})
-	if r.IsError || !strings.Contains(text(r), "Notes") {
-		t.Fatalf("list_apps over HTTP: %s", text(r))
+	r := testdaemon.CallTool(t, session, "list_apps", map[string]any{})
+	if r.IsError || !strings.Contains(testdaemon.Text(r), "Notes") {
+		t.Fatalf("list_apps over HTTP: %s", testdaemon.Text(r))
 	}
 	if out, _, code := d.cli(t, "mcp", "--http", "0.0.0.0:0"); code != exitUsage {
 		t.Fatalf("a non-loopback address: exit %d %s", code, out)
@@ -289,7 +204,7 @@ func TestMCPPushesEvents(t *testing.T) {
 	d := startTestDaemon(t)
 	bin := testdaemon.Axbus(t)
 	updated := make(chan string, 16)
-	session := mcpConnect(t, exec.Command(bin, "mcp", "--state-dir", d.Dir), &mcp.ClientOptions{
+	session := testdaemon.MCPConnect(t, exec.Command(bin, "mcp", "--state-dir", d.Dir), &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) { updated <- r.Params.URI }})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -301,8 +216,8 @@ func TestMCPPushesEvents(t *testing.T) {
 	if err := session.Subscribe(ctx, &mcp.SubscribeParams{URI: uri}); err != nil {
 		t.Fatal(err)
 	}
-	if r := callTool(t, session, "click", map[string]any{"locator": "role=button,name=Save", "app": "Notes"}); r.IsError {
-		t.Fatalf("click: %s", text(r))
+	if r := testdaemon.CallTool(t, session, "click", map[string]any{"locator": "role=button,name=Save", "app": "Notes"}); r.IsError {
+		t.Fatalf("click: %s", testdaemon.Text(r))
 	}
 	select {
 	case got := <-updated:

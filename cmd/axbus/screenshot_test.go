@@ -59,14 +59,14 @@ func TestScreenshotTravelsWhole(t *testing.T) {
 	}
 
 	// The parts are the taker's alone: another identity asking for them by id gets none.
-	alice, bob := newLeaseAgent(t, d, "alice", "agent"), newLeaseAgent(t, d, "bob", "agent")
+	alice, bob := testdaemon.NewLeaseAgent(t, d.Daemon, "alice", "agent"), testdaemon.NewLeaseAgent(t, d.Daemon, "bob", "agent")
 	ctx := context.Background()
-	ar, _, err := alice.client.Screenshot(ctx, api.ScreenshotRequest{Region: &observer.Rect{W: 100, H: 100}})
+	ar, _, err := alice.Client.Screenshot(ctx, api.ScreenshotRequest{Region: &observer.Rect{W: 100, H: 100}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var raw json.RawMessage
-	if err := bob.client.Call(ctx, "screenshot_part", api.ScreenshotPartRequest{ID: ar.ID}, &raw); observer.CodeOf(err) != observer.CodePermissionDenied {
+	if err := bob.Client.Call(ctx, "screenshot_part", api.ScreenshotPartRequest{ID: ar.ID}, &raw); observer.CodeOf(err) != observer.CodePermissionDenied {
 		t.Fatalf("bob fetched alice's screenshot: %v (%d bytes)", err, len(raw))
 	}
 

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"os"
@@ -23,7 +22,7 @@ import (
 // `axbus serve --listen 0.0.0.0:PORT` (or :PORT, every interface) without TLS or
 // --insecure-remote exits non-zero at once, says what to do, and leaves no daemon behind.
 func TestServeRefusesRemoteListenWithoutTLS(t *testing.T) {
-	port := freePort(t)
+	port := testdaemon.FreePort(t)
 	for _, addr := range []string{"0.0.0.0:" + port, ":" + port} {
 		dir := filepath.Join(t.TempDir(), "state")
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -248,15 +247,4 @@ func (s *servedDaemon) bannerHas(t *testing.T, label, want string) {
 func (s *servedDaemon) cli(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	return (&testDaemon{&testdaemon.Daemon{Dir: s.dir}}).cli(t, args...)
-}
-
-// freePort is a TCP port free on every interface just now.
-func freePort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", ":0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return fmt.Sprint(l.Addr().(*net.TCPAddr).Port)
 }

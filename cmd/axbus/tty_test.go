@@ -1,21 +1,17 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/creack/pty"
 
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
@@ -27,38 +23,11 @@ import (
 // everything the command printed (a closed terminal's last bytes may be lost on some systems).
 const ttyEnd = "--- end of the command's output ---"
 
-// openTTY is a pseudo-terminal: its slave end is a command's stdout, its master end the screen,
-// read into lines (the terminal's CR LF made LF).
-func openTTY(t *testing.T) (slave *os.File, lines <-chan string) {
-	t.Helper()
-	master, slave, err := pty.Open()
-	if err != nil {
-		t.Fatalf("no pseudo-terminal: %v", err)
-	}
-	t.Cleanup(func() {
-		slave.Close()
-		master.Close() // ends the reader
-	})
-	out := make(chan string, 4096)
-	go func() {
-		defer close(out)
-		r := bufio.NewReader(master)
-		for {
-			l, err := r.ReadString('\n')
-			if err != nil {
-				return
-			}
-			out <- strings.TrimSuffix(strings.TrimSuffix(l, "\n"), "\r")
-		}
-	}()
-	return slave, out
-}
-
 // onTTY runs one command line with a terminal as its stdout and returns what the terminal
 // showed, a line each.
 func (d *testDaemon) onTTY(t *testing.T, args ...string) []string {
 	t.Helper()
-	slave, lines := openTTY(t)
+	slave, lines := testdaemon.OpenTTY(t)
 	full := append([]string{args[0], "--state-dir", d.Dir}, args[1:]...)
 	var errb bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -194,7 +163,7 @@ func TestTTYAppsIsATable(t *testing.T) {
 func TestTTYTailIsOneLineAnEvent(t *testing.T) {
 	d := startTestDaemon(t)
 	desk := d.Backend.(*sim.Desktop)
-	slave, lines := openTTY(t)
+	slave, lines := testdaemon.OpenTTY(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	consumers := func() int {

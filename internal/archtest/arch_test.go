@@ -24,6 +24,7 @@ var thirdParty = map[string][]string{
 	"jsonschema":  {"github.com/santhosh-tekuri/jsonschema/v6"},
 	"go-sdk":      {"github.com/modelcontextprotocol/go-sdk"},
 	"kong":        {"github.com/alecthomas/kong"},
+	"pty":         {"github.com/creack/pty"},
 	"x/sys":       {"golang.org/x/sys"},
 	"x/text":      {"golang.org/x/text"},
 }

@@ -1,0 +1,78 @@
+package testdaemon
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/axbus/axbus/internal/daemon"
+	"github.com/axbus/axbus/internal/headless"
+	"github.com/creack/pty"
+)
+
+// StartHeadless starts a headless desktop, closed when the test ends.
+func StartHeadless(t *testing.T, ctx context.Context) *headless.Session {
+	t.Helper()
+	if err := headless.Available(); err != nil {
+		t.Fatalf("the headless desktop needs: %v (make test installs it)", err)
+	}
+	sess, err := headless.Start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := sess.Close(); err != nil {
+			t.Errorf("session close: %v", err)
+		}
+	})
+	return sess
+}
+
+// SessionConfig is a daemon on the AT-SPI backend of the headless desktop s; what it launches
+// ends with the session.
+func SessionConfig(s *headless.Session) daemon.Config {
+	return daemon.Config{Backend: "atspi", SessionBus: s.SessionBus, A11yBus: s.A11yBus, Display: s.Display,
+		XAuthority: s.XAuthority, LaunchEnv: s.Env()}
+}
+
+// FreePort is a TCP port free on every interface just now.
+func FreePort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", ":0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return fmt.Sprint(l.Addr().(*net.TCPAddr).Port)
+}
+
+// OpenTTY is a pseudo-terminal: its slave end is a command's stdout, its master end the screen,
+// read into lines (the terminal's CR LF made LF).
+func OpenTTY(t *testing.T) (slave *os.File, lines <-chan string) {
+	t.Helper()
+	master, slave, err := pty.Open()
+	if err != nil {
+		t.Fatalf("no pseudo-terminal: %v", err)
+	}
+	t.Cleanup(func() {
+		slave.Close()
+		master.Close() // ends the reader
+	})
+	out := make(chan string, 4096)
+	go func() {
+		defer close(out)
+		r := bufio.NewReader(master)
+		for {
+			l, err := r.ReadString('\n')
+			if err != nil {
+				return
+			}
+			out <- strings.TrimSuffix(strings.TrimSuffix(l, "\n"), "\r")
+		}
+	}()
+	return slave, out
+}
