@@ -332,7 +332,7 @@ func TestAgentsListsWhoIsConnected(t *testing.T) {
 	}
 
 	// On a terminal: a header, then one line an identity.
-	lines := r.d.onTTY(t, "agents")
+	lines := r.d.OnTTY(t, run, "agents")
 	t.Logf("axbus agents on a terminal:\n%s", strings.Join(lines, "\n"))
 	if len(lines) < 4 || !strings.HasPrefix(lines[0], "NAME") {
 		t.Fatalf("agents on a terminal: %q", lines)

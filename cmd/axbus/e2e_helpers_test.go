@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"testing"
 	"time"
 
@@ -13,8 +14,7 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	defer testdaemon.RemoveAxbus()
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) { testdaemon.RemoveAxbus(); os.Exit(code) }))
 }
 
 // testDaemon is a real daemon (testdaemon.Daemon) that the CLI under test talks to.

@@ -148,7 +148,7 @@ func TestHostileScreenshotStorm(t *testing.T) {
 	t.Logf("VmRSS %d MB before, %d MB at most during the storm (bound %d MB); the owner's %d status calls: p50 %v, max %v",
 		rssBefore>>10, peak>>20, heavyRSSBound>>20, len(owner), owner[len(owner)/2].Round(time.Microsecond), owner[len(owner)-1].Round(time.Microsecond))
 
-	if raceDetector {
+	if testkit.RaceDetector {
 		t.Logf("the race detector's shadow memory makes the %d MB bound meaningless: not checked", heavyRSSBound>>20)
 	} else if peak > heavyRSSBound {
 		t.Errorf("the process held %d MB during the storm, bound %d MB", peak>>20, heavyRSSBound>>20)

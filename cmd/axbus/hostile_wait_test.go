@@ -30,7 +30,7 @@ func anyOf32(leaf string) string { return strings.Join(slices.Repeat([]string{le
 // (before: 49.9 s), the agent's locator actions find their targets, and the monitor's wait
 // answers at its timeout.
 func TestAHostileWaitStallsNoOne(t *testing.T) {
-	if raceDetector {
+	if testkit.RaceDetector {
 		t.Skip("timed: the race detector slows matching tenfold")
 	}
 	s := startSecDaemon(t)

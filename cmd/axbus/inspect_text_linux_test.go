@@ -25,7 +25,7 @@ func TestInspectTextOnGTK3(t *testing.T) {
 		t.Fatalf("wait for the added button: exit %d %s%s", code, out, errOut)
 	}
 
-	lines := dd.onTTY(t, "inspect", "--pid", pid, "--ocr")
+	lines := dd.OnTTY(t, run, "inspect", "--pid", pid, "--ocr")
 	if len(lines) < 2 {
 		t.Fatalf("inspect on a terminal: %q", lines)
 	}

@@ -19,38 +19,6 @@ import (
 	"github.com/axbus/axbus/observer/sim"
 )
 
-// ttyEnd is written to the terminal after a command ended, so that its reader knows it has
-// everything the command printed (a closed terminal's last bytes may be lost on some systems).
-const ttyEnd = "--- end of the command's output ---"
-
-// onTTY runs one command line with a terminal as its stdout and returns what the terminal
-// showed, a line each.
-func (d *testDaemon) onTTY(t *testing.T, args ...string) []string {
-	t.Helper()
-	slave, lines := testdaemon.OpenTTY(t)
-	full := append([]string{args[0], "--state-dir", d.Dir}, args[1:]...)
-	var errb bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if code := run(ctx, full, slave, &errb); code != 0 {
-		t.Fatalf("%v: exit %d: %s", args, code, errb.String())
-	}
-	fmt.Fprintln(slave, ttyEnd)
-	var got []string
-	timeout := time.After(10 * time.Second)
-	for {
-		select {
-		case l, ok := <-lines:
-			if !ok || l == ttyEnd {
-				return got
-			}
-			got = append(got, l)
-		case <-timeout:
-			t.Fatalf("%v: the terminal showed no end of the output within 10 s; so far %q", args, got)
-		}
-	}
-}
-
 // On a terminal inspect prints a header and one element a line, indented two spaces for each
 // printed ancestor (unnamed containers are folded away, and the header counts them); piped, or
 // with --json, one JSON document.
@@ -67,7 +35,7 @@ func TestTTYInspectIsCompact(t *testing.T) {
 		parent[e.ID] = e.Parent
 	}
 
-	lines := d.onTTY(t, "inspect", "--app", "notes")
+	lines := d.OnTTY(t, run, "inspect", "--app", "notes")
 	header := regexp.MustCompile(`^snapshot s_[0-9a-f]{12}: Notes \(pid 501\), window "Notes": (\d+) elements, (\d+) folded`)
 	h := header.FindStringSubmatch(strings.Join(lines[:min(1, len(lines))], ""))
 	if h == nil {
@@ -111,7 +79,7 @@ func TestTTYInspectIsCompact(t *testing.T) {
 		t.Fatal("JSON on the terminal")
 	}
 
-	lines = d.onTTY(t, "inspect", "--app", "notes", "--json")
+	lines = d.OnTTY(t, run, "inspect", "--app", "notes", "--json")
 	if insp := oneInspection(t, strings.Join(lines, "\n")); insp.App.PID != 501 {
 		t.Fatalf("inspect --json on a terminal: %+v", insp.App)
 	}
@@ -138,7 +106,7 @@ func oneInspection(t *testing.T, out string) observer.Inspection {
 // On a terminal apps is a table with aligned columns.
 func TestTTYAppsIsATable(t *testing.T) {
 	d := startTestDaemon(t)
-	lines := d.onTTY(t, "apps")
+	lines := d.OnTTY(t, run, "apps")
 	if len(lines) != 3 || !regexp.MustCompile(`^PID +NAME +TOOLKIT +ID$`).MatchString(strings.TrimRight(lines[0], " ")) {
 		t.Fatalf("apps on a terminal:\n%s", strings.Join(lines, "\n"))
 	}

@@ -2,12 +2,15 @@ package testdaemon
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/headless"
@@ -75,4 +78,40 @@ func OpenTTY(t *testing.T) (slave *os.File, lines <-chan string) {
 		}
 	}()
 	return slave, out
+}
+
+// ttyEnd is written to the terminal after a command ended, so that its reader knows it has
+// everything the command printed (a closed terminal's last bytes may be lost on some systems).
+const ttyEnd = "--- end of the command's output ---"
+
+// Runner runs one axbus command line and returns its exit status: the CLI in-process, or the
+// built binary.
+type Runner func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+
+// OnTTY runs one command line against the daemon with a terminal as its stdout and returns what
+// the terminal showed, a line each.
+func (d *Daemon) OnTTY(t *testing.T, run Runner, args ...string) []string {
+	t.Helper()
+	slave, lines := OpenTTY(t)
+	full := append([]string{args[0], "--state-dir", d.Dir}, args[1:]...)
+	var errb bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if code := run(ctx, full, slave, &errb); code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+	}
+	fmt.Fprintln(slave, ttyEnd)
+	var got []string
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case l, ok := <-lines:
+			if !ok || l == ttyEnd {
+				return got
+			}
+			got = append(got, l)
+		case <-timeout:
+			t.Fatalf("%v: the terminal showed no end of the output within 10 s; so far %q", args, got)
+		}
+	}
 }

@@ -2,6 +2,8 @@ package testdaemon
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,17 +16,25 @@ import (
 // ModuleRoot finds the directory of go.mod above the working directory.
 func ModuleRoot(t testing.TB) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	dir, err := moduleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
+			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			t.Fatal("go.mod not found")
+			return "", errors.New("go.mod not found")
 		}
 		dir = parent
 	}
@@ -68,20 +78,31 @@ var built struct {
 // Axbus builds the axbus binary once per test process and returns its path.
 func Axbus(t testing.TB) string {
 	t.Helper()
-	root := ModuleRoot(t)
+	bin, err := BuildAxbus()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// BuildAxbus is Axbus for a TestMain: the binary built once per test process.
+func BuildAxbus() (string, error) {
 	built.once.Do(func() {
+		var root string
+		if root, built.err = moduleRoot(); built.err != nil {
+			return
+		}
 		if built.dir, built.err = os.MkdirTemp("", "axbus-bin-"); built.err != nil {
 			return
 		}
 		built.bin = filepath.Join(built.dir, "axbus")
 		cmd := exec.Command("go", "build", "-o", built.bin, "./cmd/axbus")
 		cmd.Dir = root
-		built.out, built.err = cmd.CombinedOutput()
+		if built.out, built.err = cmd.CombinedOutput(); built.err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", built.err, built.out)
+		}
 	})
-	if built.err != nil {
-		t.Fatalf("go build: %v\n%s", built.err, built.out)
-	}
-	return built.bin
+	return built.bin, built.err
 }
 
 // RemoveAxbus removes the binary Axbus built; a TestMain calls it after the tests.

@@ -1,7 +1,0 @@
-//go:build !race
-
-package main
-
-// raceDetector says the tests run under the race detector, which makes timings meaningless
-// (make test runs the timed ones again without it).
-const raceDetector = false
