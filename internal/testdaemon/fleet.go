@@ -136,4 +136,19 @@ func (f *Fleet) JoinedAgain(t *testing.T) {
 	if !testkit.Within(20*time.Second, func() bool { return hub.Leaves() == len(f.Hosts) }) {
 		t.Fatalf("%d of %d hosts rejoined the hub", hub.Leaves(), len(f.Hosts))
 	}
+	// A leaf's link is up a moment before its subscriptions reach the hub: each host's service
+	// answers through it once they have.
+	admin := f.Client(t, hub.AdminSeedFile)
+	for h := range f.Hosts {
+		c := On(t, admin, h)
+		var err error
+		if !testkit.Within(10*time.Second, func() bool {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			_, err = c.Apps(ctx)
+			return err == nil
+		}) {
+			t.Fatalf("%s does not answer through the hub that came back: %v", h, err)
+		}
+	}
 }
