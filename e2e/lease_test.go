@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -16,24 +15,6 @@ import (
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
-
-// lockedBuffer is a strings.Builder safe for a command writing while the test reads.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // leaseKV is the value and the TTL the daemon's bucket keeps for key.
 func leaseKV(t *testing.T, d *testDaemon, key string) (api.Lease, time.Duration, bool) {
@@ -183,7 +164,7 @@ func TestLeaseCommands(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)
-	var errb lockedBuffer
+	var errb testkit.Buffer
 	go func() {
 		done <- run(ctx, []string{"lease", "acquire", "--app", "Notes", "--ttl", "2s", "-s", url, "--nkey", bob.Seed}, pw, &errb)
 		_ = pw.Close()

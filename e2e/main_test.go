@@ -3,7 +3,6 @@ package e2e
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -45,15 +44,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 10 * time.Second
 	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case errors.As(err, &exit):
-		return exit.ExitCode()
-	case err != nil:
-		fmt.Fprintf(stderr, "e2e: %v\n", err)
-		return -1
+	if cmd.ProcessState != nil { // it ran: its status, also when ctx's end asked it to stop
+		return cmd.ProcessState.ExitCode()
 	}
-	return 0
+	if err != nil {
+		fmt.Fprintf(stderr, "e2e: %v\n", err)
+	}
+	return -1
 }
 
 // runIn runs one command line, as a shell would, and returns its output and status.

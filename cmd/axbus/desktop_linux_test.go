@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -15,6 +14,7 @@ import (
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
+	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go"
 )
@@ -26,7 +26,7 @@ type desktopDaemon struct {
 	session   *headless.Session
 	apps      map[string]*headless.App // by kind
 	browser   *headless.Browser        // startWebDaemon's
-	log       *syncBuffer              // the daemon's whole log, at debug level
+	log       *testkit.Buffer          // the daemon's whole log, at debug level
 	client    *client.Client
 	nc        *nats.Conn
 	events    chan received
@@ -39,23 +39,6 @@ type desktopDaemon struct {
 type received struct {
 	env api.Envelope
 	at  time.Time
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 func startDesktopDaemon(t *testing.T, kinds ...string) *desktopDaemon {
@@ -81,7 +64,7 @@ func startDaemonWith(t *testing.T, setup func(ctx context.Context, dd *desktopDa
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	sess := testdaemon.StartHeadless(t, ctx)
-	dd := &desktopDaemon{session: sess, apps: map[string]*headless.App{}, log: &syncBuffer{}, events: make(chan received, 4096)}
+	dd := &desktopDaemon{session: sess, apps: map[string]*headless.App{}, log: &testkit.Buffer{}, events: make(chan received, 4096)}
 	pids := setup(ctx, dd)
 	cfg := testdaemon.SessionConfig(sess)
 	cfg.Log = slog.New(slog.NewTextHandler(dd.log, &slog.HandlerOptions{Level: slog.LevelDebug}))

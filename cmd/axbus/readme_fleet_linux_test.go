@@ -159,7 +159,7 @@ func (u *readmeUser) background(t *testing.T, line, what string) {
 			}
 		}
 	}}
-	var errb syncBuffer
+	var errb testkit.Buffer
 	cmd.Stdout, cmd.Stderr = out, &errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

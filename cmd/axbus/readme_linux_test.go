@@ -174,7 +174,7 @@ func (u *readmeUser) sh(t *testing.T, line string) string {
 // readmeDaemon is `./bin/axbus serve --headless auto`, as `make run` starts it.
 type readmeDaemon struct {
 	cmd  *exec.Cmd
-	log  *syncBuffer
+	log  *testkit.Buffer
 	done chan error // nil once stopped
 	dir  string
 }
@@ -189,7 +189,7 @@ func (u *readmeUser) serve() *readmeDaemon {
 	l.Close()
 	cmd := exec.Command("./bin/axbus", "serve", "--headless", "auto")
 	cmd.Dir, cmd.Env = u.dir, u.env
-	d := &readmeDaemon{cmd: cmd, log: &syncBuffer{}, done: make(chan error, 1), dir: filepath.Join(u.dir, ".local", "state", "axbus")}
+	d := &readmeDaemon{cmd: cmd, log: &testkit.Buffer{}, done: make(chan error, 1), dir: filepath.Join(u.dir, ".local", "state", "axbus")}
 	ready := make(chan string, 1)
 	cmd.Stdout = &lineWriter{line: func(l string) {
 		if strings.Contains(l, "client URL:") {
@@ -448,7 +448,7 @@ func (u *readmeUser) tailLine(t *testing.T, line string, words []string) api.Env
 		default: // the first one is the one checked
 		}
 	}}
-	var errb syncBuffer
+	var errb testkit.Buffer
 	cmd.Stdout, cmd.Stderr = out, &errb
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -586,7 +586,7 @@ func (u *readmeUser) natsLine(t *testing.T, line string, words []string) {
 	cmd := u.command(line)
 	subscribed := make(chan struct{})
 	var once sync.Once
-	var out syncBuffer
+	var out testkit.Buffer
 	errw := &lineWriter{line: func(l string) {
 		if strings.Contains(l, "Subscribing on") {
 			once.Do(func() { close(subscribed) })

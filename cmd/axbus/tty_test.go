@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -142,7 +140,7 @@ func TestTTYTailIsOneLineAnEvent(t *testing.T) {
 		return n
 	}
 	before := consumers()
-	var errb syncWriter
+	var errb testkit.Buffer
 	code := make(chan int, 1)
 	go func() { code <- run(ctx, []string{"tail", "notes", "--state-dir", d.Dir}, slave, &errb) }()
 	// The tail follows new events only: change the desktop once its consumer is there.
@@ -173,22 +171,4 @@ func TestTTYTailIsOneLineAnEvent(t *testing.T) {
 		t.Fatalf("a line more than the events: %q", l)
 	default:
 	}
-}
-
-// syncWriter is a buffer that a command in another goroutine writes to.
-type syncWriter struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (w *syncWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *syncWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
 }
