@@ -28,6 +28,7 @@ type serveCmd struct {
 	SnapInterval   time.Duration `default:"1s" help:"polled snapshot diffs on <prefix>.<host>.snap.<app> (an app is polled only while someone subscribes): how often; 0 turns them off."`
 	SnapResync     int           `default:"10" help:"a full re-read every this many snapshot cycles, for changes no notification announced (0: never)."`
 	SnapApps       []string      `placeholder:"APP" help:"poll only these apps: names or pids, comma-separated (default: every app someone subscribes to)."`
+	HistoryMB      int64         `name:"history-mb" default:"${history_mb}" help:"the event history kept, in MiB: the oldest events go first (they also go after 24 h)."`
 	LogLevel       string        `enum:"debug,info,warn,error" default:"info" help:"the daemon's log level (the log goes to stderr)."`
 	Hub            string        `placeholder:"URL" group:"Fleet" help:"join a hub as a leaf node: tls://HOST:7422 (nats:// on loopback only); its clients reach this host under <prefix>.<host>.>."`
 	HubNkey        string        `placeholder:"FILE" type:"existingfile" group:"Fleet" help:"the hub's leaf credential (hub-leaf.nk in the hub's state dir)."`
@@ -46,6 +47,10 @@ func (c *serveCmd) Run(e *env) error {
 	if cfg.SnapInterval <= 0 {
 		cfg.SnapInterval = -1 // off
 	}
+	if c.HistoryMB < 1 {
+		return observer.Errorf(observer.CodeBadRequest, "Give --history-mb 1 or more.", "--history-mb %d keeps no history", c.HistoryMB)
+	}
+	cfg.EventStream = embedded.StreamLimits{MaxBytes: c.HistoryMB << 20, MaxAge: embedded.EventStreamLimits.MaxAge}
 	for _, a := range c.SnapApps {
 		if a = strings.TrimSpace(a); a == "" {
 			continue
@@ -85,5 +90,6 @@ func defaultHost() string {
 
 // serveVars are the defaults of serve's flags that are computed.
 func serveVars() map[string]string {
-	return map[string]string{"listen": embedded.DefaultListen, "host": defaultHost()}
+	return map[string]string{"listen": embedded.DefaultListen, "host": defaultHost(),
+		"history_mb": strconv.FormatInt(embedded.EventStreamLimits.MaxBytes>>20, 10)}
 }
