@@ -16,6 +16,8 @@ NODE_TOOLS := $(CURDIR)/.tools/node
 # and fails with "context deadline exceeded" (go.dev/issue/75804, unfixed in Go 1.26).
 FUZZTIME ?= 30000x
 ARGS ?=
+# The soak's length: `make soak` runs 30 minutes, SOAK=3m a short one (make test runs that).
+SOAK ?= 30m
 
 # The Debian packages of the headless desktop and the fixture apps (see research on AT-SPI).
 APT_PACKAGES := xclip xvfb xauth dbus dbus-x11 at-spi2-core libatk-adaptor libatk-bridge2.0-0 python3-gi \
@@ -26,7 +28,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PREFIX ?= $(HOME)/.local
 
-.PHONY: run test bench lint cross build install tools fuzz deps mcp-sdk matrix-readme
+.PHONY: run test bench soak lint cross build install tools fuzz deps mcp-sdk matrix-readme
 
 ## build: bin/axbus. -v names each package as it compiles: the first build (about a minute,
 ## nats-server is large) shows its progress, a cached one prints nothing.
@@ -52,6 +54,7 @@ test: deps tools
 	$(GO) test -race -count=1 -timeout 20m -p 1 ./...
 	$(GO) test -count=1 -run '^TestLocatorsOnGTK$$' ./cmd/axbus/  # their timing and memory, which the race detector distorts
 	$(GO) test -count=1 -run '^(TestAHostileWaitStallsNoOne|TestHostileScreenshotStorm)$$' ./e2e/
+	AXBUS_SOAK=3m $(GO) test -count=1 -timeout 15m -run '^TestSoak$$' ./e2e/  # the short soak: .bench/soak.md and soak.png
 	$(MAKE) fuzz
 
 ## matrix-readme: runs the conformance matrix and writes its table into the README.
@@ -71,6 +74,12 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzInspectionJSON$$' -fuzztime $(FUZZTIME) ./observer/
 	$(GO) test -run '^$$' -fuzz '^FuzzEnvelopeJSON$$' -fuzztime $(FUZZTIME) ./api/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseExport$$' -fuzztime $(FUZZTIME) ./internal/headless/
+
+## soak: a daemon under load for $(SOAK) on a headless desktop with real apps, apps opened and
+## closed, faults on a schedule; its resources sampled every 10 s must stay flat (.bench/soak.md,
+## .bench/soak.png).
+soak: deps tools
+	AXBUS_SOAK=$(SOAK) $(GO) test -count=1 -timeout 2h -v -run '^TestSoak$$' ./e2e/
 
 ## bench: the benchmark table (medians and ratios measured side by side in one run).
 bench: deps build

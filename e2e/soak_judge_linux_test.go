@@ -1,0 +1,172 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/soak"
+	"github.com/axbus/axbus/internal/testdaemon"
+	"github.com/axbus/axbus/internal/testkit"
+)
+
+// soakMetrics are what every sample reads from the daemon's status, with the growth each may
+// show over the judged window and still be flat; the backend's resources join them by name
+// (a floor of 2: a connection or an app's watch more or less at the moment of a sample).
+var soakMetrics = []soak.Metric{
+	{Name: "rss_mb", Unit: "MB", Floor: 16, Rel: 0.10},
+	{Name: "heap_mb", Unit: "MB", Floor: 8, Rel: 0.15},
+	{Name: "goroutines", Floor: 40, Rel: 0.10},
+	{Name: "fds", Floor: 8, Rel: 0.10},
+	{Name: "snapshots", Floor: 64, Rel: 0.25},
+	{Name: "snapshot_mb", Unit: "MB", Floor: 8, Rel: 0.25},
+	{Name: "history_mb", Unit: "MB", Floor: 0.25, Rel: 0.10},
+}
+
+// values is one sample of st: the process, its stores, the backend's resources.
+func values(st *api.StatusReply) map[string]float64 {
+	v := map[string]float64{
+		"snapshots":   float64(st.Snapshots.Count),
+		"snapshot_mb": float64(st.Snapshots.Bytes) / (1 << 20),
+	}
+	if p := st.Process; p != nil {
+		v["rss_mb"], v["heap_mb"] = float64(p.RSSBytes)/(1<<20), float64(p.HeapBytes)/(1<<20)
+		v["goroutines"], v["fds"] = float64(p.Goroutines), float64(p.FDs)
+	}
+	if h := st.History; h != nil {
+		v["history_mb"] = float64(h.Events.Bytes) / (1 << 20)
+	}
+	for k, n := range st.Resources {
+		v["res_"+k] = float64(n)
+	}
+	return v
+}
+
+// sample reads the daemon's status every soakSampleEvery until the daemon is killed: the
+// process's resources are judged over one process's life.
+func (s *soakRun) sample() {
+	for {
+		ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
+		st, err := s.owner.client.Status(ctx)
+		cancel()
+		if s.killed.Load() || s.ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			s.t.Errorf("soak %v: status: %v", s.elapsed().Round(time.Second), err)
+		} else {
+			s.recordSample(st)
+		}
+		s.watchdog.Beat("sampler")
+		if !s.pause(soakSampleEvery) {
+			return
+		}
+	}
+}
+
+func (s *soakRun) recordSample(st *api.StatusReply) {
+	v := values(st)
+	s.recMu.Lock()
+	defer s.recMu.Unlock()
+	if s.rec == nil { // the backend's resources are known from the first sample on
+		metrics := slices.Clone(soakMetrics)
+		for _, k := range slices.Sorted(maps.Keys(st.Resources)) {
+			metrics = append(metrics, soak.Metric{Name: "res_" + k, Floor: 2, Rel: 0.10})
+		}
+		s.rec = soak.NewRecorder(metrics...)
+		s.baseline = maps.Clone(st.Resources)
+	}
+	s.rec.Add(s.elapsed(), v)
+}
+
+// judge checks what the run must show and writes its table and plot to .bench/.
+func (s *soakRun) judge() {
+	t := s.t
+	if s.rec == nil {
+		t.Fatal("the soak took no sample")
+	}
+	s.backToBaseline()
+	lines, late := s.ledger.report()
+	verdicts := s.rec.Verdicts(s.warmup)
+	dir := filepath.Join(testdaemon.ModuleRoot(t), ".bench")
+	_ = os.MkdirAll(dir, 0o755)
+	var b strings.Builder
+	fmt.Fprintf(&b, "# soak: %v, warm-up %v, %d apps churned, %d requests\n\n", s.length, s.warmup, s.churned.Load(), s.ledger.total())
+	fmt.Fprintf(&b, "## faults\n\n%s\n\n## requests\n\n| kind | requests | done | coded answers | slowest | late |\n|---|---|---|---|---|---|\n%s\n\n",
+		"- "+strings.Join(s.faults, "\n- "), strings.Join(lines, "\n"))
+	fmt.Fprintf(&b, "## events\n\n%s\n\n## resources\n\n", s.gaps.summary())
+	if err := s.rec.WriteTable(&b, s.warmup); err != nil {
+		t.Error(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "soak.md"), []byte(b.String()), 0o644); err != nil {
+		t.Error(err)
+	}
+	if err := s.rec.WritePlot(filepath.Join(dir, "soak.png"), s.warmup); err != nil {
+		t.Error(err)
+	}
+	t.Logf("soak table (.bench/soak.md):\n%s", b.String())
+
+	for _, v := range verdicts {
+		if !v.Flat {
+			t.Errorf("%s is not flat after the warm-up: %s", v.Metric.Name, v.Why)
+		}
+	}
+	for _, l := range late {
+		t.Errorf("answered late or never: %s", l)
+	}
+	if len(s.faults) < 6 { // the freeze, two registry restarts, the hub cut, the daemon restart, the slow subscriber
+		t.Errorf("the fault schedule was not carried out: %v", s.faults)
+	}
+	if gaps := s.gaps.lost(); len(gaps) > 0 {
+		t.Errorf("live subscribers lost events: %v", gaps)
+	}
+	if min := int64(s.length / soakChurnEvery / 2); s.churned.Load() < min {
+		t.Errorf("%d apps churned, want at least %d", s.churned.Load(), min)
+	}
+}
+
+// backToBaseline waits until the churned apps are gone and checks that the backend's
+// resources are what they were before the first of them came.
+func (s *soakRun) backToBaseline() {
+	var now map[string]int
+	ok := testkit.Within(60*time.Second, func() bool {
+		st, err := s.owner.client.Status(context.Background())
+		if err != nil {
+			return false
+		}
+		now = st.Resources
+		for k, n := range s.baseline {
+			if now[k] != n {
+				return false
+			}
+		}
+		return true
+	})
+	if !ok {
+		s.t.Errorf("the backend's resources once the churned apps are gone: %v; before them: %v", now, s.baseline)
+	}
+}
+
+// summary is what the live subscribers saw.
+func (g *gapCheck) summary() string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	var parts []string
+	for _, who := range slices.Sorted(maps.Keys(g.seen)) {
+		parts = append(parts, fmt.Sprintf("%s %d", who, g.seen[who]))
+	}
+	return fmt.Sprintf("events seen live: %s; dropped by the daemon and said: %d; lost: %d", strings.Join(parts, ", "), g.dropped, len(g.gaps))
+}
+
+// lost is the gaps live subscribers saw.
+func (g *gapCheck) lost() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.gaps)
+}
