@@ -29,6 +29,24 @@ type StatusReply struct {
 	// History is what the event stream and the audit stream hold against their limits; absent
 	// when the daemon keeps no history.
 	History *HistoryStatus `json:"history,omitempty"`
+	// Process is the daemon's process: goroutines, heap, resident memory, open files, uptime.
+	Process *ProcessStatus `json:"process,omitempty"`
+	// Resources is what the backend holds now, by the backend's own names (peer connections,
+	// match rules, apps watched, cached elements...); absent when the backend does not say.
+	Resources map[string]int `json:"resources,omitempty"`
+}
+
+// ProcessStatus is the daemon's process as the runtime and the kernel count it, read at each
+// status call (a soak samples it to show nothing grows).
+type ProcessStatus struct {
+	PID        int    `json:"pid"`
+	Goroutines int    `json:"goroutines"`
+	HeapBytes  uint64 `json:"heap_bytes"` // live heap objects (runtime/metrics)
+	// RSSBytes is the resident memory (Linux: VmRSS); 0 where the platform is not asked.
+	RSSBytes uint64 `json:"rss_bytes"`
+	// FDs counts the open file descriptors (Linux: /proc/self/fd); -1 where it is not counted.
+	FDs       int   `json:"fds"`
+	UptimeSec int64 `json:"uptime_s"`
 }
 
 // HeavyStatus is the heavy work against its limits (MaxHeavy, MaxHeavyBytes, MaxHeavyQueued).

@@ -73,6 +73,14 @@ type ScreenReader interface {
 	Capture(ctx context.Context, rect Rect) (*image.RGBA, error)
 }
 
+// ResourceReporter is implemented by backends that can say what they hold now, per kind, by
+// their own names: connections, match rules, apps watched, workers, cached elements... The
+// status endpoint reports it, and a soak checks that what an app cost returns once it is gone.
+// It must be cheap (status is polled): counts of what is held, never a call to an app.
+type ResourceReporter interface {
+	Resources() map[string]int
+}
+
 // WindowChanger is implemented by backends that can move, resize, close, raise and minimize
 // windows (X11 requests on Linux, the AX API on macOS).
 type WindowChanger interface {

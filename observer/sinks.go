@@ -154,6 +154,14 @@ func (s *Sinks) Close() {
 	}
 }
 
+// Count is how many sinks there are now.
+func (s *Sinks) Count() int {
+	if list := s.list.Load(); list != nil {
+		return len(*list)
+	}
+	return 0
+}
+
 // current is the list of sinks; callers hold mu and must not change it in place.
 func (s *Sinks) current() []sink {
 	if list := s.list.Load(); list != nil {

@@ -18,6 +18,8 @@ func humanForm(v any) func(io.Writer) error {
 		return func(w io.Writer) error { return credsForm(w, r) }
 	case *api.AgentsReply:
 		return func(w io.Writer) error { return agentsForm(w, r) }
+	case *api.StatusReply:
+		return func(w io.Writer) error { return statusForm(w, r) }
 	}
 	return textform.Of(v)
 }

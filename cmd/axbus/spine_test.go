@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -85,8 +86,13 @@ func TestAppsWindowsInspectStatusThroughTheCLI(t *testing.T) {
 		t.Fatalf("status: exit %d: %s", code, errOut)
 	}
 	testdaemon.MustMatch(t, "status.reply", []byte(out))
-	if st := testdaemon.Decode[api.StatusReply](t, out); st.Host != "testhost" || st.Snapshots.Count != 1 || st.Backend != "sim" {
+	st := testdaemon.Decode[api.StatusReply](t, out)
+	if st.Host != "testhost" || st.Snapshots.Count != 1 || st.Backend != "sim" {
 		t.Fatalf("status: %s", out)
+	}
+	// the daemon's process and what the simulated desktop holds (routes.go wires its report)
+	if p := st.Process; p == nil || p.Goroutines <= 0 || runtime.GOOS == "linux" && (p.RSSBytes == 0 || p.FDs <= 0) || st.Resources["apps"] == 0 {
+		t.Fatalf("status without the process or the backend's resources: %s", out)
 	}
 }
 

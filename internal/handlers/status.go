@@ -29,6 +29,16 @@ type Status struct {
 	Store         *observer.Store
 	Observing     *Observing
 	Admission     func() *api.AdmissionStatus // the service's
+	// Resources is what the backend holds now (ResourcesOf); nil reports none.
+	Resources func() map[string]int
+}
+
+// ResourcesOf is b's report of what it holds, when it makes one (observer.ResourceReporter).
+func ResourcesOf(b observer.Backend) func() map[string]int {
+	if r, ok := b.(observer.ResourceReporter); ok {
+		return r.Resources
+	}
+	return nil
 }
 
 // Serve answers a status request.
@@ -47,6 +57,10 @@ func (s *Status) Serve(context.Context, api.StatusRequest) (any, error) {
 	}
 	if s.Observing != nil {
 		r.Heavy = s.Observing.HeavyStatus()
+	}
+	r.Process = processStatus(s.Started)
+	if s.Resources != nil {
+		r.Resources = s.Resources()
 	}
 	if s.Stream != "" && s.Conn != nil {
 		r.History = &api.HistoryStatus{Events: s.streamStatus(s.Stream), Audit: s.streamStatus(s.Subjects.AuditStreamName())}

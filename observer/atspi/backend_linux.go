@@ -115,6 +115,8 @@ type Backend struct {
 	// peer connection before its events reach us through the bus daemon, so what events keep
 	// true is asked again by the reads after an action, not taken from the cache (see acting).
 	acted atomic.Uint64
+	// matchRules counts the match rules the backend added on the bus (Resources).
+	matchRules atomic.Int32
 
 	mu       sync.Mutex
 	apps     map[string]*appInfo // by bus name
@@ -243,11 +245,13 @@ func (b *Backend) start(ctx context.Context) error {
 		if err := b.conn.AddMatchSignalContext(ctx, dbus.WithMatchInterface(eventIfacePrefix+iface)); err != nil {
 			return b.unavailable("cannot subscribe to AT-SPI events", err)
 		}
+		b.matchRules.Add(1)
 	}
 	if err := b.conn.AddMatchSignalContext(ctx, dbus.WithMatchSender(dbusName), dbus.WithMatchInterface(dbusName),
 		dbus.WithMatchMember("NameOwnerChanged")); err != nil {
 		return b.unavailable("cannot subscribe to NameOwnerChanged", err)
 	}
+	b.matchRules.Add(1)
 	// Asking for the registry's owner activates at-spi2-registryd when it is not running.
 	var owner string
 	if err := b.conn.BusObject().CallWithContext(ctx, dbusName+".StartServiceByName", 0, registryName, uint32(0)).Err; err != nil {

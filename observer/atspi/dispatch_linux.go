@@ -37,6 +37,12 @@ func (b *Backend) handleSignal(s *dbus.Signal, at time.Time) {
 			b.registryRestarted(neu)
 		case strings.HasPrefix(name, ":") && neu == "" && old != "":
 			b.appGone(name, at, "NameOwnerChanged")
+			b.mu.Lock()
+			w := b.watch
+			b.mu.Unlock()
+			if w != nil {
+				w.leftBus(name)
+			}
 		}
 		return
 	}

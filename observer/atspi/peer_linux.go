@@ -43,6 +43,13 @@ func (b *Backend) dialPeer(ctx context.Context, bus string) {
 	if tried {
 		return
 	}
+	// The app may have left between its listing and now: appGone dropped its peer before the
+	// mark was made, so the mark would stay forever. After the mark, either the app is still
+	// known (appGone, yet to come, drops the mark) or it is not, and the mark goes here.
+	if b.app(bus) == nil {
+		b.dropPeer(bus)
+		return
+	}
 	cctx, cancel := context.WithTimeout(ctx, b.cfg.callTimeout)
 	defer cancel()
 	var addr string

@@ -70,7 +70,12 @@ type watchState struct {
 
 	mu      sync.Mutex
 	workers map[string]*appWorker
+	// gone are the buses whose worker ended while their connection was still on the bus (the
+	// app left the registry first): an event of theirs must not start another worker. left are
+	// the buses whose connection has left while their worker runs. A bus is in either only until
+	// both have happened: after that it sends nothing more (unique names are never reused).
 	gone    map[string]bool
+	left    map[string]bool
 	stopped bool
 	dropped uint64
 	wg      sync.WaitGroup
@@ -79,7 +84,7 @@ type watchState struct {
 func newWatchState(b *Backend) *watchState {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &watchState{b: b, ctx: ctx, cancel: cancel, started: make(chan struct{}),
-		workers: map[string]*appWorker{}, gone: map[string]bool{}}
+		workers: map[string]*appWorker{}, gone: map[string]bool{}, left: map[string]bool{}}
 }
 
 // start learns the windows of the known apps (so that later window events can be told apart),
@@ -188,17 +193,34 @@ func (w *watchState) endQuietly(bus string) {
 }
 
 // ended records that the app on bus is gone: unique bus names are never reused, so nothing
-// more is done for it.
+// more is done for it. Once its connection has left the bus as well, nothing is kept of it.
 func (w *watchState) ended(wk *appWorker) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.workers[wk.bus] == wk {
 		delete(w.workers, wk.bus)
 	}
+	if w.left[wk.bus] {
+		delete(w.left, wk.bus)
+		return
+	}
 	if len(w.gone) > 10000 {
 		w.gone = map[string]bool{}
 	}
 	w.gone[wk.bus] = true
+}
+
+// leftBus records that bus's connection has left the accessibility bus: no signal of it can
+// follow, so what was kept to refuse its late events goes once its worker has ended too.
+func (w *watchState) leftBus(bus string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case w.gone[bus]:
+		delete(w.gone, bus)
+	case w.workers[bus] != nil:
+		w.left[bus] = true
+	}
 }
 
 // deliver hands an event to every sink.

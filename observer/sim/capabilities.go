@@ -12,4 +12,5 @@ var (
 	_ observer.ChainProvider    = (*Desktop)(nil)
 	_ observer.ScreenReader     = (*Desktop)(nil)
 	_ observer.WebAccessibility = (*Desktop)(nil)
+	_ observer.ResourceReporter = (*Desktop)(nil)
 )

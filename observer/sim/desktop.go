@@ -17,7 +17,7 @@ type Desktop struct {
 	mu       sync.Mutex
 	closed   bool
 	latency  time.Duration
-	apps     []*app // in launch order; an exited app stays until its pid is relaunched
+	apps     []*app // in launch order; an exited app stays until its pid is relaunched (the newest maxExitedApps)
 	launches int
 	sinks    *observer.Sinks // of every Watch; their source is the feed
 	feed     *feed           // nil while nobody watches

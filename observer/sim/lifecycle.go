@@ -24,12 +24,34 @@ func (d *Desktop) start(spec AppSpec) *app {
 	return a
 }
 
+// maxExitedApps bounds the exited apps kept for a relaunch at their pid: a desktop whose apps come
+// and go for days keeps the newest, not all.
+const maxExitedApps = 64
+
+// forgetExited drops the oldest exited apps past maxExitedApps; callers hold d.mu.
+func (d *Desktop) forgetExited() {
+	exited := 0
+	for _, a := range d.apps {
+		if a.dead {
+			exited++
+		}
+	}
+	d.apps = slices.DeleteFunc(d.apps, func(a *app) bool {
+		if a.dead && exited > maxExitedApps {
+			exited--
+			return true
+		}
+		return false
+	})
+}
+
 // kill ends a: its windows vanish, calls on it get APP_GONE, and blocked calls return.
 func (d *Desktop) kill(a *app) {
 	a.dead = true
 	a.windows, a.byID, a.focus, a.focusedWindow = nil, map[string]*node{}, nil, nil
 	a.clearFaults()
 	d.emit(a, "NSWorkspaceDidTerminateApplicationNotification", nil, nil)
+	d.forgetExited()
 }
 
 // play runs one pass of a script.
