@@ -29,6 +29,10 @@ var soakMetrics = []soak.Metric{
 	{Name: "history_mb", Unit: "MB", Floor: 0.25, Rel: 0.10},
 }
 
+// perApp are the backend's resources that an app holds while it runs (AT-SPI's names): once
+// the churned apps are gone, each is back at its value before them.
+var perApp = []string{"apps", "apps_gone", "apps_left", "focus_marks", "match_rules", "peer_connections", "peers_stalled", "peers_tried", "workers"}
+
 // values is one sample of st: the process, its stores, the backend's resources.
 func values(st *api.StatusReply) map[string]float64 {
 	v := map[string]float64{
@@ -80,7 +84,12 @@ func (s *soakRun) recordSample(st *api.StatusReply) {
 			metrics = append(metrics, soak.Metric{Name: "res_" + k, Floor: 2, Rel: 0.10})
 		}
 		s.rec = soak.NewRecorder(metrics...)
-		s.baseline = maps.Clone(st.Resources)
+		s.baseline = map[string]int{}
+		for _, k := range perApp {
+			if n, ok := st.Resources[k]; ok {
+				s.baseline[k] = n
+			}
+		}
 	}
 	s.rec.Add(s.elapsed(), v)
 }

@@ -20,6 +20,7 @@ const soakLate = 5 * time.Second
 // within the request's deadline and soakLate.
 type ledger struct {
 	mu    sync.Mutex
+	start time.Time // the run's: answers are told by how far into it they came
 	kinds map[string]*tally
 }
 
@@ -28,6 +29,7 @@ type tally struct {
 	codes                map[observer.Code]int
 	worst                time.Duration
 	lateExamples         []string
+	firstOf              map[observer.Code]string // a code's first answer: when, and what it said
 }
 
 func newLedger() *ledger { return &ledger{kinds: map[string]*tally{}} }
@@ -50,7 +52,7 @@ func (l *ledger) note(kind string, done bool, took, deadline time.Duration, err 
 	defer l.mu.Unlock()
 	t := l.kinds[kind]
 	if t == nil {
-		t = &tally{codes: map[observer.Code]int{}}
+		t = &tally{codes: map[observer.Code]int{}, firstOf: map[observer.Code]string{}}
 		l.kinds[kind] = t
 	}
 	t.requests++
@@ -58,7 +60,10 @@ func (l *ledger) note(kind string, done bool, took, deadline time.Duration, err 
 	if done {
 		t.done++
 	} else if err != nil {
-		t.codes[observer.CodeOf(err)]++
+		c := observer.CodeOf(err)
+		if t.codes[c]++; t.codes[c] == 1 {
+			t.firstOf[c] = time.Since(l.start).Round(time.Second).String() + " " + observer.Excerpt(err.Error())
+		}
 	}
 	if took > deadline+soakLate {
 		t.late++
@@ -81,6 +86,9 @@ func (l *ledger) report() (lines []string, late []string) {
 		lines = append(lines, fmt.Sprintf("| %s | %d | %d | %s | %v | %d |", kind, t.requests, t.done, strings.Join(codes, ", "), t.worst.Round(time.Millisecond), t.late))
 		for _, e := range t.lateExamples {
 			late = append(late, kind+": "+e)
+		}
+		for _, c := range slices.Sorted(maps.Keys(t.firstOf)) {
+			lines = append(lines, fmt.Sprintf("|  | first %s: %s |  |  |  |  |", c, t.firstOf[c]))
 		}
 	}
 	return lines, late

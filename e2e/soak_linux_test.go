@@ -107,6 +107,7 @@ func startSoak(t *testing.T, length time.Duration) *soakRun {
 	s.waitApps(t, []int{s.gtk3.PID, s.gtk4.PID})
 	s.ctx, s.stop = context.WithCancel(ctx)
 	s.start = time.Now()
+	s.ledger.start = s.start
 	return s
 }
 
@@ -121,7 +122,7 @@ func (s *soakRun) run() {
 	for i, m := range s.monitors[:soakMonitors] {
 		s.loop(m.name, func() { s.monitor(i, m) })
 	}
-	s.loop("history", func() { s.replay(s.monitors[soakMonitors]) })
+	s.loop(s.monitors[soakMonitors].name, func() { s.replay(s.monitors[soakMonitors]) })
 	s.loop("slow subscriber", s.slowSubscriber)
 	s.loop("mcp", s.mcp)
 	s.loop("watchdog", s.watch)

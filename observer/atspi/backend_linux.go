@@ -50,6 +50,9 @@ type config struct {
 	fastRecheck time.Duration
 	sequential  bool
 	loseEvery   int
+	// reannounce is how long after a registry restart a registration is taken for an app that
+	// was running already registering again (tests shorten it).
+	reannounce time.Duration
 }
 
 // WithSessionBus sets the session bus address (default $DBUS_SESSION_BUS_ADDRESS). The session
@@ -143,7 +146,7 @@ func (b *Backend) RecheckWhen(rate func(observer.App) observer.Recheck) { b.rech
 // accessibility bus it returns an *observer.Error with code UNAVAILABLE that says what is missing
 // and how to get it.
 func Open(ctx context.Context, opts ...Option) (*Backend, error) {
-	cfg := config{callTimeout: DefaultCallTimeout, recheck: DefaultRecheck}
+	cfg := config{callTimeout: DefaultCallTimeout, recheck: DefaultRecheck, reannounce: reannounceWindow}
 	for _, o := range opts {
 		o(&cfg)
 	}

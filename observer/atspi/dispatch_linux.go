@@ -189,6 +189,29 @@ func (b *Backend) rememberConnections() {
 	b.mu.Lock()
 	b.reannounce = set
 	b.mu.Unlock()
+	// The apps register again within moments; the connections that never do (the bus's own,
+	// this backend's, clients) are forgotten after the window rather than kept for good.
+	time.AfterFunc(b.cfg.reannounce, func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if len(b.reannounce) > 0 && sameSet(b.reannounce, set) {
+			b.reannounce = nil
+		}
+	})
+}
+
+// reannounceWindow is how long after a registry restart a registration is taken for an app
+// that was running already registering again.
+const reannounceWindow = 30 * time.Second
+
+// sameSet says whether a is what is left of b: the set rememberConnections made, not a later one.
+func sameSet(a, b map[string]bool) bool {
+	for k := range a {
+		if !b[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // appLaunched handles a new registration with the registry: a launch, or an app that was
