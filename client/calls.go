@@ -143,6 +143,8 @@ func (c *Client) WaitAfter(ctx context.Context, req api.WaitRequest, act func(co
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout+10*time.Second) // the daemon answers at the deadline
 	defer cancel()
+	ctx, unlink := c.whileLinked(ctx)
+	defer unlink()
 	inbox := c.nc.NewRespInbox()
 	replies := make(chan *nats.Msg, 4) // an armed note and the outcome: a small channel, not SubscribeSync's 64k
 	sub, err := c.nc.ChanSubscribe(inbox, replies)
@@ -163,7 +165,7 @@ func (c *Client) WaitAfter(ctx context.Context, req api.WaitRequest, act func(co
 		select {
 		case reply = <-replies:
 		case <-ctx.Done():
-			return nil, unavailable(subject, ctx.Err())
+			return nil, unavailable(subject, linkError(ctx, ctx.Err()))
 		}
 		if len(reply.Data) == 0 && reply.Header.Get("Status") == "503" {
 			return nil, unavailable(subject, nats.ErrNoResponders)

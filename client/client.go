@@ -80,6 +80,11 @@ func unavailable(subject string, err error) *observer.Error {
 			"Start the daemon with `axbus serve` (or `make run`), or name another with --server/--host.",
 			"no axbus daemon answers on %s", subject).Wrap(err)
 	}
+	if errors.Is(err, errLinkLost) {
+		return observer.Errorf(observer.CodeUnavailable,
+			"Check the app's state before you retry: the daemon may have done it before the connection went.",
+			"%v (%s)", err, subject).Wrap(err)
+	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) {
 		return observer.Errorf(observer.CodeTimeout, "The daemon may be busy or the request too big; retry, or raise the timeout.",
 			"no reply on %s in time", subject).Wrap(err)
@@ -105,10 +110,12 @@ func (c *Client) Call(ctx context.Context, endpoint string, req, reply any) erro
 func (c *Client) CallRaw(ctx context.Context, endpoint string, data []byte, reply any) error {
 	ctx, cancel := noDeadline(ctx, c.timeout)
 	defer cancel()
+	linked, unlink := c.whileLinked(ctx)
+	defer unlink()
 	subject := c.subj.Endpoint(endpoint)
-	msg, err := c.nc.RequestMsgWithContext(ctx, &nats.Msg{Subject: subject, Data: data})
+	msg, err := c.nc.RequestMsgWithContext(linked, &nats.Msg{Subject: subject, Data: data})
 	if err != nil {
-		return c.refused(ctx, endpoint, unavailable(subject, err))
+		return c.refused(ctx, endpoint, unavailable(subject, linkError(linked, err)))
 	}
 	if e := decodeError(msg); e != nil {
 		return e

@@ -158,7 +158,8 @@ func (s *soakRun) backToBaseline() {
 		return true
 	})
 	if !ok {
-		s.t.Errorf("the backend's resources once the churned apps are gone: %v; before them: %v", now, s.baseline)
+		apps, err := s.owner.client.Apps(context.Background())
+		s.t.Errorf("the backend's resources once the churned apps are gone: %v; before them: %v; the apps now: %v %v", now, s.baseline, apps, err)
 	}
 }
 
