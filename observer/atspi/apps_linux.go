@@ -43,8 +43,10 @@ func (a *appInfo) setToolkit(name, version string) {
 	a.propsByEvents, a.propsOneByOne = t.propsByEvents, t.propsOneByOne
 }
 
-// Apps lists the apps registered with the AT-SPI registry. An app that does not answer within
-// the call timeout is left out (and logged) rather than failing the list; so is axbus itself.
+// Apps lists the apps registered with the AT-SPI registry, and those serving an application root
+// on the accessibility bus that a restarted registry does not know. An app that does not answer
+// within the call timeout is left out (and logged) rather than failing the list; so is axbus
+// itself.
 func (b *Backend) Apps(ctx context.Context) ([]observer.App, error) {
 	if b.isClosed() {
 		return nil, errClosed()
@@ -74,6 +76,20 @@ func (b *Backend) Apps(ctx context.Context) ([]observer.App, error) {
 	// Known apps are not asked again: an app's name rarely changes, and one frozen app must not
 	// hold up every request that lists apps for the length of the call timeout.
 	infos := b.fetchApps(ctx, buses, false, slog.LevelInfo)
+	// Apps a restarted registry does not know, found on the bus itself.
+	pids := map[int]bool{}
+	for _, a := range infos {
+		pids[a.pid] = true
+	}
+	if more := b.unregistered(cctx, seen, pids); len(more) > 0 {
+		for bus, a := range b.fetchApps(ctx, more, false, slog.LevelDebug) {
+			if !pids[a.pid] {
+				pids[a.pid] = true
+				infos[bus] = a
+				buses = append(buses, bus)
+			}
+		}
+	}
 	for bus := range infos {
 		b.dialPeer(ctx, bus)
 	}

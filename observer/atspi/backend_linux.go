@@ -127,12 +127,14 @@ type Backend struct {
 	// reannounce are the connections the accessibility bus had when the registry restarted:
 	// their registration with the new registry is the same app instance again, not a launch.
 	reannounce map[string]bool
-	focus      map[string]focusMark
-	watch      *watchState // nil while nobody watches
-	x          *x11.Conn
-	clipboard  *x11.Clipboard
-	closed     bool
-	closeOnce  sync.Once
+	// probed says, by connection, whether it serves an application root (unregistered_linux.go).
+	probed    map[string]bool
+	focus     map[string]focusMark
+	watch     *watchState // nil while nobody watches
+	x         *x11.Conn
+	clipboard *x11.Clipboard
+	closed    bool
+	closeOnce sync.Once
 
 	done chan struct{}
 	wg   sync.WaitGroup // the signal dispatcher and helpers

@@ -39,6 +39,7 @@ func (b *Backend) handleSignal(s *dbus.Signal, at time.Time) {
 			b.appGone(name, at, "NameOwnerChanged")
 			b.mu.Lock()
 			w := b.watch
+			delete(b.probed, name)
 			b.mu.Unlock()
 			if w != nil {
 				w.leftBus(name)

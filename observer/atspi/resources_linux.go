@@ -13,6 +13,7 @@ func (b *Backend) Resources() map[string]int {
 	r["apps"] = len(b.apps)
 	r["focus_marks"] = len(b.focus)
 	r["reannounce"] = len(b.reannounce)
+	r["probed_connections"] = len(b.probed)
 	r["match_rules"] = int(b.matchRules.Load())
 	r["x_connections"] = countNonNil(b.x != nil, b.clipboard != nil)
 	w := b.watch
