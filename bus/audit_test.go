@@ -78,7 +78,10 @@ func auditedService(t *testing.T, o ops) (*client.Client, *bus.Audit, *nats.Conn
 		presence := &handlers.Presence{Connected: o.agents, Audit: audit, LeasesOf: o.leasesOf}
 		routes = append(routes, bus.Handle("agents", presence.Serve))
 	}
-	svc, err := bus.NewService(s.Conn(), bus.Config{Subjects: subj, Backend: desk.Platform(), Audit: audit}, routes)
+	svc, err := bus.NewService(s.Conn(), bus.Config{Subjects: subj, Backend: desk.Platform(), Audit: audit})
+	if err == nil {
+		err = svc.Serve(routes)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

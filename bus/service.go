@@ -60,9 +60,9 @@ type Config struct {
 	Audit *Audit
 }
 
-// NewService registers the service on nc with a handler for each endpoint of routes; an
-// endpoint of api.Endpoints without one answers NOT_SUPPORTED.
-func NewService(nc *nats.Conn, cfg Config, routes []Route) (*Service, error) {
+// NewService makes the service on nc; Serve gives it its handlers and starts it. An endpoint of
+// api.Endpoints without a handler answers NOT_SUPPORTED.
+func NewService(nc *nats.Conn, cfg Config) (*Service, error) {
 	s := &Service{nc: nc, subj: cfg.Subjects, log: cfg.Logger, cfg: cfg,
 		admission: newAdmission(), turns: newTurns(), acts: make(chan *nats.Msg, api.MaxInFlight)}
 	if s.log == nil {
@@ -71,11 +71,19 @@ func NewService(nc *nats.Conn, cfg Config, routes []Route) (*Service, error) {
 	if err := schemas.Check(); err != nil {
 		return nil, err
 	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	return s, nil
+}
+
+// Serve subscribes the endpoints, each to its handler of routes, and starts answering: the
+// requests may come at once, so whatever the handlers use of the service (Admission) is there
+// before. Serve is called once.
+func (s *Service) Serve(routes []Route) error {
+	nc, cfg := s.nc, s.cfg
 	handlers, err := s.handlers(routes)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.svc = newMicroService(nc, api.ServiceName, api.Version,
 		"The accessibility tree of one desktop: apps, windows, inspections, waits and actions.",
 		map[string]string{"host": s.subj.Host, "backend": cfg.Backend, "api": s.subj.API()})
@@ -99,9 +107,7 @@ func NewService(nc *nats.Conn, cfg Config, routes []Route) (*Service, error) {
 			}
 		}
 		if stats, err = s.svc.addEndpoint(ep.Name, s.subj.Endpoint(ep.Name), meta, subscribe); err != nil {
-			_ = s.svc.stop()
-			s.cancel()
-			return nil, err
+			return s.unserve(err)
 		}
 	}
 	if cfg.Connected != nil {
@@ -121,19 +127,15 @@ func NewService(nc *nats.Conn, cfg Config, routes []Route) (*Service, error) {
 		}
 	}()
 	if err := s.svc.start(); err != nil {
-		_ = s.svc.stop()
-		s.cancel()
-		return nil, err
+		return s.unserve(err)
 	}
 	if s.jsproxy, err = StartJetStreamProxy(nc, s.subj, s.log, cfg.Identities, cfg.Private); err == nil {
 		s.relay, err = StartRelay(nc, s.subj)
 	}
 	if err != nil {
-		_ = s.svc.stop()
-		s.cancel()
-		return nil, err
+		return s.unserve(err)
 	}
-	return s, nil
+	return nil
 }
 
 // Admission is what status reports of the requests admitted now.
@@ -141,9 +143,26 @@ func (s *Service) Admission() *api.AdmissionStatus { return s.admission.status()
 
 // Stop stops taking requests, cancels those in flight and waits for their handlers.
 func (s *Service) Stop() error {
-	err := errors.Join(s.relay.Stop(), s.jsproxy.Stop(), s.svc.stop())
+	var errs []error
+	if s.relay != nil {
+		errs = append(errs, s.relay.Stop())
+	}
+	if s.jsproxy != nil {
+		errs = append(errs, s.jsproxy.Stop())
+	}
+	if s.svc != nil {
+		errs = append(errs, s.svc.stop())
+	}
 	s.cancel()
 	s.wg.Wait()
+	return errors.Join(errs...)
+}
+
+// unserve undoes a Serve that failed with err.
+func (s *Service) unserve(err error) error {
+	_ = s.svc.stop()
+	s.svc = nil
+	s.cancel()
 	return err
 }
 

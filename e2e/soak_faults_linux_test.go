@@ -10,6 +10,7 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/testdaemon"
+	"github.com/axbus/axbus/internal/testkit"
 )
 
 // faultSchedule carries out the faults at their moments of the run, then waits for its end:
@@ -99,15 +100,20 @@ func (s *soakRun) restartDaemon() {
 	}
 }
 
-// lastStored is the sequence of the newest event the history holds.
+// lastStored is the sequence of the newest event the history holds, once status can say (a
+// daemon just started reports its streams a moment later).
 func (s *soakRun) lastStored() uint64 {
-	ctx, cancel := context.WithTimeout(s.ctx, 10*time.Second)
-	defer cancel()
-	st, err := s.owner.client.Status(ctx)
-	if err != nil || st.History == nil {
-		return 0
-	}
-	return st.History.Events.LastSeq
+	var last uint64
+	testkit.Within(10*time.Second, func() bool {
+		ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
+		defer cancel()
+		st, err := s.owner.client.Status(ctx)
+		if err == nil && st.History != nil {
+			last = st.History.Events.LastSeq
+		}
+		return last > 0
+	})
+	return last
 }
 
 // startFleet is two simulated hosts joined to a hub, asked for their apps through it every

@@ -106,6 +106,7 @@ func startSoak(t *testing.T, length time.Duration) *soakRun {
 	}
 	s.waitApps(t, []int{s.gtk3.PID, s.gtk4.PID})
 	s.ctx, s.stop = context.WithCancel(ctx)
+	t.Cleanup(func() { s.stop(); s.wg.Wait() }) // a run that failed midway stops its loops too
 	s.start = time.Now()
 	s.ledger.start = s.start
 	return s

@@ -177,7 +177,10 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	d.Commands = commands.New(d.Observer, d.Waits, commands.WithLeases(d.Leases), commands.WithLedger(d.Ledger))
 	d.Service, err = bus.NewService(d.Server.Conn(), bus.Config{Subjects: d.Subjects, Backend: d.Backend.Platform(),
 		Logger: cfg.Log.With("part", "service"), Identities: identities(d.Server), Connected: connected(d.Server),
-		Private: d.Server.SetPrivate, Audit: d.Audit}, d.routes())
+		Private: d.Server.SetPrivate, Audit: d.Audit})
+	if err == nil {
+		err = d.Service.Serve(d.routes())
+	}
 	if err != nil {
 		return d, err
 	}
