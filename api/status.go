@@ -41,7 +41,10 @@ type StatusReply struct {
 type ProcessStatus struct {
 	PID        int    `json:"pid"`
 	Goroutines int    `json:"goroutines"`
-	HeapBytes  uint64 `json:"heap_bytes"` // live heap objects (runtime/metrics)
+	HeapBytes  uint64 `json:"heap_bytes"` // heap objects, garbage not yet swept included (runtime/metrics)
+	// LiveHeapBytes is the heap the last collection found live: what the daemon holds, without
+	// the garbage its GC policy (GOGC=400) lets grow between collections.
+	LiveHeapBytes uint64 `json:"live_heap_bytes"`
 	// RSSBytes is the resident memory (Linux: VmRSS); 0 where the platform is not asked.
 	RSSBytes uint64 `json:"rss_bytes"`
 	// FDs counts the open file descriptors (Linux: /proc/self/fd); -1 where it is not counted.

@@ -37,7 +37,7 @@ func TestStatusReportsProcessAndResources(t *testing.T) {
 	if p == nil {
 		t.Fatal("no process in the status")
 	}
-	if p.Goroutines <= 0 || p.HeapBytes == 0 || p.UptimeSec < 59 || p.PID <= 0 {
+	if p.Goroutines <= 0 || p.HeapBytes == 0 || p.LiveHeapBytes == 0 || p.UptimeSec < 59 || p.PID <= 0 {
 		t.Errorf("process %+v: want goroutines, a heap, a minute up, a pid", *p)
 	}
 	if runtime.GOOS == "linux" && (p.RSSBytes < p.HeapBytes/2 || p.FDs < 3) {
