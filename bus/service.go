@@ -88,7 +88,7 @@ func (s *Service) Serve(routes []Route) error {
 		"The accessibility tree of one desktop: apps, windows, inspections, waits and actions.",
 		map[string]string{"host": s.subj.Host, "backend": cfg.Backend, "api": s.subj.API()})
 	actHandlers := map[string]nats.MsgHandler{} // by subject
-	for _, ep := range api.Endpoints {
+	for _, ep := range statusLast(api.Endpoints) {
 		meta := map[string]string{
 			"description":    ep.Description,
 			"request_schema": schemas.ID(ep.Name + ".request"),
@@ -136,6 +136,23 @@ func (s *Service) Serve(routes []Route) error {
 		return s.unserve(err)
 	}
 	return nil
+}
+
+// statusLast is the endpoints with status subscribed last: the server takes a connection's
+// subscriptions in order, so a daemon that answers status answers every endpoint. A client tells
+// a role's limit from a missing endpoint by status answering (client.refused); a daemon still
+// starting must not look like a refusal.
+func statusLast(eps []api.Endpoint) []api.Endpoint {
+	out := make([]api.Endpoint, 0, len(eps))
+	var status []api.Endpoint
+	for _, ep := range eps {
+		if ep.Name == "status" {
+			status = append(status, ep)
+		} else {
+			out = append(out, ep)
+		}
+	}
+	return append(out, status...)
 }
 
 // Admission is what status reports of the requests admitted now.

@@ -97,9 +97,6 @@ func (d *soakDaemon) kill(sig syscall.Signal) {
 	}
 }
 
-// pid is the daemon process's.
-func (d *soakDaemon) pid() int { return d.cmd.Process.Pid }
-
 // soakIdentity is one client identity of the soak, connected as itself; its connection
 // reconnects (for minutes) while the daemon is restarted.
 type soakIdentity struct {

@@ -74,6 +74,9 @@ func (s *soakRun) waits() {
 			defer func() { <-slots; s.wg.Done() }()
 			s.track("wait", timeout+5*time.Second, func(ctx context.Context) error {
 				_, err := agent.client.Wait(ctx, api.WaitRequest{Expr: expr, AppTarget: api.AppTarget{PID: app}, TimeoutMS: int(timeout.Milliseconds())})
+				if observer.CodeOf(err) == observer.CodeUnavailable {
+					s.pause(200 * time.Millisecond) // the daemon restarting: an agent would not ask again at once
+				}
 				return err
 			})
 		}()
