@@ -97,6 +97,9 @@ type AdmissionStatus struct {
 	Unavailable uint64 `json:"unavailable"`
 	// Cancelled counts the requests cancelled because their connection closed.
 	Cancelled uint64 `json:"cancelled"`
+	// Overdue counts the requests in flight 30 s or more past their endpoint's deadline: stuck
+	// (their handler ignores its context); the daemon logs every goroutine's stack when one is.
+	Overdue int `json:"overdue"`
 }
 
 // IdentityInFlight is one identity's requests in flight and its limit now (its role's, or its

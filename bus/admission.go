@@ -34,6 +34,7 @@ type admission struct {
 	// waiting holds when each identity holding no slot was last refused one (waitingSpan).
 	waiting map[string]time.Time
 	byConn  map[uint64]map[*ticket]struct{}
+	live    map[*ticket]struct{} // every request in flight
 
 	// paced holds each paced identity's theoretical arrival time (a GCRA): its next request
 	// starts no earlier than this less the burst's span.
@@ -57,10 +58,17 @@ type ticket struct {
 	conn       uint64
 	cancel     context.CancelFunc
 	given      bool
+	// due is when the request's handler must have answered (its endpoint's deadline); zero
+	// for none.
+	due time.Time
 }
 
+// overdueAfter is how long past its deadline a request still in flight is stuck: its handler
+// ignores its context. Status counts those; the service logs every goroutine's stack.
+const overdueAfter = 30 * time.Second
+
 func newAdmission() *admission {
-	return &admission{byName: map[string]*holder{}, waiting: map[string]time.Time{}, paced: map[string]time.Time{}, byConn: map[uint64]map[*ticket]struct{}{}, kick: make(chan struct{}, 1)}
+	return &admission{byName: map[string]*holder{}, waiting: map[string]time.Time{}, paced: map[string]time.Time{}, byConn: map[uint64]map[*ticket]struct{}{}, live: map[*ticket]struct{}{}, kick: make(chan struct{}, 1)}
 }
 
 // privileged says whether role may take the admins' reserve.
@@ -68,7 +76,7 @@ func privileged(role string) bool { return role == api.RoleAdmin }
 
 // take admits a request of who, whose handler's context cancel ends, or refuses it: BUSY past
 // who's limit or its fair share, UNAVAILABLE when the slots its role may take are all taken.
-func (a *admission) take(who api.Identity, cancel context.CancelFunc) (*ticket, error) {
+func (a *admission) take(who api.Identity, cancel context.CancelFunc, due time.Time) (*ticket, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	h := a.byName[who.Name]
@@ -112,7 +120,8 @@ func (a *admission) take(who api.Identity, cancel context.CancelFunc) (*ticket, 
 	if shares {
 		a.shared++
 	}
-	t := &ticket{name: who.Name, role: who.Role, conn: who.Conn, cancel: cancel}
+	t := &ticket{name: who.Name, role: who.Role, conn: who.Conn, cancel: cancel, due: due}
+	a.live[t] = struct{}{}
 	if who.Conn != 0 {
 		if a.byConn[who.Conn] == nil {
 			a.byConn[who.Conn] = map[*ticket]struct{}{}
@@ -198,6 +207,7 @@ func (a *admission) giveLocked(t *ticket) {
 		return
 	}
 	t.given = true
+	delete(a.live, t)
 	if h := a.byName[t.name]; h != nil {
 		if h.n--; h.n <= 0 {
 			delete(a.byName, t.name)
@@ -272,10 +282,28 @@ func (a *admission) status() *api.AdmissionStatus {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	st := &api.AdmissionStatus{Capacity: api.MaxInFlight, AdminReserve: api.AdminReserve, InFlight: a.total, Shared: a.shared,
-		Identities: make([]api.IdentityInFlight, 0, len(a.byName)), Busy: a.busy, Unavailable: a.unavailable, Cancelled: a.cancelled}
+		Identities: make([]api.IdentityInFlight, 0, len(a.byName)), Busy: a.busy, Unavailable: a.unavailable, Cancelled: a.cancelled,
+		Overdue: a.overdueLocked(time.Now())}
 	for name, h := range a.byName {
 		st.Identities = append(st.Identities, api.IdentityInFlight{Name: name, Role: h.role, InFlight: h.n, Limit: a.limitLocked(h.role, name)})
 	}
 	slices.SortFunc(st.Identities, func(x, y api.IdentityInFlight) int { return strings.Compare(x.Name, y.Name) })
 	return st
+}
+
+// overdue counts the requests in flight past their deadline by overdueAfter or more.
+func (a *admission) overdue(now time.Time) int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.overdueLocked(now)
+}
+
+func (a *admission) overdueLocked(now time.Time) int {
+	n := 0
+	for t := range a.live {
+		if !t.due.IsZero() && now.Sub(t.due) >= overdueAfter {
+			n++
+		}
+	}
+	return n
 }

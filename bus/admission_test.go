@@ -25,7 +25,7 @@ func TestAdmissionReserveAndFairShare(t *testing.T) {
 		who := api.Identity{Name: fmt.Sprintf("agent%d", i), Role: api.RoleAgent, Conn: uint64(i + 1)}
 		var mine []*ticket
 		for {
-			tk, err := a.take(who, func() { cancelled[i]++ })
+			tk, err := a.take(who, func() { cancelled[i]++ }, time.Time{})
 			if err != nil {
 				break
 			}
@@ -38,12 +38,12 @@ func TestAdmissionReserveAndFairShare(t *testing.T) {
 		t.Fatalf("%d agents took %d shared slots, want all %d: %+v", n, st.Shared, shared, st)
 	}
 	late := api.Identity{Name: "late", Role: api.RoleAgent, Conn: 999}
-	if _, err := a.take(late, noop); observer.CodeOf(err) != observer.CodeUnavailable {
+	if _, err := a.take(late, noop, time.Time{}); observer.CodeOf(err) != observer.CodeUnavailable {
 		t.Fatalf("an agent when the shared slots are taken: %v, want UNAVAILABLE", err)
 	}
 	owner := api.Identity{Name: "owner", Role: api.RoleAdmin, Conn: 1000}
 	for i := range api.AdminReserve {
-		if _, err := a.take(owner, noop); err != nil {
+		if _, err := a.take(owner, noop, time.Time{}); err != nil {
 			t.Fatalf("the owner's request %d within the reserve: %v", i, err)
 		}
 	}
@@ -51,10 +51,10 @@ func TestAdmissionReserveAndFairShare(t *testing.T) {
 	// it cannot take it again, and late can.
 	first := api.Identity{Name: "agent0", Role: api.RoleAgent, Conn: 1}
 	a.give(tickets[0][0])
-	if _, err := a.take(first, noop); observer.CodeOf(err) != observer.CodeBusy {
+	if _, err := a.take(first, noop, time.Time{}); observer.CodeOf(err) != observer.CodeBusy {
 		t.Fatalf("agent0 past its fair share: %v, want BUSY", err)
 	}
-	if _, err := a.take(late, noop); err != nil {
+	if _, err := a.take(late, noop, time.Time{}); err != nil {
 		t.Fatalf("late under its fair share, a slot free: %v", err)
 	}
 	// agent1's connection goes: all its slots come back at once, its requests cancelled.
@@ -92,5 +92,30 @@ func TestAdmissionPace(t *testing.T) {
 		if d := a.pace(owner); d != 0 {
 			t.Fatalf("the owner's request waits %v", d)
 		}
+	}
+}
+
+// A request in flight 30 s past its deadline is overdue: stuck; one within it, or with no
+// deadline, is not; one given back is not counted any more.
+func TestOverdueRequests(t *testing.T) {
+	a := newAdmission()
+	now := time.Now()
+	who := api.Identity{Name: "alice", Role: api.RoleAgent, Conn: 1}
+	stuck, err := a.take(who, func() {}, now.Add(-overdueAfter-time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.take(who, func() {}, now.Add(-time.Second)); err != nil { // late, not stuck yet
+		t.Fatal(err)
+	}
+	if _, err := a.take(who, func() {}, time.Time{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := a.overdue(now); n != 1 || a.status().Overdue != 1 {
+		t.Fatalf("overdue %d, status %d; want 1", n, a.status().Overdue)
+	}
+	a.give(stuck)
+	if n := a.overdue(now); n != 0 {
+		t.Fatalf("overdue %d after its slot was given back", n)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync"
 	"time"
 
@@ -115,6 +116,8 @@ func (s *Service) Serve(routes []Route) error {
 		go func() { defer s.wg.Done(); s.admission.sweep(s.ctx, cfg.Connected) }()
 	}
 	s.wg.Add(1)
+	go func() { defer s.wg.Done(); s.watchOverdue(s.ctx) }()
+	s.wg.Add(1)
 	go func() { // the action requests, in order of arrival: each takes its turn here
 		defer s.wg.Done()
 		for {
@@ -136,6 +139,28 @@ func (s *Service) Serve(routes []Route) error {
 		return s.unserve(err)
 	}
 	return nil
+}
+
+// watchOverdue is the daemon's watchdog: every 10 s it counts the requests stuck past their
+// deadline (admission.overdue) and, when there are, logs every goroutine's stack, at most once
+// in 10 minutes: what a person needs to find the hang.
+func (s *Service) watchOverdue(ctx context.Context) {
+	tick := time.NewTicker(10 * time.Second)
+	defer tick.Stop()
+	var logged time.Time
+	for {
+		select {
+		case now := <-tick.C:
+			if n := s.admission.overdue(now); n > 0 && now.Sub(logged) > 10*time.Minute {
+				logged = now
+				buf := make([]byte, 1<<20)
+				buf = buf[:runtime.Stack(buf, true)]
+				s.log.Error("requests stuck past their deadline: every goroutine's stack follows", "overdue", n, "stacks", string(buf))
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 // statusLast is the endpoints with status subscribed last: the server takes a connection's
@@ -211,7 +236,7 @@ func (s *Service) wrap(ep api.Endpoint, handle Handler, stats func() *microEndpo
 			return
 		}
 		ctx, cancel := context.WithTimeout(api.WithIdentity(s.ctx, who), ep.Timeout)
-		ticket, err := s.admission.take(who, cancel)
+		ticket, err := s.admission.take(who, cancel, start.Add(ep.Timeout))
 		if err != nil {
 			cancel()
 			done(nil, err)

@@ -77,6 +77,9 @@ func (s *soakRun) sample() {
 			s.t.Errorf("soak %v: status: %v", s.elapsed().Round(time.Second), err)
 		} else {
 			s.recordSample(st)
+			if a := st.Admission; a != nil && a.Overdue > 0 { // the daemon's log has every goroutine's stack
+				s.t.Errorf("soak %v: %d requests stuck 30 s past their deadline", s.elapsed().Round(time.Second), a.Overdue)
+			}
 		}
 		s.watchdog.Beat("sampler")
 		if !s.pause(soakSampleEvery) {

@@ -125,6 +125,7 @@ func (s *soakRun) run() {
 	}
 	s.loop(s.monitors[soakMonitors].name, func() { s.replay(s.monitors[soakMonitors]) })
 	s.loop("slow subscriber", s.slowSubscriber)
+	s.loop("audit", s.records)
 	s.loop("mcp", s.mcp)
 	s.loop("watchdog", s.watch)
 	s.faultSchedule()

@@ -96,6 +96,33 @@ func (s *soakRun) tailMonitor(m *soakIdentity) {
 	}
 }
 
+// records follows the audit trail live: every action record says its outcome, done or the
+// code of its refusal or failure.
+func (s *soakRun) records() {
+	var n, without atomic.Int64
+	sub, err := s.owner.nc.Subscribe("ax.soak.act.>", func(msg *nats.Msg) {
+		var r api.ActionRecord
+		if err := json.Unmarshal(msg.Data, &r); err != nil || !r.Done && r.Error == "" {
+			if without.Add(1) <= 3 {
+				s.t.Errorf("an action record without its outcome: %s", msg.Data)
+			}
+		}
+		n.Add(1)
+	})
+	if err != nil {
+		s.t.Errorf("audit trail: %v", err)
+		return
+	}
+	for s.pause(5 * time.Second) {
+		s.watchdog.Beat("audit")
+	}
+	_ = sub.Unsubscribe()
+	s.t.Logf("the audit trail: %d action records, %d without their outcome", n.Load(), without.Load())
+	if n.Load() == 0 {
+		s.t.Error("the audit trail carried no action record")
+	}
+}
+
 // replay reads history again and again: the newest events, then pages after a cursor.
 func (s *soakRun) replay(m *soakIdentity) {
 	var cursor uint64
