@@ -13,7 +13,8 @@ import (
 var errLinkLost = errors.New("the connection to the daemon was lost while the request was under way")
 
 // whileLinked is ctx, ended with errLinkLost as soon as the client's connection disconnects or
-// closes. The caller calls done when the request is over.
+// closes. A request started while the connection reconnects is kept, as nats.go keeps it, for
+// the connection that comes back. The caller calls done when the request is over.
 func (c *Client) whileLinked(ctx context.Context) (linked context.Context, done func()) {
 	linked, cancel := context.WithCancelCause(ctx)
 	status := c.nc.StatusChanged(nats.DISCONNECTED, nats.RECONNECTING, nats.CLOSED)
@@ -26,9 +27,6 @@ func (c *Client) whileLinked(ctx context.Context) (linked context.Context, done 
 		case <-linked.Done():
 		}
 	}()
-	if !c.nc.IsConnected() { // gone before the listener was there
-		cancel(errLinkLost)
-	}
 	return linked, func() {
 		close(stop)
 		c.nc.RemoveStatusListener(status)
