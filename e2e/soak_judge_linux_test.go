@@ -33,6 +33,14 @@ var soakMetrics = []soak.Metric{
 	{Name: "history_mb", Unit: "MB", Floor: 0.25, Rel: 0.10},
 }
 
+// A soak shorter than shortSoak judges a window of a minute or two just after its warm-up, when
+// caches still fill and one registry restart's re-reads weigh: its floors get shortSoakRoom
+// times the room, enough to catch a gross leak; `make soak`'s 30 minutes judge at the floors.
+const (
+	shortSoak     = 10 * time.Minute
+	shortSoakRoom = 3
+)
+
 // perApp are the backend's resources that an app holds while it runs (AT-SPI's names): once
 // the churned apps are gone, each is back at its value before them.
 var perApp = []string{"apps", "apps_gone", "apps_left", "focus_marks", "match_rules", "peer_connections", "peers_stalled",
@@ -94,6 +102,11 @@ func (s *soakRun) recordSample(st *api.StatusReply) {
 	defer s.recMu.Unlock()
 	if s.rec == nil { // the backend's resources are known from the first sample on
 		metrics := slices.Clone(soakMetrics)
+		if s.length < shortSoak {
+			for i := range metrics {
+				metrics[i].Floor *= shortSoakRoom
+			}
+		}
 		for _, k := range slices.Sorted(maps.Keys(st.Resources)) {
 			if !transient[k] {
 				metrics = append(metrics, soak.Metric{Name: "res_" + k, Floor: 2, Rel: 0.10})
