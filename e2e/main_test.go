@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -56,11 +55,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // runIn runs one command line, as a shell would, and returns its output and status.
 func runIn(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	code = run(ctx, args, &out, &errb)
-	return out.String(), errb.String(), code
+	return testdaemon.Capture(run, args...)
 }
 
 // testDaemon is a real daemon that the suites' command lines reach through its state dir.

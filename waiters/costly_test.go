@@ -11,8 +11,8 @@ import (
 
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
-	"github.com/axbus/axbus/waiters/condition"
 	"github.com/axbus/axbus/observer/live"
+	"github.com/axbus/axbus/waiters/condition"
 )
 
 // hostileText is 200 KiB of what [S-U] matches: every instruction of a counted [S-U] is live at

@@ -6,8 +6,8 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
-	"github.com/axbus/axbus/waiters/condition"
 	"github.com/axbus/axbus/observer/live"
+	"github.com/axbus/axbus/waiters/condition"
 )
 
 // evaluate checks w against the app as the watcher knows it, the elements of fresh (read this

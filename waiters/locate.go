@@ -7,8 +7,8 @@ import (
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
-	"github.com/axbus/axbus/waiters/condition"
 	"github.com/axbus/axbus/observer/live"
+	"github.com/axbus/axbus/waiters/condition"
 )
 
 // Checks are what the element a locator finds must be, besides found, before an action acts on

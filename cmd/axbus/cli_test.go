@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -10,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/alecthomas/kong"
 
@@ -22,11 +20,7 @@ import (
 // runIn runs one command line in-process, as a shell would, and returns its output and status.
 func runIn(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	code = run(ctx, args, &out, &errb)
-	return out.String(), errb.String(), code
+	return testdaemon.Capture(run, args...)
 }
 
 // TestCommandNames: commands are kebab-case with the endpoints' snake_case names as aliases,

@@ -115,3 +115,13 @@ func (d *Daemon) OnTTY(t *testing.T, run Runner, args ...string) []string {
 		}
 	}
 }
+
+// Capture runs one command line with run, as a shell would, within 30 s, and returns what it
+// printed and its exit status.
+func Capture(run Runner, args ...string) (stdout, stderr string, code int) {
+	var out, errb bytes.Buffer
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	code = run(ctx, args, &out, &errb)
+	return out.String(), errb.String(), code
+}
