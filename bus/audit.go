@@ -56,19 +56,34 @@ func (a *Audit) trimLocked(name string) {
 	if a.since[name] >= api.AuditTrimEvery && !a.trimming[name] {
 		delete(a.since, name)
 		a.trimming[name] = true
-		go a.trim(name)
+		go a.trim(name, false)
 	}
 }
+
+// auditSettleAfter is how long after a trim a last one runs for an identity that went quiet:
+// records published before a purge but stored after it (JetStream stores apart from the
+// purge) escape it, and no later record would start the trim that removes them.
+const auditSettleAfter = time.Second
 
 // trim keeps the newest api.AuditRecordsPerIdentity records of identity name in the audit
 // stream (a purge of its subjects that keeps them), apart from the action whose record asked for
 // it: actions are never held up by it.
-func (a *Audit) trim(name string) {
+func (a *Audit) trim(name string, settling bool) {
 	defer func() {
 		a.mu.Lock()
+		defer a.mu.Unlock()
 		delete(a.trimming, name)
 		a.trimLocked(name) // what came while it ran
-		a.mu.Unlock()
+		if !a.trimming[name] && !settling {
+			time.AfterFunc(auditSettleAfter, func() {
+				a.mu.Lock()
+				defer a.mu.Unlock()
+				if !a.trimming[name] && !a.nc.IsClosed() {
+					a.trimming[name] = true
+					go a.trim(name, true)
+				}
+			})
+		}
 	}()
 	body, _ := json.Marshal(map[string]any{"filter": a.subj.ActionsBy(name), "keep": api.AuditRecordsPerIdentity})
 	reply, err := a.nc.Request("$JS.API.STREAM.PURGE."+a.subj.AuditStreamName(), body, 5*time.Second)
