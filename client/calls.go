@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/axbus/axbus/api"
@@ -157,18 +158,33 @@ func (c *Client) WaitAfter(ctx context.Context, req api.WaitRequest, act func(co
 	if act != nil {
 		msg.Header.Set(api.HeaderInterim, "armed")
 	}
-	if err := c.nc.PublishMsg(msg); err != nil {
-		return nil, unavailable(subject, err)
-	}
-	for {
-		var reply *nats.Msg
+	next := func() (*nats.Msg, error) {
 		select {
-		case reply = <-replies:
+		case reply := <-replies:
+			if len(reply.Data) == 0 && reply.Header.Get("Status") == "503" {
+				return nil, nats.ErrNoResponders
+			}
+			return reply, nil
 		case <-ctx.Done():
-			return nil, unavailable(subject, linkError(ctx, ctx.Err()))
+			return nil, linkError(ctx, ctx.Err())
 		}
-		if len(reply.Data) == 0 && reply.Header.Get("Status") == "503" {
-			return nil, unavailable(subject, nats.ErrNoResponders)
+	}
+	send := func() (*nats.Msg, error) {
+		if err := c.nc.PublishMsg(msg); err != nil {
+			return nil, err
+		}
+		return next()
+	}
+	reply, err := send()
+	if errors.Is(err, nats.ErrNoResponders) {
+		reply, err = c.askAgain(ctx, "wait", send)
+	}
+	for ; ; reply, err = next() {
+		if errors.Is(err, errRoleRefused) {
+			return nil, roleRefused("wait")
+		}
+		if err != nil {
+			return nil, unavailable(subject, err)
 		}
 		if e := decodeError(reply); e != nil {
 			return nil, e

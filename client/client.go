@@ -113,9 +113,18 @@ func (c *Client) CallRaw(ctx context.Context, endpoint string, data []byte, repl
 	linked, unlink := c.whileLinked(ctx)
 	defer unlink()
 	subject := c.subj.Endpoint(endpoint)
-	msg, err := c.nc.RequestMsgWithContext(linked, &nats.Msg{Subject: subject, Data: data})
+	send := func() (*nats.Msg, error) {
+		return c.nc.RequestMsgWithContext(linked, &nats.Msg{Subject: subject, Data: data})
+	}
+	msg, err := send()
+	if errors.Is(err, nats.ErrNoResponders) {
+		msg, err = c.askAgain(linked, endpoint, send)
+	}
+	if errors.Is(err, errRoleRefused) {
+		return roleRefused(endpoint)
+	}
 	if err != nil {
-		return c.refused(ctx, endpoint, unavailable(subject, linkError(linked, err)))
+		return unavailable(subject, linkError(linked, err))
 	}
 	if e := decodeError(msg); e != nil {
 		return e
@@ -147,20 +156,6 @@ func unencodable(err error) *observer.Error {
 // natsTrouble is a NATS call that failed for another reason than a missing daemon.
 func natsTrouble(what string, err error) *observer.Error {
 	return observer.Errorf(observer.CodeUnavailable, "Check the NATS connection.", "%s: %v", what, err).Wrap(err)
-}
-
-// refused tells a role's limit from a missing daemon: an endpoint nobody answers while status
-// does is one this identity's role does not reach (the server routes only what a role imports).
-func (c *Client) refused(ctx context.Context, endpoint string, e *observer.Error) *observer.Error {
-	if e.Code != observer.CodeUnavailable || endpoint == "status" || !errors.Is(e, nats.ErrNoResponders) {
-		return e
-	}
-	msg, err := c.nc.RequestWithContext(ctx, c.subj.Endpoint("status"), []byte("{}"))
-	if err != nil || decodeError(msg) != nil {
-		return e
-	}
-	return observer.Errorf(observer.CodePermissionDenied, "Ask an admin for credentials of a role that may (axbus creds add NAME --role agent).",
-		"this identity's role may not call %s", endpoint)
 }
 
 // noDeadline bounds ctx by d when it has no deadline of its own.

@@ -2,9 +2,11 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -17,6 +19,7 @@ import (
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
+	"github.com/axbus/axbus/observer"
 )
 
 // soakHistoryMB is the soak daemon's event history: small, so that the stream reaches its
@@ -167,4 +170,41 @@ func (s *soakRun) waitApps(t *testing.T, pids []int) {
 		}
 		return true
 	})
+}
+
+// warnings is what the daemon logged at WARN and ERROR over the run (both its processes): how
+// many of each message, and the first line of each.
+func (d *soakDaemon) warnings() string {
+	b, err := os.ReadFile(d.log.Name())
+	if err != nil {
+		return err.Error()
+	}
+	counts, first := map[string]int{}, map[string]string{}
+	var order []string
+	for line := range strings.Lines(string(b)) {
+		if !strings.Contains(line, "level=WARN") && !strings.Contains(line, "level=ERROR") {
+			continue
+		}
+		msg := line
+		if i := strings.Index(line, " msg="); i >= 0 {
+			msg = line[i+5:]
+			if j := strings.Index(msg, `" `); strings.HasPrefix(msg, `"`) && j > 0 {
+				msg = msg[:j+1]
+			} else if j := strings.IndexByte(msg, ' '); j > 0 {
+				msg = msg[:j]
+			}
+		}
+		if counts[msg]++; counts[msg] == 1 {
+			order = append(order, msg)
+			first[msg] = strings.TrimSpace(line)
+		}
+	}
+	if len(order) == 0 {
+		return "none"
+	}
+	var out strings.Builder
+	for _, msg := range order {
+		fmt.Fprintf(&out, "- %d× %s\n", counts[msg], observer.Excerpt(first[msg]))
+	}
+	return out.String()
 }

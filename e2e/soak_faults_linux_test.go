@@ -93,8 +93,12 @@ func (s *soakRun) restartDaemon() {
 	before := s.lastStored()
 	s.killed.Store(true)
 	s.fault("the daemon killed (SIGKILL) and started again")
+	from := s.elapsed()
 	s.daemon.kill(syscall.SIGKILL)
 	s.daemon.start(s.t)
+	s.faultsMu.Lock()
+	s.restart = [2]time.Duration{from, s.elapsed() + soakLate} // the clients' reconnects follow
+	s.faultsMu.Unlock()
 	if after := s.lastStored(); after < before {
 		s.t.Errorf("the history after the restart ends at event %d; before the kill it held %d", after, before)
 	}

@@ -138,7 +138,7 @@ func (s *soakRun) judge() {
 	fmt.Fprintf(&b, "# soak: %v, warm-up %v, %d apps churned, %d requests\n\n", s.length, s.warmup, s.churned.Load(), s.ledger.total())
 	fmt.Fprintf(&b, "## faults\n\n%s\n\n## requests\n\n| kind | requests | done | coded answers | slowest | late |\n|---|---|---|---|---|---|\n%s\n\n",
 		"- "+strings.Join(s.faults, "\n- "), strings.Join(lines, "\n"))
-	fmt.Fprintf(&b, "## events\n\n%s\n\n## resources\n\n", s.gaps.summary())
+	fmt.Fprintf(&b, "## events\n\n%s\n\n## the daemon's warnings and errors\n\n%s\n\n## resources\n\n", s.gaps.summary(), s.daemon.warnings())
 	if err := s.rec.WriteTable(&b, s.warmup); err != nil {
 		t.Error(err)
 	}
@@ -164,7 +164,14 @@ func (s *soakRun) judge() {
 	if gaps := s.gaps.lost(); len(gaps) > 0 {
 		t.Errorf("live subscribers lost events: %v", gaps)
 	}
-	if min := int64(s.length / soakChurnEvery / 2); s.churned.Load() < min {
+	s.faultsMu.Lock()
+	restart := s.restart
+	s.faultsMu.Unlock()
+	if n, first := s.ledger.unavailableOutside(restart); n > 0 {
+		t.Errorf("%d requests answered UNAVAILABLE while the daemon was up (the first at %v; its restart was %v to %v)",
+			n, first.Round(time.Second), restart[0].Round(time.Second), restart[1].Round(time.Second))
+	}
+	if min := int64(s.length / soakChurnAtLeast); s.churned.Load() < min {
 		t.Errorf("%d apps churned, want at least %d", s.churned.Load(), min)
 	}
 }

@@ -22,6 +22,9 @@ type ledger struct {
 	mu    sync.Mutex
 	start time.Time // the run's: answers are told by how far into it they came
 	kinds map[string]*tally
+	// unavailable is when each UNAVAILABLE came, into the run: the daemon's answer while it
+	// restarts, a finding at any other moment.
+	unavailable []time.Duration
 }
 
 type tally struct {
@@ -61,6 +64,9 @@ func (l *ledger) note(kind string, done bool, took, deadline time.Duration, err 
 		t.done++
 	} else if err != nil {
 		c := observer.CodeOf(err)
+		if c == observer.CodeUnavailable {
+			l.unavailable = append(l.unavailable, time.Since(l.start))
+		}
 		if t.codes[c]++; t.codes[c] == 1 {
 			t.firstOf[c] = time.Since(l.start).Round(time.Second).String() + " " + observer.Excerpt(err.Error())
 		}
@@ -92,6 +98,20 @@ func (l *ledger) report() (lines []string, late []string) {
 		}
 	}
 	return lines, late
+}
+
+// unavailableOutside is how many UNAVAILABLE answers came outside window, and the first's moment.
+func (l *ledger) unavailableOutside(window [2]time.Duration) (n int, first time.Duration) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, at := range l.unavailable {
+		if at < window[0] || at > window[1] {
+			if n++; n == 1 {
+				first = at
+			}
+		}
+	}
+	return n, first
 }
 
 // total is how many requests the ledger counted.

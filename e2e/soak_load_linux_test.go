@@ -17,12 +17,12 @@ import (
 var counters [soakAgents]atomic.Int64
 
 // act is agent i's loop: set the Name field of its fixture to a value of its own, proven by an
-// expect; now and then toggle Remember me, or hold the app's lease for a moment (the others are
+// expect; now and then toggle Remember me (by a click on GTK4, holding the input lease), or hold the app's lease for a moment (the others are
 // refused LEASE_HELD meanwhile).
 func (s *soakRun) act(i int, a *soakIdentity) {
-	app := api.AppTarget{PID: s.gtk3.PID}
-	if i%2 == 1 {
-		app = api.AppTarget{PID: s.gtk4.PID}
+	app, policy := api.AppTarget{PID: s.gtk3.PID}, ""
+	if i%2 == 1 { // a GTK4 check box has no accessible action: toggled by a click
+		app, policy = api.AppTarget{PID: s.gtk4.PID}, api.PolicyPhysical
 	}
 	for n := 1; s.pause(time.Duration(150+rand.IntN(350)) * time.Millisecond); n++ {
 		s.watchdog.Beat(a.name)
@@ -32,7 +32,7 @@ func (s *soakRun) act(i int, a *soakIdentity) {
 				if _, err := a.client.Lease(ctx, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: app, TTLMS: 2000}); err != nil {
 					return err
 				}
-				_, err := a.client.Act(ctx, "toggle", api.ActionRequest{AppTarget: app, Locator: `role=checkbox,name="Remember me"`})
+				_, err := a.client.Act(ctx, "toggle", api.ActionRequest{AppTarget: app, Locator: `role=checkbox,name="Remember me"`, Policy: policy})
 				_, rerr := a.client.Lease(ctx, api.LeaseRequest{Op: api.LeaseRelease, AppTarget: app})
 				return cmpErr(err, rerr)
 			})
@@ -88,7 +88,7 @@ func (s *soakRun) waits() {
 // of an action.
 func (s *soakRun) churn() {
 	admin := s.owner
-	for n := 0; s.pause(soakChurnEvery); n++ {
+	for n := 0; s.pause(time.Until(s.start.Add(time.Duration(n+1) * soakChurnEvery))); n++ { // on a schedule, whatever each took
 		s.watchdog.Beat("churn")
 		ctx, cancel := context.WithTimeout(s.ctx, 30*time.Second)
 		app, err := s.sess.StartApp(ctx, headless.KindGTK3)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -30,10 +31,18 @@ func (n *natsLogger) debugEnabled() bool {
 }
 
 // Noticef goes to debug: the server's start-up banner is noise next to the daemon's own lines.
-func (n *natsLogger) Noticef(format string, v ...any) { n.l.Debug(fmt.Sprintf(format, v...)) }
-func (n *natsLogger) Warnf(format string, v ...any)   { n.l.Warn(fmt.Sprintf(format, v...)) }
-func (n *natsLogger) Errorf(format string, v ...any)  { n.l.Error(fmt.Sprintf(format, v...)) }
-func (n *natsLogger) Debugf(format string, v ...any)  { n.l.Debug(fmt.Sprintf(format, v...)) }
+// A slow consumer is a warning: the server cut off, or dropped messages to, a connection that
+// fell behind (a monitor, an agent, or the daemon's own).
+func (n *natsLogger) Noticef(format string, v ...any) {
+	if strings.Contains(format, "Slow Consumer") {
+		n.l.Warn(fmt.Sprintf(format, v...))
+		return
+	}
+	n.l.Debug(fmt.Sprintf(format, v...))
+}
+func (n *natsLogger) Warnf(format string, v ...any)  { n.l.Warn(fmt.Sprintf(format, v...)) }
+func (n *natsLogger) Errorf(format string, v ...any) { n.l.Error(fmt.Sprintf(format, v...)) }
+func (n *natsLogger) Debugf(format string, v ...any) { n.l.Debug(fmt.Sprintf(format, v...)) }
 func (n *natsLogger) Tracef(format string, v ...any) {
 	n.l.Debug(fmt.Sprintf(format, v...), "trace", true)
 }

@@ -142,11 +142,11 @@ func Start(opts ...Option) (_ *Server, err error) {
 		ns.Shutdown()
 		ns.WaitForShutdown()
 	})
-	nc, err := nats.Connect("",
+	nc, err := nats.Connect("", append(ownConnection(cfg.logger),
 		nats.InProcessServer(ns),
 		nats.Nkey(daemonPub, daemonKey.Sign),
 		nats.Name(daemonName),
-	)
+	)...)
 	if err != nil {
 		return nil, fmt.Errorf("in-process connection: %w", err)
 	}

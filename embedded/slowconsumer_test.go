@@ -3,6 +3,7 @@ package embedded
 import (
 	"bufio"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/url"
 	"strings"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+
+	"github.com/axbus/axbus/internal/testkit"
 )
 
 // 6. A TCP subscriber that never reads must not stall the daemon's
@@ -17,7 +20,8 @@ import (
 // in-process publisher for seconds).
 func TestFrozenSubscriberDoesNotStallPublisher(t *testing.T) {
 	dir := t.TempDir()
-	s := startTest(t, dir)
+	var log testkit.Buffer
+	s := startTest(t, dir, WithLogger(slog.New(slog.NewTextHandler(&log, nil))))
 
 	const (
 		n       = 200_000
@@ -53,6 +57,10 @@ func TestFrozenSubscriberDoesNotStallPublisher(t *testing.T) {
 	if run.total > maxRun {
 		t.Errorf("run took %v, want < %v", run.total, maxRun)
 	}
+	// The cut is in the daemon's log at its default level: a monitor cut off is worth knowing.
+	testkit.Eventually(t, 10*time.Second, "the slow consumer's cut logged as a warning", func() bool {
+		return strings.Contains(log.String(), "level=WARN") && strings.Contains(log.String(), "Slow Consumer")
+	})
 }
 
 type publishRun struct {

@@ -170,7 +170,8 @@ func TestNoSourceFileIsLong(t *testing.T) {
 
 // closures are the rules on a package's whole dependency closure, beyond its own imports: the
 // core knows no platform and no NATS; the wire types need nothing but the core; a Go agent's
-// client holds no service, no backend, no server and no platform package.
+// client holds no service, no backend, no server and no platform package (backoff, standard library
+// alone, paces its asking again).
 var closures = []struct {
 	dir string
 	// allowed are the only packages (not the standard library) the closure may hold; one
@@ -181,7 +182,7 @@ var closures = []struct {
 	{"api", []string{module + "api", module + "observer"}},
 	{"client", []string{module + "client", module + "api", module + "observer",
 		"github.com/nats-io/nats.go/...", "github.com/nats-io/nkeys/...", "github.com/nats-io/nuid/...",
-		"github.com/klauspost/compress/...", "golang.org/x/crypto/...", "golang.org/x/sys/..."}},
+		"github.com/klauspost/compress/...", "github.com/cenkalti/backoff/v4", "golang.org/x/crypto/...", "golang.org/x/sys/..."}},
 }
 
 // allows says whether dep is one of allowed.
