@@ -61,6 +61,10 @@ type ActionReply struct {
 	PostState *PostState `json:"post_state,omitempty"`
 	// Expect is the outcome of the expect condition, with its evidence.
 	Expect *WaitResult `json:"expect,omitempty"`
+	// Disposition says what the app was seen to do (EffectConfirmed, EffectNoneSeen,
+	// EffectUnverifiable) and Effects what changed, with or without an expect.
+	Disposition string   `json:"disposition,omitempty"`
+	Effects     []Effect `json:"effects,omitempty"`
 }
 
 // ActionTarget is the element an action resolved its target to.

@@ -26,6 +26,10 @@ type Engine struct {
 	leases *Leases
 	// ledger switches web accessibility for agents (WithLedger); nil where no app needs it.
 	ledger *observer.Ledger
+	// recent is what changed lately in each app, which an action's effects leave out;
+	// settlingN counts the actions watching their effects, by app pid.
+	recent    recentChanges
+	settlingN map[int]int
 }
 
 // Option configures an Engine.
@@ -36,10 +40,11 @@ func WithChainDeadline(d time.Duration) Option { return func(e *Engine) { e.dead
 
 // New returns an engine that acts through o's backend and checks expects with waits.
 func New(o *observer.Observer, waits *waiters.Engine, opts ...Option) *Engine {
-	e := &Engine{o: o, waits: waits, locks: map[int]*sync.Mutex{}, deadline: ChainDeadline}
+	e := &Engine{o: o, waits: waits, locks: map[int]*sync.Mutex{}, deadline: ChainDeadline, settlingN: map[int]int{}}
 	for _, opt := range opts {
 		opt(e)
 	}
+	e.recent.start(o)
 	return e
 }
 
@@ -136,6 +141,14 @@ func (e *Engine) Do(ctx context.Context, action string, req api.ActionRequest) (
 	if ex != nil {
 		r.stop = ex.met
 	}
+	watch := e.watchEffects(t)
+	if watch != nil {
+		defer func() {
+			if reply.Disposition == "" { // an error: the watch ends all the same
+				watch.end()
+			}
+		}()
+	}
 	chainErr := r.exec(ctx)
 	if turn != nil {
 		turn.Done() // delivered: the client's next action may go while this one's expect waits
@@ -157,11 +170,21 @@ func (e *Engine) Do(ctx context.Context, action string, req api.ActionRequest) (
 		}
 		return nil, observer.AsError(refused).With("trace", r.trace)
 	}
+	settled := false
+	if r.done && ex == nil && watch != nil {
+		watch.settle(ctx)
+		settled = true
+	}
 	if r.done {
-		reply.PostState = e.postState(ctx, action, t)
+		reply.PostState = e.postState(ctx, action, t, settled)
 	}
 	if ex != nil {
 		reply.Expect = ex.result()
+	}
+	if watch != nil && (r.done || ex != nil) {
+		reply.Disposition, reply.Effects = watch.end()
+	}
+	if ex != nil {
 		return reply, nil
 	}
 	if !r.done {
@@ -208,13 +231,15 @@ func (e *Engine) targetOf(ctx context.Context, action string, req api.ActionRequ
 	return e.resolve(ctx, scope)
 }
 
-// postState reads the element after actions whose effect shows in it; it waits a little for
-// those whose effect comes a moment later and that no proof has seen yet (a toggle's chain saw
-// the state flip already).
-func (e *Engine) postState(ctx context.Context, action string, t *target) *api.PostState {
+// postState reads the element after actions whose effect shows in it; unless their effects were
+// settled, it waits a little for those whose effect comes a moment later and that no proof has
+// seen yet (a toggle's chain saw the state flip already).
+func (e *Engine) postState(ctx context.Context, action string, t *target, settled bool) *api.PostState {
 	switch action {
 	case "click", "type", "press":
-		time.Sleep(50 * time.Millisecond)
+		if !settled {
+			time.Sleep(50 * time.Millisecond)
+		}
 	case "toggle", "check", "uncheck", "set_value", "expand", "collapse", "select", "focus":
 	default:
 		return nil

@@ -164,7 +164,6 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	if err = d.Waits.Start(); err != nil {
 		return d, err
 	}
-	d.gateRechecks()
 	lctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	d.Leases, err = startLeases(lctx, d)
 	cancel()
@@ -175,6 +174,7 @@ func Start(cfg Config) (_ *Daemon, err error) {
 		d.Ledger = observer.NewLedger(wa)
 	}
 	d.Commands = commands.New(d.Observer, d.Waits, commands.WithLeases(d.Leases), commands.WithLedger(d.Ledger))
+	d.gateRechecks() // it asks the waits and the commands
 	d.Service, err = bus.NewService(d.Server.Conn(), bus.Config{Subjects: d.Subjects, Backend: d.Backend.Platform(),
 		Logger: cfg.Log.With("part", "service"), Identities: identities(d.Server), Connected: connected(d.Server),
 		Private: d.Server.SetPrivate, Audit: d.Audit})

@@ -8,8 +8,8 @@ import (
 )
 
 // gateRechecks holds the backend's own re-reads of apps whose toolkit misses events (GTK4) to
-// interest: fast (every 100 ms) while a wait or an expect is pending on the app, whose answer
-// waits on the re-read; slow (every 500 ms) while someone else observes it: a wait that ended
+// interest: fast (every 100 ms) while a wait or an expect is pending on the app, or an action
+// watches for its effects, whose answer waits on the re-read; slow (every 500 ms) while someone else observes it: a wait that ended
 // within the linger, its polled diffs, a client subscribed to its events, or a consumer of the
 // event stream (a tail). Nobody observing, its unannounced changes are not looked for, and the
 // stream's history holds what the toolkit itself announced.
@@ -24,7 +24,7 @@ func (d *Daemon) gateRechecks() {
 	stream := d.Subjects.StreamName()
 	gate.RecheckWhen(func(app observer.App) observer.Recheck {
 		switch {
-		case d.Waits.Pending(app.PID):
+		case d.Waits.Pending(app.PID) || d.Commands.Settling(app.PID):
 			return observer.RecheckFast
 		case d.Waits.Watching(app.PID) || (d.Poller != nil && d.Poller.Polling(app.PID)):
 			return observer.RecheckSlow

@@ -115,11 +115,37 @@ func actionForm(w io.Writer, r *api.ActionReply) error {
 		}
 		fmt.Fprintln(w, line)
 	}
+	if r.Disposition != "" {
+		fmt.Fprintln(w, "  effect "+effectsLine(r.Disposition, r.Effects))
+	}
 	if r.Expect != nil {
 		fmt.Fprint(w, "  expect ")
 		return waitForm(w, r.Expect)
 	}
 	return nil
+}
+
+// effectsLine is an action's disposition and its effects in short: `confirmed: dialog_opened
+// dialog "Saved", text_changed label "Status" x2`.
+func effectsLine(disposition string, effects []api.Effect) string {
+	parts := make([]string, 0, len(effects))
+	for _, fx := range effects {
+		p := string(fx.Type)
+		if fx.Role != "" {
+			p += " " + string(fx.Role)
+		}
+		if fx.Name != "" {
+			p += " " + strconv.Quote(Short(fx.Name, 40))
+		}
+		if fx.Count > 1 {
+			p += fmt.Sprintf(" x%d", fx.Count)
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return disposition
+	}
+	return disposition + ": " + strings.Join(parts, ", ")
 }
 
 // EventLine is one event: time, app, type, element, the detail in short.

@@ -147,6 +147,9 @@ func secureFields(ctx context.Context, o *observer.Observer, rect observer.Rect)
 				continue
 			}
 			walk := observer.Walk(ctx, o.Backend(), w.Ref, observer.WalkOptions{Budget: observer.UnscopedBudget(), VisibleOnly: true})
+			if len(walk.Nodes) == 0 && ctx.Err() != nil {
+				return nil, shotTimeout(ctx) // the request's time, not the app, ran out (CI saw a storm's told APP_NOT_RESPONDING)
+			}
 			if len(walk.Nodes) == 0 && w.Bounds != nil {
 				return nil, observer.Errorf(observer.CodeAppNotResponding, "Retry, or take a window of another app.",
 					"could not read window %q of %s to find its secure fields", w.Title, app.Name).With("pid", app.PID)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/observer/sim"
 )
 
 // TestScaleDownAveragesTheBlocks: each pixel of a halved image is the mean of the 2x2 block it
@@ -111,4 +112,31 @@ func TestEncodeWithinStopsAtTheDeadline(t *testing.T) {
 	if _, _, _, _, err := EncodeWithin(ctx, img, -1, MaxShotBytes); observer.CodeOf(err) != observer.CodeTimeout {
 		t.Fatalf("encoding after the deadline: %v, want TIMEOUT", err)
 	}
+}
+
+// A screenshot whose request's time ran out while it looked for secure fields is TIMEOUT, not
+// an app that does not answer (CI saw a storm's last screenshots told APP_NOT_RESPONDING).
+func TestSecureFieldsOutOfTimeIsTimeout(t *testing.T) {
+	desk, err := sim.Fixture("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer desk.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, err = secureFields(ctx, observer.New(endsWhileListing{desk, cancel}), observer.Rect{W: 4000, H: 4000})
+	if observer.CodeOf(err) != observer.CodeTimeout {
+		t.Fatalf("secure fields out of time: %v, want TIMEOUT", err)
+	}
+}
+
+// endsWhileListing is the sim, whose request's time runs out once it has listed an app's windows.
+type endsWhileListing struct {
+	*sim.Desktop
+	end context.CancelFunc
+}
+
+func (b endsWhileListing) Windows(ctx context.Context, pid int) ([]observer.Window, error) {
+	defer b.end()
+	return b.Desktop.Windows(ctx, pid)
 }
