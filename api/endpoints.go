@@ -114,6 +114,8 @@ var Endpoints = []Endpoint{
 	{"quit", Act, "Quit an app as its user would (its windows closed), or with force at once; the answer comes once it has ended (app_terminated).", observer.QuitWait + 10*time.Second},
 	{"clipboard", Act, "Read (op get) or write (op set, text) the clipboard's text; text only, at most 200 KiB.", 5 * time.Second},
 	{"web_accessibility", Act, "Claim (on) or release (off) an app's web accessibility (Chromium, Electron) for an agent; restored when the last agent releases it or after 10 idle minutes.", 5 * time.Second},
+	{"record", Act, "Record a flow: start (the actions of an agent, or every one's; an admin may record a person's mouse and keyboard too) and stop, which answers the flow: steps with unique locators and the expects that prove them.", 5 * time.Second},
+	{"replay", Act, "Replay a flow (vars for its ${name} parameters): each step's locator waited for until actionable, its action, its expect; the first failure stops the run with a report. Progress on flow subjects.", MaxReplay + 10*time.Second},
 	action("click", "Click an element (press, confirm, open, ... as the platform's chain says); prove it with expect."),
 	action("press", "Invoke a named action of an element (action: AXPress, activate, ...)."),
 	action("set_value", "Set an element's value (value) directly."),
@@ -135,7 +137,7 @@ func action(name, description string) Endpoint {
 }
 
 // ownRequests are the act endpoints whose requests are not ActionRequest.
-var ownRequests = []string{"web_accessibility", "lease", "window", "launch", "quit", "clipboard"}
+var ownRequests = []string{"web_accessibility", "lease", "window", "launch", "quit", "clipboard", "record", "replay"}
 
 // Actions lists the action endpoints' names (ActionRequest's endpoints): the act endpoints but
 // those with requests of their own.

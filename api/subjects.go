@@ -136,6 +136,15 @@ func (s Subjects) ActionsBy(identity string) string {
 // AllActions matches every action record of the host; the host's stream keeps them.
 func (s Subjects) AllActions() string { return s.Prefix + "." + s.Host + ".act.>" }
 
+// Flow is the subject of a replay's progress: <prefix>.<host>.flow.<run>.<event> (started,
+// step, ended), published by the daemon.
+func (s Subjects) Flow(run, event string) string {
+	return s.Prefix + "." + s.Host + ".flow." + Token(run) + "." + event
+}
+
+// AllFlows covers every replay's progress.
+func (s Subjects) AllFlows() string { return s.Prefix + "." + s.Host + ".flow.>" }
+
 // Lease is the subject where the changes of the lease on key are published (key is already a
 // dotted lease key: app.<name>, window.<id>, input, ...).
 func (s Subjects) Lease(key string) string { return s.LeasePrefix() + key }

@@ -32,6 +32,7 @@ type Service struct {
 	// those whose connection closed.
 	admission *admission
 	svc       *microService
+	served    map[string]Handler // every endpoint's handler, set by Serve (Call)
 	// turns orders each client's actions (api.Turn); acts is where every action endpoint's
 	// requests arrive, in the order the server delivered them.
 	turns *turns
@@ -40,6 +41,36 @@ type Service struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+}
+
+// Call runs endpoint's handler in this process for a request of ctx's identity, as a request
+// on its subject would (its body checked and decoded, an action recorded by the audit trail),
+// without the way through the server, and decodes its reply into reply: how a replay's steps are
+// done. The call keeps no turn and sends no interim reply: its caller has its own.
+func (s *Service) Call(ctx context.Context, endpoint string, req, reply any) error {
+	h := s.served[endpoint]
+	if h == nil {
+		return observer.Errorf(observer.CodeNotSupported, "See axbus help for the endpoints.", "no endpoint %q", endpoint)
+	}
+	data, err := json.Marshal(req)
+	if err != nil {
+		return observer.Errorf(observer.CodeBadRequest, "Pass a JSON-encodable request.", "%v", err)
+	}
+	ctx = context.WithValue(api.WithTurn(ctx, nil), interimKey{}, func(any) {})
+	result, err := h(ctx, data)
+	if err != nil {
+		return err
+	}
+	if enc, ok := result.(*Encoded); ok {
+		if w, ok := reply.(*api.WaitResult); ok {
+			return api.DecodeWaitResult(enc.Data, enc.Header.Get(api.HeaderListing), w)
+		}
+		return json.Unmarshal(enc.Data, reply)
+	}
+	if data, err = json.Marshal(result); err != nil {
+		return err
+	}
+	return json.Unmarshal(data, reply)
 }
 
 // Config is what a Service needs beside its handlers.
@@ -85,6 +116,7 @@ func (s *Service) Serve(routes []Route) error {
 	if err != nil {
 		return err
 	}
+	s.served = handlers
 	s.svc = newMicroService(nc, api.ServiceName, api.Version,
 		"The accessibility tree of one desktop: apps, windows, inspections, waits and actions.",
 		map[string]string{"host": s.subj.Host, "backend": cfg.Backend, "api": s.subj.API()})

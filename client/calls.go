@@ -258,3 +258,24 @@ func waitingFor(ctx context.Context, timeoutMS int, def time.Duration) (context.
 	}
 	return context.WithTimeout(ctx, wait+5*time.Second)
 }
+
+// Record starts a recording (op start) or stops one (op stop), which answers its flow.
+func (c *Client) Record(ctx context.Context, req api.RecordRequest) (*api.RecordReply, error) {
+	var r api.RecordReply
+	if err := c.Call(ctx, "record", req, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Replay runs a flow on the host. A run that failed is a reply (Outcome failed, Failure says
+// where and why), not an error. Without a deadline of ctx the call may take api.MaxReplay.
+func (c *Client) Replay(ctx context.Context, req api.ReplayRequest) (*api.ReplayReply, error) {
+	ctx, cancel := noDeadline(ctx, api.MaxReplay+10*time.Second)
+	defer cancel()
+	var r api.ReplayReply
+	if err := c.Call(ctx, "replay", req, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}

@@ -92,20 +92,21 @@ func (w *effectWatch) settle(ctx context.Context) {
 	}
 }
 
-// end stops the watch and says what it saw.
-func (w *effectWatch) end() (string, []api.Effect) {
+// end stops the watch and says what it saw, and the events it was made of; proved says the
+// action's chain read its effect back itself.
+func (w *effectWatch) end(proved bool) (string, []api.Effect, []observer.Event) {
 	w.e.o.Unsubscribe(w.tok)
 	w.e.settling(w.t.app.PID, -1)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	effects, confirmed := w.summaryLocked()
 	switch {
-	case confirmed:
-		return api.EffectConfirmed, effects
+	case confirmed || proved:
+		return api.EffectConfirmed, effects, w.events
 	case w.t.node.Secure:
-		return api.EffectUnverifiable, effects
+		return api.EffectUnverifiable, effects, w.events
 	}
-	return api.EffectNoneSeen, effects
+	return api.EffectNoneSeen, effects, w.events
 }
 
 // summaryLocked folds the events into effects, leaving out a state that flickered back (a

@@ -30,6 +30,9 @@ type Engine struct {
 	// settlingN counts the actions watching their effects, by app pid.
 	recent    recentChanges
 	settlingN map[int]int
+	// onDone are the listeners of actions done (OnDone), by id.
+	onDone map[int]Listener
+	doneID int
 }
 
 // Option configures an Engine.
@@ -40,7 +43,7 @@ func WithChainDeadline(d time.Duration) Option { return func(e *Engine) { e.dead
 
 // New returns an engine that acts through o's backend and checks expects with waits.
 func New(o *observer.Observer, waits *waiters.Engine, opts ...Option) *Engine {
-	e := &Engine{o: o, waits: waits, locks: map[int]*sync.Mutex{}, deadline: ChainDeadline, settlingN: map[int]int{}}
+	e := &Engine{o: o, waits: waits, locks: map[int]*sync.Mutex{}, deadline: ChainDeadline, settlingN: map[int]int{}, onDone: map[int]Listener{}}
 	for _, opt := range opts {
 		opt(e)
 	}
@@ -141,11 +144,12 @@ func (e *Engine) Do(ctx context.Context, action string, req api.ActionRequest) (
 	if ex != nil {
 		r.stop = ex.met
 	}
+	listeners, before := e.before(ctx, t)
 	watch := e.watchEffects(t)
 	if watch != nil {
 		defer func() {
 			if reply.Disposition == "" { // an error: the watch ends all the same
-				watch.end()
+				watch.end(false)
 			}
 		}()
 	}
@@ -171,7 +175,7 @@ func (e *Engine) Do(ctx context.Context, action string, req api.ActionRequest) (
 		return nil, observer.AsError(refused).With("trace", r.trace)
 	}
 	settled := false
-	if r.done && ex == nil && watch != nil {
+	if r.done && ex == nil && watch != nil && !r.provedItself() {
 		watch.settle(ctx)
 		settled = true
 	}
@@ -181,8 +185,12 @@ func (e *Engine) Do(ctx context.Context, action string, req api.ActionRequest) (
 	if ex != nil {
 		reply.Expect = ex.result()
 	}
+	var events []observer.Event
 	if watch != nil && (r.done || ex != nil) {
-		reply.Disposition, reply.Effects = watch.end()
+		reply.Disposition, reply.Effects, events = watch.end(r.provedItself())
+	}
+	if r.done {
+		e.announce(ctx, listeners, before, action, req, reply, t, events)
 	}
 	if ex != nil {
 		return reply, nil

@@ -163,6 +163,12 @@ func (r *run) stateChanged(ctx context.Context) bool {
 	return n.Err == nil && n.States.Has(observer.StateChecked) != r.t.node.States.Has(observer.StateChecked)
 }
 
+// provedItself says whether the action was delivered by a step whose chain proves its effect
+// (a state flipped, a value read back): its effect is confirmed without a settle window.
+func (r *run) provedItself() bool {
+	return r.delivered && (r.chain.ProofText && !r.t.node.Secure || r.chain.Stateful || r.chain.Proof != 0)
+}
+
 // proven reports whether a step that worked shows its effect, where the chain asks for proof: a
 // stateful chain must flip (or reach the wanted) checked state, a chain with Proof must show it.
 func (r *run) proven(ctx context.Context, step observer.Step) bool {

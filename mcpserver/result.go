@@ -44,6 +44,13 @@ func (c *call) result(raw json.RawMessage) *mcp.CallToolResult {
 		return textResult(textOf(new(api.AppsReply), raw), raw)
 	case ep == "windows":
 		return textResult(textOf(new(api.WindowsReply), raw), raw)
+	case ep == "replay":
+		var r api.ReplayReply
+		if json.Unmarshal(raw, &r) == nil && r.Failure != nil && r.Failure.Error != nil {
+			f := r.Failure
+			why := observer.Errorf(f.Error.Code, f.Error.Suggestion, "step %d (%s %s) failed: %s", f.Step, f.Action, f.Locator, f.Error.Message)
+			return failed(why, textResult(string(raw), raw))
+		}
 	}
 	return textResult(string(raw), raw)
 }

@@ -18,7 +18,7 @@ func TestEverySchemaCompiles(t *testing.T) {
 // TestTheSchemasAreTheAPIs: a request and a reply schema for every endpoint of api.Endpoints,
 // the shared ones, and nothing else.
 func TestTheSchemasAreTheAPIs(t *testing.T) {
-	want := []string{"act", "action.reply", "condition", "defs", "error", "event", "snap"}
+	want := []string{"act", "action.reply", "condition", "defs", "error", "event", "flow", "snap"}
 	for _, ep := range api.Endpoints {
 		want = append(want, ep.Name+".request", ep.Name+".reply")
 	}

@@ -56,6 +56,8 @@ type cli struct {
 	Quit             quitCmd             `cmd:"" help:"Quit an app (its windows closed, or --force); return once it has ended." group:"Act"`
 	Activate         activateCmd         `cmd:"" help:"Bring an app's window to the front with the input focus (window raise)." group:"Act"`
 	Clipboard        clipboardCmd        `cmd:"" help:"Get or set the clipboard's text." group:"Act"`
+	Record           recordCmd           `cmd:"" help:"Record agents' actions as a flow: start, then stop prints the flow." group:"Act"`
+	Replay           replayCmd           `cmd:"" help:"Replay a flow: every step waited for, acted and proven; a failure stops it with a report." group:"Act"`
 	Creds            credsCmd            `cmd:"" help:"Manage the identities that may connect, and their roles (admins)." group:"Tools"`
 	Hub              hubCmd              `cmd:"" help:"Join many desktops: run a hub they join as leaf nodes, or print its nats-server configuration." group:"Daemon"`
 	MCP              mcpCmd              `cmd:"" name:"mcp" help:"Serve the desktop to AI agents over the Model Context Protocol (stdio, or HTTP on loopback)." group:"Tools"`

@@ -10,7 +10,7 @@ import (
 )
 
 // grants are what each role's accounts reach of the daemon's (the server enforces them: a
-// subject a role does not import leads nowhere). Every role receives the events, diffs,
+// subject a role does not import leads nowhere). Every role receives the events, diffs, replays' progress,
 // action records and lease changes, reads the history (the event stream and the audit stream)
 // and calls the endpoints its kind allows (api.Kind.May, the one role table: a monitor observes
 // the tree, not the screen's pixels); only the daemon publishes on those subjects. Only an admin
@@ -19,7 +19,7 @@ import (
 // reach its own alone. Nobody creates a stream, or a consumer outside the daemon.
 func grants(subj api.Subjects) map[string]embedded.Grant {
 	streams := []string{subj.StreamName(), subj.AuditStreamName()}
-	own := []string{subj.AllEvents(), subj.AllSnapsBelow(), subj.AllActions(), subj.AllLeases()}
+	own := []string{subj.AllEvents(), subj.AllSnapsBelow(), subj.AllActions(), subj.AllLeases(), subj.AllFlows()}
 	hear := append(slices.Clone(own), subj.Coordination("*"))
 	out := map[string]embedded.Grant{}
 	for _, role := range api.Roles {

@@ -16,6 +16,7 @@ import (
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/commands"
 	"github.com/axbus/axbus/embedded"
+	"github.com/axbus/axbus/flows"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/live"
 	"github.com/axbus/axbus/waiters"
@@ -81,6 +82,7 @@ type Daemon struct {
 	Poller   *live.Poller // nil when polling is off
 	Waits    *waiters.Engine
 	Commands *commands.Engine
+	Recorder *flows.Recorder
 	Leases   *commands.Leases // in the KV bucket AXBUS_LEASES_<HOST>
 	// Ledger is the web-accessibility ledger; nil when the backend has no such switch.
 	Ledger   *observer.Ledger
@@ -175,6 +177,7 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	}
 	d.Commands = commands.New(d.Observer, d.Waits, commands.WithLeases(d.Leases), commands.WithLedger(d.Ledger))
 	d.gateRechecks() // it asks the waits and the commands
+	d.Recorder = flows.NewRecorder(d.Observer, d.Commands)
 	d.Service, err = bus.NewService(d.Server.Conn(), bus.Config{Subjects: d.Subjects, Backend: d.Backend.Platform(),
 		Logger: cfg.Log.With("part", "service"), Identities: identities(d.Server), Connected: connected(d.Server),
 		Private: d.Server.SetPrivate, Audit: d.Audit})
@@ -231,6 +234,9 @@ func (d *Daemon) Close(ctx context.Context) error {
 	}
 	if d.Leases != nil {
 		d.Leases.Close()
+	}
+	if d.Recorder != nil {
+		d.Recorder.Close()
 	}
 	if d.Waits != nil {
 		d.Waits.Stop()

@@ -1,10 +1,13 @@
 package daemon
 
 import (
+	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
+	"github.com/axbus/axbus/flows"
 	"github.com/axbus/axbus/internal/handlers"
 	"github.com/axbus/axbus/observer/ocr"
 )
@@ -42,9 +45,25 @@ func (d *Daemon) routes() []bus.Route {
 		bus.Handle("quit", bus.Replying(d.Commands.Quit)),
 		bus.Handle("clipboard", bus.Replying(d.Commands.Clipboard)),
 		bus.Handle("web_accessibility", bus.Replying(d.Commands.WebAccessibility)),
+		// flows: recorded from the actions done, replayed through the endpoints' own handlers
+		bus.Handle("record", bus.Replying(d.Recorder.Serve)),
+		bus.Handle("replay", bus.Replying(flows.NewRunner(d.callInProcess, d.publishJSON, d.Subjects).Replay)),
 	}
 	for _, action := range api.Actions { // click, type, set_value, ...: one operation, commands.Engine.Do
 		routes = append(routes, bus.Handle(action, see.Acting(action, d.Commands.Do)))
 	}
 	return routes
+}
+
+// callInProcess runs an endpoint for a replay's step: the service is made after the routes.
+func (d *Daemon) callInProcess(ctx context.Context, endpoint string, req, reply any) error {
+	return d.Service.Call(ctx, endpoint, req, reply)
+}
+
+// publishJSON publishes v on subject from the daemon's own connection; a replay's progress is
+// told, not waited for.
+func (d *Daemon) publishJSON(subject string, v any) {
+	if data, err := json.Marshal(v); err == nil {
+		_ = d.Server.Conn().Publish(subject, data)
+	}
 }
