@@ -3,7 +3,8 @@
 // the input focus and raised, windows moved, resized, iconified, restored and closed as a window
 // manager would (or asked of the one that runs), input synthesised through XTEST (clicks, keys,
 // typing through the keyboard map, binding the keysyms it lacks), the screen read with GetImage,
-// and the CLIPBOARD selection served and read on a connection of its own (ICCCM 2).
+// and the CLIPBOARD selection served and read on a connection of its own (ICCCM 2); what a person
+// does with the mouse and keyboard is recorded through the RECORD extension (OpenRecorder).
 //
 // It knows nothing of AT-SPI: observer/atspi matches accessible windows with these and turns the
 // requests of the observer into these calls.
