@@ -74,6 +74,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzInspectionJSON$$' -fuzztime $(FUZZTIME) ./observer/
 	$(GO) test -run '^$$' -fuzz '^FuzzEnvelopeJSON$$' -fuzztime $(FUZZTIME) ./api/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseExport$$' -fuzztime $(FUZZTIME) ./internal/headless/
+	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) ./flows/
 
 ## soak: a daemon under load for $(SOAK) on a headless desktop with real apps, apps opened and
 ## closed, faults on a schedule; its resources sampled every 10 s must stay flat (.bench/soak.md,

@@ -53,7 +53,7 @@ func TestMCPStartsWithoutADaemon(t *testing.T) {
 	cmd.Stderr = os.Stderr
 	s := testdaemon.MCPConnect(t, cmd, nil)
 	list, err := s.ListTools(context.Background(), nil)
-	if err != nil || len(list.Tools) != 31 {
+	if err != nil || len(list.Tools) != 34 {
 		t.Fatalf("tools/list without a daemon: %v, %d tools", err, len(list.Tools))
 	}
 	if r := testdaemon.CallTool(t, s, "list_apps", map[string]any{}); !unavailable(r) {

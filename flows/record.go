@@ -29,8 +29,7 @@ type recording struct {
 	pending                sync.WaitGroup
 
 	mu    sync.Mutex
-	steps []*api.FlowStep // nil: an action not kept (its expect was not met)
-	full  bool
+	steps []*api.FlowStep // nil: an action not kept (its expect was not met); api.MaxFlowSteps at most
 }
 
 // NewRecorder records the actions done through actions, reading windows through o.
@@ -61,9 +60,6 @@ func (r *Recorder) start(who api.Identity, req api.RecordRequest) (*api.RecordRe
 		}
 		agent = who.Name
 	}
-	if req.Person {
-		return nil, observer.Errorf(observer.CodeNotSupported, "Record an agent's actions; a person's input is not recorded yet.", "recording a person's input is not done yet")
-	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	n := 0
@@ -76,7 +72,14 @@ func (r *Recorder) start(who api.Identity, req api.RecordRequest) (*api.RecordRe
 		return nil, observer.Errorf(observer.CodeBusy, "Stop one of your recordings first.", "%s has %d recordings going, the most one identity may", who.Name, n)
 	}
 	rec := &recording{id: newID(), owner: who.Name, agent: agent, name: req.Name}
-	rec.stop = r.actions.OnDone(commands.Listener{
+	var you *person
+	if req.Person {
+		var err error
+		if you, err = startPerson(rec, r.o); err != nil {
+			return nil, err
+		}
+	}
+	stopActions := r.actions.OnDone(commands.Listener{
 		Before: func(ctx context.Context, snap *observer.Snapshot) any {
 			if rec.agent != "" && api.IdentityOf(ctx).Name != rec.agent {
 				return nil
@@ -89,6 +92,12 @@ func (r *Recorder) start(who api.Identity, req api.RecordRequest) (*api.RecordRe
 			}
 		},
 	})
+	rec.stop = func() {
+		stopActions()
+		if you != nil {
+			you.stop()
+		}
+	}
 	r.recordings[rec.id] = rec
 	return &api.RecordReply{Recording: rec.id}, nil
 }
@@ -122,7 +131,6 @@ func (r *Recorder) Close() {
 func (rec *recording) note(o *observer.Observer, d commands.Done) {
 	rec.mu.Lock()
 	if len(rec.steps) >= api.MaxFlowSteps {
-		rec.full = true
 		rec.mu.Unlock()
 		return
 	}
@@ -139,6 +147,16 @@ func (rec *recording) note(o *observer.Observer, d commands.Done) {
 		rec.steps[slot] = s
 		rec.mu.Unlock()
 	}()
+}
+
+// add appends a step made at once (a person's).
+func (rec *recording) add(s *api.FlowStep) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.steps) >= api.MaxFlowSteps {
+		return
+	}
+	rec.steps = append(rec.steps, s)
 }
 
 func (rec *recording) flow() *api.Flow {

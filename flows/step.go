@@ -10,7 +10,6 @@ import (
 	"github.com/axbus/axbus/commands"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/text"
-	"github.com/axbus/axbus/waiters/condition"
 )
 
 // stepOf is the step of an action done: a fresh unique locator for its target, its value (a
@@ -22,14 +21,8 @@ func stepOf(ctx context.Context, o *observer.Observer, d commands.Done) *api.Flo
 		return nil
 	}
 	s := &api.FlowStep{Action: d.Action, App: r.App.Name, Policy: d.Request.Policy, TimeoutMS: d.Request.TimeoutMS}
-	if snap := d.Snapshot; snap != nil {
-		win := observer.Window{ID: snap.Window.ID, Title: snap.Window.Title}
-		if len(snap.Walk.Nodes) > 0 {
-			win.Role = snap.Walk.Nodes[0].Role
-		}
-		if l := condition.UniqueLocator(win, snap.Walk.Nodes, d.Index); l != nil {
-			s.Locator = l.String()
-		}
+	if d.Snapshot != nil {
+		s.Locator = locatorOf(d.Snapshot, d.Index)
 	}
 	switch d.Action {
 	case "set_value", "select":

@@ -46,11 +46,14 @@ func (c *call) result(raw json.RawMessage) *mcp.CallToolResult {
 		return textResult(textOf(new(api.WindowsReply), raw), raw)
 	case ep == "replay":
 		var r api.ReplayReply
-		if json.Unmarshal(raw, &r) == nil && r.Failure != nil && r.Failure.Error != nil {
-			f := r.Failure
-			why := observer.Errorf(f.Error.Code, f.Error.Suggestion, "step %d (%s %s) failed: %s", f.Step, f.Action, f.Locator, f.Error.Message)
-			return failed(why, textResult(string(raw), raw))
+		if json.Unmarshal(raw, &r) != nil {
+			break
 		}
+		res := textResult(form(&r, string(raw)), raw)
+		if f := r.Failure; f != nil && f.Error != nil {
+			return failed(observer.Errorf(f.Error.Code, f.Error.Suggestion, "step %d (%s %s) failed: %s", f.Step, f.Action, f.Locator, f.Error.Message), res)
+		}
+		return res
 	}
 	return textResult(string(raw), raw)
 }

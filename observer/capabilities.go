@@ -125,3 +125,13 @@ type WebAccessibility interface {
 type TextRecognizer interface {
 	Recognize(ctx context.Context, png []byte) ([]RecognizedLine, error)
 }
+
+// InputWatcher is a backend that hears what a person does with the mouse and keyboard (Linux:
+// the X server's RECORD extension), which a recording of a person's session is made of.
+type InputWatcher interface {
+	// WatchInput delivers each button and key press, on a goroutine of its own, until stop.
+	WatchInput(fn func(PersonInput)) (stop func(), err error)
+	// ElementAt is the deepest element at a point of the screen in the top-most window there,
+	// with its app and that window.
+	ElementAt(ctx context.Context, x, y float64) (App, Window, NodeRef, error)
+}

@@ -16,6 +16,7 @@ type recordCmd struct {
 	Recording string `arg:"" optional:"" help:"stop: the id start printed."`
 	Agent     string `help:"start: record this identity's actions (an admin's choice; an agent records its own)."`
 	Name      string `help:"start: the flow's name."`
+	Person    bool   `help:"start: also what a person does with the mouse and keyboard (admins)."`
 	connFlags
 }
 
@@ -23,7 +24,7 @@ func (c *recordCmd) Run(e *env) error {
 	if c.Op == "stop" && c.Recording == "" {
 		return observer.Errorf(observer.CodeBadRequest, "Give the id record start printed: axbus record stop r_....", "record stop needs the recording")
 	}
-	req := api.RecordRequest{Op: c.Op, Agent: c.Agent, Name: c.Name, Recording: c.Recording}
+	req := api.RecordRequest{Op: c.Op, Agent: c.Agent, Name: c.Name, Recording: c.Recording, Person: c.Person}
 	return call(e, &c.connFlags, func(ctx context.Context, cl *client.Client) (any, error) {
 		r, err := cl.Record(ctx, req)
 		if err != nil || r.Flow == nil {

@@ -24,7 +24,7 @@ func TestMCPOnGTK3(t *testing.T) {
 	s, _ := testdaemon.MCPClient(t, bin, "--state-dir", dd.Dir)
 	pid := dd.apps[headless.KindGTK3].PID
 	list, err := s.ListTools(context.Background(), nil)
-	if err != nil || len(list.Tools) != 31 {
+	if err != nil || len(list.Tools) != 34 {
 		t.Fatalf("tools/list: %d tools, %v", len(list.Tools), err)
 	}
 	for _, tool := range list.Tools {

@@ -30,6 +30,8 @@ func Of(v any) func(io.Writer) error {
 		return func(w io.Writer) error { return waitForm(w, r) }
 	case *api.ActionReply:
 		return func(w io.Writer) error { return actionForm(w, r) }
+	case *api.ReplayReply:
+		return func(w io.Writer) error { return replayForm(w, r) }
 	}
 	return nil
 }

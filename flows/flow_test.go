@@ -1,0 +1,47 @@
+package flows
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/observer"
+)
+
+func TestBindAndParams(t *testing.T) {
+	f := &api.Flow{Version: 1, Steps: []api.FlowStep{
+		{Action: "set_value", App: "Notes", Locator: "role=text_field,name=${field}", Value: "${title}", Expect: `value:"${title}"`},
+		{Action: "type", App: "Notes", Locator: "role=password_field,name=Password", Value: "${secret:password}"},
+	}}
+	if got := Params(f); !slices.Equal(got, []string{"field", "title", "password"}) {
+		t.Fatalf("params %v", got)
+	}
+	s, err := Bind(f.Steps[0], map[string]string{"field": "Title", "title": "Errands"})
+	if err != nil || s.Locator != "role=text_field,name=Title" || s.Value != "Errands" || s.Expect != `value:"Errands"` {
+		t.Fatalf("bound %+v %v", s, err)
+	}
+	if err := Check(f, map[string]string{"field": "Title", "title": "x"}); observer.CodeOf(err) != observer.CodeBadRequest {
+		t.Fatalf("a secret not given: %v", err)
+	}
+	if err := Check(f, map[string]string{"field": "Title", "title": "x", "password": "p"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Whatever a flow holds, Check answers: nil or a coded refusal, never a panic.
+func FuzzCheck(f *testing.F) {
+	f.Add([]byte(`{"version":1,"steps":[{"action":"click","app":"Notes","locator":"role=button,name=Save","expect":"dialog"}]}`), "title", "x")
+	f.Add([]byte(`{"version":1,"steps":[{"action":"wait","app":"A","expect":"text:\"${t}\""}]}`), "t", "\"")
+	f.Add([]byte(`{"version":1,"steps":[{"action":"key","app":"A","value":"${secret:p}"}]}`), "p", "")
+	f.Fuzz(func(t *testing.T, data []byte, name, value string) {
+		var flow api.Flow
+		if json.Unmarshal(data, &flow) != nil {
+			return
+		}
+		err := Check(&flow, map[string]string{name: value})
+		if err != nil && observer.AsError(err).Suggestion == "" {
+			t.Fatalf("a refusal without a suggestion: %v", err)
+		}
+	})
+}
