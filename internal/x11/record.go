@@ -222,7 +222,7 @@ func readReply(c net.Conn) (byte, []byte, error) {
 		}
 		switch head[0] {
 		case 0:
-			return 0, nil, recordFailed("enabling the RECORD context", fmt.Errorf("X error %d", head[1]))
+			return 0, nil, recordFailed("enabling the RECORD context", fmt.Errorf("the X server refused it (error %d)", head[1]))
 		case 1:
 			data := make([]byte, 4*int(binary.LittleEndian.Uint32(head[4:])))
 			if _, err := io.ReadFull(c, data); err != nil {

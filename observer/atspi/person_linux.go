@@ -79,4 +79,5 @@ func (b *Backend) ElementAt(ctx context.Context, x, y float64) (observer.App, ob
 func nothingAt(x, y float64) *observer.Error {
 	return observer.Errorf(observer.CodeElementNotFound, "Click on an app's window.", "no app's window at (%.0f, %.0f)", x, y)
 }
+
 var _ observer.InputWatcher = (*Backend)(nil)
