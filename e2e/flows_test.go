@@ -194,3 +194,34 @@ func TestRecordAndReplayWithTheCLI(t *testing.T) {
 		t.Fatalf("a broken flow: exit %d: %s", code, errOut)
 	}
 }
+
+// A flow runs where its desktop is: a client of the hub replays it on one host of the fleet (the
+// other host untouched), its progress followed through the hub.
+func TestReplayThroughTheHub(t *testing.T) {
+	f := testdaemon.StartFleet(t, []string{"h1", "h2"}, map[string]daemon.HubClient{}, nil)
+	nc := f.Client(t, f.Hub.AdminSeedFile)
+	h1 := testdaemon.On(t, nc, "h1")
+	ctx := testkit.Context(t, time.Minute)
+	flow := api.Flow{Version: 1, Name: "title", Steps: []api.FlowStep{
+		{Action: "set_value", App: "Notes", Locator: "role=text_field,name=Title", Value: "${title}", Expect: `value:"${title}"`},
+		{Action: "click", App: "Notes", Locator: "role=button,name=Save", Expect: "dialog"},
+	}}
+	progress := testkit.Subscribed(t, nc, h1.Subjects().AllFlows())
+	run, err := h1.Replay(ctx, api.ReplayRequest{Flow: flow, Vars: map[string]string{"title": "From the hub"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Outcome != api.FlowMet || len(run.Steps) != 2 {
+		t.Fatalf("the replay through the hub: %+v %+v", run.Steps, run.Failure)
+	}
+	if n, _ := f.Hosts["h1"].Backend.(*sim.Desktop).Peek(notesPID, "title"); n.Value != "From the hub" {
+		t.Errorf("h1's title: %q", n.Value)
+	}
+	if n, _ := f.Hosts["h2"].Backend.(*sim.Desktop).Peek(notesPID, "title"); n.Value == "From the hub" {
+		t.Error("h2 was changed too")
+	}
+	if m, err := progress.NextMsg(5 * time.Second); err != nil || !strings.Contains(string(m.Data), `"started"`) {
+		t.Errorf("the run's progress through the hub: %v %v", m, err)
+	}
+	t.Logf("replayed on h1 through the hub in %.0f ms", run.ElapsedMS)
+}

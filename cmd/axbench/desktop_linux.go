@@ -149,10 +149,6 @@ func pyatspiWalk(s *headless.Session, pid int, title string, rounds int) (cold t
 	return cold, warm, n, cmd.Wait()
 }
 
-func ms(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d)/float64(time.Millisecond)) }
-
-func ratio(slow, fast time.Duration) string { return fmt.Sprintf("%.1fx", float64(slow)/float64(fast)) }
-
 // benchATSPIWalk: our pipelined walk against a one-call-at-a-time walk of the same tree and
 // against python3-pyatspi, side by side, on the GTK3 fixture window and its 400-row list.
 func benchATSPIWalk() ([]row, error) {

@@ -59,6 +59,7 @@ func main() {
 		{"api", benchAPI},
 		{"events", benchEvents},
 		{"fleet", benchFleet},
+		{"flows", benchFlows},
 		{"hostile", benchHostile},
 		{"idle", benchIdleRSS},
 		{"mcp", benchMCP},

@@ -28,3 +28,7 @@ func us(d time.Duration) string {
 func p50p99(ds []time.Duration) string {
 	return us(percentile(ds, 50)) + " / " + us(percentile(ds, 99))
 }
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d)/float64(time.Millisecond)) }
+
+func ratio(slow, fast time.Duration) string { return fmt.Sprintf("%.1fx", float64(slow)/float64(fast)) }
