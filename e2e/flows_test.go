@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -23,8 +24,8 @@ const notesPID = 501
 // An agent's run recorded from its actions and replayed without a model (issue 36), on the sim:
 // the flow has a unique locator for every step and the expect that proves it; replayed on a
 // fresh desktop every step is met, and the desktop (read apart from axbus) has what the run
-// did; a monitor follows the run's progress; a flow whose button was renamed stops at that step
-// with the candidates and the error.
+// did; a monitor follows the run's progress; once the app renames its button, the flow stops at
+// that step with the error, the candidates (the renamed button among them) and a screenshot.
 func TestRecordAnAgentAndReplay(t *testing.T) {
 	d := testdaemon.StartSim(t, daemon.Config{Desktop: "demo"})
 	agent := testdaemon.NewLeaseAgent(t, d, "ada", api.RoleAgent)
@@ -113,11 +114,13 @@ func TestRecordAnAgentAndReplay(t *testing.T) {
 	}
 	t.Logf("replayed in %.0f ms: %+v", run.ElapsedMS, run.Steps)
 
-	// The app changed: Save is now Store. The run stops at step 1 and says why.
+	// The app changed: its Save is now Store. The run stops at step 1 and says why.
+	if err := desk.SetTitle(notesPID, "save", "Store"); err != nil {
+		t.Fatal(err)
+	}
 	broken := *flow
 	broken.Steps = append([]api.FlowStep{}, flow.Steps...)
-	broken.Steps[0].Locator = strings.Replace(broken.Steps[0].Locator, "name=Save", "name=Store", 1)
-	broken.Steps[0].TimeoutMS = 500
+	broken.Steps[0].TimeoutMS = 500 // not the 5 s a step waits by default
 	run, err = runner.Client.Replay(ctx, api.ReplayRequest{Flow: broken})
 	if err != nil {
 		t.Fatal(err)
@@ -126,8 +129,8 @@ func TestRecordAnAgentAndReplay(t *testing.T) {
 	if run.Outcome != api.FlowFailed || f == nil || f.Step != 1 || f.Error == nil || len(run.Steps) != 1 {
 		t.Fatalf("the broken flow: %+v %+v", run, f)
 	}
-	if len(f.Candidates) == 0 || f.Candidates[0].Role != observer.RoleButton {
-		t.Errorf("the candidates: %+v", f.Candidates)
+	if !slices.ContainsFunc(f.Candidates, func(e observer.Element) bool { return e.Role == observer.RoleButton && e.Name == "Store" }) || f.Screenshot == nil || f.Locator != flow.Steps[0].Locator {
+		t.Errorf("the report: candidates %+v, screenshot %+v, locator %q", f.Candidates, f.Screenshot, f.Locator)
 	}
 	t.Logf("the broken flow: %s %s; candidates %d, first %q", f.Error.Code, f.Error.Message, len(f.Candidates), f.Candidates[0].Name)
 }
