@@ -2,8 +2,10 @@ package flows
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/axbus/axbus/api"
@@ -11,8 +13,12 @@ import (
 	"github.com/axbus/axbus/waiters/condition"
 )
 
-// stepActions are what a step may do: the action endpoints and a wait.
-var stepActions = append(slices.Clone(api.Actions), api.FlowWait)
+// stepActions are what a step may do: the action endpoints, an app's launch and quit, a window
+// change, and a wait.
+var stepActions = append(slices.Clone(api.Actions), "launch", "quit", "window", api.FlowWait)
+
+// appSteps are the steps that act on an app or its window, not on an element: no locator.
+var appSteps = []string{"key", "launch", "quit", "window", api.FlowWait}
 
 // param is a parameter in a step's value, expect or locator: ${name}, or ${secret:name} for
 // a password, which is given like any other but never recorded.
@@ -46,7 +52,15 @@ func checkStep(s api.FlowStep) error {
 	if s.Action == api.FlowWait && s.Expect == "" {
 		return flowError("expect", `Give a wait step the condition it waits for as its expect: text:"Saved".`, "a wait step without a condition")
 	}
-	if s.Locator == "" && s.Action != "key" && s.Action != api.FlowWait {
+	if s.Action == "launch" && s.Value == "" {
+		return flowError("value", "Give the app's desktop entry or name as the step's value: launch org.gnome.Calculator.", "a launch step without its entry")
+	}
+	if s.Action == "window" {
+		if _, err := windowChange(s); err != nil {
+			return err
+		}
+	}
+	if s.Locator == "" && !slices.Contains(appSteps, s.Action) {
 		return flowError("locator", "Name the element: role=button,name=Save.", "%s needs a locator", s.Action)
 	}
 	if s.Locator != "" {
@@ -66,6 +80,35 @@ func checkStep(s api.FlowStep) error {
 		return flowError("timeout_ms", fmt.Sprintf("Give timeout_ms from 0 (5 s) to %d.", api.MaxWaitTimeout.Milliseconds()), "timeout_ms %d", s.TimeoutMS)
 	}
 	return nil
+}
+
+// windowChange is a window step's request: its value is "move X Y", "resize W H", "raise",
+// "minimize" or "close".
+func windowChange(s api.FlowStep) (api.WindowRequest, error) {
+	req := api.WindowRequest{AppTarget: api.AppTarget{App: s.App}, Window: s.Window}
+	f := strings.Fields(s.Value)
+	bad := flowError("value", `Give a window step's change as its value: "move 40 30", "resize 900 700", "raise", "minimize" or "close".`, "window change %q", observer.Excerpt(s.Value))
+	if len(f) == 0 {
+		return req, bad
+	}
+	req.Op = f[0]
+	switch {
+	case (req.Op == "move" || req.Op == "resize") && len(f) == 3:
+		a, errA := strconv.ParseFloat(f[1], 64)
+		b, errB := strconv.ParseFloat(f[2], 64)
+		if errA != nil || errB != nil || math.IsNaN(a) || math.IsNaN(b) || math.IsInf(a, 0) || math.IsInf(b, 0) {
+			return req, bad
+		}
+		if req.Op == "move" {
+			req.X, req.Y = &a, &b
+		} else {
+			req.W, req.H = &a, &b
+		}
+	case (req.Op == "raise" || req.Op == "minimize" || req.Op == "close") && len(f) == 1:
+	default:
+		return req, bad
+	}
+	return req, nil
 }
 
 // Bind gives a step's parameters their values: a parameter not in vars is refused, naming it.

@@ -87,13 +87,28 @@ func (r *Runner) step(ctx context.Context, i int, s api.FlowStep) (api.StepOutco
 		out.Outcome, out.ElapsedMS = api.FlowFailed, ms(time.Since(start))
 		return out, r.failure(ctx, i, s, err, expect)
 	}
-	if s.Action == api.FlowWait {
-		var res api.WaitResult
-		if err := r.call(ctx, "wait", api.WaitRequest{Expr: s.Expect, AppTarget: app, Window: s.Window, TimeoutMS: s.TimeoutMS}, &res); err != nil {
+	if slices.Contains(appSteps, s.Action) && s.Action != "key" { // a change of the app or its window, then its expect
+		var err error
+		switch s.Action {
+		case "launch":
+			err = r.call(ctx, "launch", api.LaunchRequest{Entry: s.Value, TimeoutMS: s.TimeoutMS}, &api.LaunchReply{})
+		case "quit":
+			err = r.call(ctx, "quit", api.QuitRequest{AppTarget: app, TimeoutMS: s.TimeoutMS}, &api.QuitReply{})
+		case "window":
+			req, _ := windowChange(s) // Check refused a bad one
+			err = r.call(ctx, "window", req, &api.WindowReply{})
+		}
+		if err != nil {
 			return fail(err, nil)
 		}
-		if res.Outcome != api.WaitMet {
-			return fail(unmet(&res), &res)
+		if s.Expect != "" {
+			var res api.WaitResult
+			if err := r.call(ctx, "wait", api.WaitRequest{Expr: s.Expect, AppTarget: app, Window: s.Window, TimeoutMS: s.TimeoutMS}, &res); err != nil {
+				return fail(err, nil)
+			}
+			if res.Outcome != api.WaitMet {
+				return fail(unmet(&res), &res)
+			}
 		}
 		out.ElapsedMS = ms(time.Since(start))
 		return out, nil

@@ -126,6 +126,31 @@ func TestAppsOnGTK3(t *testing.T) {
 			t.Fatalf("the killed fixture's process runs: %s", stat)
 		}
 	})
+	t.Run("a flow's app and window steps", func(t *testing.T) { // issue 36: launch, move, quit, each proven
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		const app, title = "axbus-fixture-gtk3", "axbus fixture (GTK3)"
+		replay := func(steps ...api.FlowStep) {
+			t.Helper()
+			run, err := dd.client.Replay(ctx, api.ReplayRequest{Flow: api.Flow{Version: 1, Steps: steps}})
+			if err != nil || run.Outcome != api.FlowMet {
+				t.Fatalf("the flow: %v %+v", err, run)
+			}
+			t.Logf("%d steps in %.0f ms: %+v", len(steps), run.ElapsedMS, run.Steps)
+		}
+		replay(api.FlowStep{Action: "launch", App: app, Value: "org.axbus.LaunchFixture", Expect: "window:title=" + strconv.Quote(title)},
+			api.FlowStep{Action: "window", App: app, Value: "move 40 30"})
+		if out, err := dd.x11(t, "", "xwininfo", "-name", title); err != nil || !strings.Contains(out, "Absolute upper-left X:  40") || !strings.Contains(out, "Absolute upper-left Y:  30") {
+			t.Fatalf("X does not see the window moved to (40, 30): %v\n%s", err, out)
+		}
+		replay(api.FlowStep{Action: "quit", App: app})
+		apps, err := dd.client.Apps(ctx)
+		for _, a := range apps {
+			if err != nil || a.Name == app {
+				t.Fatalf("the fixture runs after the flow's quit: %+v %v", a, err)
+			}
+		}
+	})
 	t.Run("commands: admins only, failures at once", func(t *testing.T) {
 		agent := testdaemon.NewLeaseAgent(t, dd.Daemon, "launcher", api.RoleAgent)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
