@@ -45,3 +45,17 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+func TestWindowChange(t *testing.T) {
+	for value, op := range map[string]string{"move 40 30": "move", "resize 900 700.5": "resize", "raise": "raise", "minimize": "minimize", "close": "close"} {
+		req, err := windowChange(api.FlowStep{Action: "window", App: "A", Value: value})
+		if err != nil || req.Op != op {
+			t.Errorf("%q: %+v %v", value, req, err)
+		}
+	}
+	for _, value := range []string{"", "move 40", "move forty 30", "resize NaN 3", "raise now", "shake"} {
+		if _, err := windowChange(api.FlowStep{Action: "window", App: "A", Value: value}); observer.CodeOf(err) != observer.CodeBadRequest {
+			t.Errorf("%q: %v, want BAD_REQUEST", value, err)
+		}
+	}
+}
