@@ -120,6 +120,17 @@ func (s *soakRun) recordSample(st *api.StatusReply) {
 			}
 		}
 	}
+	if st.Resources["apps"] != s.baseline["apps"] {
+		// A churned app is up: the backend's counts hold its windows and elements too, and how
+		// many samples catch one is the churn's phase against the sampling's (the 30-minute run
+		// saw one in three samples, then two: a slope of 433 cached elements, no leak). They are
+		// judged on the samples with the long-lived apps alone.
+		for k := range v {
+			if strings.HasPrefix(k, "res_") {
+				delete(v, k)
+			}
+		}
+	}
 	s.rec.Add(s.elapsed(), v)
 }
 

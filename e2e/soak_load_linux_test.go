@@ -107,8 +107,17 @@ func (s *soakRun) churn() {
 			return err
 		}
 		switch n % 3 {
-		case 0: // quit as a person would
-			s.track("click", api.ChainDeadline+5*time.Second, click)
+		case 0: // quit as a person would: Save's dialog answered first (a modal dialog keeps the app up)
+			s.track("click", api.ChainDeadline+5*time.Second, func(ctx context.Context) error {
+				_, err := admin.client.Act(ctx, "click", api.ActionRequest{AppTarget: target, Locator: "role=button,name=Save",
+					Expect: &api.WaitRequest{Expr: "dialog", TimeoutMS: 5000}})
+				return err
+			})
+			s.track("click", api.ChainDeadline+5*time.Second, func(ctx context.Context) error {
+				_, err := admin.client.Act(ctx, "click", api.ActionRequest{AppTarget: target, Locator: `dialog:title=Saved >> role=button,name=OK`,
+					Expect: &api.WaitRequest{Expr: "window_gone", TimeoutMS: 5000}})
+				return err
+			})
 			s.track("quit", observer.QuitWait+10*time.Second, func(ctx context.Context) error {
 				_, err := admin.client.Quit(ctx, api.QuitRequest{AppTarget: target})
 				return err
