@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
+	"github.com/axbus/axbus/observer"
 )
 
 // The server cuts a connection that falls 2 s behind, the daemon's own too, which carries every
@@ -30,34 +32,38 @@ func TestTheDaemonsOwnConnectionCutIsNoOutage(t *testing.T) {
 	own := d.Server.Conn()
 
 	stop := make(chan struct{})
-	var calls atomic.Int64
-	failures := make(chan error, 1)
-	go func() {
-		for {
-			select {
-			case <-stop:
-				close(failures)
-				return
-			default:
-			}
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			var err error
-			if n := calls.Add(1); n%2 == 0 {
-				_, err = agent.Client.Apps(ctx)
-			} else {
-				_, err = agent.Client.Wait(ctx, api.WaitRequest{Expr: `element:role=button`, TimeoutMS: 1000})
-			}
-			cancel()
-			if err != nil {
+	var calls, answered atomic.Int64
+	var mu sync.Mutex
+	var failures []error
+	var callers sync.WaitGroup
+	for range 4 { // several at once: one whose request the cut loses does not stop the others
+		callers.Go(func() {
+			for {
 				select {
-				case failures <- err:
+				case <-stop:
+					return
 				default:
 				}
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				var err error
+				if n := calls.Add(1); n%2 == 0 {
+					_, err = agent.Client.Apps(ctx)
+				} else {
+					_, err = agent.Client.Wait(ctx, api.WaitRequest{Expr: `element:role=button`, TimeoutMS: 1000})
+				}
+				cancel()
+				if err != nil {
+					mu.Lock()
+					failures = append(failures, err)
+					mu.Unlock()
+					continue
+				}
+				answered.Add(1)
 			}
-		}
-	}()
+		})
+	}
 	for range 3 {
-		before := calls.Load()
+		before := answered.Load()
 		id, err := own.GetClientID()
 		if err != nil {
 			t.Fatal(err)
@@ -69,14 +75,25 @@ func TestTheDaemonsOwnConnectionCutIsNoOutage(t *testing.T) {
 		testkit.Eventually(t, 10*time.Second, "the daemon's own connection back", func() bool {
 			return own.Stats().Reconnects > reconnects && own.Status() == nats.CONNECTED
 		})
-		testkit.Eventually(t, 10*time.Second, "the agent's calls going on", func() bool { return calls.Load() > before+5 })
+		testkit.Eventually(t, 10*time.Second, "the agent's calls answered again", func() bool { return answered.Load() > before+5 })
 	}
 	close(stop)
-	if err := <-failures; err != nil {
-		t.Fatalf("a call across the daemon's connection cuts (%d calls): %v", calls.Load(), err)
+	callers.Wait()
+	// A request the server had handed to the connection as it was cut is lost with it: its caller
+	// hears nothing and times out (TIMEOUT, coded). What the cut must not do is refuse requests
+	// (no responder: UNAVAILABLE, or PERMISSION_DENIED when status answers first).
+	lost := 0
+	for _, err := range failures {
+		if observer.CodeOf(err) != observer.CodeTimeout {
+			t.Errorf("a call across the daemon's connection cuts: %v", err)
+		}
+		lost++
+	}
+	if lost > 3*4 {
+		t.Errorf("%d calls lost across 3 cuts, want at most one a caller a cut", lost)
 	}
 	if n := strings.Count(log.String(), "the daemon's own connection to its server dropped"); n != 3 {
 		t.Fatalf("the daemon logged %d cuts of its own connection, want 3:\n%s", n, log.String())
 	}
-	t.Logf("%d calls across 3 cuts, all answered", calls.Load())
+	t.Logf("%d calls across 3 cuts: %d answered, %d lost in flight (TIMEOUT)", calls.Load(), answered.Load(), lost)
 }
