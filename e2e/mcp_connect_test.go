@@ -15,6 +15,7 @@ import (
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/pace"
 	"github.com/axbus/axbus/internal/testdaemon"
+	"github.com/axbus/axbus/mcpserver"
 )
 
 // untilTool calls a tool every 50 ms until want holds of its result, for at most 15 s, and
@@ -53,7 +54,7 @@ func TestMCPStartsWithoutADaemon(t *testing.T) {
 	cmd.Stderr = os.Stderr
 	s := testdaemon.MCPConnect(t, cmd, nil)
 	list, err := s.ListTools(context.Background(), nil)
-	if err != nil || len(list.Tools) != 34 {
+	if err != nil || len(list.Tools) != mcpserver.ToolCount() {
 		t.Fatalf("tools/list without a daemon: %v, %d tools", err, len(list.Tools))
 	}
 	if r := testdaemon.CallTool(t, s, "list_apps", map[string]any{}); !unavailable(r) {

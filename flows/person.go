@@ -207,7 +207,7 @@ func (p *person) flush(ctx context.Context) {
 	}
 	s := &api.FlowStep{Action: "type", App: app.Name, Locator: locatorOf(snap, index)}
 	if t.at.secure { // typed as the person did: a toolkit may refuse a password field's text any other way
-		s.Value, s.Policy = "${secret:"+secretName(commands.Done{Reply: &api.ActionReply{Target: &api.ActionTarget{Name: t.at.name}}})+"}", api.PolicyPhysical
+		s.Value, s.Policy = secretParam(t.at.name), api.PolicyPhysical
 	} else {
 		s.Value = string(t.text)
 		if n := p.o.Backend().Read(ctx, []observer.NodeRef{t.at.ref})[0]; n.Err == nil && n.HasValue && n.Value != "" {

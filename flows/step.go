@@ -33,24 +33,25 @@ func stepOf(ctx context.Context, o *observer.Observer, d commands.Done) *api.Flo
 		s.Value = d.Request.Keys
 	}
 	if d.Secure && s.Value != "" {
-		s.Value = "${secret:" + secretName(d) + "}"
+		field := ""
+		if d.Reply.Target != nil {
+			field = d.Reply.Target.Name
+		}
+		s.Value = secretParam(field)
 		return s // what a password field holds is never read: nothing proves it but the steps after
 	}
 	s.Expect = expectOf(ctx, o, d)
 	return s
 }
 
-// secretName names a password's parameter after its field: "password" for "Password".
-func secretName(d commands.Done) string {
-	name := ""
-	if d.Reply.Target != nil {
-		name = d.Reply.Target.Name
-	}
-	name = strings.Trim(nonWord.ReplaceAllString(strings.ToLower(name), "_"), "_")
+// secretParam is the parameter a password typed into field stands as, named after the field:
+// ${secret:password} for "Password".
+func secretParam(field string) string {
+	name := strings.Trim(nonWord.ReplaceAllString(strings.ToLower(field), "_"), "_")
 	if name == "" || name[0] >= '0' && name[0] <= '9' {
 		name = "password"
 	}
-	return name[:min(len(name), 64)]
+	return "${secret:" + name[:min(len(name), 64)] + "}"
 }
 
 var (

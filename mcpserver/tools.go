@@ -128,6 +128,9 @@ var tools = []tool{
 			"key":   {"type": "string", "description": "The lease's key, as acquire named it."}}},
 }
 
+// ToolCount is how many tools the server lists: the table's and events (events.go).
+func ToolCount() int { return len(tools) + 1 }
+
 // endpointOf is the api endpoint a tool asks; tests hold the table to api.Endpoints.
 func (t tool) endpointOf() (api.Endpoint, bool) {
 	for _, ep := range api.Endpoints {

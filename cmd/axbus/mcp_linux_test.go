@@ -13,6 +13,7 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
+	"github.com/axbus/axbus/mcpserver"
 )
 
 // TestMCPOnGTK3: the go-sdk's own client runs the built `axbus mcp` against a daemon on the
@@ -24,7 +25,7 @@ func TestMCPOnGTK3(t *testing.T) {
 	s, _ := testdaemon.MCPClient(t, bin, "--state-dir", dd.Dir)
 	pid := dd.apps[headless.KindGTK3].PID
 	list, err := s.ListTools(context.Background(), nil)
-	if err != nil || len(list.Tools) != 34 {
+	if err != nil || len(list.Tools) != mcpserver.ToolCount() {
 		t.Fatalf("tools/list: %d tools, %v", len(list.Tools), err)
 	}
 	for _, tool := range list.Tools {
