@@ -62,19 +62,20 @@ matrix-readme: deps
 	AXBUS_MATRIX_README=update $(GO) test -count=1 -timeout 30m -run '^TestConformanceMatrix$$' ./cmd/axbus/
 
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRequest$$' -fuzztime $(FUZZTIME) ./bus/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRequest$$' -fuzztime $(FUZZTIME) ./schemas/
 	$(GO) test -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime $(FUZZTIME) ./schemas/
-	$(GO) test -run '^$$' -fuzz '^FuzzParseCompact$$' -fuzztime $(FUZZTIME) ./waiters/
-	$(GO) test -run '^$$' -fuzz '^FuzzConditionJSON$$' -fuzztime $(FUZZTIME) ./waiters/
-	$(GO) test -run '^$$' -fuzz '^FuzzParseLocator$$' -fuzztime $(FUZZTIME) ./waiters/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseCompact$$' -fuzztime $(FUZZTIME) ./waiters/condition/
+	$(GO) test -run '^$$' -fuzz '^FuzzConditionJSON$$' -fuzztime $(FUZZTIME) ./waiters/condition/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseLocator$$' -fuzztime $(FUZZTIME) ./waiters/condition/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseTSV$$' -fuzztime $(FUZZTIME) ./observer/ocr/
 	$(GO) test -run '^$$' -fuzz '^FuzzExecArgs$$' -fuzztime $(FUZZTIME) ./observer/atspi/
 	$(GO) test -run '^$$' -fuzz '^FuzzWireMessage$$' -fuzztime $(FUZZTIME) ./internal/dbuswire/
 	$(GO) test -run '^$$' -fuzz '^FuzzSplitKeys$$' -fuzztime $(FUZZTIME) ./observer/
-	$(GO) test -run '^$$' -fuzz '^FuzzInspectionJSON$$' -fuzztime $(FUZZTIME) ./observer/
+	$(GO) test -run '^$$' -fuzz '^FuzzInspectionJSON$$' -fuzztime $(FUZZTIME) ./model/
 	$(GO) test -run '^$$' -fuzz '^FuzzEnvelopeJSON$$' -fuzztime $(FUZZTIME) ./api/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseExport$$' -fuzztime $(FUZZTIME) ./internal/headless/
 	$(GO) test -run '^$$' -fuzz '^FuzzCheck$$' -fuzztime $(FUZZTIME) ./flows/
+	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) ./observer/sim/
 
 ## soak: a daemon under load for $(SOAK) on a headless desktop with real apps, apps opened and
 ## closed, faults on a schedule; its resources sampled every 10 s must stay flat (.bench/soak.md,

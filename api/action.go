@@ -1,6 +1,6 @@
 package api
 
-import "github.com/axbus/axbus/observer"
+import "github.com/axbus/axbus/model"
 
 // ActionRequest asks for one action on an element of a snapshot (Target), or, for key, on an app.
 type ActionRequest struct {
@@ -41,9 +41,9 @@ const (
 // ActionReply is what an action did and the evidence of its effect.
 type ActionReply struct {
 	// Agent is who asked, as the server authenticated it.
-	Agent  *Identity       `json:"agent,omitempty"`
-	Action string          `json:"action"`
-	App    observer.AppRef `json:"app"`
+	Agent  *Identity    `json:"agent,omitempty"`
+	Action string       `json:"action"`
+	App    model.AppRef `json:"app"`
 	// Target is the element acted on; Recovered says it was found again, moved, rather than
 	// where the snapshot saw it.
 	Target *ActionTarget `json:"target,omitempty"`
@@ -69,12 +69,12 @@ type ActionReply struct {
 
 // ActionTarget is the element an action resolved its target to.
 type ActionTarget struct {
-	Snapshot  string         `json:"snapshot"`
-	Element   string         `json:"element"`
-	Role      observer.Role  `json:"role"`
-	Name      string         `json:"name,omitempty"`
-	Bounds    *observer.Rect `json:"bounds,omitempty"`
-	Recovered bool           `json:"recovered"`
+	Snapshot  string      `json:"snapshot"`
+	Element   string      `json:"element"`
+	Role      model.Role  `json:"role"`
+	Name      string      `json:"name,omitempty"`
+	Bounds    *model.Rect `json:"bounds,omitempty"`
+	Recovered bool        `json:"recovered"`
 	// MovedBy is how far (in points or pixels) the element moved since the snapshot.
 	MovedBy float64 `json:"moved_by,omitempty"`
 	// Locator is the locator the element was found by; WaitedMS how long it took to become
@@ -94,15 +94,15 @@ type TraceStep struct {
 
 // PostState is an element's value and states after an action.
 type PostState struct {
-	Value  *string         `json:"value,omitempty"`
-	States observer.States `json:"states"`
+	Value  *string      `json:"value,omitempty"`
+	States model.States `json:"states"`
 }
 
 // Candidate is one of the elements a locator matched when it must match one (AMBIGUOUS_TARGET):
 // nth=Nth picks it.
 type Candidate struct {
-	Nth    int            `json:"nth"`
-	Role   observer.Role  `json:"role"`
-	Name   string         `json:"name,omitempty"`
-	Bounds *observer.Rect `json:"bounds,omitempty"`
+	Nth    int         `json:"nth"`
+	Role   model.Role  `json:"role"`
+	Name   string      `json:"name,omitempty"`
+	Bounds *model.Rect `json:"bounds,omitempty"`
 }

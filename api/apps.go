@@ -1,6 +1,6 @@
 package api
 
-import "github.com/axbus/axbus/observer"
+import "github.com/axbus/axbus/model"
 
 // The requests and replies of the observing endpoints. Their JSON Schemas in package schemas
 // are the contract; a test checks that every reply the service sends matches its schema.
@@ -10,7 +10,7 @@ type AppsRequest struct{}
 
 // AppsReply lists the running apps.
 type AppsReply struct {
-	Apps []observer.App `json:"apps"`
+	Apps []model.App `json:"apps"`
 }
 
 // AppTarget names an app by name or pid.
@@ -20,7 +20,7 @@ type AppTarget struct {
 }
 
 // Query is the observer's form of the target.
-func (t AppTarget) Query() observer.AppQuery { return observer.AppQuery{Name: t.App, PID: t.PID} }
+func (t AppTarget) Query() model.AppQuery { return model.AppQuery{Name: t.App, PID: t.PID} }
 
 // WindowsRequest asks for an app's windows.
 type WindowsRequest struct {
@@ -29,8 +29,8 @@ type WindowsRequest struct {
 
 // WindowsReply lists an app's windows.
 type WindowsReply struct {
-	App     observer.AppRef   `json:"app"`
-	Windows []observer.Window `json:"windows"`
+	App     model.AppRef   `json:"app"`
+	Windows []model.Window `json:"windows"`
 }
 
 // InspectRequest asks for an inspection of one window, or of one element's subtree (Scope:

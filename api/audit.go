@@ -3,7 +3,7 @@ package api
 import (
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // AuditRecordsPerIdentity bounds the action records the audit stream keeps of one identity:
@@ -29,8 +29,8 @@ type ActionRecord struct {
 	Agent  Identity `json:"agent"`
 	Action string   `json:"action"`
 	// Op is a managing action's operation: web_accessibility's on or off, a lease's.
-	Op  string           `json:"op,omitempty"`
-	App *observer.AppRef `json:"app,omitempty"`
+	Op  string        `json:"op,omitempty"`
+	App *model.AppRef `json:"app,omitempty"`
 	// Target is the element acted on (or asked for, when the action was refused before it was
 	// found again).
 	Target *RecordTarget `json:"target,omitempty"`
@@ -42,17 +42,17 @@ type ActionRecord struct {
 	Done      bool          `json:"done"`
 	Step      string        `json:"step,omitempty"`
 	Mechanism string        `json:"mechanism,omitempty"`
-	Error     observer.Code `json:"error,omitempty"`
+	Error     model.Code    `json:"error,omitempty"`
 	Expect    *RecordExpect `json:"expect,omitempty"`
 	ElapsedMS float64       `json:"elapsed_ms"`
 }
 
 // RecordTarget is an action's element in a record: its snapshot, id, role and name.
 type RecordTarget struct {
-	Snapshot string        `json:"snapshot"`
-	Element  string        `json:"element"`
-	Role     observer.Role `json:"role,omitempty"`
-	Name     string        `json:"name,omitempty"`
+	Snapshot string     `json:"snapshot"`
+	Element  string     `json:"element"`
+	Role     model.Role `json:"role,omitempty"`
+	Name     string     `json:"name,omitempty"`
 }
 
 // RecordExpect is how an action's expect ended, and after how long.

@@ -3,7 +3,7 @@ package api
 import (
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // An action's disposition: what its app was seen to do in response (ActionReply.Disposition).
@@ -32,9 +32,9 @@ const (
 // (repeats folded into Count), not counting what changed before the action too (a clock) or
 // what any input does on its way (focus moving, a button's pressed flicker).
 type Effect struct {
-	Type   observer.EventType `json:"type"`
-	Role   observer.Role      `json:"role,omitempty"`
-	Name   string             `json:"name,omitempty"`
-	Window string             `json:"window,omitempty"` // its window's title
-	Count  int                `json:"count,omitempty"`  // more than one such event
+	Type   model.EventType `json:"type"`
+	Role   model.Role      `json:"role,omitempty"`
+	Name   string          `json:"name,omitempty"`
+	Window string          `json:"window,omitempty"` // its window's title
+	Count  int             `json:"count,omitempty"`  // more than one such event
 }

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // ServiceName is the micro service's name: `nats micro ls` lists it.
@@ -100,7 +100,7 @@ var Endpoints = []Endpoint{
 	{"apps", Observe, "List the running apps that expose an accessibility tree.", 5 * time.Second},
 	{"windows", Observe, "List an app's windows, dialogs and sheets.", 5 * time.Second},
 	{"inspect", Observe, "Inspect a window: list what is on screen and keep the walk as a snapshot.", 20 * time.Second},
-	{"read", Observe, "Read a window's or a scope's text in reading order; no snapshot, no input.", observer.WholeBudget().Deadline + 2*time.Second},
+	{"read", Observe, "Read a window's or a scope's text in reading order; no snapshot, no input.", model.WholeBudget().Deadline + 2*time.Second},
 	{"screenshot", Pixels, "A PNG of a window, a region or the display, secure fields painted over, scaled to its limits; with ocr, the text recognised in it.", 30 * time.Second},
 	{"screenshot_part", Pixels, "One part of a screenshot's PNG (id and part from its reply), its bytes as they are.", 5 * time.Second},
 	{"snapshot", Observe, "List a stored snapshot again, whole or the subtree of one element; no new walk.", time.Second},
@@ -110,8 +110,8 @@ var Endpoints = []Endpoint{
 	{"creds", Manage, "Add, list or remove a client identity (its name, role and nkey's public key); a removed one is disconnected at once.", 5 * time.Second},
 	{"lease", Act, "Acquire, renew, release or list leases: an identity's exclusive hold on an app, a window or the host's physical input, ended by its TTL, its release or its holder's connection going; an acquire may wait for a lease to be free.", MaxLeaseWait + 10*time.Second},
 	{"window", Act, "Move, resize, close, raise or minimize an app's window (op move with x and y, resize with w and h, close, raise: to the front with the focus, minimize), proven by reading its windows again.", 10 * time.Second},
-	{"launch", Act, "Start an app (entry: a desktop entry or app; command: a program and its arguments, admin only) and answer once it is in the accessibility tree, by its registration event.", observer.DefaultLaunchWait + 10*time.Second},
-	{"quit", Act, "Quit an app as its user would (its windows closed), or with force at once; the answer comes once it has ended (app_terminated).", observer.QuitWait + 10*time.Second},
+	{"launch", Act, "Start an app (entry: a desktop entry or app; command: a program and its arguments, admin only) and answer once it is in the accessibility tree, by its registration event.", model.DefaultLaunchWait + 10*time.Second},
+	{"quit", Act, "Quit an app as its user would (its windows closed), or with force at once; the answer comes once it has ended (app_terminated).", model.QuitWait + 10*time.Second},
 	{"clipboard", Act, "Read (op get) or write (op set, text) the clipboard's text; text only, at most 200 KiB.", 5 * time.Second},
 	{"web_accessibility", Act, "Claim (on) or release (off) an app's web accessibility (Chromium, Electron) for an agent; restored when the last agent releases it or after 10 idle minutes.", 5 * time.Second},
 	{"record", Act, "Record a flow: start (the actions of an agent, or every one's; an admin may record a person's mouse and keyboard too) and stop, which answers the flow: steps with unique locators and the expects that prove them.", 5 * time.Second},

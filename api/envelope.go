@@ -1,6 +1,6 @@
 package api
 
-import "github.com/axbus/axbus/observer"
+import "github.com/axbus/axbus/model"
 
 // Envelope is an event as published on <prefix>.<host>.evt.<app>.<type>.
 type Envelope struct {
@@ -11,7 +11,7 @@ type Envelope struct {
 	Seq  uint64 `json:"seq"`
 	// Gap counts the events dropped just before this one because the publish queue was full.
 	Gap uint64 `json:"gap,omitempty"`
-	observer.Event
+	model.Event
 	// Cut lists the texts of the event cut to MaxEventText bytes (see Bounded).
 	Cut []Cut `json:"cut,omitempty"`
 }
@@ -28,5 +28,5 @@ type SnapEnvelope struct {
 	// or NATS refused it). The poller follows a diff lost in the queue with a reset, so a
 	// consumer that sees a gap drops its state and applies the next reset.
 	Gap uint64 `json:"gap,omitempty"`
-	observer.Diff
+	model.Diff
 }

@@ -6,7 +6,7 @@ import (
 	"maps"
 	"unicode/utf8"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // MaxEventText bounds each text an event carries (an element's name and value, a window's
@@ -27,7 +27,7 @@ type Cut struct {
 
 // Bounded is e with every text longer than MaxEventText cut, and what was cut; e and what it
 // points to are not changed (an event is shared with the observer's other subscribers).
-func Bounded(e observer.Event) (observer.Event, []Cut) {
+func Bounded(e model.Event) (model.Event, []Cut) {
 	var cuts []Cut
 	cutText := func(field string, s *string) {
 		if len(*s) > MaxEventText {

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // AppendJSON appends e as json.Marshal encodes it, byte for byte, without reflection: the
@@ -13,9 +13,9 @@ import (
 // Only an event's detail, a map of any, is left to encoding/json.
 func (e *Envelope) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"host":`...)
-	b = observer.AppendJSONString(b, e.Host)
+	b = model.AppendJSONString(b, e.Host)
 	b = append(b, `,"boot":`...)
-	b = observer.AppendJSONString(b, e.Boot)
+	b = model.AppendJSONString(b, e.Boot)
 	b = append(b, `,"seq":`...)
 	b = strconv.AppendUint(b, e.Seq, 10)
 	if e.Gap != 0 {
@@ -28,28 +28,28 @@ func (e *Envelope) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"time":"`...)
 	b = e.Time.AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","app":{"name":`...)
-	b = observer.AppendJSONString(b, e.App.Name)
+	b = model.AppendJSONString(b, e.App.Name)
 	b = append(b, `,"pid":`...)
 	b = strconv.AppendInt(b, int64(e.App.PID), 10)
 	if e.App.ID != "" {
 		b = append(b, `,"id":`...)
-		b = observer.AppendJSONString(b, e.App.ID)
+		b = model.AppendJSONString(b, e.App.ID)
 	}
 	b = append(b, `,"generation":`...)
 	b = strconv.AppendUint(b, e.App.Generation, 10)
 	b = append(b, '}')
 	if w := e.Window; w != nil {
 		b = append(b, `,"window":{"id":`...)
-		b = observer.AppendJSONString(b, w.ID)
+		b = model.AppendJSONString(b, w.ID)
 		b = append(b, `,"title":`...)
-		b = observer.AppendJSONString(b, w.Title)
+		b = model.AppendJSONString(b, w.Title)
 		b = append(b, '}')
 	}
 	b = append(b, `,"type":`...)
-	b = observer.AppendJSONString(b, string(e.Type))
+	b = model.AppendJSONString(b, string(e.Type))
 	if e.Raw != "" {
 		b = append(b, `,"raw":`...)
-		b = observer.AppendJSONString(b, e.Raw)
+		b = model.AppendJSONString(b, e.Raw)
 	}
 	if el := e.Element; el != nil {
 		var err error
@@ -72,11 +72,11 @@ func (e *Envelope) AppendJSON(b []byte) ([]byte, error) {
 			b = append(b, ',')
 		}
 		b = append(b, `{"field":`...)
-		b = observer.AppendJSONString(b, c.Field)
+		b = model.AppendJSONString(b, c.Field)
 		b = append(b, `,"length":`...)
 		b = strconv.AppendInt(b, int64(c.Length), 10)
 		b = append(b, `,"sha256":`...)
-		b = observer.AppendJSONString(b, c.SHA256)
+		b = model.AppendJSONString(b, c.SHA256)
 		b = append(b, '}')
 	}
 	if len(e.Cut) > 0 {
@@ -85,20 +85,20 @@ func (e *Envelope) AppendJSON(b []byte) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-func appendElement(b []byte, el *observer.ElementSummary) ([]byte, error) {
+func appendElement(b []byte, el *model.ElementSummary) ([]byte, error) {
 	b = append(b, `,"element":{"role":`...)
-	b = observer.AppendJSONString(b, string(el.Role))
+	b = model.AppendJSONString(b, string(el.Role))
 	if el.PlatformRole != "" {
 		b = append(b, `,"platform_role":`...)
-		b = observer.AppendJSONString(b, el.PlatformRole)
+		b = model.AppendJSONString(b, el.PlatformRole)
 	}
 	if el.Name != "" {
 		b = append(b, `,"name":`...)
-		b = observer.AppendJSONString(b, el.Name)
+		b = model.AppendJSONString(b, el.Name)
 	}
 	if el.Value != "" {
 		b = append(b, `,"value":`...)
-		b = observer.AppendJSONString(b, el.Value)
+		b = model.AppendJSONString(b, el.Value)
 	}
 	if el.States != 0 {
 		b = append(b, `,"states":[`...)
@@ -106,26 +106,26 @@ func appendElement(b []byte, el *observer.ElementSummary) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = observer.AppendJSONString(b, name)
+			b = model.AppendJSONString(b, name)
 		}
 		b = append(b, ']')
 	}
 	if r := el.Bounds; r != nil {
 		var err error
 		b = append(b, `,"bounds":{"x":`...)
-		if b, err = observer.AppendJSONFloat(b, r.X); err != nil {
+		if b, err = model.AppendJSONFloat(b, r.X); err != nil {
 			return b, err
 		}
 		b = append(b, `,"y":`...)
-		if b, err = observer.AppendJSONFloat(b, r.Y); err != nil {
+		if b, err = model.AppendJSONFloat(b, r.Y); err != nil {
 			return b, err
 		}
 		b = append(b, `,"w":`...)
-		if b, err = observer.AppendJSONFloat(b, r.W); err != nil {
+		if b, err = model.AppendJSONFloat(b, r.W); err != nil {
 			return b, err
 		}
 		b = append(b, `,"h":`...)
-		if b, err = observer.AppendJSONFloat(b, r.H); err != nil {
+		if b, err = model.AppendJSONFloat(b, r.H); err != nil {
 			return b, err
 		}
 		b = append(b, '}')

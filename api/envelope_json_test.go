@@ -7,23 +7,23 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 func sampleEnvelope() Envelope {
-	return Envelope{Host: "h1", Boot: "mh3k2", Seq: 42, Gap: 3, Event: observer.Event{
-		Time: time.Date(2026, 12, 2, 19, 56, 29, 220123816, time.UTC), Type: observer.EventValueChanged, Raw: "object:text-changed:insert",
-		App:    observer.AppRef{Name: "Notes", PID: 4242, ID: "org.example.Notes", Generation: 2},
-		Window: &observer.WindowRef{ID: "w1", Title: "Untitled <draft> & \"more\""},
-		Element: &observer.ElementSummary{Role: observer.RoleTextField, PlatformRole: "entry", Name: "Title", Value: "Zoë\u2028\x01\xff",
-			States: observer.StateFocused | observer.StateEditable, Bounds: &observer.Rect{X: 120.5, Y: -48, W: 1e21, H: 1e-7}},
+	return Envelope{Host: "h1", Boot: "mh3k2", Seq: 42, Gap: 3, Event: model.Event{
+		Time: time.Date(2026, 12, 2, 19, 56, 29, 220123816, time.UTC), Type: model.EventValueChanged, Raw: "object:text-changed:insert",
+		App:    model.AppRef{Name: "Notes", PID: 4242, ID: "org.example.Notes", Generation: 2},
+		Window: &model.WindowRef{ID: "w1", Title: "Untitled <draft> & \"more\""},
+		Element: &model.ElementSummary{Role: model.RoleTextField, PlatformRole: "entry", Name: "Title", Value: "Zoë\u2028\x01\xff",
+			States: model.StateFocused | model.StateEditable, Bounds: &model.Rect{X: 120.5, Y: -48, W: 1e21, H: 1e-7}},
 		Detail: map[string]any{"offset": 3, "text": "a<b"}}}
 }
 
 // TestEnvelopeAppendJSONIsMarshal: the hand-written encoding is json.Marshal's, byte for byte.
 func TestEnvelopeAppendJSONIsMarshal(t *testing.T) {
 	full := sampleEnvelope()
-	bare := Envelope{Host: "h", Boot: "b", Seq: 1, Event: observer.Event{Type: observer.EventFocusChanged, Time: time.Unix(0, 0).In(time.FixedZone("x", 3600))}}
+	bare := Envelope{Host: "h", Boot: "b", Seq: 1, Event: model.Event{Type: model.EventFocusChanged, Time: time.Unix(0, 0).In(time.FixedZone("x", 3600))}}
 	for _, env := range []Envelope{full, bare} {
 		want, err := json.Marshal(&env)
 		if err != nil {
@@ -35,7 +35,7 @@ func TestEnvelopeAppendJSONIsMarshal(t *testing.T) {
 		}
 	}
 	nan := full
-	nan.Element = &observer.ElementSummary{Role: observer.RoleButton, Bounds: &observer.Rect{X: math.NaN()}}
+	nan.Element = &model.ElementSummary{Role: model.RoleButton, Bounds: &model.Rect{X: math.NaN()}}
 	if _, err := nan.AppendJSON(nil); err == nil {
 		t.Fatal("NaN bounds encoded")
 	}
@@ -51,8 +51,8 @@ func FuzzEnvelopeJSON(f *testing.F) {
 		env.Gap, env.Host = gap, name
 		env.Time = time.Unix(0, nanos).In(time.FixedZone("z", int(nanos%50000)))
 		env.Window.Title = title
-		env.Element.Name, env.Element.Value, env.Element.States = name, value, observer.States(states)
-		env.Element.Bounds = &observer.Rect{X: x, Y: y, W: x * y, H: -y}
+		env.Element.Name, env.Element.Value, env.Element.States = name, value, model.States(states)
+		env.Element.Bounds = &model.Rect{X: x, Y: y, W: x * y, H: -y}
 		env.Detail = nil
 		want, werr := json.Marshal(&env)
 		got, gerr := env.AppendJSON(nil)

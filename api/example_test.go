@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 )
 
 // An event as a subscriber of ax.<host>.evt.> receives it: plain JSON, decoded with encoding/json
@@ -26,8 +27,8 @@ func ExampleEnvelope() {
 // A long value is cut to api.MaxEventText bytes before the event is published; the cut says
 // how long the whole was and its digest, and read or inspect give it whole.
 func ExampleBounded() {
-	e := observer.Event{Type: observer.EventValueChanged,
-		Element: &observer.ElementSummary{Role: observer.RoleTextField, Value: strings.Repeat("x", 100_000)}}
+	e := model.Event{Type: model.EventValueChanged,
+		Element: &model.ElementSummary{Role: model.RoleTextField, Value: strings.Repeat("x", 100_000)}}
 	bounded, cut := api.Bounded(e)
 	fmt.Println(len(bounded.Element.Value) <= api.MaxEventText, len(e.Element.Value), cut[0].Field, cut[0].Length)
 	// Output: true 100000 element.value 100000

@@ -3,7 +3,7 @@ package api
 import (
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // FlowVersion is the version of the flow format: a flow of another version is refused.
@@ -87,13 +87,13 @@ type StepOutcome struct {
 // or the expect's outcome), the elements most like the one it looked for, and a screenshot of
 // the app's window then (screenshot_part fetches it, as a screenshot's parts).
 type FlowFailure struct {
-	Step       int                `json:"step"`
-	Action     string             `json:"action"`
-	Locator    string             `json:"locator,omitempty"`
-	Error      *observer.Error    `json:"error"`
-	Expect     *WaitResult        `json:"expect,omitempty"`
-	Candidates []observer.Element `json:"candidates,omitempty"`
-	Screenshot *ScreenshotReply   `json:"screenshot,omitempty"`
+	Step       int              `json:"step"`
+	Action     string           `json:"action"`
+	Locator    string           `json:"locator,omitempty"`
+	Error      *model.Error     `json:"error"`
+	Expect     *WaitResult      `json:"expect,omitempty"`
+	Candidates []model.Element  `json:"candidates,omitempty"`
+	Screenshot *ScreenshotReply `json:"screenshot,omitempty"`
 }
 
 // RecordRequest starts or stops a recording. Start records the actions of Agent (one identity's

@@ -3,7 +3,7 @@ package api
 import (
 	"context"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // The roles of client identities, each with the rights of the one before it and more.
@@ -51,7 +51,7 @@ type identityKey struct{}
 // WithIdentity is ctx carrying who asked, also as the observer's owner of what the request
 // makes (snapshots: an admin may use every identity's).
 func WithIdentity(ctx context.Context, id Identity) context.Context {
-	ctx = observer.WithOwner(ctx, observer.Owner{Name: id.Name, All: id.Role == RoleAdmin})
+	ctx = model.WithOwner(ctx, model.Owner{Name: id.Name, All: id.Role == RoleAdmin})
 	return context.WithValue(ctx, identityKey{}, id)
 }
 

@@ -1,6 +1,6 @@
 package api
 
-import "github.com/axbus/axbus/observer"
+import "github.com/axbus/axbus/model"
 
 // LaunchRequest asks to start an app and to answer once it is in the accessibility tree: a
 // desktop entry or app by Entry (Linux: its id or Name; macOS: a bundle id or name), or a
@@ -14,7 +14,7 @@ type LaunchRequest struct {
 
 // LaunchReply is the app as it registered, and how long that took.
 type LaunchReply struct {
-	App observer.App `json:"app"`
+	App model.App `json:"app"`
 	// PID is the process the launch started; the app's pid differs when it handed over to
 	// another process (a launcher, a running instance).
 	PID          int     `json:"pid"`
@@ -31,7 +31,7 @@ type QuitRequest struct {
 
 // QuitReply is the app that ended, and how long it took.
 type QuitReply struct {
-	App     observer.AppRef `json:"app"`
-	Forced  bool            `json:"forced,omitempty"`
-	EndedMS float64         `json:"ended_ms"`
+	App     model.AppRef `json:"app"`
+	Forced  bool         `json:"forced,omitempty"`
+	EndedMS float64      `json:"ended_ms"`
 }

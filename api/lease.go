@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // Leases: an identity's exclusive hold on an app, one of its windows, or the host's physical
@@ -107,13 +107,13 @@ type Lease struct {
 	What string `json:"what"` // LeaseApp, LeaseWindow, LeaseInput
 	// Holder is the identity that holds it; Conn the server's id of the connection it was
 	// acquired on: when that connection goes, so does the lease.
-	Holder   string              `json:"holder"`
-	Conn     uint64              `json:"conn,omitempty"`
-	Acquired time.Time           `json:"acquired"`
-	Expires  time.Time           `json:"expires"`
-	TTLMS    int64               `json:"ttl_ms"`
-	App      *observer.AppRef    `json:"app,omitempty"`
-	Window   *observer.WindowRef `json:"window,omitempty"`
+	Holder   string           `json:"holder"`
+	Conn     uint64           `json:"conn,omitempty"`
+	Acquired time.Time        `json:"acquired"`
+	Expires  time.Time        `json:"expires"`
+	TTLMS    int64            `json:"ttl_ms"`
+	App      *model.AppRef    `json:"app,omitempty"`
+	Window   *model.WindowRef `json:"window,omitempty"`
 	// Action is the physical action that took the input lease for its own length; empty for a
 	// lease acquired.
 	Action string `json:"action,omitempty"`

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"sync"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // Listing is the snapshot a wait's reply carries. The daemon makes it from the inspection it
@@ -13,23 +13,23 @@ import (
 // outcome and the match, a few hundred bytes, are read without the listing, most of the reply.
 type Listing struct {
 	once sync.Once
-	insp *observer.Inspection
+	insp *model.Inspection
 	raw  []byte
 	err  error
 }
 
 // NewListing is the listing of insp.
-func NewListing(insp *observer.Inspection) *Listing { return &Listing{insp: insp} }
+func NewListing(insp *model.Inspection) *Listing { return &Listing{insp: insp} }
 
 // Inspection is the listing decoded; a reply that could not be decoded gives an INTERNAL error.
-func (l *Listing) Inspection() (*observer.Inspection, error) {
+func (l *Listing) Inspection() (*model.Inspection, error) {
 	l.once.Do(func() {
 		if l.insp != nil || l.raw == nil {
 			return
 		}
-		var insp observer.Inspection
+		var insp model.Inspection
 		if err := json.Unmarshal(l.raw, &insp); err != nil {
-			l.err = observer.Errorf(observer.CodeInternal, "The daemon and this client disagree on the API; use the same axbus version.",
+			l.err = model.Errorf(model.CodeInternal, "The daemon and this client disagree on the API; use the same axbus version.",
 				"snapshot listing not understood: %v", err)
 			return
 		}

@@ -6,22 +6,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/schemas"
 )
 
 func metResult() *api.WaitResult {
-	insp := &observer.Inspection{SnapshotID: "s_1", App: observer.AppRef{Name: "Notes", PID: 501}, Window: observer.WindowRef{ID: "w1", Title: "Notes <1>"},
-		Created: time.Date(2026, 12, 1, 2, 0, 0, 0, time.UTC), Budget: observer.UnscopedBudget(), Walked: 2,
-		Elements: []observer.Element{
-			{ID: "e0", Role: observer.RoleWindow, Name: "Notes", Bounds: &observer.Rect{W: 900, H: 800}, States: observer.StateEnabled, Children: 1},
-			{ID: "e1", Parent: "e0", Depth: 1, Role: observer.RoleLabel, Name: "Saved & done", Actions: []string{"AXPress"}},
+	insp := &model.Inspection{SnapshotID: "s_1", App: model.AppRef{Name: "Notes", PID: 501}, Window: model.WindowRef{ID: "w1", Title: "Notes <1>"},
+		Created: time.Date(2026, 12, 1, 2, 0, 0, 0, time.UTC), Budget: model.UnscopedBudget(), Walked: 2,
+		Elements: []model.Element{
+			{ID: "e0", Role: model.RoleWindow, Name: "Notes", Bounds: &model.Rect{W: 900, H: 800}, States: model.StateEnabled, Children: 1},
+			{ID: "e1", Parent: "e0", Depth: 1, Role: model.RoleLabel, Name: "Saved & done", Actions: []string{"AXPress"}},
 		}}
 	insp.Budget.Deadline = 0 // not on the wire: DeadlineMS is
 	match := insp.Elements[1]
 	return &api.WaitResult{Outcome: api.WaitMet, Condition: `text="Saved & done"`, ElapsedMS: 1.25, Match: &match,
-		Trigger: &api.WaitTrigger{Kind: "event", Event: observer.EventValueChanged}, App: &insp.App, Snapshot: api.NewListing(insp)}
+		Trigger: &api.WaitTrigger{Kind: "event", Event: model.EventValueChanged}, App: &insp.App, Snapshot: api.NewListing(insp)}
 }
 
 // TestWaitReplyEncoding: the daemon's encoding of a wait's reply is the reply's schema, reads
@@ -73,7 +74,7 @@ func TestListingThatIsNotJSONIsAnError(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"outcome":"met","snapshot":{"elements":"no"}}`), &r); err != nil {
 		t.Fatal(err) // the listing is read on first use
 	}
-	if _, err := r.Snapshot.Inspection(); observer.CodeOf(err) != observer.CodeInternal {
+	if _, err := r.Snapshot.Inspection(); model.CodeOf(err) != model.CodeInternal {
 		t.Fatalf("err %v", err)
 	}
 	if err := json.Unmarshal([]byte(`{"outcome":"timeout","snapshot":null}`), &r); err != nil || r.Snapshot != nil {

@@ -3,15 +3,15 @@ package api
 import (
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // ScreenshotRequest asks for a PNG of an app's window (app or pid, and window), of a region of
 // the display (region, global coordinates), or of the whole display (neither).
 type ScreenshotRequest struct {
 	AppTarget
-	Window string         `json:"window,omitempty"`
-	Region *observer.Rect `json:"region,omitempty"`
+	Window string      `json:"window,omitempty"`
+	Region *model.Rect `json:"region,omitempty"`
 	// MaxSide bounds the image's longest side (default 1920; -1: full size); MaxBytes the PNG's
 	// size (default 2 MiB, at most 64 MiB): past them the image is scaled down.
 	MaxSide  int `json:"max_side,omitempty"`
@@ -26,13 +26,13 @@ type ScreenshotRequest struct {
 // ShotKept, for the identity that asked alone. A pixel (px, py) of the image is the global
 // point (Bounds.X + px/Scale, Bounds.Y + py/Scale).
 type ScreenshotReply struct {
-	Format string              `json:"format"`
-	Width  int                 `json:"width"`
-	Height int                 `json:"height"`
-	Scale  float64             `json:"scale"`
-	Bounds observer.Rect       `json:"bounds"`
-	App    *observer.AppRef    `json:"app,omitempty"`
-	Window *observer.WindowRef `json:"window,omitempty"`
+	Format string           `json:"format"`
+	Width  int              `json:"width"`
+	Height int              `json:"height"`
+	Scale  float64          `json:"scale"`
+	Bounds model.Rect       `json:"bounds"`
+	App    *model.AppRef    `json:"app,omitempty"`
+	Window *model.WindowRef `json:"window,omitempty"`
 	// Blanked counts the secure fields painted over before the image left the observer.
 	Blanked int `json:"blanked"`
 	// ID names the screenshot to screenshot_part.
@@ -41,7 +41,7 @@ type ScreenshotReply struct {
 	SHA256 string `json:"sha256"`
 	Parts  int    `json:"parts"`
 	// RecognizedText is the image's text recognised from its pixels, when asked (ocr).
-	RecognizedText *observer.RecognizedText `json:"recognized_text,omitempty"`
+	RecognizedText *model.RecognizedText `json:"recognized_text,omitempty"`
 }
 
 // ScreenshotPartRequest asks for one part (from 0) of a screenshot's PNG; the reply is the part's

@@ -3,7 +3,7 @@ package api
 import (
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // StatusRequest asks for the daemon's health.
@@ -144,7 +144,7 @@ type PublisherStats struct {
 type SnapStatus struct {
 	PublisherStats
 	// Polled lists the apps polled now (someone subscribes to their diffs), by pid.
-	Polled []observer.AppPollStats `json:"polled"`
+	Polled []model.AppPollStats `json:"polled"`
 	// Idle says why no app is polled; empty while one is.
 	Idle string `json:"idle,omitempty"`
 }

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // WaitRequest asks to wait for a condition (package waiters has the engine and the language).
@@ -40,15 +40,15 @@ type WaitResult struct {
 	// Trigger says what made the condition hold: the first evaluation, an event, a re-read.
 	Trigger *WaitTrigger `json:"trigger,omitempty"`
 	// Match is the element that made the condition hold, as the snapshot lists it.
-	Match *observer.Element `json:"match,omitempty"`
+	Match *model.Element `json:"match,omitempty"`
 	// Window is the window that made a window condition hold, or the window of the match.
-	Window *observer.WindowRef `json:"window,omitempty"`
-	App    *observer.AppRef    `json:"app,omitempty"`
+	Window *model.WindowRef `json:"window,omitempty"`
+	App    *model.AppRef    `json:"app,omitempty"`
 	// Snapshot holds the match; its ids are actionable. A match past the unscoped budget is
 	// listed from its listing root, which the inspection's Scope names. A client decodes it
 	// on first use (Listing.Inspection).
-	Snapshot *Listing        `json:"snapshot,omitempty"`
-	Error    *observer.Error `json:"error,omitempty"`
+	Snapshot *Listing     `json:"snapshot,omitempty"`
+	Error    *model.Error `json:"error,omitempty"`
 	// Limits, on a wait that was not met, are the windows whose copy a limit cut short or that
 	// were still being read: what the wait could not see.
 	Limits []WaitLimit `json:"limits,omitempty"`
@@ -56,12 +56,12 @@ type WaitResult struct {
 
 // WaitLimit is what kept a wait from seeing a whole window.
 type WaitLimit struct {
-	Window observer.WindowRef `json:"window"`
+	Window model.WindowRef `json:"window"`
 	// Cut names the limits of Budget that cut the window's copy short.
-	Cut []observer.Truncation `json:"cut,omitempty"`
+	Cut []model.Truncation `json:"cut,omitempty"`
 	// Elements is how many elements the copy holds (none yet while Reading).
-	Elements int             `json:"elements"`
-	Budget   observer.Budget `json:"budget"`
+	Elements int          `json:"elements"`
+	Budget   model.Budget `json:"budget"`
 	// Reading is set when the wait ended before the window was read whole once.
 	Reading bool `json:"reading,omitempty"`
 }
@@ -69,9 +69,9 @@ type WaitLimit struct {
 // WaitTrigger is what made a condition hold.
 type WaitTrigger struct {
 	// Kind is "initial" (it held when the wait began), "event" or "recheck".
-	Kind  string             `json:"kind"`
-	Event observer.EventType `json:"event,omitempty"`
-	Raw   string             `json:"raw,omitempty"`
+	Kind  string          `json:"kind"`
+	Event model.EventType `json:"event,omitempty"`
+	Raw   string          `json:"raw,omitempty"`
 }
 
 // Armed is the interim reply a wait sends once it listens, to a requester that asked for it

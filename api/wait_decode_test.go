@@ -5,14 +5,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // TestWaitReplyDecoding: a client reads a reply through its listing span, and whole when the
 // span is missing or does not fit the body; the result is the same either way.
 func TestWaitReplyDecoding(t *testing.T) {
-	insp := &observer.Inspection{SnapshotID: "s_1", Created: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), Walked: 1,
-		Elements: []observer.Element{{ID: "e0", Role: observer.RoleLabel, Name: `"snapshot":null,}`}}}
+	insp := &model.Inspection{SnapshotID: "s_1", Created: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), Walked: 1,
+		Elements: []model.Element{{ID: "e0", Role: model.RoleLabel, Name: `"snapshot":null,}`}}}
 	match := insp.Elements[0]
 	data, good, err := (&WaitResult{Outcome: WaitMet, Condition: `text="x"`, Match: &match, Snapshot: NewListing(insp)}).Encode()
 	if err != nil {

@@ -1,6 +1,6 @@
 package api
 
-import "github.com/axbus/axbus/observer"
+import "github.com/axbus/axbus/model"
 
 // WebAccessibilityRequest claims (on) or releases (off) an app's web accessibility for an agent.
 type WebAccessibilityRequest struct {
@@ -11,6 +11,6 @@ type WebAccessibilityRequest struct {
 
 // WebAccessibilityReply is the ledger after the request.
 type WebAccessibilityReply struct {
-	App    observer.AppRef        `json:"app"`
-	Ledger []observer.LedgerEntry `json:"ledger"`
+	App    model.AppRef        `json:"app"`
+	Ledger []model.LedgerEntry `json:"ledger"`
 }

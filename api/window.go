@@ -1,6 +1,6 @@
 package api
 
-import "github.com/axbus/axbus/observer"
+import "github.com/axbus/axbus/model"
 
 // WindowRequest asks to move (x, y: the top-left corner, global coordinates), resize (w, h) or
 // close an app's window (as inspect picks it: the focused one by default).
@@ -17,8 +17,8 @@ type WindowRequest struct {
 
 // WindowReply is the window before and, read again after the change, after it (none: closed).
 type WindowReply struct {
-	App    observer.AppRef  `json:"app"`
-	Before observer.Window  `json:"before"`
-	After  *observer.Window `json:"after,omitempty"`
-	Closed bool             `json:"closed,omitempty"`
+	App    model.AppRef  `json:"app"`
+	Before model.Window  `json:"before"`
+	After  *model.Window `json:"after,omitempty"`
+	Closed bool          `json:"closed,omitempty"`
 }

@@ -7,8 +7,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 )
 
 // goneSweep is how often, while clients' requests are in flight, the service asks the server
@@ -88,10 +89,10 @@ func (a *admission) take(who api.Identity, cancel context.CancelFunc, due time.T
 	if n >= limit {
 		a.busy++
 		if limit < api.MaxInFlightOf(who.Role) {
-			return nil, observer.Errorf(observer.CodeBusy, "Wait for some of your own requests to end (a wait ends when its condition holds or at its timeout; closing the connection ends all of them): the daemon is shared, and each identity holds at most its share while others are served.",
+			return nil, model.Errorf(model.CodeBusy, "Wait for some of your own requests to end (a wait ends when its condition holds or at its timeout; closing the connection ends all of them): the daemon is shared, and each identity holds at most its share while others are served.",
 				"%s has %d requests in flight, its fair share while %d identities share the daemon's %d slots", who.Name, n, a.sharersLocked(who.Name), api.MaxInFlight-api.AdminReserve)
 		}
-		return nil, observer.Errorf(observer.CodeBusy, "Wait for some of your own requests to end (a wait ends when its condition holds or at its timeout; closing the connection ends all of them): everyone else is served meanwhile.",
+		return nil, model.Errorf(model.CodeBusy, "Wait for some of your own requests to end (a wait ends when its condition holds or at its timeout; closing the connection ends all of them): everyone else is served meanwhile.",
 			"%s has %d requests in flight already, the limit of a %s", who.Name, n, who.Role)
 	}
 	shares := !privileged(who.Role)
@@ -101,10 +102,10 @@ func (a *admission) take(who api.Identity, cancel context.CancelFunc, due time.T
 			if h == nil {
 				a.waiting[who.Name] = time.Now()
 			}
-			return nil, observer.Errorf(observer.CodeUnavailable, "Retry in a moment: slots free as requests end, and no identity may take more than its share of them meanwhile.",
+			return nil, model.Errorf(model.CodeUnavailable, "Retry in a moment: slots free as requests end, and no identity may take more than its share of them meanwhile.",
 				"the daemon is handling %d requests of agents and monitors already (%d more are kept for admins)", a.shared, api.AdminReserve)
 		}
-		return nil, observer.Errorf(observer.CodeUnavailable, "Retry in a moment: slots free as requests end.",
+		return nil, model.Errorf(model.CodeUnavailable, "Retry in a moment: slots free as requests end.",
 			"the daemon is handling %d requests already", a.total)
 	}
 	if h == nil {

@@ -6,8 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 )
 
 // TestAdmissionReserveAndFairShare: agents fill every shared slot, each up to its fair share;
@@ -38,7 +39,7 @@ func TestAdmissionReserveAndFairShare(t *testing.T) {
 		t.Fatalf("%d agents took %d shared slots, want all %d: %+v", n, st.Shared, shared, st)
 	}
 	late := api.Identity{Name: "late", Role: api.RoleAgent, Conn: 999}
-	if _, err := a.take(late, noop, time.Time{}); observer.CodeOf(err) != observer.CodeUnavailable {
+	if _, err := a.take(late, noop, time.Time{}); model.CodeOf(err) != model.CodeUnavailable {
 		t.Fatalf("an agent when the shared slots are taken: %v, want UNAVAILABLE", err)
 	}
 	owner := api.Identity{Name: "owner", Role: api.RoleAdmin, Conn: 1000}
@@ -51,7 +52,7 @@ func TestAdmissionReserveAndFairShare(t *testing.T) {
 	// it cannot take it again, and late can.
 	first := api.Identity{Name: "agent0", Role: api.RoleAgent, Conn: 1}
 	a.give(tickets[0][0])
-	if _, err := a.take(first, noop, time.Time{}); observer.CodeOf(err) != observer.CodeBusy {
+	if _, err := a.take(first, noop, time.Time{}); model.CodeOf(err) != model.CodeBusy {
 		t.Fatalf("agent0 past its fair share: %v, want BUSY", err)
 	}
 	if _, err := a.take(late, noop, time.Time{}); err != nil {

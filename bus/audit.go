@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
@@ -222,10 +224,10 @@ func record(action string, data []byte, result any, err error) api.ActionRecord 
 		r.Target = &api.RecordTarget{Snapshot: sc.Snapshot, Element: sc.Element}
 	}
 	if req.App != "" || req.PID > 0 {
-		r.App = &observer.AppRef{Name: observer.Excerpt(req.App), PID: max(req.PID, 0)}
+		r.App = &model.AppRef{Name: model.Excerpt(req.App), PID: max(req.PID, 0)}
 	}
 	if err != nil {
-		r.Error = observer.AsError(err).Code
+		r.Error = model.AsError(err).Code
 		return r
 	}
 	r.Done = true
@@ -242,13 +244,13 @@ func record(action string, data []byte, result any, err error) api.ActionRecord 
 		}
 	default: // another endpoint's reply (web_accessibility, lease): the app it names, if any
 		var named struct {
-			App   *observer.AppRef `json:"app"`
+			App   *model.AppRef `json:"app"`
 			Lease struct {
-				App *observer.AppRef `json:"app"`
+				App *model.AppRef `json:"app"`
 			} `json:"lease"`
 		}
 		if b, err := json.Marshal(result); err == nil && json.Unmarshal(b, &named) == nil {
-			for _, app := range []*observer.AppRef{named.App, named.Lease.App} {
+			for _, app := range []*model.AppRef{named.App, named.Lease.App} {
 				if app != nil && app.Name != "" {
 					r.App = app
 				}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/cenkalti/backoff/v4"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -100,14 +102,14 @@ func TestAuditRecordsEveryAction(t *testing.T) {
 	const secret = "correct-horse-battery-staple"
 	cl, audit, nc := auditedService(t, ops{act: func(_ context.Context, action string, r api.ActionRequest) (*api.ActionReply, error) {
 		if action == "toggle" {
-			return nil, observer.Errorf(observer.CodeStaleRef, "Inspect again.", "the element is gone")
+			return nil, model.Errorf(model.CodeStaleRef, "Inspect again.", "the element is gone")
 		}
-		app := observer.AppRef{Name: "Notes", PID: 501, Generation: 1}
+		app := model.AppRef{Name: "Notes", PID: 501, Generation: 1}
 		sc, _ := observer.ParseScope(r.Target)
 		// A careless reply: the value echoed in its post state. The record must not copy it.
 		value := r.Value + r.Text
 		return &api.ActionReply{Action: action, App: app, Done: true, Step: "set_attribute", Delivered: true, Mechanism: "accessibility",
-			Target:    &api.ActionTarget{Snapshot: sc.Snapshot, Element: sc.Element, Role: observer.RolePassword, Name: "Password"},
+			Target:    &api.ActionTarget{Snapshot: sc.Snapshot, Element: sc.Element, Role: model.RolePassword, Name: "Password"},
 			PostState: &api.PostState{Value: &value},
 			Expect:    &api.WaitResult{Outcome: api.WaitMet, ElapsedMS: 12.5}}, nil
 	}})
@@ -132,11 +134,11 @@ func TestAuditRecordsEveryAction(t *testing.T) {
 	if _, err := cl.Act(ctx, "type", api.ActionRequest{Target: password, Text: secret}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := cl.Act(ctx, "toggle", api.ActionRequest{Target: save}); observer.AsError(err).Code != observer.CodeStaleRef ||
-		observer.AsError(err).Recovery != observer.RecoverInspect { // the reply says what to do, as data
+	if _, err := cl.Act(ctx, "toggle", api.ActionRequest{Target: save}); model.AsError(err).Code != model.CodeStaleRef ||
+		model.AsError(err).Recovery != model.RecoverInspect { // the reply says what to do, as data
 		t.Fatalf("toggle: %v, want STALE_REF", err)
 	}
-	if _, err := cl.Act(ctx, "key", api.ActionRequest{Keys: secret, Policy: api.PolicyPhysical}); observer.AsError(err).Code != observer.CodeBadRequest {
+	if _, err := cl.Act(ctx, "key", api.ActionRequest{Keys: secret, Policy: api.PolicyPhysical}); model.AsError(err).Code != model.CodeBadRequest {
 		t.Fatalf("key with neither target nor app: %v, want the schema's BAD_REQUEST", err)
 	}
 	if _, err := cl.WebAccessibility(ctx, api.WebAccessibilityRequest{AppTarget: api.AppTarget{App: "Notes"}, On: true}); err == nil {
@@ -203,7 +205,7 @@ func TestAuditRecordsEveryAction(t *testing.T) {
 // The stream keeps the records: TailActions replays them, filtered by app and action.
 func TestTailActionsReplaysHistory(t *testing.T) {
 	cl, _, _ := auditedService(t, ops{act: func(_ context.Context, action string, r api.ActionRequest) (*api.ActionReply, error) {
-		return &api.ActionReply{Action: action, App: observer.AppRef{Name: "Notes", PID: 501}, Done: true}, nil
+		return &api.ActionReply{Action: action, App: model.AppRef{Name: "Notes", PID: 501}, Done: true}, nil
 	}})
 	ctx := context.Background()
 	if _, err := cl.Act(ctx, "key", api.ActionRequest{AppTarget: api.AppTarget{App: "Notes"}, Keys: "ctrl+s"}); err != nil {
@@ -246,7 +248,7 @@ func TestAgentsJoinsPresenceAuditAndLeases(t *testing.T) {
 	since := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	o := ops{
 		act: func(_ context.Context, action string, r api.ActionRequest) (*api.ActionReply, error) {
-			return &api.ActionReply{Action: action, App: observer.AppRef{Name: "Notes", PID: 501}, Done: true}, nil
+			return &api.ActionReply{Action: action, App: model.AppRef{Name: "Notes", PID: 501}, Done: true}, nil
 		},
 		agents: func(context.Context) ([]api.Agent, error) {
 			return []api.Agent{
@@ -287,7 +289,7 @@ func TestAgentsJoinsPresenceAuditAndLeases(t *testing.T) {
 	}
 
 	cl, _, _ = auditedService(t, ops{})
-	if _, err := cl.Agents(ctx); observer.AsError(err) == nil || observer.AsError(err).Code != observer.CodeNotSupported {
+	if _, err := cl.Agents(ctx); model.AsError(err) == nil || model.AsError(err).Code != model.CodeNotSupported {
 		t.Fatalf("no presence: %v, want NOT_SUPPORTED", err)
 	}
 }
@@ -302,7 +304,7 @@ func TestAuditRecordOfAHostileRequestStaysSmall(t *testing.T) {
 	sub := testkit.Subscribed(t, nc, "ax.h.act.>")
 	huge := strings.Repeat("Notes", 20000)
 	body, _ := json.Marshal(map[string]any{"app": huge, "pid": -3, "policy": "sideways", "op": huge, "target": "s_1:ex", "value": "hunter2", "keys": nil})
-	if err := cl.CallRaw(context.Background(), "click", body, nil); observer.AsError(err) == nil || observer.AsError(err).Code != observer.CodeBadRequest {
+	if err := cl.CallRaw(context.Background(), "click", body, nil); model.AsError(err) == nil || model.AsError(err).Code != model.CodeBadRequest {
 		t.Fatalf("%v, want BAD_REQUEST", err)
 	}
 	msg, err := sub.NextMsg(5 * time.Second)
@@ -314,7 +316,7 @@ func TestAuditRecordOfAHostileRequestStaysSmall(t *testing.T) {
 	}
 	var r api.ActionRecord
 	_ = json.Unmarshal(msg.Data, &r)
-	if r.Error != observer.CodeBadRequest || !slices.Equal(r.Given, []string{"value"}) || r.Policy != "" || r.Op != "" || r.Target != nil {
+	if r.Error != model.CodeBadRequest || !slices.Equal(r.Given, []string{"value"}) || r.Policy != "" || r.Op != "" || r.Target != nil {
 		t.Fatalf("record %s", msg.Data)
 	}
 }

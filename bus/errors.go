@@ -5,15 +5,16 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/micro"
 )
 
 // errorReply is the header and body of an error reply: micro's error headers (so that `nats`
 // tools show it as a service error), our code, and the JSON error envelope.
-func errorReply(e *observer.Error) (nats.Header, []byte) {
+func errorReply(e *model.Error) (nats.Header, []byte) {
 	e = e.Bounded()
 	if e.Recovery == "" {
 		e.Recovery = e.Code.Info().Recovery

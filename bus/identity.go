@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"strings"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 )
 
 // requestInfoHeader is where the server says who sent a request that crossed into the daemon's
@@ -26,11 +27,11 @@ func (s *Service) identify(h nats.Header) (api.Identity, error) {
 		Conn    uint64 `json:"id"`
 	}
 	if err := json.Unmarshal([]byte(raw), &info); err != nil || info.Account == "" {
-		return api.Identity{}, observer.Errorf(observer.CodePermissionDenied, "", "the request carries no identity the server vouches for")
+		return api.Identity{}, model.Errorf(model.CodePermissionDenied, "", "the request carries no identity the server vouches for")
 	}
 	id, ok := s.cfg.Identities(info.Account)
 	if !ok {
-		return api.Identity{}, observer.Errorf(observer.CodePermissionDenied, "Ask an admin for credentials (axbus creds add).",
+		return api.Identity{}, model.Errorf(model.CodePermissionDenied, "Ask an admin for credentials (axbus creds add).",
 			"account %s is no identity of this daemon (removed?)", info.Account)
 	}
 	id.Conn = info.Conn

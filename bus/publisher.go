@@ -7,8 +7,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go"
 )
 
@@ -23,7 +24,7 @@ type Publisher struct {
 	boot string
 	log  *slog.Logger
 
-	queue     chan observer.Event
+	queue     chan model.Event
 	gap       atomic.Uint64
 	dropped   atomic.Uint64
 	published atomic.Uint64
@@ -42,7 +43,7 @@ func NewPublisher(nc *nats.Conn, subj api.Subjects, n int, log *slog.Logger) *Pu
 	p := &Publisher{
 		nc: nc, subj: subj, log: log,
 		boot:  strconv.FormatInt(time.Now().UnixNano(), 36),
-		queue: make(chan observer.Event, n),
+		queue: make(chan model.Event, n),
 		done:  make(chan struct{}),
 	}
 	go p.run()
@@ -50,7 +51,7 @@ func NewPublisher(nc *nats.Conn, subj api.Subjects, n int, log *slog.Logger) *Pu
 }
 
 // Offer queues e for publishing without ever blocking; it reports whether e was queued.
-func (p *Publisher) Offer(e observer.Event) bool {
+func (p *Publisher) Offer(e model.Event) bool {
 	select {
 	case p.queue <- e:
 		return true
@@ -95,7 +96,7 @@ type encoder struct {
 
 // encode returns e's subject and envelope with the next sequence number and gap; the bytes are
 // valid until the next call.
-func (c *encoder) encode(e observer.Event, gap uint64) (string, []byte, error) {
+func (c *encoder) encode(e model.Event, gap uint64) (string, []byte, error) {
 	c.seq++
 	e, cuts := api.Bounded(e) // an event stays a few KiB, however long a value in the app
 	env := api.Envelope{Host: c.subj.Host, Boot: c.boot, Seq: c.seq, Gap: gap, Event: e, Cut: cuts}

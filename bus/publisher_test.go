@@ -5,19 +5,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 )
 
 // The publisher's hot path, event -> subject and envelope, allocates nothing once an app's and
 // type's subject is known, and numbers the envelopes in order.
 func TestEncoderAllocatesNothingPerEvent(t *testing.T) {
 	enc := encoder{subj: api.Subjects{Prefix: "ax", Host: "h1"}, boot: "b1"}
-	ev := observer.Event{Type: observer.EventValueChanged, Raw: "AXValueChanged", Time: time.Unix(1700000000, 5),
-		App:    observer.AppRef{Name: "Notes", PID: 42, Generation: 1},
-		Window: &observer.WindowRef{ID: "w1", Title: "Untitled"},
-		Element: &observer.ElementSummary{Role: observer.RoleTextField, Name: "Title", Value: "typed",
-			States: observer.StateFocused, Bounds: &observer.Rect{X: 1, Y: 2, W: 3, H: 4}}}
+	ev := model.Event{Type: model.EventValueChanged, Raw: "AXValueChanged", Time: time.Unix(1700000000, 5),
+		App:    model.AppRef{Name: "Notes", PID: 42, Generation: 1},
+		Window: &model.WindowRef{ID: "w1", Title: "Untitled"},
+		Element: &model.ElementSummary{Role: model.RoleTextField, Name: "Title", Value: "typed",
+			States: model.StateFocused, Bounds: &model.Rect{X: 1, Y: 2, W: 3, H: 4}}}
 	subject, data, err := enc.encode(ev, 2)
 	if err != nil {
 		t.Fatal(err)

@@ -4,8 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/schemas"
 )
 
@@ -61,6 +62,6 @@ func (s *Service) handlers(routes []Route) (map[string]Handler, error) {
 // notServed answers NOT_SUPPORTED for an endpoint this service has no handler for.
 func notServed(endpoint string) Handler {
 	return func(context.Context, []byte) (any, error) {
-		return nil, observer.Errorf(observer.CodeNotSupported, "Run a full daemon (axbus serve).", "this service serves no %s", endpoint)
+		return nil, model.Errorf(model.CodeNotSupported, "Run a full daemon (axbus serve).", "this service serves no %s", endpoint)
 	}
 }

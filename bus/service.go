@@ -10,8 +10,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/schemas"
 	"github.com/nats-io/nats.go"
 )
@@ -50,11 +51,11 @@ type Service struct {
 func (s *Service) Call(ctx context.Context, endpoint string, req, reply any) error {
 	h := s.served[endpoint]
 	if h == nil {
-		return observer.Errorf(observer.CodeNotSupported, "See axbus help for the endpoints.", "no endpoint %q", endpoint)
+		return model.Errorf(model.CodeNotSupported, "See axbus help for the endpoints.", "no endpoint %q", endpoint)
 	}
 	data, err := json.Marshal(req)
 	if err != nil {
-		return observer.Errorf(observer.CodeBadRequest, "Pass a JSON-encodable request.", "%v", err)
+		return model.Errorf(model.CodeBadRequest, "Pass a JSON-encodable request.", "%v", err)
 	}
 	ctx = context.WithValue(api.WithTurn(ctx, nil), interimKey{}, func(any) {})
 	result, err := h(ctx, data)
@@ -251,7 +252,7 @@ func (s *Service) wrap(ep api.Endpoint, handle Handler, stats func() *microEndpo
 			s.respond(reply, ep.Name, result, err)
 			msg := ""
 			if err != nil {
-				msg = observer.AsError(err).Message
+				msg = model.AsError(err).Message
 			}
 			s.svc.done(stats(), time.Since(start), msg)
 		}
@@ -260,7 +261,7 @@ func (s *Service) wrap(ep api.Endpoint, handle Handler, stats func() *microEndpo
 		}
 		who, err := s.identify(req.Header)
 		if err == nil && !ep.Kind.May(who.Role) {
-			err = observer.Errorf(observer.CodePermissionDenied, "Ask an admin for credentials of a role that may (axbus creds add).",
+			err = model.Errorf(model.CodePermissionDenied, "Ask an admin for credentials of a role that may (axbus creds add).",
 				"%s (role %s) may not call %s", who.Name, who.Role, ep.Name)
 		}
 		if err != nil {
@@ -294,7 +295,7 @@ func (s *Service) wrap(ep api.Endpoint, handle Handler, stats func() *microEndpo
 				case <-t.C:
 				case <-ctx.Done():
 					t.Stop()
-					done(nil, observer.Errorf(observer.CodeBusy, fmt.Sprintf("Send fewer requests at once: an identity's requests start at most %d a second past a burst of %d.", api.RequestRate, api.RequestBurst),
+					done(nil, model.Errorf(model.CodeBusy, fmt.Sprintf("Send fewer requests at once: an identity's requests start at most %d a second past a burst of %d.", api.RequestRate, api.RequestBurst),
 						"%s's request waited its turn (%d a second) past its deadline", who.Name, api.RequestRate))
 					return
 				}
@@ -340,8 +341,8 @@ func (s *Service) respond(subject, endpoint string, result any, err error) {
 	}
 	msg := &nats.Msg{Subject: subject}
 	if err != nil {
-		e := observer.AsError(err)
-		if e.Code == observer.CodeInternal {
+		e := model.AsError(err)
+		if e.Code == model.CodeInternal {
 			s.log.Error("request failed", "endpoint", endpoint, "err", err)
 		}
 		msg.Header, msg.Data = errorReply(e)
@@ -349,7 +350,7 @@ func (s *Service) respond(subject, endpoint string, result any, err error) {
 		msg.Data, msg.Header = enc.Data, enc.Header
 	} else if msg.Data, err = json.Marshal(result); err != nil {
 		s.log.Error("reply not encodable", "endpoint", endpoint, "err", err)
-		msg.Header, msg.Data = errorReply(observer.AsError(err))
+		msg.Header, msg.Data = errorReply(model.AsError(err))
 	}
 	if err := s.nc.PublishMsg(msg); err != nil {
 		s.log.Warn("reply not sent", "endpoint", endpoint, "err", err)

@@ -6,8 +6,9 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go"
 )
 
@@ -30,7 +31,7 @@ type SnapPublisher struct {
 	boot string
 	log  *slog.Logger
 
-	queue     chan observer.Diff
+	queue     chan model.Diff
 	seqs      map[appInstance]uint64 // owned by the run goroutine
 	gapMu     sync.Mutex
 	gaps      map[appInstance]uint64
@@ -51,7 +52,7 @@ func NewSnapPublisher(nc *nats.Conn, subj api.Subjects, boot string, n int, log 
 	}
 	p := &SnapPublisher{
 		nc: nc, subj: subj, boot: boot, log: log,
-		queue: make(chan observer.Diff, n), seqs: map[appInstance]uint64{}, gaps: map[appInstance]uint64{},
+		queue: make(chan model.Diff, n), seqs: map[appInstance]uint64{}, gaps: map[appInstance]uint64{},
 		done: make(chan struct{}),
 	}
 	go p.run()
@@ -60,7 +61,7 @@ func NewSnapPublisher(nc *nats.Conn, subj api.Subjects, boot string, n int, log 
 
 // Offer queues d for publishing without ever blocking; it reports whether d was queued. It is
 // the poller's sink.
-func (p *SnapPublisher) Offer(d observer.Diff) bool {
+func (p *SnapPublisher) Offer(d model.Diff) bool {
 	select {
 	case p.queue <- d:
 		return true
@@ -85,7 +86,7 @@ func (p *SnapPublisher) Close() {
 	<-p.done
 }
 
-func instanceOf(d observer.Diff) appInstance {
+func instanceOf(d model.Diff) appInstance {
 	return appInstance{pid: d.App.PID, generation: d.App.Generation}
 }
 
@@ -115,9 +116,9 @@ func (p *SnapPublisher) run() {
 
 // publish sends one diff in its envelope; a diff NATS refuses (too large for the server, or
 // the connection closing) counts in the app's next gap.
-func (p *SnapPublisher) publish(d observer.Diff) bool {
+func (p *SnapPublisher) publish(d model.Diff) bool {
 	app := instanceOf(d)
-	if d.Kind == observer.DiffGone {
+	if d.Kind == model.DiffGone {
 		defer delete(p.seqs, app) // the instance is over, and its sequence with it
 	}
 	env := api.SnapEnvelope{Host: p.subj.Host, Boot: p.boot, Seq: p.seqs[app] + 1, Gap: p.takeGap(app), Diff: d}

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats.go"
 	"go.uber.org/goleak"
 
@@ -60,22 +62,22 @@ func TestSnapPublisherSequencesPerApp(t *testing.T) {
 	pub := bus.NewSnapPublisher(s.Conn(), subj, "b1", 0, nil)
 	defer pub.Close()
 
-	ledgerApp := observer.AppRef{Name: "Ledger", PID: 601, Generation: 1}
-	for _, d := range []observer.Diff{
-		{Kind: observer.DiffReset, App: ledgerApp},
-		{Kind: observer.DiffReset, App: observer.AppRef{Name: "Notes", PID: 501, Generation: 2}},
-		{Kind: observer.DiffEvents, App: ledgerApp},
-		{Kind: observer.DiffGone, App: ledgerApp},
-		{Kind: observer.DiffReset, App: ledgerApp},
+	ledgerApp := model.AppRef{Name: "Ledger", PID: 601, Generation: 1}
+	for _, d := range []model.Diff{
+		{Kind: model.DiffReset, App: ledgerApp},
+		{Kind: model.DiffReset, App: model.AppRef{Name: "Notes", PID: 501, Generation: 2}},
+		{Kind: model.DiffEvents, App: ledgerApp},
+		{Kind: model.DiffGone, App: ledgerApp},
+		{Kind: model.DiffReset, App: ledgerApp},
 	} {
 		if !pub.Offer(d) {
 			t.Fatal("Offer refused a diff with an empty queue")
 		}
 	}
 	for i, want := range []struct {
-		kind observer.DiffKind
+		kind model.DiffKind
 		seq  uint64
-	}{{observer.DiffReset, 1}, {observer.DiffEvents, 2}, {observer.DiffGone, 3}, {observer.DiffReset, 1}} {
+	}{{model.DiffReset, 1}, {model.DiffEvents, 2}, {model.DiffGone, 3}, {model.DiffReset, 1}} {
 		env := receive(t, ledger)
 		if env.Kind != want.kind || env.Seq != want.seq || env.Host != "test_host" || env.Boot != "b1" || env.Gap != 0 {
 			t.Errorf("Ledger diff %d: %s seq %d host %s boot %s gap %d; want %s seq %d", i, env.Kind, env.Seq, env.Host, env.Boot, env.Gap, want.kind, want.seq)
@@ -96,7 +98,7 @@ func TestSnapPublisherDropsInsteadOfBlocking(t *testing.T) {
 	const n = 2000
 	start := time.Now()
 	for range n {
-		pub.Offer(observer.Diff{Kind: observer.DiffEvents, App: observer.AppRef{Name: "Ledger", PID: 601, Generation: 1}})
+		pub.Offer(model.Diff{Kind: model.DiffEvents, App: model.AppRef{Name: "Ledger", PID: 601, Generation: 1}})
 	}
 	offering := time.Since(start)
 	pub.Close()
@@ -144,7 +146,7 @@ func TestSnapDiffsReachASubscriber(t *testing.T) {
 	defer poller.Stop()
 
 	reset := receive(t, sub)
-	if reset.Kind != observer.DiffReset || len(reset.Added) != 4000 || reset.Seq != 1 || reset.Host != "desk" {
+	if reset.Kind != model.DiffReset || len(reset.Added) != 4000 || reset.Seq != 1 || reset.Host != "desk" {
 		t.Fatalf("first diff %s seq %d with %d added", reset.Kind, reset.Seq, len(reset.Added))
 	}
 	if err := desk.SetTitle(601, "filter", "Filter…"); err != nil {
@@ -178,7 +180,7 @@ func TestSnapListenersStartAndStopPolling(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer poller.Stop()
-	ledger := func() observer.AppPollStats {
+	ledger := func() model.AppPollStats {
 		poller.PollNow(context.Background())
 		for _, st := range poller.Stats() {
 			if st.App.PID == 601 {
@@ -186,7 +188,7 @@ func TestSnapListenersStartAndStopPolling(t *testing.T) {
 			}
 		}
 		t.Fatal("the poller does not know Ledger")
-		return observer.AppPollStats{}
+		return model.AppPollStats{}
 	}
 	if st := ledger(); st.Polling || st.Reads != 0 {
 		t.Fatalf("polled with no subscriber: %+v", st)
@@ -200,7 +202,7 @@ func TestSnapListenersStartAndStopPolling(t *testing.T) {
 	if st := ledger(); !st.Polling || st.Listeners != 1 || st.FullReads != 1 {
 		t.Fatalf("with a subscriber: %+v", st)
 	}
-	if env := receive(t, sub); env.Kind != observer.DiffReset || len(env.Added) != 4000 {
+	if env := receive(t, sub); env.Kind != model.DiffReset || len(env.Added) != 4000 {
 		t.Fatalf("first diff %s with %d added", env.Kind, len(env.Added))
 	}
 	_ = sub.Unsubscribe()

@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // turns hands out each action request's turn among its connection's (api.Turn), in the order the
@@ -66,7 +66,7 @@ func (t *turn) Wait(ctx context.Context) error {
 		select {
 		case <-changed:
 		case <-ctx.Done():
-			return observer.Errorf(observer.CodeTimeout, "Send the next action once the earlier one has been answered.",
+			return model.Errorf(model.CodeTimeout, "Send the next action once the earlier one has been answered.",
 				"this action waited for an earlier action of its client: %v", ctx.Err())
 		}
 	}

@@ -6,15 +6,16 @@ import (
 	"errors"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go"
 )
 
 // The typed calls of Client, one per endpoint of api.Endpoints.
 
 // Apps lists the running apps.
-func (c *Client) Apps(ctx context.Context) ([]observer.App, error) {
+func (c *Client) Apps(ctx context.Context) ([]model.App, error) {
 	var r api.AppsReply
 	err := c.Call(ctx, "apps", api.AppsRequest{}, &r)
 	return r.Apps, err
@@ -30,8 +31,8 @@ func (c *Client) Windows(ctx context.Context, app api.AppTarget) (*api.WindowsRe
 }
 
 // Inspect inspects a window.
-func (c *Client) Inspect(ctx context.Context, req api.InspectRequest) (*observer.Inspection, error) {
-	var r observer.Inspection
+func (c *Client) Inspect(ctx context.Context, req api.InspectRequest) (*model.Inspection, error) {
+	var r model.Inspection
 	if err := c.Call(ctx, "inspect", req, &r); err != nil {
 		return nil, err
 	}
@@ -48,8 +49,8 @@ func (c *Client) Status(ctx context.Context) (*api.StatusReply, error) {
 }
 
 // Snapshot lists a stored snapshot again, whole or from one element.
-func (c *Client) Snapshot(ctx context.Context, req api.SnapshotRequest) (*observer.Inspection, error) {
-	var r observer.Inspection
+func (c *Client) Snapshot(ctx context.Context, req api.SnapshotRequest) (*model.Inspection, error) {
+	var r model.Inspection
 	if err := c.Call(ctx, "snapshot", req, &r); err != nil {
 		return nil, err
 	}
@@ -58,10 +59,10 @@ func (c *Client) Snapshot(ctx context.Context, req api.SnapshotRequest) (*observ
 
 // Read returns the text of a window or scope. Without a deadline of ctx it waits as long as a
 // read may take (the whole budget's deadline), and a little more for the reply to come.
-func (c *Client) Read(ctx context.Context, req api.ReadRequest) (*observer.ReadResult, error) {
-	ctx, cancel := noDeadline(ctx, max(c.timeout, observer.WholeBudget().Deadline+5*time.Second))
+func (c *Client) Read(ctx context.Context, req api.ReadRequest) (*model.ReadResult, error) {
+	ctx, cancel := noDeadline(ctx, max(c.timeout, model.WholeBudget().Deadline+5*time.Second))
 	defer cancel()
-	var r observer.ReadResult
+	var r model.ReadResult
 	if err := c.Call(ctx, "read", req, &r); err != nil {
 		return nil, err
 	}
@@ -217,7 +218,7 @@ func (c *Client) Window(ctx context.Context, req api.WindowRequest) (*api.Window
 
 // Launch starts an app and returns it once it is in the accessibility tree.
 func (c *Client) Launch(ctx context.Context, req api.LaunchRequest) (*api.LaunchReply, error) {
-	ctx, cancel := waitingFor(ctx, req.TimeoutMS, observer.DefaultLaunchWait)
+	ctx, cancel := waitingFor(ctx, req.TimeoutMS, model.DefaultLaunchWait)
 	defer cancel()
 	var r api.LaunchReply
 	if err := c.Call(ctx, "launch", req, &r); err != nil {
@@ -228,7 +229,7 @@ func (c *Client) Launch(ctx context.Context, req api.LaunchRequest) (*api.Launch
 
 // Quit ends an app and returns once it has.
 func (c *Client) Quit(ctx context.Context, req api.QuitRequest) (*api.QuitReply, error) {
-	ctx, cancel := waitingFor(ctx, req.TimeoutMS, observer.QuitWait)
+	ctx, cancel := waitingFor(ctx, req.TimeoutMS, model.QuitWait)
 	defer cancel()
 	var r api.QuitReply
 	if err := c.Call(ctx, "quit", req, &r); err != nil {

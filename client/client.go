@@ -6,8 +6,9 @@ import (
 	"errors"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go"
 )
 
@@ -68,33 +69,33 @@ func discoverHost(ctx context.Context, nc *nats.Conn) (string, error) {
 		Metadata map[string]string `json:"metadata"`
 	}
 	if err := json.Unmarshal(msg.Data, &info); err != nil || info.Metadata["host"] == "" {
-		return "", observer.Errorf(observer.CodeUnavailable, "Name the host with --host.",
+		return "", model.Errorf(model.CodeUnavailable, "Name the host with --host.",
 			"the axbus service did not say which host it serves")
 	}
 	return info.Metadata["host"], nil
 }
 
-func unavailable(subject string, err error) *observer.Error {
+func unavailable(subject string, err error) *model.Error {
 	if errors.Is(err, nats.ErrNoResponders) {
-		return observer.Errorf(observer.CodeUnavailable,
+		return model.Errorf(model.CodeUnavailable,
 			"Start the daemon with `axbus serve` (or `make run`), or name another with --server/--host.",
 			"no axbus daemon answers on %s", subject).Wrap(err)
 	}
 	if errors.Is(err, errLinkLost) {
-		return observer.Errorf(observer.CodeUnavailable,
+		return model.Errorf(model.CodeUnavailable,
 			"Check the app's state before you retry: the daemon may have done it before the connection went.",
 			"%v (%s)", err, subject).Wrap(err)
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) {
-		return observer.Errorf(observer.CodeTimeout, "The daemon may be busy or the request too big; retry, or raise the timeout.",
+		return model.Errorf(model.CodeTimeout, "The daemon may be busy or the request too big; retry, or raise the timeout.",
 			"no reply on %s in time", subject).Wrap(err)
 	}
-	return observer.Errorf(observer.CodeUnavailable, "Check the connection to the NATS server.",
+	return model.Errorf(model.CodeUnavailable, "Check the connection to the NATS server.",
 		"request on %s failed: %v", subject, err).Wrap(err)
 }
 
 // Call sends req (any JSON value; nil is {}) to an endpoint and decodes the reply into reply.
-// An error reply comes back as an *observer.Error with its code and suggestion.
+// An error reply comes back as an *model.Error with its code and suggestion.
 func (c *Client) Call(ctx context.Context, endpoint string, req, reply any) error {
 	data := []byte("{}")
 	if req != nil {
@@ -143,19 +144,19 @@ func (c *Client) CallRaw(ctx context.Context, endpoint string, data []byte, repl
 }
 
 // notUnderstood is a reply this client cannot decode: the daemon speaks another API.
-func notUnderstood(what string, err error) *observer.Error {
-	return observer.Errorf(observer.CodeInternal, "The daemon and this client disagree on the API; use the same axbus version.",
+func notUnderstood(what string, err error) *model.Error {
+	return model.Errorf(model.CodeInternal, "The daemon and this client disagree on the API; use the same axbus version.",
 		"%s not understood: %v", what, err)
 }
 
 // unencodable is a request encoding/json refused.
-func unencodable(err error) *observer.Error {
-	return observer.Errorf(observer.CodeBadRequest, "Pass a JSON-encodable request.", "%v", err)
+func unencodable(err error) *model.Error {
+	return model.Errorf(model.CodeBadRequest, "Pass a JSON-encodable request.", "%v", err)
 }
 
 // natsTrouble is a NATS call that failed for another reason than a missing daemon.
-func natsTrouble(what string, err error) *observer.Error {
-	return observer.Errorf(observer.CodeUnavailable, "Check the NATS connection.", "%s: %v", what, err).Wrap(err)
+func natsTrouble(what string, err error) *model.Error {
+	return model.Errorf(model.CodeUnavailable, "Check the NATS connection.", "%s: %v", what, err).Wrap(err)
 }
 
 // noDeadline bounds ctx by d when it has no deadline of its own.

@@ -3,14 +3,15 @@ package client
 import (
 	"encoding/json"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/micro"
 )
 
-// decodeError turns an error reply into an *observer.Error, or returns nil when msg is no error.
-func decodeError(msg *nats.Msg) *observer.Error {
+// decodeError turns an error reply into an *model.Error, or returns nil when msg is no error.
+func decodeError(msg *nats.Msg) *model.Error {
 	if msg.Header.Get(micro.ErrorCodeHeader) == "" {
 		return nil
 	}
@@ -18,9 +19,9 @@ func decodeError(msg *nats.Msg) *observer.Error {
 	if err := json.Unmarshal(msg.Data, &body); err == nil && body.Error != nil && body.Error.Code != "" {
 		return body.Error
 	}
-	code := observer.Code(msg.Header.Get(api.HeaderCode))
+	code := model.Code(msg.Header.Get(api.HeaderCode))
 	if code == "" {
-		code = observer.CodeInternal
+		code = model.CodeInternal
 	}
-	return observer.Errorf(code, "See the daemon's log for details.", "%s", msg.Header.Get(micro.ErrorHeader))
+	return model.Errorf(code, "See the daemon's log for details.", "%s", msg.Header.Get(micro.ErrorHeader))
 }

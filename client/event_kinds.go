@@ -4,15 +4,16 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 )
 
 // EventKind names a kind of event: a type (layout_changed), or a type and the detail that sorts
 // its events (state_changed:showing, children_changed:add). Readers leave kinds out with
 // TailOptions.Exclude; a page of events coalesces a run of one kind.
 type EventKind struct {
-	Type observer.EventType
+	Type model.EventType
 	// Detail is the value of the type's sorting detail (kindDetails); "" for any.
 	Detail string
 }
@@ -25,10 +26,10 @@ type kindDetail struct {
 
 // kindDetails is the one table of the details that sort events: the state a state_changed is
 // about, and what a children_changed or a text_changed did.
-var kindDetails = map[observer.EventType]kindDetail{
-	observer.EventStateChanged:    {"state", observer.StateNames()},
-	observer.EventChildrenChanged: {"op", []string{"add", "remove"}},
-	observer.EventTextChanged:     {"op", []string{"insert", "delete"}},
+var kindDetails = map[model.EventType]kindDetail{
+	model.EventStateChanged:    {"state", model.StateNames()},
+	model.EventChildrenChanged: {"op", []string{"add", "remove"}},
+	model.EventTextChanged:     {"op", []string{"insert", "delete"}},
 }
 
 // eventKindSyntax says how a kind is written, for help texts and errors.
@@ -63,20 +64,20 @@ func ParseEventKinds(specs []string) ([]EventKind, error) {
 	for _, s := range specs {
 		typ, detail, _ := strings.Cut(strings.ToLower(strings.TrimSpace(s)), ":")
 		if typ == "" {
-			return nil, observer.Errorf(observer.CodeBadRequest, "Write a kind as "+eventKindSyntax+".", "an empty event kind (%q)", s)
+			return nil, model.Errorf(model.CodeBadRequest, "Write a kind as "+eventKindSyntax+".", "an empty event kind (%q)", s)
 		}
 		if err := CheckEventType(typ); err != nil {
 			return nil, err
 		}
-		k := EventKind{Type: observer.EventType(typ), Detail: detail}
+		k := EventKind{Type: model.EventType(typ), Detail: detail}
 		if detail != "" {
 			d, ok := kindDetails[k.Type]
 			if !ok {
-				return nil, observer.Errorf(observer.CodeBadRequest, "Give "+typ+" alone: only "+sortedTypes()+" take a :DETAIL.",
+				return nil, model.Errorf(model.CodeBadRequest, "Give "+typ+" alone: only "+sortedTypes()+" take a :DETAIL.",
 					"%s events have no detail to choose by (%q)", typ, s)
 			}
 			if !slices.Contains(d.values, detail) {
-				return nil, observer.Errorf(observer.CodeBadRequest, "Give one of: "+strings.Join(d.values, ", ")+".",
+				return nil, model.Errorf(model.CodeBadRequest, "Give one of: "+strings.Join(d.values, ", ")+".",
 					"no %s %q in %q", typ+" "+d.key, detail, s).With("known", d.values)
 			}
 		}
@@ -87,14 +88,14 @@ func ParseEventKinds(specs []string) ([]EventKind, error) {
 
 // CheckEventType refuses a type that is no event type (BAD_REQUEST naming them); "" is every type.
 func CheckEventType(typ string) error {
-	if typ == "" || slices.Contains(observer.EventTypes, observer.EventType(strings.ToLower(typ))) {
+	if typ == "" || slices.Contains(model.EventTypes, model.EventType(strings.ToLower(typ))) {
 		return nil
 	}
-	names := make([]string, len(observer.EventTypes))
-	for i, t := range observer.EventTypes {
+	names := make([]string, len(model.EventTypes))
+	for i, t := range model.EventTypes {
 		names[i] = string(t)
 	}
-	return observer.Errorf(observer.CodeBadRequest, "Give one of: "+strings.Join(names, ", ")+".",
+	return model.Errorf(model.CodeBadRequest, "Give one of: "+strings.Join(names, ", ")+".",
 		"no event type %q", typ).With("known", names)
 }
 

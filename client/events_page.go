@@ -8,8 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -186,7 +187,7 @@ func (c *Client) checkAfter(ctx context.Context, cursor uint64, app string) erro
 		return err
 	}
 	if cursor > last {
-		return observer.Errorf(observer.CodeBadRequest,
+		return model.Errorf(model.CodeBadRequest,
 			fmt.Sprintf("Give a cursor of at most %d (the stream's last event), or 0 for the oldest kept.", last),
 			"cursor %d is past the end of the event stream (%d)", cursor, last).With("last", last)
 	}
@@ -259,7 +260,7 @@ func (c *Client) runs(ctx context.Context, app string) (bool, []string) {
 
 // appNotFound is the error of an app filter that names no app.
 func appNotFound(app string, running []string) error {
-	return observer.Errorf(observer.CodeAppNotFound,
+	return model.Errorf(model.CodeAppNotFound,
 		"Name one of the running apps ("+strings.Join(running, ", ")+"), or none for every app's events.",
 		"no app %q runs or has events kept", app).With("running", running)
 }

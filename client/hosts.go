@@ -7,10 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 )
 
 // Host is one daemon that answered service discovery: its host id, backend and version.
@@ -55,7 +56,7 @@ func Hosts(ctx context.Context, nc *nats.Conn, wait time.Duration) ([]Host, erro
 			slices.SortFunc(out, func(a, b Host) int { return strings.Compare(a.Host, b.Host) })
 			return out, nil
 		case <-ctx.Done():
-			return nil, observer.AsError(ctx.Err())
+			return nil, model.AsError(ctx.Err())
 		}
 	}
 }

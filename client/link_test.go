@@ -5,12 +5,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
-	"github.com/axbus/axbus/observer"
 )
 
 // A request in flight when the connection to the daemon goes gets UNAVAILABLE at once, saying
@@ -54,8 +55,8 @@ func TestRequestInFlightWhenTheLinkGoes(t *testing.T) {
 		ns.Shutdown()
 		select {
 		case err := <-errs:
-			e := observer.AsError(err)
-			if e == nil || e.Code != observer.CodeUnavailable || e.Suggestion == "" {
+			e := model.AsError(err)
+			if e == nil || e.Code != model.CodeUnavailable || e.Suggestion == "" {
 				t.Fatalf("%s: %v, want UNAVAILABLE with a suggestion", call.name, err)
 			}
 			t.Logf("%s: %v %v after the connection went", call.name, err, time.Since(start))

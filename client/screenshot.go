@@ -7,8 +7,9 @@ import (
 	"encoding/json"
 	"sync"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 )
 
 // shotsInFlight is how many parts a client asks for at once: a window of them, so that the
@@ -52,7 +53,7 @@ func (c *Client) Screenshot(ctx context.Context, req api.ScreenshotRequest) (*ap
 		png = append(png, p...)
 	}
 	if sum := sha256.Sum256(png); len(png) != r.Bytes || hex.EncodeToString(sum[:]) != r.SHA256 {
-		return nil, nil, observer.Errorf(observer.CodeUnavailable, "Retry: a part was lost on the way.",
+		return nil, nil, model.Errorf(model.CodeUnavailable, "Retry: a part was lost on the way.",
 			"the screenshot arrived damaged: %d bytes, SHA-256 %x; the reply said %d, %s", len(png), sum, r.Bytes, r.SHA256)
 	}
 	return &r, png, nil

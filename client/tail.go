@@ -6,8 +6,9 @@ import (
 	"errors"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -186,7 +187,7 @@ func (c *Client) jetStream() (jetstream.JetStream, error) {
 // stream is missing.
 func (c *Client) streamTrouble(stream, what string, err error) error {
 	if errors.Is(err, jetstream.ErrStreamNotFound) {
-		return observer.Errorf(observer.CodeUnavailable, "Check the host name (--host) and that its daemon runs.",
+		return model.Errorf(model.CodeUnavailable, "Check the host name (--host) and that its daemon runs.",
 			"no stream %s", stream)
 	}
 	return natsTrouble(what, err)

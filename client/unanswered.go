@@ -5,10 +5,10 @@ import (
 	"errors"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/cenkalti/backoff/v4"
 	"github.com/nats-io/nats.go"
-
-	"github.com/axbus/axbus/observer"
 )
 
 // unansweredGrace is how long a request nobody answered is asked again: the daemon's own
@@ -52,7 +52,7 @@ func (c *Client) answers(ctx context.Context, endpoint string) bool {
 }
 
 // roleRefused is the error of a call its identity's role may not make.
-func roleRefused(endpoint string) *observer.Error {
-	return observer.Errorf(observer.CodePermissionDenied, "Ask an admin for credentials of a role that may (axbus creds add NAME --role agent).",
+func roleRefused(endpoint string) *model.Error {
+	return model.Errorf(model.CodePermissionDenied, "Ask an admin for credentials of a role that may (axbus creds add NAME --role agent).",
 		"this identity's role may not call %s", endpoint)
 }

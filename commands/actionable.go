@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/waiters"
 )
@@ -24,7 +26,7 @@ func (e *Engine) actionable(ctx context.Context, action string, t *target) error
 		return nil
 	}
 	id := t.info.Element
-	return observer.Errorf(observer.CodeElementDisabled,
+	return model.Errorf(model.CodeElementDisabled,
 		fmt.Sprintf("Wait until it is enabled (a wait for state:%s=enabled with snapshot %s and pid %d), then act again; or act by a locator, which waits until the element is actionable.",
 			id, t.snap.ID, t.app.PID),
 		"%s %q (%s of snapshot %s) is disabled: it takes no %s", t.node.Role, t.node.Name, id, t.snap.ID, action).
@@ -41,23 +43,23 @@ func (e *Engine) actionable(ctx context.Context, action string, t *target) error
 func (e *Engine) showing(ctx context.Context, t *target) error {
 	b := e.o.Backend()
 	path := b.Read(ctx, append(slices.Clip(t.path), t.ref))
-	if slices.ContainsFunc(path, func(n observer.Node) bool { return n.Err != nil }) {
+	if slices.ContainsFunc(path, func(n model.Node) bool { return n.Err != nil }) {
 		return nil
 	}
 	// An option of a closed combo box is reached through the combo box (select sets it without
 	// opening the popup): only the path down to the combo box must show.
-	if i := slices.IndexFunc(path[:len(path)-1], func(n observer.Node) bool { return n.Role == observer.RoleComboBox }); i >= 0 {
+	if i := slices.IndexFunc(path[:len(path)-1], func(n model.Node) bool { return n.Role == model.RoleComboBox }); i >= 0 {
 		path = path[:i+1]
 	}
 	what := fmt.Sprintf("%s %q (%s of snapshot %s)", t.node.Role, t.node.Name, t.info.Element, t.snap.ID)
 	const suggestion = "Inspect again and act on what shows now; if it should show, show it first (open its dialog, switch to its page)."
-	if path[0].States&(observer.StateVisible|observer.StateShowing|observer.StateMinimized) == 0 {
+	if path[0].States&(model.StateVisible|model.StateShowing|model.StateMinimized) == 0 {
 		wins, err := b.Windows(ctx, t.app.PID)
 		if err != nil {
 			return err
 		}
-		if !slices.ContainsFunc(wins, func(w observer.Window) bool { return w.ID == t.snap.Window.ID }) {
-			return observer.Errorf(observer.CodeElementHidden, suggestion, "%s no longer shows: its window %q is hidden", what, t.snap.Window.Title).
+		if !slices.ContainsFunc(wins, func(w model.Window) bool { return w.ID == t.snap.Window.ID }) {
+			return model.Errorf(model.CodeElementHidden, suggestion, "%s no longer shows: its window %q is hidden", what, t.snap.Window.Title).
 				With("check", checkHidden).With("window", t.snap.Window.ID)
 		}
 	}
@@ -69,14 +71,14 @@ func (e *Engine) showing(ctx context.Context, t *target) error {
 		}
 		return nil
 	case path[i].Ref == t.ref:
-		return observer.Errorf(observer.CodeElementHidden, suggestion, "%s no longer shows: it is hidden", what).
+		return model.Errorf(model.CodeElementHidden, suggestion, "%s no longer shows: it is hidden", what).
 			With("check", checkHidden).With("states", path[i].States)
 	}
 	holder := string(path[i].Role)
 	if path[i].Name != "" {
 		holder += fmt.Sprintf(" %q", path[i].Name)
 	}
-	return observer.Errorf(observer.CodeElementHidden, suggestion, "%s no longer shows: the %s that holds it is hidden", what, holder).
+	return model.Errorf(model.CodeElementHidden, suggestion, "%s no longer shows: the %s that holds it is hidden", what, holder).
 		With("check", checkHidden).With("hidden", map[string]any{"role": path[i].Role, "name": path[i].Name, "states": path[i].States})
 }
 

@@ -4,8 +4,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/waiters"
 )
 
@@ -30,12 +31,12 @@ func TestDisabledTargetIsRefusedAtOnce(t *testing.T) {
 		c.req.Expect = &api.WaitRequest{Expr: "state:e0=focused", TimeoutMS: 5000}
 		start := time.Now()
 		reply, err := r.do(t, c.action, c.req)
-		if e := observer.AsError(err); err == nil || e.Code != observer.CodeElementDisabled || e.Details["check"] != waiters.CheckDisabled ||
+		if e := model.AsError(err); err == nil || e.Code != model.CodeElementDisabled || e.Details["check"] != waiters.CheckDisabled ||
 			time.Since(start) > time.Second {
 			t.Errorf("%s on a disabled check box: %+v %v after %v", c.action, reply, err, time.Since(start))
 		}
 	}
-	if r.peek(t, "remember").States.Has(observer.StateChecked) {
+	if r.peek(t, "remember").States.Has(model.StateChecked) {
 		t.Fatal("the disabled check box was checked")
 	}
 
@@ -57,7 +58,7 @@ func TestTargetInHiddenWindowIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	reply, err := r.do(t, "click", api.ActionRequest{Target: send})
-	if e := observer.AsError(err); err == nil || e.Code != observer.CodeElementHidden || e.Details["check"] != checkHidden {
+	if e := model.AsError(err); err == nil || e.Code != model.CodeElementHidden || e.Details["check"] != checkHidden {
 		t.Fatalf("click Send in a hidden window: %+v %v", reply, err)
 	}
 	if err := r.desk.SetHidden(mail, "compose-window", false); err != nil {

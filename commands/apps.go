@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 )
@@ -13,20 +15,20 @@ import (
 // the observer's app_launched events, not by polling. A command (any program) needs an
 // admin's role; a desktop entry an agent's.
 func (e *Engine) Launch(ctx context.Context, r api.LaunchRequest) (*api.LaunchReply, error) {
-	spec := observer.LaunchSpec{Entry: r.Entry, Command: r.Command}
+	spec := model.LaunchSpec{Entry: r.Entry, Command: r.Command}
 	if err := spec.Check(); err != nil {
 		return nil, err
 	}
 	if who := api.IdentityOf(ctx); len(spec.Command) > 0 && who.Role != api.RoleAdmin {
-		return nil, observer.Errorf(observer.CodePermissionDenied, "Launch a desktop entry (entry), or ask an admin to run the command.",
+		return nil, model.Errorf(model.CodePermissionDenied, "Launch a desktop entry (entry), or ask an admin to run the command.",
 			"%s may not run commands: launching a command needs the admin role", who.Name)
 	}
 	l, ok := e.o.Backend().(observer.AppLauncher)
 	if !ok {
-		return nil, observer.Errorf(observer.CodeNotSupported, "Start the app yourself, then wait for it (axbus wait app:NAME).",
+		return nil, model.Errorf(model.CodeNotSupported, "Start the app yourself, then wait for it (axbus wait app:NAME).",
 			"this backend cannot launch apps")
 	}
-	limit := observer.DefaultLaunchWait
+	limit := model.DefaultLaunchWait
 	if r.TimeoutMS > 0 {
 		limit = min(time.Duration(r.TimeoutMS)*time.Millisecond, api.MaxWaitTimeout)
 	}
@@ -38,7 +40,7 @@ func (e *Engine) Launch(ctx context.Context, r api.LaunchRequest) (*api.LaunchRe
 			known[a.PID] = true
 		}
 	}
-	launches, stop, err := e.appEvents(observer.EventAppLaunched, 0)
+	launches, stop, err := e.appEvents(model.EventAppLaunched, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -61,12 +63,12 @@ func (e *Engine) Launch(ctx context.Context, r api.LaunchRequest) (*api.LaunchRe
 		case <-launches:
 		case err, open := <-ended:
 			if open && err != nil {
-				return nil, observer.Errorf(observer.CodeActionFailed, "Check the program and its arguments: run it in a terminal to see why.",
+				return nil, model.Errorf(model.CodeActionFailed, "Check the program and its arguments: run it in a terminal to see why.",
 					"the launched process (pid %d) ended before its app registered: %v", launched.PID, err)
 			}
 			ended = nil // it handed over (or ended cleanly): its app may still come
 		case <-ctx.Done():
-			return nil, observer.Errorf(observer.CodeTimeout,
+			return nil, model.Errorf(model.CodeTimeout,
 				"The app may not expose an accessibility tree (check it with axbus doctor), or be slow to start: give a longer timeout_ms.",
 				"the launched process (pid %d) has no app in the accessibility tree after %v", launched.PID, limit).With("pid", launched.PID)
 		}
@@ -79,7 +81,7 @@ func (e *Engine) Launch(ctx context.Context, r api.LaunchRequest) (*api.LaunchRe
 func (e *Engine) Quit(ctx context.Context, r api.QuitRequest) (*api.QuitReply, error) {
 	l, ok := e.o.Backend().(observer.AppLauncher)
 	if !ok {
-		return nil, observer.Errorf(observer.CodeNotSupported, "Quit the app from its menu (press its Quit item).", "this backend cannot quit apps")
+		return nil, model.Errorf(model.CodeNotSupported, "Quit the app from its menu (press its Quit item).", "this backend cannot quit apps")
 	}
 	app, err := e.o.FindApp(ctx, r.Query())
 	if err != nil {
@@ -90,13 +92,13 @@ func (e *Engine) Quit(ctx context.Context, r api.QuitRequest) (*api.QuitReply, e
 			return nil, err
 		}
 	}
-	limit := observer.QuitWait
+	limit := model.QuitWait
 	if r.TimeoutMS > 0 {
 		limit = min(time.Duration(r.TimeoutMS)*time.Millisecond, api.MaxWaitTimeout)
 	}
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	ended, stop, err := e.appEvents(observer.EventAppTerminated, app.PID)
+	ended, stop, err := e.appEvents(model.EventAppTerminated, app.PID)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +108,7 @@ func (e *Engine) Quit(ctx context.Context, r api.QuitRequest) (*api.QuitReply, e
 		return nil, err
 	}
 	for {
-		if _, err := e.o.FindApp(ctx, observer.AppQuery{PID: app.PID}); observer.CodeOf(err) == observer.CodeAppNotFound {
+		if _, err := e.o.FindApp(ctx, model.AppQuery{PID: app.PID}); model.CodeOf(err) == model.CodeAppNotFound {
 			return &api.QuitReply{App: app.Ref(), Forced: r.Force, EndedMS: ms(time.Since(start))}, nil
 		}
 		select {
@@ -116,16 +118,16 @@ func (e *Engine) Quit(ctx context.Context, r api.QuitRequest) (*api.QuitReply, e
 			if r.Force {
 				suggestion = "Check the process (ps); it may belong to another user."
 			}
-			return nil, observer.Errorf(observer.CodeActionFailed, suggestion, "%s (pid %d) still runs after %v", app.Name, app.PID, limit)
+			return nil, model.Errorf(model.CodeActionFailed, suggestion, "%s (pid %d) still runs after %v", app.Name, app.PID, limit)
 		}
 	}
 }
 
 // appEvents delivers a poke for each event of type kind (of app pid, or any app with 0),
 // until stop.
-func (e *Engine) appEvents(kind observer.EventType, pid int) (<-chan struct{}, func(), error) {
+func (e *Engine) appEvents(kind model.EventType, pid int) (<-chan struct{}, func(), error) {
 	poke := make(chan struct{}, 1)
-	tok, err := e.o.Subscribe(func(ev observer.Event) {
+	tok, err := e.o.Subscribe(func(ev model.Event) {
 		if ev.Type == kind && (pid == 0 || ev.App.PID == pid) {
 			select {
 			case poke <- struct{}{}:

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
@@ -35,12 +37,12 @@ func chainT(t *testing.T, d *sim.Desktop, action, id, value string, physical boo
 	if !ok {
 		t.Fatalf("no chain for %s", action)
 	}
-	tgt := &target{app: observer.App{PID: notes}, ref: d.Ref(notes, id)}
+	tgt := &target{app: model.App{PID: notes}, ref: d.Ref(notes, id)}
 	if tgt.ref == "" {
 		t.Fatalf("no element %q", id)
 	}
 	ctx := context.Background()
-	tgt.node = d.Read(ctx, []observer.NodeRef{tgt.ref})[0]
+	tgt.node = d.Read(ctx, []model.NodeRef{tgt.ref})[0]
 	r := &run{name: action, b: d, chain: chain, t: tgt, action: value, value: value, physical: physical}
 	if action == "check" || action == "uncheck" {
 		want := action == "check"
@@ -50,7 +52,7 @@ func chainT(t *testing.T, d *sim.Desktop, action, id, value string, physical boo
 		return "", err
 	}
 	if !r.done {
-		return "", observer.Errorf(observer.CodeActionFailed, chain.Suggestion, "no step worked: %+v", r.trace)
+		return "", model.Errorf(model.CodeActionFailed, chain.Suggestion, "no step worked: %+v", r.trace)
 	}
 	return r.step, nil
 }
@@ -73,7 +75,7 @@ func noInput(t *testing.T, d *sim.Desktop) {
 	}
 }
 
-func peek(t *testing.T, d *sim.Desktop, pid int, id string) observer.Node {
+func peek(t *testing.T, d *sim.Desktop, pid int, id string) model.Node {
 	t.Helper()
 	n, ok := d.Peek(pid, id)
 	if !ok {
@@ -91,7 +93,7 @@ func TestChainClick(t *testing.T) {
 	}
 	// A row's text: no action anywhere, its row is selected through AXSelected.
 	mustChain(t, d, "click", "row-3-text", "", "custom select via parent")
-	if !peek(t, d, notes, "row-3").States.Has(observer.StateSelected) {
+	if !peek(t, d, notes, "row-3").States.Has(model.StateSelected) {
 		t.Fatal("row 3 not selected")
 	}
 	// A plain text: nothing but a physical click, only when asked for.
@@ -140,7 +142,7 @@ func TestChainSetValueAndType(t *testing.T) {
 	if k := kinds(); !slices.Equal(k, []observer.InputKind{observer.InputKey, observer.InputType}) {
 		t.Fatalf("inputs = %v", k)
 	}
-	if n := peek(t, d, notes, "password"); !n.States.Has(observer.StateFocused) {
+	if n := peek(t, d, notes, "password"); !n.States.Has(model.StateFocused) {
 		t.Fatal("the focus request did not focus the password field")
 	}
 	// Where the app refuses the focus request, a click focuses the field.
@@ -201,14 +203,14 @@ func TestChainToggleCheck(t *testing.T) {
 func TestChainSelectFocusScroll(t *testing.T) {
 	d, _ := fakeDemo(t)
 	mustChain(t, d, "select", "row-7", "", "set_attr AXSelected")
-	if !peek(t, d, notes, "row-7").States.Has(observer.StateSelected) {
+	if !peek(t, d, notes, "row-7").States.Has(model.StateSelected) {
 		t.Fatal("row 7 not selected")
 	}
 	if err := d.SetFocus(notes, "save"); err != nil {
 		t.Fatal(err)
 	}
 	mustChain(t, d, "focus", "title", "", "set_attr AXFocused")
-	if !peek(t, d, notes, "title").States.Has(observer.StateFocused) {
+	if !peek(t, d, notes, "title").States.Has(model.StateFocused) {
 		t.Fatal("title not focused")
 	}
 	mustChain(t, d, "focus", "title", "", "already focused")
@@ -283,7 +285,7 @@ func TestChainRareSteps(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = d.Close() })
-	selected := func(id string) bool { return peek(t, d, notes, id).States.Has(observer.StateSelected) }
+	selected := func(id string) bool { return peek(t, d, notes, id).States.Has(model.StateSelected) }
 
 	mustChain(t, d, "select", "r2", "", "custom select via parent")
 	mustChain(t, d, "click", "r1-text", "", "custom select via parent")
@@ -296,7 +298,7 @@ func TestChainRareSteps(t *testing.T) {
 		t.Fatal("the alternate UI's Eject button was not pressed")
 	}
 
-	expanded := func(id string) bool { return peek(t, d, notes, id).States.Has(observer.StateExpanded) }
+	expanded := func(id string) bool { return peek(t, d, notes, id).States.Has(model.StateExpanded) }
 	for _, tc := range []struct{ id, expand, collapse string }{
 		{"menu", "perform AXExpand", "perform AXCollapse"},
 		{"folder", "set_attr AXDisclosing", "set_attr AXDisclosing"},
@@ -339,13 +341,13 @@ func TestChainPressFailsConfirmWorks(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = d.Close() })
 	chain := d.Chains()["click"]
-	tgt := &target{app: observer.App{PID: notes}, ref: d.Ref(notes, "go")}
-	tgt.node = d.Read(context.Background(), []observer.NodeRef{tgt.ref})[0]
+	tgt := &target{app: model.App{PID: notes}, ref: d.Ref(notes, "go")}
+	tgt.node = d.Read(context.Background(), []model.NodeRef{tgt.ref})[0]
 	r := &run{name: "click", b: d, chain: chain, t: tgt}
 	if err := r.exec(context.Background()); err != nil || !r.done || r.step != "perform AXConfirm" {
 		t.Fatalf("click: done %v by %q, %v; trace %+v", r.done, r.step, err, r.trace)
 	}
-	if first := r.trace[0]; first.Step != "perform AXPress" || first.Result != string(observer.CodeTransient) || !first.Retried {
+	if first := r.trace[0]; first.Step != "perform AXPress" || first.Result != string(model.CodeTransient) || !first.Retried {
 		t.Fatalf("the failed press is not traced first: %+v", r.trace)
 	}
 	if _, ok := d.Peek(notes, "done"); !ok {

@@ -3,6 +3,8 @@ package commands
 import (
 	"context"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 )
@@ -12,7 +14,7 @@ import (
 func (e *Engine) Clipboard(ctx context.Context, r api.ClipboardRequest) (*api.ClipboardReply, error) {
 	cb, ok := e.o.Backend().(observer.Clipboard)
 	if !ok {
-		return nil, observer.Errorf(observer.CodeNotSupported, "Run the daemon on a backend with a clipboard (X11, macOS).", "this backend has no clipboard")
+		return nil, model.Errorf(model.CodeNotSupported, "Run the daemon on a backend with a clipboard (X11, macOS).", "this backend has no clipboard")
 	}
 	switch r.Op {
 	case "get":
@@ -21,11 +23,11 @@ func (e *Engine) Clipboard(ctx context.Context, r api.ClipboardRequest) (*api.Cl
 		if r.Text != nil {
 			text = *r.Text
 		}
-		if err := observer.CheckClipboardText(text); err != nil {
+		if err := model.CheckClipboardText(text); err != nil {
 			return nil, err
 		}
 		if e.leases != nil {
-			release, err := e.leases.HoldInput(ctx, api.IdentityOf(ctx), "clipboard", observer.AppRef{})
+			release, err := e.leases.HoldInput(ctx, api.IdentityOf(ctx), "clipboard", model.AppRef{})
 			if err != nil {
 				return nil, err
 			}
@@ -35,7 +37,7 @@ func (e *Engine) Clipboard(ctx context.Context, r api.ClipboardRequest) (*api.Cl
 			return nil, err
 		}
 	default:
-		return nil, observer.Errorf(observer.CodeBadRequest, "Use op get, or op set with text.", "unknown clipboard op %q", r.Op)
+		return nil, model.Errorf(model.CodeBadRequest, "Use op get, or op set with text.", "unknown clipboard op %q", r.Op)
 	}
 	text, has, err := cb.ReadClipboard(ctx)
 	if err != nil {

@@ -3,6 +3,8 @@ package commands
 import (
 	"context"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 )
@@ -20,7 +22,7 @@ type Done struct {
 	// Secure says the target is a password field: its value is never recorded.
 	Secure bool
 	// Events are those its effects were made of (names, titles: what an expect is made from).
-	Events []observer.Event
+	Events []model.Event
 	// Before is what the listener's Before gave just before the action was sent.
 	Before any
 }
@@ -78,7 +80,7 @@ func (e *Engine) before(ctx context.Context, t *target) (map[int]Listener, map[i
 
 // announce tells the listeners of an action done.
 func (e *Engine) announce(ctx context.Context, ls map[int]Listener, before map[int]any, action string, req api.ActionRequest,
-	reply *api.ActionReply, t *target, events []observer.Event) {
+	reply *api.ActionReply, t *target, events []model.Event) {
 	if len(ls) == 0 {
 		return
 	}

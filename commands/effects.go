@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 )
@@ -23,7 +25,7 @@ type effectWatch struct {
 	poke   chan struct{}
 
 	mu        sync.Mutex
-	events    []observer.Event
+	events    []model.Event
 	confirmed bool
 	lastAt    time.Time // of the last event that counts
 }
@@ -43,7 +45,7 @@ func (e *Engine) watchEffects(t *target) *effectWatch {
 	return w
 }
 
-func (w *effectWatch) see(ev observer.Event) {
+func (w *effectWatch) see(ev model.Event) {
 	if ev.App.PID != w.t.app.PID || ev.Secure || noise(ev) {
 		return
 	}
@@ -94,7 +96,7 @@ func (w *effectWatch) settle(ctx context.Context) {
 
 // end stops the watch and says what it saw, and the events it was made of; proved says the
 // action's chain read its effect back itself.
-func (w *effectWatch) end(proved bool) (string, []api.Effect, []observer.Event) {
+func (w *effectWatch) end(proved bool) (string, []api.Effect, []model.Event) {
 	w.e.o.Unsubscribe(w.tok)
 	w.e.settling(w.t.app.PID, -1)
 	w.mu.Lock()
@@ -116,7 +118,7 @@ func (w *effectWatch) end(proved bool) (string, []api.Effect, []observer.Event) 
 func (w *effectWatch) summaryLocked() ([]api.Effect, bool) {
 	flips := map[changeKey]int{}
 	for _, ev := range w.events {
-		if ev.Type == observer.EventStateChanged {
+		if ev.Type == model.EventStateChanged {
 			flips[keyOf(ev)]++
 		}
 	}
@@ -124,7 +126,7 @@ func (w *effectWatch) summaryLocked() ([]api.Effect, bool) {
 	index := map[effectKey]int{}
 	confirmed := false
 	for _, ev := range w.events {
-		if ev.Type == observer.EventStateChanged && flips[keyOf(ev)]%2 == 0 {
+		if ev.Type == model.EventStateChanged && flips[keyOf(ev)]%2 == 0 {
 			continue // back where it was
 		}
 		confirmed = confirmed || w.confirms(ev)
@@ -149,7 +151,7 @@ func (w *effectWatch) summaryLocked() ([]api.Effect, bool) {
 	return out, confirmed
 }
 
-func (w *effectWatch) confirms(ev observer.Event) bool {
+func (w *effectWatch) confirms(ev model.Event) bool {
 	switch {
 	case w.t.ref == "":
 		return true
@@ -159,25 +161,25 @@ func (w *effectWatch) confirms(ev observer.Event) bool {
 		return true
 	}
 	switch ev.Type {
-	case observer.EventWindowCreated, observer.EventWindowClosed, observer.EventDialogOpened,
-		observer.EventMenuOpened, observer.EventMenuClosed, observer.EventAppTerminated:
+	case model.EventWindowCreated, model.EventWindowClosed, model.EventDialogOpened,
+		model.EventMenuOpened, model.EventMenuClosed, model.EventAppTerminated:
 		return true
 	}
 	return false
 }
 
 type effectKey struct {
-	ref observer.NodeRef
-	typ observer.EventType
+	ref model.NodeRef
+	typ model.EventType
 }
 
 // noise is what any input does on its way and says nothing of its effect: focus moving, the
 // app or a window becoming active.
-func noise(ev observer.Event) bool {
+func noise(ev model.Event) bool {
 	switch ev.Type {
-	case observer.EventFocusChanged, observer.EventAppActivated, observer.EventAppLaunched:
+	case model.EventFocusChanged, model.EventAppActivated, model.EventAppLaunched:
 		return true
-	case observer.EventStateChanged:
+	case model.EventStateChanged:
 		switch ev.Detail["state"] {
 		case "focused", "active", "armed":
 			return true

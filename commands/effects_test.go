@@ -5,8 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 )
 
 // Every action says what it caused, with or without an expect (issue 36): on the sim, Save
@@ -20,7 +21,7 @@ func TestEffects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if reply.Disposition != api.EffectConfirmed || !hasEffect(reply.Effects, observer.EventChildrenChanged) {
+	if reply.Disposition != api.EffectConfirmed || !hasEffect(reply.Effects, model.EventChildrenChanged) {
 		t.Fatalf("Save: %s %+v, want confirmed with the children added", reply.Disposition, reply.Effects)
 	}
 	t.Logf("Save: %s %+v in %v", reply.Disposition, reply.Effects, time.Since(start).Round(time.Millisecond))
@@ -28,7 +29,7 @@ func TestEffects(t *testing.T) {
 	// The clock ticks every 2 s: its change comes within one action's settle window of four. A
 	// daemon has seen it tick before: so must this engine.
 	ticked := make(chan struct{}, 1)
-	tok, err := r.o.Subscribe(func(ev observer.Event) {
+	tok, err := r.o.Subscribe(func(ev model.Event) {
 		if ev.Element != nil && strings.HasPrefix(ev.Element.Name, "Synced at") {
 			select {
 			case ticked <- struct{}{}:
@@ -70,12 +71,12 @@ func TestEffects(t *testing.T) {
 	if took := time.Since(start); took >= api.EffectSettle {
 		t.Fatalf("a toggle with its expect took %v: the settle window was added", took)
 	}
-	if reply.Disposition != api.EffectConfirmed || !hasEffect(reply.Effects, observer.EventValueChanged) {
+	if reply.Disposition != api.EffectConfirmed || !hasEffect(reply.Effects, model.EventValueChanged) {
 		t.Fatalf("toggle: %s %+v, want confirmed by its value", reply.Disposition, reply.Effects)
 	}
 }
 
-func hasEffect(effects []api.Effect, typ observer.EventType) bool {
+func hasEffect(effects []api.Effect, typ model.EventType) bool {
 	for _, fx := range effects {
 		if fx.Type == typ {
 			return true

@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/waiters"
@@ -76,7 +78,7 @@ func (e *Engine) chains() observer.Chains {
 func (e *Engine) Do(ctx context.Context, action string, req api.ActionRequest) (*api.ActionReply, error) {
 	chain, ok := e.chains()[action]
 	if !ok {
-		return nil, observer.Errorf(observer.CodeNotSupported, "See axbus help for the actions this platform has.",
+		return nil, model.Errorf(model.CodeNotSupported, "See axbus help for the actions this platform has.",
 			"no %s action on this platform", action)
 	}
 	physical, err := policy(req.Policy)
@@ -126,7 +128,7 @@ func (e *Engine) Do(ctx context.Context, action string, req api.ActionRequest) (
 		value = req.Keys
 	}
 	if action == "set_value" && t.node.Role.IsNumeric() {
-		if _, err := observer.ParseNumber(value); err != nil {
+		if _, err := model.ParseNumber(value); err != nil {
 			return nil, err // NaN and infinities are refused before any backend sees them
 		}
 	}
@@ -172,7 +174,7 @@ func (e *Engine) Do(ctx context.Context, action string, req api.ActionRequest) (
 		if ex != nil {
 			ex.cancel()
 		}
-		return nil, observer.AsError(refused).With("trace", r.trace)
+		return nil, model.AsError(refused).With("trace", r.trace)
 	}
 	settled := false
 	if r.done && ex == nil && watch != nil && !r.provedItself() {
@@ -185,7 +187,7 @@ func (e *Engine) Do(ctx context.Context, action string, req api.ActionRequest) (
 	if ex != nil {
 		reply.Expect = ex.result()
 	}
-	var events []observer.Event
+	var events []model.Event
 	if watch != nil && (r.done || ex != nil) {
 		reply.Disposition, reply.Effects, events = watch.end(r.provedItself())
 	}
@@ -200,7 +202,7 @@ func (e *Engine) Do(ctx context.Context, action string, req api.ActionRequest) (
 		if r.skippedPhysical {
 			suggestion = "Only physical input is left to try: retry with policy physical (--policy physical). " + suggestion
 		}
-		return nil, observer.Errorf(observer.CodeActionFailed, suggestion, "no step of the %s chain worked", action).
+		return nil, model.Errorf(model.CodeActionFailed, suggestion, "no step of the %s chain worked", action).
 			With("trace", r.trace)
 	}
 	return reply, nil
@@ -213,7 +215,7 @@ func policy(p string) (bool, error) {
 	case api.PolicyPhysical:
 		return true, nil
 	}
-	return false, observer.Errorf(observer.CodeBadRequest, `Use policy "headless" (the default) or "physical".`, "unknown policy %q", p)
+	return false, model.Errorf(model.CodeBadRequest, `Use policy "headless" (the default) or "physical".`, "unknown policy %q", p)
 }
 
 // targetOf resolves the request's target: an element of a snapshot, or, for key, an app. It has
@@ -223,7 +225,7 @@ func (e *Engine) targetOf(ctx context.Context, action string, req api.ActionRequ
 	defer cancel()
 	if req.Target == "" {
 		if action != "key" {
-			return nil, observer.Errorf(observer.CodeBadRequest, "Give the element as target (SNAPSHOT:ELEMENT from an inspect) or as locator (role=button,name=Save).",
+			return nil, model.Errorf(model.CodeBadRequest, "Give the element as target (SNAPSHOT:ELEMENT from an inspect) or as locator (role=button,name=Save).",
 				"%s needs a target", action)
 		}
 		app, err := e.o.FindApp(ctx, req.Query())
@@ -255,7 +257,7 @@ func (e *Engine) postState(ctx context.Context, action string, t *target, settle
 	if t.ref == "" {
 		return nil
 	}
-	n := e.o.Backend().Read(ctx, []observer.NodeRef{t.ref})[0]
+	n := e.o.Backend().Read(ctx, []model.NodeRef{t.ref})[0]
 	if n.Err != nil {
 		return nil // it went away: the action may well have closed it
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
@@ -54,7 +56,7 @@ func (r *rig) do(t *testing.T, action string, req api.ActionRequest) (*api.Actio
 	return r.e.Do(ctx, action, req)
 }
 
-func (r *rig) peek(t *testing.T, id string) observer.Node {
+func (r *rig) peek(t *testing.T, id string) model.Node {
 	t.Helper()
 	n, ok := r.desk.Peek(notes, id)
 	if !ok {
@@ -88,19 +90,19 @@ func TestToggleExactlyOnceDespiteATransientError(t *testing.T) {
 		fault sim.Fault
 	}{
 		{"a busy app that did nothing", sim.Fault{Kind: sim.FaultTransient, Element: "remember", Action: "AXPress", Count: 1}},
-		{"a busy app that did it anyway", sim.Fault{Kind: sim.FaultLying, Element: "remember", Action: "AXPress", Count: 1, Code: observer.CodeTransient}},
+		{"a busy app that did it anyway", sim.Fault{Kind: sim.FaultLying, Element: "remember", Action: "AXPress", Count: 1, Code: model.CodeTransient}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := newRig(t)
 			if err := r.desk.InjectFault(notes, c.fault); err != nil {
 				t.Fatal(err)
 			}
-			before := r.peek(t, "remember").States.Has(observer.StateChecked)
+			before := r.peek(t, "remember").States.Has(model.StateChecked)
 			reply, err := r.do(t, "toggle", api.ActionRequest{Target: r.target(t, "remember")})
 			if err != nil {
 				t.Fatal(err)
 			}
-			after := r.peek(t, "remember").States.Has(observer.StateChecked)
+			after := r.peek(t, "remember").States.Has(model.StateChecked)
 			if after == before || !reply.Done || !reply.Trace[0].Retried {
 				t.Fatalf("checked %v -> %v, reply %+v", before, after, reply)
 			}
@@ -110,14 +112,14 @@ func TestToggleExactlyOnceDespiteATransientError(t *testing.T) {
 
 func TestALyingActionIsJudgedByItsExpect(t *testing.T) {
 	r := newRig(t)
-	if err := r.desk.InjectFault(notes, sim.Fault{Kind: sim.FaultLying, Element: "save", Action: "AXPress", Code: observer.CodeActionFailed}); err != nil {
+	if err := r.desk.InjectFault(notes, sim.Fault{Kind: sim.FaultLying, Element: "save", Action: "AXPress", Code: model.CodeActionFailed}); err != nil {
 		t.Fatal(err)
 	}
 	reply, err := r.do(t, "click", api.ActionRequest{Target: r.target(t, "save"), Expect: expectText("Saved", 5000)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if reply.Expect.Outcome != api.WaitMet || reply.Trace[0].Result != string(observer.CodeActionFailed) {
+	if reply.Expect.Outcome != api.WaitMet || reply.Trace[0].Result != string(model.CodeActionFailed) {
 		t.Fatalf("reply %+v", reply)
 	}
 }
@@ -140,14 +142,14 @@ func TestAChainPastItsDeadlineStops(t *testing.T) {
 	r := newRig(t, WithChainDeadline(300*time.Millisecond))
 	tgt := r.target(t, "save")
 	// Every step fails, each after 200 ms: the chain would take seconds.
-	for _, f := range []sim.Fault{{Kind: sim.FaultSlow, LatencyMS: 200}, {Kind: sim.FaultLying, Element: "save", Code: observer.CodeActionFailed}} {
+	for _, f := range []sim.Fault{{Kind: sim.FaultSlow, LatencyMS: 200}, {Kind: sim.FaultLying, Element: "save", Code: model.CodeActionFailed}} {
 		if err := r.desk.InjectFault(notes, f); err != nil {
 			t.Fatal(err)
 		}
 	}
 	start := time.Now()
 	_, err := r.do(t, "click", api.ActionRequest{Target: tgt})
-	if observer.CodeOf(err) != observer.CodeTimeout || observer.AsError(err).Suggestion == "" || time.Since(start) > 3*time.Second {
+	if model.CodeOf(err) != model.CodeTimeout || model.AsError(err).Suggestion == "" || time.Since(start) > 3*time.Second {
 		t.Fatalf("after %v: %v", time.Since(start), err)
 	}
 }
@@ -156,11 +158,11 @@ func TestPhysicalInputOnlyWithThePolicy(t *testing.T) {
 	r := newRig(t)
 	tgt := r.target(t, "save")
 	// Every accessibility way fails: only the physical step is left.
-	if err := r.desk.InjectFault(notes, sim.Fault{Kind: sim.FaultLying, Element: "save", Code: observer.CodeActionFailed}); err != nil {
+	if err := r.desk.InjectFault(notes, sim.Fault{Kind: sim.FaultLying, Element: "save", Code: model.CodeActionFailed}); err != nil {
 		t.Fatal(err)
 	}
 	_, err := r.do(t, "click", api.ActionRequest{Target: tgt})
-	if observer.CodeOf(err) != observer.CodeActionFailed || len(r.desk.Inputs()) != 0 {
+	if model.CodeOf(err) != model.CodeActionFailed || len(r.desk.Inputs()) != 0 {
 		t.Fatalf("headless: %v with %d inputs", err, len(r.desk.Inputs()))
 	}
 	reply, err := r.do(t, "click", api.ActionRequest{Target: tgt, Policy: api.PolicyPhysical})
@@ -188,49 +190,49 @@ func TestTargetResolution(t *testing.T) {
 // happen and must carry a suggestion; the others say why an action cannot give them, so that a
 // new code fails here until it is placed.
 func TestEveryErrorHasASuggestion(t *testing.T) {
-	notFromActions := map[observer.Code]string{
-		observer.CodePayloadTooLarge:  "the service's edge refuses it before any handler (package bus tests it)",
-		observer.CodeAppAmbiguous:     "key names its app by pid or by a name, and the sim's names are unique (package observer tests it)",
-		observer.CodeWindowNotFound:   "an action's window comes from its snapshot; a closed one is STALE_REF",
-		observer.CodeScopeMoved:       "scopes belong to inspect and read; an action re-finds its element instead",
-		observer.CodeScopeChanged:     "scopes belong to inspect and read",
-		observer.CodeScopeAmbiguous:   "scopes belong to inspect and read; an action says AMBIGUOUS_TARGET",
-		observer.CodeScopeGeneration:  "scopes belong to inspect and read; an action says STALE_REF",
-		observer.CodeAppGone:          "an app gone before the action is STALE_REF; one gone during it ends the chain's steps (traced)",
-		observer.CodePermissionDenied: "only macOS refuses accessibility to an untrusted process",
-		observer.CodeTransient:        "a transient step error is retried, then traced; the action ends ACTION_FAILED",
-		observer.CodeUnavailable:      "the backend is up for as long as the daemon serves",
-		observer.CodeBusy:             "the service's edge refuses it, per identity, before any handler",
-		observer.CodeLeaseHeld:        "this table acts as the daemon, whom no lease stops (lease_test.go makes it, for other identities)",
-		observer.CodeAlreadyRunning:   "a daemon's start-up error (embedded), never a request's",
-		observer.CodeAddressInUse:     "a daemon's start-up error (embedded), never a request's",
-		observer.CodeInternal:         "a bug, never a path",
+	notFromActions := map[model.Code]string{
+		model.CodePayloadTooLarge:  "the service's edge refuses it before any handler (package bus tests it)",
+		model.CodeAppAmbiguous:     "key names its app by pid or by a name, and the sim's names are unique (package observer tests it)",
+		model.CodeWindowNotFound:   "an action's window comes from its snapshot; a closed one is STALE_REF",
+		model.CodeScopeMoved:       "scopes belong to inspect and read; an action re-finds its element instead",
+		model.CodeScopeChanged:     "scopes belong to inspect and read",
+		model.CodeScopeAmbiguous:   "scopes belong to inspect and read; an action says AMBIGUOUS_TARGET",
+		model.CodeScopeGeneration:  "scopes belong to inspect and read; an action says STALE_REF",
+		model.CodeAppGone:          "an app gone before the action is STALE_REF; one gone during it ends the chain's steps (traced)",
+		model.CodePermissionDenied: "only macOS refuses accessibility to an untrusted process",
+		model.CodeTransient:        "a transient step error is retried, then traced; the action ends ACTION_FAILED",
+		model.CodeUnavailable:      "the backend is up for as long as the daemon serves",
+		model.CodeBusy:             "the service's edge refuses it, per identity, before any handler",
+		model.CodeLeaseHeld:        "this table acts as the daemon, whom no lease stops (lease_test.go makes it, for other identities)",
+		model.CodeAlreadyRunning:   "a daemon's start-up error (embedded), never a request's",
+		model.CodeAddressInUse:     "a daemon's start-up error (embedded), never a request's",
+		model.CodeInternal:         "a bug, never a path",
 	}
 	cases := []struct {
-		want   observer.Code
+		want   model.Code
 		action string
 		setup  func(r *rig, tgt string) api.ActionRequest
 		opts   []Option
 	}{
-		{observer.CodeBadRequest, "click", func(*rig, string) api.ActionRequest { return api.ActionRequest{} }, nil}, // no target
-		{observer.CodeBadRequest, "click", func(*rig, string) api.ActionRequest { return api.ActionRequest{Target: "nonsense"} }, nil},
-		{observer.CodeBadRequest, "click", func(_ *rig, tgt string) api.ActionRequest { return api.ActionRequest{Target: tgt, Policy: "loud"} }, nil},
-		{observer.CodeBadRequest, "click", func(_ *rig, tgt string) api.ActionRequest {
+		{model.CodeBadRequest, "click", func(*rig, string) api.ActionRequest { return api.ActionRequest{} }, nil}, // no target
+		{model.CodeBadRequest, "click", func(*rig, string) api.ActionRequest { return api.ActionRequest{Target: "nonsense"} }, nil},
+		{model.CodeBadRequest, "click", func(_ *rig, tgt string) api.ActionRequest { return api.ActionRequest{Target: tgt, Policy: "loud"} }, nil},
+		{model.CodeBadRequest, "click", func(_ *rig, tgt string) api.ActionRequest {
 			return api.ActionRequest{Target: tgt, Expect: &api.WaitRequest{Expr: "text:"}} // expect: parse
 		}, nil},
-		{observer.CodeConditionTooCostly, "click", func(_ *rig, tgt string) api.ActionRequest {
+		{model.CodeConditionTooCostly, "click", func(_ *rig, tgt string) api.ActionRequest {
 			return api.ActionRequest{Target: tgt, Expect: &api.WaitRequest{Expr: "text:/[S-U]{999}a!/"}} // expect: its regex's cost
 		}, nil},
-		{observer.CodeBadRequest, "key", func(*rig, string) api.ActionRequest {
+		{model.CodeBadRequest, "key", func(*rig, string) api.ActionRequest {
 			return api.ActionRequest{Keys: "ctrl+s", AppTarget: api.AppTarget{PID: notes}, Expect: expectText("x", 100)} // expect: pid
 		}, nil},
-		{observer.CodeSnapshotExpired, "click", func(*rig, string) api.ActionRequest { return api.ActionRequest{Target: "s_0abc:e1"} }, nil},
-		{observer.CodeElementNotFound, "click", func(_ *rig, tgt string) api.ActionRequest { return api.ActionRequest{Target: tgt + "0000"} }, nil},
-		{observer.CodeStaleRef, "click", func(r *rig, tgt string) api.ActionRequest {
+		{model.CodeSnapshotExpired, "click", func(*rig, string) api.ActionRequest { return api.ActionRequest{Target: "s_0abc:e1"} }, nil},
+		{model.CodeElementNotFound, "click", func(_ *rig, tgt string) api.ActionRequest { return api.ActionRequest{Target: tgt + "0000"} }, nil},
+		{model.CodeStaleRef, "click", func(r *rig, tgt string) api.ActionRequest {
 			_ = r.desk.Relaunch(notes)
 			return api.ActionRequest{Target: tgt}
 		}, nil},
-		{observer.CodeAmbiguousTarget, "click", func(r *rig, tgt string) api.ActionRequest {
+		{model.CodeAmbiguousTarget, "click", func(r *rig, tgt string) api.ActionRequest {
 			_ = r.desk.RemoveNode(notes, "save")
 			for i, x := range []float64{115, 120} {
 				_ = r.desk.AddNode(notes, "toolbar", sim.NodeSpec{ID: "twin" + string(rune('a'+i)), Role: "AXButton", Title: "Save",
@@ -238,37 +240,37 @@ func TestEveryErrorHasASuggestion(t *testing.T) {
 			}
 			return api.ActionRequest{Target: tgt}
 		}, nil},
-		{observer.CodeElementHidden, "click", func(r *rig, tgt string) api.ActionRequest {
+		{model.CodeElementHidden, "click", func(r *rig, tgt string) api.ActionRequest {
 			_ = r.desk.SetHidden(notes, "main", true)
 			return api.ActionRequest{Target: tgt}
 		}, nil},
-		{observer.CodeElementDisabled, "click", func(r *rig, tgt string) api.ActionRequest {
+		{model.CodeElementDisabled, "click", func(r *rig, tgt string) api.ActionRequest {
 			_ = r.desk.SetEnabled(notes, "save", false)
 			return api.ActionRequest{Target: tgt}
 		}, nil},
-		{observer.CodeNotSupported, "dance", func(_ *rig, tgt string) api.ActionRequest { return api.ActionRequest{Target: tgt} }, nil},
-		{observer.CodeAppNotFound, "key", func(*rig, string) api.ActionRequest {
+		{model.CodeNotSupported, "dance", func(_ *rig, tgt string) api.ActionRequest { return api.ActionRequest{Target: tgt} }, nil},
+		{model.CodeAppNotFound, "key", func(*rig, string) api.ActionRequest {
 			return api.ActionRequest{Keys: "ctrl+s", AppTarget: api.AppTarget{App: "nope"}}
 		}, nil},
-		{observer.CodeActionFailed, "key", func(*rig, string) api.ActionRequest { // key needs physical input
+		{model.CodeActionFailed, "key", func(*rig, string) api.ActionRequest { // key needs physical input
 			return api.ActionRequest{Keys: "ctrl+s", AppTarget: api.AppTarget{PID: notes}}
 		}, nil},
-		{observer.CodeTimeout, "click", func(r *rig, tgt string) api.ActionRequest {
+		{model.CodeTimeout, "click", func(r *rig, tgt string) api.ActionRequest {
 			_ = r.desk.InjectFault(notes, sim.Fault{Kind: sim.FaultSlow, LatencyMS: 200})
-			_ = r.desk.InjectFault(notes, sim.Fault{Kind: sim.FaultLying, Element: "save", Code: observer.CodeActionFailed})
+			_ = r.desk.InjectFault(notes, sim.Fault{Kind: sim.FaultLying, Element: "save", Code: model.CodeActionFailed})
 			return api.ActionRequest{Target: tgt}
 		}, []Option{WithChainDeadline(300 * time.Millisecond)}},
-		{observer.CodeAppNotResponding, "click", func(r *rig, tgt string) api.ActionRequest {
+		{model.CodeAppNotResponding, "click", func(r *rig, tgt string) api.ActionRequest {
 			_ = r.desk.InjectFault(notes, sim.Fault{Kind: sim.FaultHang})
 			return api.ActionRequest{Target: tgt}
 		}, []Option{WithChainDeadline(300 * time.Millisecond)}},
 	}
-	seen := map[observer.Code]bool{}
+	seen := map[model.Code]bool{}
 	for _, c := range cases {
 		r := newRig(t, c.opts...)
 		req := c.setup(r, r.target(t, "save"))
 		_, err := r.do(t, c.action, req)
-		e := observer.AsError(err)
+		e := model.AsError(err)
 		if e == nil || e.Code != c.want || e.Suggestion == "" {
 			t.Errorf("%s %+v: got %v, want %s with a suggestion", c.action, req, err, c.want)
 			continue
@@ -279,7 +281,7 @@ func TestEveryErrorHasASuggestion(t *testing.T) {
 		}
 		_ = r.desk.ClearFaults(notes)
 	}
-	for _, code := range observer.Codes {
+	for _, code := range model.Codes {
 		if _, ok := notFromActions[code]; !ok && !seen[code] {
 			t.Errorf("no test makes an action end with %s, and no reason says it cannot", code)
 		}
@@ -290,11 +292,11 @@ func TestEveryErrorHasASuggestion(t *testing.T) {
 func TestExpectRefusals(t *testing.T) {
 	r := newRig(t)
 	_, err := r.do(t, "key", api.ActionRequest{Keys: "ctrl+s", AppTarget: api.AppTarget{PID: notes}, Expect: expectText("x", 100)})
-	if e := observer.AsError(err); e == nil || e.Message != "expect: pid must be given" {
+	if e := model.AsError(err); e == nil || e.Message != "expect: pid must be given" {
 		t.Fatalf("key with an element expect: %v", err)
 	}
 	_, err = r.do(t, "click", api.ActionRequest{Target: r.target(t, "save"), Expect: &api.WaitRequest{Expr: "text:"}})
-	if e := observer.AsError(err); e == nil || !strings.HasPrefix(e.Message, "expect: ") {
+	if e := model.AsError(err); e == nil || !strings.HasPrefix(e.Message, "expect: ") {
 		t.Fatalf("a bad expect: %v", err)
 	}
 }
@@ -315,7 +317,7 @@ const mail = 502
 // targetIn inspects a window of an app and returns SNAPSHOT:ELEMENT of the element the sim calls id.
 func (r *rig) targetIn(t *testing.T, pid int, window, id string) string {
 	t.Helper()
-	insp, err := r.o.Inspect(context.Background(), observer.InspectRequest{App: observer.AppQuery{PID: pid}, Window: window})
+	insp, err := r.o.Inspect(context.Background(), observer.InspectRequest{App: model.AppQuery{PID: pid}, Window: window})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +325,7 @@ func (r *rig) targetIn(t *testing.T, pid int, window, id string) string {
 	snap, _ := r.o.Store().Get(insp.SnapshotID)
 	for _, w := range snap.Walk.Nodes {
 		if w.Ref == want {
-			return insp.SnapshotID + ":" + observer.ElementID(w.Index)
+			return insp.SnapshotID + ":" + model.ElementID(w.Index)
 		}
 	}
 	t.Fatalf("%s is not in the inspection", id)
@@ -344,11 +346,11 @@ func (r *rig) openCompose(t *testing.T) string {
 // hasWindow reports, from the observer's own window list, whether the app has a window so titled.
 func (r *rig) hasWindow(t *testing.T, pid int, title string) bool {
 	t.Helper()
-	_, wins, err := r.o.Windows(context.Background(), observer.AppQuery{PID: pid})
+	_, wins, err := r.o.Windows(context.Background(), model.AppQuery{PID: pid})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return slices.ContainsFunc(wins, func(w observer.Window) bool { return w.Title == title })
+	return slices.ContainsFunc(wins, func(w model.Window) bool { return w.Title == title })
 }
 
 // An expect's window_gone without a title borrows the window of the action's snapshot: the one
@@ -391,7 +393,7 @@ func TestExpectWindowGoneBorrowsTheSnapshotsWindow(t *testing.T) {
 		send := r.openCompose(t)
 		_, err := r.do(t, "click", api.ActionRequest{Target: send,
 			Expect: &api.WaitRequest{Expr: "window_gone", AppTarget: api.AppTarget{PID: notes}, TimeoutMS: 400}})
-		if e := observer.AsError(err); e == nil || e.Code != observer.CodeBadRequest || !strings.HasPrefix(e.Message, "expect: window_gone needs a window") {
+		if e := model.AsError(err); e == nil || e.Code != model.CodeBadRequest || !strings.HasPrefix(e.Message, "expect: window_gone needs a window") {
 			t.Fatalf("got %v", err)
 		}
 	})
@@ -403,7 +405,7 @@ func TestSetValueRefusesNonFiniteNumbers(t *testing.T) {
 	vol := r.target(t, "volume")
 	for _, v := range []string{"NaN", "Inf", "-Infinity", "+inf"} {
 		_, err := r.do(t, "set_value", api.ActionRequest{Target: vol, Value: v})
-		if e := observer.AsError(err); e == nil || e.Code != observer.CodeBadRequest || !strings.Contains(e.Suggestion, "finite") {
+		if e := model.AsError(err); e == nil || e.Code != model.CodeBadRequest || !strings.Contains(e.Suggestion, "finite") {
 			t.Errorf("set_value %s: %v", v, err)
 		}
 	}

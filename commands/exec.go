@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/pace"
 	"github.com/axbus/axbus/observer"
@@ -68,7 +70,7 @@ func (r *run) exec(ctx context.Context) error {
 	}
 	for _, step := range r.chain.Steps {
 		if ctx.Err() != nil {
-			return observer.Errorf(observer.CodeTimeout, "The app is slow or stuck; check it (axbus apps) and retry.",
+			return model.Errorf(model.CodeTimeout, "The app is slow or stuck; check it (axbus apps) and retry.",
 				"the %s chain ran past its %v deadline", r.name, r.deadline).With("trace", r.trace)
 		}
 		if step.Kind == observer.StepPhysical && !r.physical {
@@ -84,12 +86,12 @@ func (r *run) exec(ctx context.Context) error {
 		elapsed := time.Since(start)
 		switch {
 		case err != nil:
-			r.note(step, string(observer.CodeOf(err)), observer.AsError(err).Message, elapsed, retried)
+			r.note(step, string(model.CodeOf(err)), model.AsError(err).Message, elapsed, retried)
 		case !r.proven(ctx, step):
 			r.delivered = true
 			msg := "the call worked but the element did not change"
 			if r.seen != nil {
-				msg += fmt.Sprintf(" (its value reads %q)", observer.Excerpt(*r.seen))
+				msg += fmt.Sprintf(" (its value reads %q)", model.Excerpt(*r.seen))
 			}
 			r.note(step, "no_effect", msg, elapsed, retried)
 		default:
@@ -103,7 +105,7 @@ func (r *run) exec(ctx context.Context) error {
 		}
 	}
 	if ctx.Err() != nil && context.Cause(ctx) == errChainDeadline {
-		return observer.Errorf(observer.CodeTimeout, "The app is slow or stuck; check it (axbus apps) and retry.",
+		return model.Errorf(model.CodeTimeout, "The app is slow or stuck; check it (axbus apps) and retry.",
 			"the %s chain ran past its %v deadline", r.name, r.deadline).With("trace", r.trace)
 	}
 	return nil
@@ -112,7 +114,7 @@ func (r *run) exec(ctx context.Context) error {
 // already names the state the element shows before the chain that makes the action done: the
 // checked state a check or uncheck wants, or the chain's proof ("already focused").
 func (r *run) already() string {
-	checked := r.t.node.States.Has(observer.StateChecked)
+	checked := r.t.node.States.Has(model.StateChecked)
 	switch {
 	case r.want != nil && checked == *r.want && checked:
 		return "already checked"
@@ -143,7 +145,7 @@ func (r *run) tryWithRetry(ctx context.Context, step observer.Step) (bool, error
 		}
 		attempt++
 		err := r.do(ctx, step, r.t.ref, r.t.node)
-		if err != nil && observer.CodeOf(err) != observer.CodeTransient {
+		if err != nil && model.CodeOf(err) != model.CodeTransient {
 			return backoff.Permanent(err)
 		}
 		return err
@@ -159,8 +161,8 @@ func (r *run) tryWithRetry(ctx context.Context, step observer.Step) (bool, error
 
 // stateChanged reports whether the element's checked state differs from before the chain.
 func (r *run) stateChanged(ctx context.Context) bool {
-	n := r.b.Read(ctx, []observer.NodeRef{r.t.ref})[0]
-	return n.Err == nil && n.States.Has(observer.StateChecked) != r.t.node.States.Has(observer.StateChecked)
+	n := r.b.Read(ctx, []model.NodeRef{r.t.ref})[0]
+	return n.Err == nil && n.States.Has(model.StateChecked) != r.t.node.States.Has(model.StateChecked)
 }
 
 // provedItself says whether the action was delivered by a step whose chain proves its effect
@@ -180,12 +182,12 @@ func (r *run) proven(ctx context.Context, step observer.Step) bool {
 	}
 	errUnproven := errors.New("no effect yet")
 	return backoff.Retry(func() error {
-		n := r.b.Read(ctx, []observer.NodeRef{r.t.ref})[0]
+		n := r.b.Read(ctx, []model.NodeRef{r.t.ref})[0]
 		if n.Err == nil {
-			checked := n.States.Has(observer.StateChecked)
+			checked := n.States.Has(model.StateChecked)
 			switch {
 			case r.want != nil && checked == *r.want,
-				r.want == nil && r.chain.Stateful && checked != r.t.node.States.Has(observer.StateChecked),
+				r.want == nil && r.chain.Stateful && checked != r.t.node.States.Has(model.StateChecked),
 				!r.chain.Stateful && n.States.Has(r.chain.Proof):
 				return nil
 			}
@@ -204,7 +206,7 @@ func (r *run) textProven(ctx context.Context) bool {
 	want := strings.TrimSpace(r.value)
 	errUnproven := errors.New("no effect yet")
 	return backoff.Retry(func() error {
-		n := r.b.Read(ctx, []observer.NodeRef{r.t.ref})[0]
+		n := r.b.Read(ctx, []model.NodeRef{r.t.ref})[0]
 		got := strings.TrimSpace(n.Value)
 		if n.Err == nil && n.HasValue && !n.Secure {
 			r.seen = &n.Value
@@ -221,13 +223,13 @@ func (r *run) textProven(ctx context.Context) bool {
 
 // sameNumber reports whether two values are the same number ("60" and "60.0").
 func sameNumber(a, b string) bool {
-	x, errA := observer.ParseNumber(a)
-	y, errB := observer.ParseNumber(b)
+	x, errA := model.ParseNumber(a)
+	y, errB := model.ParseNumber(b)
 	return errA == nil && errB == nil && x == y
 }
 
 // do runs one step on the element ref (node as read before the chain).
-func (r *run) do(ctx context.Context, step observer.Step, ref observer.NodeRef, node observer.Node) error {
+func (r *run) do(ctx context.Context, step observer.Step, ref model.NodeRef, node model.Node) error {
 	cctx, cancel := context.WithTimeout(ctx, CallTimeout)
 	defer cancel()
 	switch step.Kind {
@@ -263,7 +265,7 @@ func (r *run) do(ctx context.Context, step observer.Step, ref observer.NodeRef, 
 		switch in.Kind {
 		case observer.InputClick:
 			if node.Bounds == nil {
-				return observer.Errorf(observer.CodeNotSupported, "The element has no bounds to click; try another action.", "no bounds to click at")
+				return model.Errorf(model.CodeNotSupported, "The element has no bounds to click; try another action.", "no bounds to click at")
 			}
 			in.X, in.Y = node.Bounds.Center()
 		case observer.InputType:
@@ -275,17 +277,17 @@ func (r *run) do(ctx context.Context, step observer.Step, ref observer.NodeRef, 
 		}
 		return r.b.Input(cctx, in)
 	}
-	return observer.Errorf(observer.CodeInternal, "This is a bug in a chain's definition.", "unknown step kind %q", step.Kind)
+	return model.Errorf(model.CodeInternal, "This is a bug in a chain's definition.", "unknown step kind %q", step.Kind)
 }
 
 // onEach runs step on each element until it works.
-func (r *run) onEach(ctx context.Context, step observer.Step, refs []observer.NodeRef, limit int) error {
-	var last error = observer.Errorf(observer.CodeNotSupported, "Try another action.", "no element to try %s on", step.Name())
+func (r *run) onEach(ctx context.Context, step observer.Step, refs []model.NodeRef, limit int) error {
+	var last error = model.Errorf(model.CodeNotSupported, "Try another action.", "no element to try %s on", step.Name())
 	for i, ref := range refs {
 		if limit > 0 && i >= limit {
 			break
 		}
-		n := r.b.Read(ctx, []observer.NodeRef{ref})[0]
+		n := r.b.Read(ctx, []model.NodeRef{ref})[0]
 		if n.Err != nil {
 			last = n.Err
 			continue
@@ -298,11 +300,11 @@ func (r *run) onEach(ctx context.Context, step observer.Step, refs []observer.No
 }
 
 // ancestors lists the element's ancestors, nearest first, up to limit.
-func (r *run) ancestors(ctx context.Context, node observer.Node, limit int) []observer.NodeRef {
-	var out []observer.NodeRef
+func (r *run) ancestors(ctx context.Context, node model.Node, limit int) []model.NodeRef {
+	var out []model.NodeRef
 	for p := node.Parent; p != "" && len(out) < max(limit, 1); {
 		out = append(out, p)
-		n := r.b.Read(ctx, []observer.NodeRef{p})[0]
+		n := r.b.Read(ctx, []model.NodeRef{p})[0]
 		if n.Err != nil {
 			break
 		}

@@ -4,8 +4,9 @@ import (
 	"context"
 	"sync/atomic"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/waiters"
 )
 
@@ -48,7 +49,7 @@ func (e *Engine) armExpect(ctx context.Context, wire *api.WaitRequest, t *target
 		res, err := e.waits.Wait(wctx, req, func() { close(armed) })
 		if err != nil {
 			failed <- err
-			x.res = &api.WaitResult{Outcome: api.WaitError, Error: observer.AsError(expectError(err))}
+			x.res = &api.WaitResult{Outcome: api.WaitError, Error: model.AsError(expectError(err))}
 			return
 		}
 		x.res = res
@@ -84,7 +85,7 @@ func (e *Engine) borrowTarget(ctx context.Context, req *waiters.Request, t *targ
 	}
 	if t.snap == nil {
 		if req.App.PID == 0 && req.App.Name == "" && req.Condition.NeedsElements() {
-			return observer.Errorf(observer.CodeBadRequest,
+			return model.Errorf(model.CodeBadRequest,
 				"Name the app of the expect (expect.app or expect.pid): an action without a snapshot has none to lend it.",
 				"pid must be given")
 		}
@@ -115,14 +116,14 @@ func aimAtTarget(req *waiters.Request, t *target) error {
 	const named = "Name the element: state:eN=checked or value:eN=42 with the snapshot its id comes from, or describe it (state:role=...,name=...,state=checked)."
 	switch {
 	case t.snap == nil || t.was == nil:
-		return observer.Errorf(observer.CodeBadRequest, named, "%s names no element, and the action has none to lend it", req.Condition)
+		return model.Errorf(model.CodeBadRequest, named, "%s names no element, and the action has none to lend it", req.Condition)
 	case (req.App.PID != 0 || req.App.Name != "") && req.App.PID != t.snap.App.PID:
-		return observer.Errorf(observer.CodeBadRequest, named, "%s names no element, and the expect's app is not the action's", req.Condition)
+		return model.Errorf(model.CodeBadRequest, named, "%s names no element, and the expect's app is not the action's", req.Condition)
 	case req.Snapshot != "" && req.Snapshot != t.snap.ID:
-		return observer.Errorf(observer.CodeBadRequest, named+" Or leave out the expect's snapshot: the action's target is in the action's.",
+		return model.Errorf(model.CodeBadRequest, named+" Or leave out the expect's snapshot: the action's target is in the action's.",
 			"%s names no element, and the expect's snapshot %s is not the action's %s", req.Condition, req.Snapshot, t.snap.ID)
 	}
-	req.Condition.AimAt(observer.ElementID(t.was.Index))
+	req.Condition.AimAt(model.ElementID(t.was.Index))
 	req.Snapshot = t.snap.ID
 	return nil
 }
@@ -131,7 +132,7 @@ func aimAtTarget(req *waiters.Request, t *target) error {
 // a sheet or dialog that is part of its parent window's tree (macOS sheets are), else the
 // snapshot's window.
 func (e *Engine) windowOf(ctx context.Context, t *target) string {
-	_, wins, err := e.o.Windows(ctx, observer.AppQuery{PID: t.snap.App.PID})
+	_, wins, err := e.o.Windows(ctx, model.AppQuery{PID: t.snap.App.PID})
 	if err != nil || t.was == nil {
 		return t.snap.Window.ID
 	}
@@ -148,7 +149,7 @@ func (e *Engine) windowOf(ctx context.Context, t *target) string {
 
 // expectError prefixes a refusal of the expect.
 func expectError(err error) error {
-	e := *observer.AsError(err)
+	e := *model.AsError(err)
 	e.Message = "expect: " + e.Message
 	return &e
 }

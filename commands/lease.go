@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 )
@@ -114,12 +116,12 @@ func (l *Leases) Serve(ctx context.Context, r api.LeaseRequest) (*api.LeaseReply
 		ttl = time.Duration(r.TTLMS) * time.Millisecond
 	}
 	if ttl < api.MinLeaseTTL || ttl > api.MaxLeaseTTL {
-		return nil, observer.Errorf(observer.CodeBadRequest, "Give a TTL from 1s to 10m.", "a lease's ttl must be from %v to %v", api.MinLeaseTTL, api.MaxLeaseTTL)
+		return nil, model.Errorf(model.CodeBadRequest, "Give a TTL from 1s to 10m.", "a lease's ttl must be from %v to %v", api.MinLeaseTTL, api.MaxLeaseTTL)
 	}
 	switch r.Op {
 	case api.LeaseAcquire:
 		if r.Key != "" {
-			return nil, observer.Errorf(observer.CodeBadRequest, "Name the app (app or pid), a window of it, or input.", "acquire names what it leases, not a key")
+			return nil, model.Errorf(model.CodeBadRequest, "Name the app (app or pid), a window of it, or input.", "acquire names what it leases, not a key")
 		}
 		want, err := l.target(ctx, r)
 		if err != nil {
@@ -127,7 +129,7 @@ func (l *Leases) Serve(ctx context.Context, r api.LeaseRequest) (*api.LeaseReply
 		}
 		wait := time.Duration(r.WaitMS) * time.Millisecond
 		if wait < 0 || wait > api.MaxLeaseWait {
-			return nil, observer.Errorf(observer.CodeBadRequest, "Wait at most 5m.", "wait_ms must be from 0 to %d", api.MaxLeaseWait.Milliseconds())
+			return nil, model.Errorf(model.CodeBadRequest, "Wait at most 5m.", "wait_ms must be from 0 to %d", api.MaxLeaseWait.Milliseconds())
 		}
 		return l.acquire(ctx, who, want, ttl, wait)
 	case api.LeaseRenew, api.LeaseRelease:
@@ -144,19 +146,19 @@ func (l *Leases) Serve(ctx context.Context, r api.LeaseRequest) (*api.LeaseReply
 		}
 		return l.release(ctx, who, key)
 	}
-	return nil, observer.Errorf(observer.CodeBadRequest, "Use op acquire, renew, release or ls.", "unknown lease op %q", r.Op)
+	return nil, model.Errorf(model.CodeBadRequest, "Use op acquire, renew, release or ls.", "unknown lease op %q", r.Op)
 }
 
 // target is the lease a request names, its key and what it covers; holder and times unset.
 func (l *Leases) target(ctx context.Context, r api.LeaseRequest) (api.Lease, error) {
 	if r.Input {
 		if r.App != "" || r.PID != 0 || r.Window != "" {
-			return api.Lease{}, observer.Errorf(observer.CodeBadRequest, "Lease input alone: it is the whole host's.", "the input lease names no app or window")
+			return api.Lease{}, model.Errorf(model.CodeBadRequest, "Lease input alone: it is the whole host's.", "the input lease names no app or window")
 		}
 		return api.Lease{Key: api.InputLeaseKey, What: api.LeaseInput}, nil
 	}
 	if r.App == "" && r.PID == 0 {
-		return api.Lease{}, observer.Errorf(observer.CodeBadRequest, "Name the app (app or pid), a window of it (and window), or input.", "the lease names nothing")
+		return api.Lease{}, model.Errorf(model.CodeBadRequest, "Name the app (app or pid), a window of it (and window), or input.", "the lease names nothing")
 	}
 	if r.Window == "" {
 		app, err := l.o.FindApp(ctx, r.Query())
@@ -201,15 +203,15 @@ func (l *Leases) acquire(ctx context.Context, who api.Identity, want api.Lease, 
 			}
 			return r, nil
 		}
-		if wait == 0 || observer.CodeOf(err) != observer.CodeLeaseHeld {
+		if wait == 0 || model.CodeOf(err) != model.CodeLeaseHeld {
 			return nil, err
 		}
 		select {
 		case <-changed:
 		case <-deadline:
-			return nil, observer.AsError(err).With("waited_ms", time.Since(start).Milliseconds())
+			return nil, model.AsError(err).With("waited_ms", time.Since(start).Milliseconds())
 		case <-ctx.Done():
-			return nil, observer.AsError(err).With("waited_ms", time.Since(start).Milliseconds())
+			return nil, model.AsError(err).With("waited_ms", time.Since(start).Milliseconds())
 		}
 	}
 }
@@ -309,7 +311,7 @@ func (l *Leases) ownLocked(who api.Identity, key, verb string) (*held, error) {
 		h = nil
 	}
 	if h == nil {
-		return nil, observer.Errorf(observer.CodeBadRequest, "Acquire it (axbus lease acquire); see the leases with: axbus lease ls.",
+		return nil, model.Errorf(model.CodeBadRequest, "Acquire it (axbus lease acquire); see the leases with: axbus lease ls.",
 			"no lease on %s to %s: it expired or was released, or was never taken", key, verb)
 	}
 	if h.Holder != who.Name {
@@ -321,7 +323,7 @@ func (l *Leases) ownLocked(who api.Identity, key, verb string) (*held, error) {
 // Check refuses (LEASE_HELD) an action of who on app, in window ("": the app as a whole, as a
 // key combination is): another identity holds the app's lease, or that window's (any of its
 // windows' for the app as a whole). The daemon's own identity is never refused.
-func (l *Leases) Check(who api.Identity, app observer.App, window string) error {
+func (l *Leases) Check(who api.Identity, app model.App, window string) error {
 	if who == api.Daemon {
 		return nil
 	}
@@ -340,7 +342,7 @@ func (l *Leases) Check(who api.Identity, app observer.App, window string) error 
 // HoldInput takes the input lease for who for the length of a physical action (action on
 // app), unless who holds it already; release gives it back. LEASE_HELD when another identity
 // holds it. The daemon's own identity needs none.
-func (l *Leases) HoldInput(ctx context.Context, who api.Identity, action string, app observer.AppRef) (release func(), err error) {
+func (l *Leases) HoldInput(ctx context.Context, who api.Identity, action string, app model.AppRef) (release func(), err error) {
 	if who == api.Daemon {
 		return func() {}, nil
 	}
@@ -444,7 +446,7 @@ func related(key string) []string {
 }
 
 // leaseHeld is the refusal that l stands in the way: who holds it and until when.
-func leaseHeld(l api.Lease) *observer.Error {
+func leaseHeld(l api.Lease) *model.Error {
 	what := l.Key
 	switch {
 	case l.What == api.LeaseInput:
@@ -454,7 +456,7 @@ func leaseHeld(l api.Lease) *observer.Error {
 	case l.App != nil:
 		what = l.App.Name + " (pid " + strconv.Itoa(l.App.PID) + ")"
 	}
-	return observer.Errorf(observer.CodeLeaseHeld, waitSuggestion(l),
+	return model.Errorf(model.CodeLeaseHeld, waitSuggestion(l),
 		"%s holds the lease on %s until %s", l.Holder, what, l.Expires.UTC().Format("15:04:05.000Z")).
 		With("holder", l.Holder).With("expires", l.Expires).With("key", l.Key).With("what", l.What)
 }
@@ -473,6 +475,6 @@ func waitSuggestion(l api.Lease) string {
 }
 
 // storeError is a failed write to the lease store.
-func storeError(err error) *observer.Error {
-	return observer.Errorf(observer.CodeUnavailable, "Retry in a moment.", "the lease store: %v", err).Wrap(err)
+func storeError(err error) *model.Error {
+	return model.Errorf(model.CodeUnavailable, "Retry in a moment.", "the lease store: %v", err).Wrap(err)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"sync"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 )
@@ -20,7 +22,7 @@ type leaseGate struct {
 	ctx    context.Context
 	who    api.Identity
 	action string
-	app    observer.AppRef
+	app    model.AppRef
 
 	mu      sync.Mutex
 	release func()
@@ -101,7 +103,7 @@ func (b gatedBackend) Input(ctx context.Context, in observer.Input) error {
 func (b gatedBackend) ReadClipboard(ctx context.Context) (string, bool, error) {
 	cb, ok := b.Backend.(observer.Clipboard)
 	if !ok {
-		return "", false, observer.Errorf(observer.CodeNotSupported, "Type the text in parts.", "this backend has no clipboard")
+		return "", false, model.Errorf(model.CodeNotSupported, "Type the text in parts.", "this backend has no clipboard")
 	}
 	return cb.ReadClipboard(ctx)
 }
@@ -109,7 +111,7 @@ func (b gatedBackend) ReadClipboard(ctx context.Context) (string, bool, error) {
 func (b gatedBackend) WriteClipboard(ctx context.Context, text string, has bool) (func() <-chan struct{}, error) {
 	cb, ok := b.Backend.(observer.Clipboard)
 	if !ok {
-		return nil, observer.Errorf(observer.CodeNotSupported, "Type the text in parts.", "this backend has no clipboard")
+		return nil, model.Errorf(model.CodeNotSupported, "Type the text in parts.", "this backend has no clipboard")
 	}
 	if err := b.g.hold(); err != nil {
 		return nil, err

@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 // fakeLeaseHost is a LeaseHost in memory: a store with revisions and TTLs, events delivered to
@@ -184,8 +185,8 @@ func (r *leaseRig) act(t *testing.T, who api.Identity, action string, req api.Ac
 // heldBy fails unless err is LEASE_HELD naming holder.
 func heldBy(t *testing.T, err error, holder string) {
 	t.Helper()
-	e := observer.AsError(err)
-	if e == nil || e.Code != observer.CodeLeaseHeld || e.Details["holder"] != holder || e.Details["expires"] == nil ||
+	e := model.AsError(err)
+	if e == nil || e.Code != model.CodeLeaseHeld || e.Details["holder"] != holder || e.Details["expires"] == nil ||
 		!strings.Contains(e.Message, holder) || !strings.Contains(e.Suggestion, "--wait") {
 		t.Fatalf("want LEASE_HELD by %s, got %#v", holder, e)
 	}
@@ -200,7 +201,7 @@ func TestALeasedAppRefusesAnotherIdentitysActions(t *testing.T) {
 	}
 	_, err := r.act(t, bob, "click", api.ActionRequest{Target: r.target(t, "save")})
 	heldBy(t, err, "alice")
-	if _, err := r.act(t, bob, "key", api.ActionRequest{AppTarget: api.AppTarget{PID: notes}, Keys: "cmd+s", Policy: api.PolicyPhysical}); observer.CodeOf(err) != observer.CodeLeaseHeld {
+	if _, err := r.act(t, bob, "key", api.ActionRequest{AppTarget: api.AppTarget{PID: notes}, Keys: "cmd+s", Policy: api.PolicyPhysical}); model.CodeOf(err) != model.CodeLeaseHeld {
 		t.Fatalf("bob's key on Notes: %v", err)
 	}
 	if len(r.desk.Inputs()) != 0 {
@@ -215,7 +216,7 @@ func TestALeasedAppRefusesAnotherIdentitysActions(t *testing.T) {
 		t.Fatalf("bob's click on Mail, which nobody leases: %v", err)
 	}
 	// Reads never need a lease: nothing here checks them; another's lease is refused.
-	if _, err := r.lease(t, bob, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: api.AppTarget{PID: notes}}); observer.CodeOf(err) != observer.CodeLeaseHeld {
+	if _, err := r.lease(t, bob, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: api.AppTarget{PID: notes}}); model.CodeOf(err) != model.CodeLeaseHeld {
 		t.Fatalf("bob's acquire: %v", err)
 	}
 	for _, op := range []string{api.LeaseRenew, api.LeaseRelease} {
@@ -236,7 +237,7 @@ func TestAWindowLeaseAndItsAppsLease(t *testing.T) {
 	if _, err := r.act(t, bob, "click", api.ActionRequest{Target: send}); err != nil {
 		t.Fatalf("bob's click in the other window: %v", err)
 	}
-	if _, err := r.lease(t, bob, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: api.AppTarget{PID: mail}}); observer.CodeOf(err) != observer.CodeLeaseHeld {
+	if _, err := r.lease(t, bob, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: api.AppTarget{PID: mail}}); model.CodeOf(err) != model.CodeLeaseHeld {
 		t.Fatalf("bob's lease on all of Mail while alice holds its inbox: %v", err)
 	}
 	ls, err := r.lease(t, bob, api.LeaseRequest{Op: api.LeaseList, AppTarget: api.AppTarget{PID: mail}})
@@ -316,7 +317,7 @@ func TestRenewingKeepsTheTTLInTheStore(t *testing.T) {
 	if _, ok := r.host.entries[l.Key]; ok {
 		t.Fatal("a released lease is still in the store")
 	}
-	if _, err := r.lease(t, alice, api.LeaseRequest{Op: api.LeaseRenew, Key: l.Key}); observer.CodeOf(err) != observer.CodeBadRequest {
+	if _, err := r.lease(t, alice, api.LeaseRequest{Op: api.LeaseRenew, Key: l.Key}); model.CodeOf(err) != model.CodeBadRequest {
 		t.Fatalf("renewing a released lease: %v", err)
 	}
 }
@@ -337,8 +338,8 @@ func TestPhysicalInputTakesTheInputLease(t *testing.T) {
 	sent := len(r.desk.Inputs())
 	_, err := r.act(t, bob, "key", key)
 	heldBy(t, err, "alice")
-	if trace, _ := observer.AsError(err).Details["trace"].([]api.TraceStep); len(trace) == 0 || trace[0].Result != string(observer.CodeLeaseHeld) {
-		t.Fatalf("trace %+v", observer.AsError(err).Details["trace"])
+	if trace, _ := model.AsError(err).Details["trace"].([]api.TraceStep); len(trace) == 0 || trace[0].Result != string(model.CodeLeaseHeld) {
+		t.Fatalf("trace %+v", model.AsError(err).Details["trace"])
 	}
 	if len(r.desk.Inputs()) != sent {
 		t.Fatal("bob's key went out while alice holds the input")
@@ -366,11 +367,11 @@ func TestLeaseRequestsRefused(t *testing.T) {
 		{Op: api.LeaseRelease, Key: "input"},
 		{Op: "steal"},
 	} {
-		if _, err := r.lease(t, alice, req); observer.CodeOf(err) != observer.CodeBadRequest {
+		if _, err := r.lease(t, alice, req); model.CodeOf(err) != model.CodeBadRequest {
 			t.Errorf("%+v: %v", req, err)
 		}
 	}
-	if _, err := r.lease(t, alice, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: api.AppTarget{App: "Nothing"}}); observer.CodeOf(err) != observer.CodeAppNotFound {
+	if _, err := r.lease(t, alice, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: api.AppTarget{App: "Nothing"}}); model.CodeOf(err) != model.CodeAppNotFound {
 		t.Errorf("an app that is not there: %v", err)
 	}
 	if !errors.Is(ErrLeaseConflict, ErrLeaseConflict) || !keyMatches("app.notes.501.>", "app.notes.501.w1") || keyMatches("app.notes.501.>", "app.notes.501") {

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/waiters"
@@ -15,7 +17,7 @@ import (
 // for action, and resolves it like an id of the snapshot that holds it.
 func (e *Engine) locate(ctx context.Context, action string, chain observer.Chain, req api.ActionRequest, physical bool) (*target, error) {
 	if req.Target != "" {
-		return nil, observer.Errorf(observer.CodeBadRequest, "Give the element one way: target (SNAPSHOT:ELEMENT) or locator.",
+		return nil, model.Errorf(model.CodeBadRequest, "Give the element one way: target (SNAPSHOT:ELEMENT) or locator.",
 			"both target and locator are given")
 	}
 	l, err := condition.ParseLocator(req.Locator)
@@ -23,7 +25,7 @@ func (e *Engine) locate(ctx context.Context, action string, chain observer.Chain
 		return nil, err
 	}
 	if req.App == "" && req.PID == 0 {
-		return nil, observer.Errorf(observer.CodeBadRequest, "Name the app the locator looks in (app or pid; --app).",
+		return nil, model.Errorf(model.CodeBadRequest, "Name the app the locator looks in (app or pid; --app).",
 			"a locator needs its app")
 	}
 	res, err := e.waits.Wait(ctx, waiters.Request{Locator: l, Checks: actionability(action, chain, physical),
@@ -33,7 +35,7 @@ func (e *Engine) locate(ctx context.Context, action string, chain observer.Chain
 	}
 	if res.Outcome != waiters.Met {
 		if res.Error == nil { // every unmet outcome of a locator's wait says why; this is a guard
-			res.Error = observer.Errorf(observer.CodeTimeout, "", "no element for %s was actionable in time", l)
+			res.Error = model.Errorf(model.CodeTimeout, "", "no element for %s was actionable in time", l)
 		}
 		return nil, res.Error.With("locator", l.String()).With("waited_ms", res.ElapsedMS)
 	}

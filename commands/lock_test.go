@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
@@ -24,7 +26,7 @@ type probe struct {
 	maxPerApp       int
 }
 
-func (p *probe) Perform(ctx context.Context, ref observer.NodeRef, action string) error {
+func (p *probe) Perform(ctx context.Context, ref model.NodeRef, action string) error {
 	pid := p.pidOf(ref)
 	p.mu.Lock()
 	p.now[pid]++
@@ -49,7 +51,7 @@ func (p *probe) pressing() int {
 	return p.total
 }
 
-func (p *probe) pidOf(ref observer.NodeRef) int {
+func (p *probe) pidOf(ref model.NodeRef) int {
 	for _, pid := range []int{501, 502} {
 		for _, id := range []string{"save", "compose"} {
 			if p.Ref(pid, id) == ref {
@@ -76,14 +78,14 @@ func TestActionsOnOneAppAreSerialised(t *testing.T) {
 	t.Cleanup(w.Stop)
 	e := New(o, w)
 	target := func(pid int, id string) string {
-		insp, err := o.Inspect(context.Background(), observer.InspectRequest{App: observer.AppQuery{PID: pid}})
+		insp, err := o.Inspect(context.Background(), observer.InspectRequest{App: model.AppQuery{PID: pid}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		snap, _ := o.Store().Get(insp.SnapshotID)
 		for _, n := range snap.Walk.Nodes {
 			if n.Ref == desk.Ref(pid, id) {
-				return insp.SnapshotID + ":" + observer.ElementID(n.Index)
+				return insp.SnapshotID + ":" + model.ElementID(n.Index)
 			}
 		}
 		t.Fatalf("no %s", id)

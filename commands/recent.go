@@ -4,6 +4,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -16,12 +18,12 @@ const (
 )
 
 type changeKey struct {
-	ref   observer.NodeRef
-	typ   observer.EventType
+	ref   model.NodeRef
+	typ   model.EventType
 	state string // a state_changed's state
 }
 
-func keyOf(ev observer.Event) changeKey {
+func keyOf(ev model.Event) changeKey {
 	state, _ := ev.Detail["state"].(string)
 	return changeKey{ev.Ref, ev.Type, state}
 }
@@ -42,10 +44,10 @@ func (r *recentChanges) start(o *observer.Observer) {
 	_, _ = o.Subscribe(r.note)
 }
 
-func (r *recentChanges) note(ev observer.Event) {
+func (r *recentChanges) note(ev model.Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if ev.Type == observer.EventAppTerminated {
+	if ev.Type == model.EventAppTerminated {
 		delete(r.apps, ev.App.PID)
 		return
 	}
@@ -73,7 +75,7 @@ func (r *recentChanges) note(ev observer.Event) {
 }
 
 // before says whether ev's element changed so within recentFor before t: not the action's doing.
-func (r *recentChanges) before(ev observer.Event, t time.Time) bool {
+func (r *recentChanges) before(ev model.Event, t time.Time) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	at := r.apps[ev.App.PID][keyOf(ev)]

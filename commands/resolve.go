@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 )
@@ -16,11 +18,11 @@ const maxDrift = 50
 type target struct {
 	snap *observer.Snapshot
 	was  *observer.Walked // as the snapshot saw it
-	app  observer.App
-	ref  observer.NodeRef
-	node observer.Node // as read now
+	app  model.App
+	ref  model.NodeRef
+	node model.Node // as read now
 	// path is the element's ancestors, its window first: where it must show (see actionable).
-	path []observer.NodeRef
+	path []model.NodeRef
 	info api.ActionTarget
 }
 
@@ -37,9 +39,9 @@ func (e *Engine) resolve(ctx context.Context, scope observer.Scope) (*target, er
 	if err != nil {
 		return nil, err
 	}
-	app, err := e.o.FindApp(ctx, observer.AppQuery{PID: snap.App.PID})
-	if observer.CodeOf(err) == observer.CodeAppNotFound || (err == nil && app.Generation != snap.App.Generation) {
-		return nil, observer.Errorf(observer.CodeStaleRef, "The app quit or restarted since that snapshot: inspect it again.",
+	app, err := e.o.FindApp(ctx, model.AppQuery{PID: snap.App.PID})
+	if model.CodeOf(err) == model.CodeAppNotFound || (err == nil && app.Generation != snap.App.Generation) {
+		return nil, model.Errorf(model.CodeStaleRef, "The app quit or restarted since that snapshot: inspect it again.",
 			"%s (pid %d) of snapshot %s is not running any more", snap.App.Name, snap.App.PID, snap.ID).
 			With("generation", snap.App.Generation)
 	}
@@ -49,7 +51,7 @@ func (e *Engine) resolve(ctx context.Context, scope observer.Scope) (*target, er
 	t := &target{snap: snap, was: was, app: app}
 	t.info = api.ActionTarget{Snapshot: snap.ID, Element: scope.Element, Role: was.Role, Name: was.Name, Bounds: was.Bounds}
 	rctx, cancel := context.WithTimeout(ctx, CallTimeout)
-	now := e.o.Backend().Read(rctx, []observer.NodeRef{was.Ref})[0]
+	now := e.o.Backend().Read(rctx, []model.NodeRef{was.Ref})[0]
 	cancel()
 	if now.Err == nil && now.Role == was.Role && now.Name == was.Name {
 		if d := drift(was.Bounds, now.Bounds); d <= maxDrift {
@@ -57,14 +59,14 @@ func (e *Engine) resolve(ctx context.Context, scope observer.Scope) (*target, er
 			return t.at(now, d), nil
 		}
 	}
-	if c := observer.CodeOf(now.Err); c == observer.CodeAppGone || c == observer.CodeAppNotResponding {
+	if c := model.CodeOf(now.Err); c == model.CodeAppGone || c == model.CodeAppNotResponding {
 		return nil, now.Err
 	}
 	return e.refind(ctx, t)
 }
 
 // at settles the target on node, which moved by d.
-func (t *target) at(node observer.Node, d float64) *target {
+func (t *target) at(node model.Node, d float64) *target {
 	t.ref, t.node = node.Ref, node
 	t.info.Bounds = node.Bounds
 	if d > 0.5 {
@@ -75,22 +77,22 @@ func (t *target) at(node observer.Node, d float64) *target {
 
 // refind looks for the element in a fresh walk of its window.
 func (e *Engine) refind(ctx context.Context, t *target) (*target, error) {
-	_, wins, err := e.o.Windows(ctx, observer.AppQuery{PID: t.app.PID})
+	_, wins, err := e.o.Windows(ctx, model.AppQuery{PID: t.app.PID})
 	if err != nil {
 		return nil, err
 	}
-	var win *observer.Window
+	var win *model.Window
 	for i := range wins {
 		if wins[i].ID == t.snap.Window.ID {
 			win = &wins[i]
 		}
 	}
-	stale := observer.Errorf(observer.CodeStaleRef, "Inspect again and act on an element of the new snapshot.",
+	stale := model.Errorf(model.CodeStaleRef, "Inspect again and act on an element of the new snapshot.",
 		"element %s of snapshot %s (%s %q) is gone or moved more than %d", t.info.Element, t.snap.ID, t.was.Role, t.was.Name, maxDrift)
 	if win == nil {
 		return nil, stale.With("reason", "the window closed")
 	}
-	walk := observer.Walk(ctx, e.o.Backend(), win.Ref, observer.WalkOptions{Budget: observer.WideBudget()})
+	walk := observer.Walk(ctx, e.o.Backend(), win.Ref, observer.WalkOptions{Budget: model.WideBudget()})
 	var found []observer.Walked
 	for _, n := range walk.Nodes {
 		if n.Role == t.was.Role && n.Name == t.was.Name && drift(t.was.Bounds, n.Bounds) <= maxDrift {
@@ -104,14 +106,14 @@ func (e *Engine) refind(ctx context.Context, t *target) (*target, error) {
 		t.path = ancestors(walk.Nodes, found[0].Index)
 		return t.at(found[0].Node, drift(t.was.Bounds, found[0].Bounds)), nil
 	}
-	return nil, observer.Errorf(observer.CodeAmbiguousTarget, "Inspect again and pick one of them from the new snapshot.",
+	return nil, model.Errorf(model.CodeAmbiguousTarget, "Inspect again and pick one of them from the new snapshot.",
 		"%d elements like %s %q are within %d of where it was", len(found), t.was.Role, t.was.Name, maxDrift).
 		With("candidates", len(found))
 }
 
 // ancestors lists the handles of element i's ancestors in a walk, its window first.
-func ancestors(nodes []observer.Walked, i int) []observer.NodeRef {
-	var out []observer.NodeRef
+func ancestors(nodes []observer.Walked, i int) []model.NodeRef {
+	var out []model.NodeRef
 	for p := nodes[i].Parent; p >= 0; p = nodes[p].Parent {
 		out = append(out, nodes[p].Ref)
 	}
@@ -121,7 +123,7 @@ func ancestors(nodes []observer.Walked, i int) []observer.NodeRef {
 
 // drift is how far apart two bounds are (the larger of the distances of their corners); an
 // element without bounds on either side has not moved as far as anyone can tell.
-func drift(a, b *observer.Rect) float64 {
+func drift(a, b *model.Rect) float64 {
 	if a == nil || b == nil {
 		return 0
 	}

@@ -3,6 +3,8 @@ package commands
 import (
 	"context"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 )
@@ -17,7 +19,7 @@ func WithLedger(l *observer.Ledger) Option { return func(e *Engine) { e.ledger =
 func (e *Engine) WebAccessibility(ctx context.Context, r api.WebAccessibilityRequest) (*api.WebAccessibilityReply, error) {
 	l := e.ledger
 	if l == nil {
-		return nil, observer.Errorf(observer.CodeNotSupported,
+		return nil, model.Errorf(model.CodeNotSupported,
 			"Only macOS apps need it switched on; AT-SPI apps expose their web content to any client.",
 			"the %s backend has no web-accessibility switch", e.o.Backend().Platform())
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/cenkalti/backoff/v4"
 
 	"github.com/axbus/axbus/api"
@@ -23,13 +25,13 @@ var errNotYet = errors.New("not yet")
 // size asked, or the window gone. ACTION_FAILED when they never do (a window manager may
 // refuse).
 func (e *Engine) Window(ctx context.Context, r api.WindowRequest) (*api.WindowReply, error) {
-	ch := observer.WindowChange{Op: observer.WindowOp(r.Op), X: value(r.X), Y: value(r.Y), W: value(r.W), H: value(r.H)}
+	ch := model.WindowChange{Op: model.WindowOp(r.Op), X: value(r.X), Y: value(r.Y), W: value(r.W), H: value(r.H)}
 	if err := ch.Check(); err != nil {
 		return nil, err
 	}
 	wc, ok := e.o.Backend().(observer.WindowChanger)
 	if !ok {
-		return nil, observer.Errorf(observer.CodeNotSupported, "Run the daemon on a backend that manages windows (AT-SPI on X11).",
+		return nil, model.Errorf(model.CodeNotSupported, "Run the daemon on a backend that manages windows (AT-SPI on X11).",
 			"this backend cannot move, resize or close windows")
 	}
 	app, before, err := e.o.Window(ctx, r.Query(), r.Window)
@@ -44,10 +46,10 @@ func (e *Engine) Window(ctx context.Context, r api.WindowRequest) (*api.WindowRe
 	if err := wc.ChangeWindow(ctx, app.PID, before, ch); err != nil {
 		return nil, err
 	}
-	var after *observer.Window
+	var after *model.Window
 	reread := func() error {
 		wins, err := e.o.Backend().Windows(ctx, app.PID)
-		if c := observer.CodeOf(err); err != nil && ch.Op == observer.WindowClose && (c == observer.CodeAppGone || c == observer.CodeAppNotFound) {
+		if c := model.CodeOf(err); err != nil && ch.Op == model.WindowClose && (c == model.CodeAppGone || c == model.CodeAppNotFound) {
 			after = nil // the app quit with its last window
 			return nil
 		} else if err != nil {
@@ -67,7 +69,7 @@ func (e *Engine) Window(ctx context.Context, r api.WindowRequest) (*api.WindowRe
 	b := backoff.WithContext(backoff.NewExponentialBackOff(backoff.WithInitialInterval(10*time.Millisecond),
 		backoff.WithMaxInterval(200*time.Millisecond), backoff.WithMaxElapsedTime(windowProof)), ctx)
 	if err := backoff.Retry(reread, b); errors.Is(err, errNotYet) {
-		return nil, observer.Errorf(observer.CodeActionFailed, "A window manager may refuse it; check the window (axbus windows) and retry.",
+		return nil, model.Errorf(model.CodeActionFailed, "A window manager may refuse it; check the window (axbus windows) and retry.",
 			"window %q does not show the %s after %v", before.Title, ch.Op, windowProof)
 	} else if err != nil {
 		return nil, err

@@ -14,13 +14,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 // auditSecret is what an agent sets the demo's password field to: no record may carry it.
@@ -79,7 +80,7 @@ type auditStep struct {
 	conn   *nats.Conn
 	action string
 	req    api.ActionRequest
-	code   observer.Code // the error the action gets, "" for none
+	code   model.Code // the error the action gets, "" for none
 }
 
 func startAuditRun(t *testing.T) *auditRun {
@@ -125,14 +126,14 @@ func startAuditRun(t *testing.T) *auditRun {
 		{"alice", r.alice, "set_value", api.ActionRequest{Target: r.title, Value: "Plan"}, ""},
 		{"bob", r.bob, "toggle", api.ActionRequest{Target: r.remember}, ""},
 		{"bob", r.bob, "set_value", api.ActionRequest{Target: r.password, Value: auditSecret}, ""},
-		{"alice", r.alice, "focus", api.ActionRequest{Target: "s_000000000000:e1"}, observer.CodeSnapshotExpired},
+		{"alice", r.alice, "focus", api.ActionRequest{Target: "s_000000000000:e1"}, model.CodeSnapshotExpired},
 		// Typing into it needs physical input: refused headless, and recorded all the same.
-		{"bob", r.bob, "type", api.ActionRequest{Target: r.password, Text: auditSecret}, observer.CodeActionFailed},
+		{"bob", r.bob, "type", api.ActionRequest{Target: r.password, Text: auditSecret}, model.CodeActionFailed},
 		{"alice", r.alice, "click", api.ActionRequest{Target: r.saveID, Expect: &api.WaitRequest{Expr: `text="Saved"`, TimeoutMS: 5000}}, ""},
 	}
 	for _, s := range r.steps {
 		_, err := testdaemon.Client(t, s.conn).Act(ctx, s.action, s.req)
-		if got := observer.AsError(err); (got == nil) != (s.code == "") || (got != nil && got.Code != s.code) {
+		if got := model.AsError(err); (got == nil) != (s.code == "") || (got != nil && got.Code != s.code) {
 			t.Fatalf("%s's %s: %v, want %q", s.who, s.action, err, s.code)
 		}
 	}
@@ -231,7 +232,7 @@ func TestAuditNeverCarriesSecureText(t *testing.T) {
 		checked++
 		rec := r.records[i]
 		want := map[string]string{"set_value": "value", "type": "text"}[s.action]
-		if !slices.Equal(rec.Given, []string{want}) || rec.Target == nil || rec.Target.Role != observer.RolePassword {
+		if !slices.Equal(rec.Given, []string{want}) || rec.Target == nil || rec.Target.Role != model.RolePassword {
 			t.Errorf("the password %s's record: %s", s.action, raw)
 		}
 		var fields map[string]any
@@ -474,12 +475,12 @@ func TestAuditAndPresenceOfALease(t *testing.T) {
 	if _, err := testdaemon.Client(t, alice).Lease(ctx, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: api.AppTarget{App: "Notes"}}); err != nil {
 		t.Fatal(err)
 	}
-	i := slices.IndexFunc(insp.Elements, func(e observer.Element) bool { return e.Role == observer.RoleButton && e.Name == "Save" })
+	i := slices.IndexFunc(insp.Elements, func(e model.Element) bool { return e.Role == model.RoleButton && e.Name == "Save" })
 	if i < 0 {
 		t.Fatal("the demo has no Save button")
 	}
 	save := insp.SnapshotID + ":" + insp.Elements[i].ID
-	if _, err := testdaemon.Client(t, bob).Act(ctx, "click", api.ActionRequest{Target: save}); observer.AsError(err) == nil || observer.AsError(err).Code != "LEASE_HELD" {
+	if _, err := testdaemon.Client(t, bob).Act(ctx, "click", api.ActionRequest{Target: save}); model.AsError(err) == nil || model.AsError(err).Code != "LEASE_HELD" {
 		t.Fatalf("bob's click on alice's app: %v, want LEASE_HELD", err)
 	}
 	for _, want := range []struct{ who, action, op, code string }{{"alice", "lease", "acquire", ""}, {"bob", "click", "", "LEASE_HELD"}} {

@@ -9,11 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/micro"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 )
 
 // TestFairnessFloodOfWaits: one agent keeps 4,100 waits pending (raw requests on its own
@@ -106,8 +107,8 @@ func TestFairnessFloodOfWaits(t *testing.T) {
 			i, _ := strconv.Atoi(m.Subject[len(inbox)+1:])
 			var b api.ErrorBody
 			_ = json.Unmarshal(m.Data, &b)
-			if m.Header.Get(api.HeaderCode) == string(observer.CodeBusy) && m.Header.Get(micro.ErrorCodeHeader) == "429" &&
-				b.Error != nil && b.Error.Code == observer.CodeBusy && b.Error.Suggestion != "" {
+			if m.Header.Get(api.HeaderCode) == string(model.CodeBusy) && m.Header.Get(micro.ErrorCodeHeader) == "429" &&
+				b.Error != nil && b.Error.Code == model.CodeBusy && b.Error.Suggestion != "" {
 				busy[i] = true
 			} else {
 				others = append(others, fmt.Sprintf("#%d %v %s", i, m.Header, m.Data))
@@ -132,7 +133,7 @@ func TestFairnessFloodOfWaits(t *testing.T) {
 	m, err := fc.RequestWithContext(ctx, s.Subjects.Endpoint("apps"), []byte("{}"))
 	if err != nil {
 		t.Errorf("the flooder's apps during its flood: %v, want BUSY", err)
-	} else if m.Header.Get(api.HeaderCode) != string(observer.CodeBusy) {
+	} else if m.Header.Get(api.HeaderCode) != string(model.CodeBusy) {
 		t.Errorf("the flooder's apps during its flood: %v %s, want BUSY", m.Header, m.Data)
 	}
 	_, p99 := apps("during the flood")

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
@@ -16,7 +18,6 @@ import (
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
 
@@ -37,7 +38,7 @@ func TestFleet(t *testing.T) {
 	for _, h := range hosts {
 		c := testdaemon.On(t, admin, h)
 		apps, err := c.Apps(ctx)
-		if err != nil || !slices.ContainsFunc(apps, func(a observer.App) bool { return a.Name == appOf[h] }) {
+		if err != nil || !slices.ContainsFunc(apps, func(a model.App) bool { return a.Name == appOf[h] }) {
 			t.Fatalf("%s: apps %v %v", h, apps, err)
 		}
 		r, err := c.Act(ctx, "click", api.ActionRequest{Locator: "role=button,name=Save", AppTarget: api.AppTarget{App: appOf[h]},
@@ -102,10 +103,10 @@ func TestFleet(t *testing.T) {
 	_, err = c3.Apps(ctx)
 	took := time.Since(start)
 	// At once, not after the client's 5 s timeout: a second of slack for a loaded machine.
-	if observer.CodeOf(err) != observer.CodeUnavailable || took > time.Second {
+	if model.CodeOf(err) != model.CodeUnavailable || took > time.Second {
 		t.Fatalf("h3 gone: %v after %v, want UNAVAILABLE at once (within 1 s; the timeout is 5 s)", err, took)
 	}
-	t.Logf("a request to a host that went: %s in %v", observer.CodeOf(err), took.Round(time.Microsecond))
+	t.Logf("a request to a host that went: %s in %v", model.CodeOf(err), took.Round(time.Microsecond))
 	bootBefore := f.Hosts["h3"].Pub.Boot()
 	f.Start(t, "h3")
 	f.Joined(t, 3)
@@ -126,10 +127,10 @@ func TestFleet(t *testing.T) {
 	fleetApps := testdaemon.Decode[struct {
 		Hosts []struct {
 			Host string
-			Apps []observer.App
+			Apps []model.App
 		}
 	}](t, out).Hosts
-	if code != 0 || len(fleetApps) != 3 || fleetApps[1].Host != "h2" || !slices.ContainsFunc(fleetApps[1].Apps, func(a observer.App) bool { return a.Name == "Notes" }) {
+	if code != 0 || len(fleetApps) != 3 || fleetApps[1].Host != "h2" || !slices.ContainsFunc(fleetApps[1].Apps, func(a model.App) bool { return a.Name == "Notes" }) {
 		t.Fatalf("axbus apps --host '*' through the hub: exit %d %s%s", code, out, errOut)
 	}
 

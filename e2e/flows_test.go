@@ -9,12 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/flows"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 	"github.com/axbus/axbus/schemas"
 )
@@ -94,7 +95,7 @@ func TestRecordAnAgentAndReplay(t *testing.T) {
 	if n, _ := desk.Peek(notesPID, "title"); n.Value != "Groceries" {
 		t.Errorf("the title after the replay: %q", n.Value)
 	}
-	if n, _ := desk.Peek(notesPID, "remember"); !n.States.Has(observer.StateChecked) {
+	if n, _ := desk.Peek(notesPID, "remember"); !n.States.Has(model.StateChecked) {
 		t.Errorf("Remember me after the replay: %v", n.States)
 	}
 	var events []string
@@ -129,7 +130,7 @@ func TestRecordAnAgentAndReplay(t *testing.T) {
 	if run.Outcome != api.FlowFailed || f == nil || f.Step != 1 || f.Error == nil || len(run.Steps) != 1 {
 		t.Fatalf("the broken flow: %+v %+v", run, f)
 	}
-	if !slices.ContainsFunc(f.Candidates, func(e observer.Element) bool { return e.Role == observer.RoleButton && e.Name == "Store" }) || f.Screenshot == nil || f.Locator != flow.Steps[0].Locator {
+	if !slices.ContainsFunc(f.Candidates, func(e model.Element) bool { return e.Role == model.RoleButton && e.Name == "Store" }) || f.Screenshot == nil || f.Locator != flow.Steps[0].Locator {
 		t.Errorf("the report: candidates %+v, screenshot %+v, locator %q", f.Candidates, f.Screenshot, f.Locator)
 	}
 	t.Logf("the broken flow: %s %s; candidates %d, first %q", f.Error.Code, f.Error.Message, len(f.Candidates), f.Candidates[0].Name)
@@ -153,7 +154,7 @@ func TestReplayRefusals(t *testing.T) {
 		{"wait", api.Flow{Version: 1, Steps: []api.FlowStep{{Action: "wait", App: "Notes"}}}, nil, "step 1: a wait step without a condition"},
 	} {
 		_, err := c.Replay(ctx, api.ReplayRequest{Flow: tc.flow, Vars: tc.vars})
-		if e := observer.AsError(err); e == nil || e.Code != observer.CodeBadRequest || !strings.Contains(e.Message, tc.want) || e.Suggestion == "" {
+		if e := model.AsError(err); e == nil || e.Code != model.CodeBadRequest || !strings.Contains(e.Message, tc.want) || e.Suggestion == "" {
 			t.Errorf("%s: %v, want BAD_REQUEST %q with a suggestion", tc.name, err, tc.want)
 		}
 	}

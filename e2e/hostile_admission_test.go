@@ -10,11 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 // TestHostileAdmissionOwnerNotLockedOut is issue 33's attack 1: six monitors and two agents,
@@ -114,7 +115,7 @@ func TestHostileAdmissionOwnerNotLockedOut(t *testing.T) {
 			t.Fatalf("%s's wait past its limit: %v", a.who.name, err)
 		}
 		var b api.ErrorBody
-		if err := json.Unmarshal(m.Data, &b); err != nil || b.Error == nil || b.Error.Code != observer.CodeBusy || b.Error.Suggestion == "" {
+		if err := json.Unmarshal(m.Data, &b); err != nil || b.Error == nil || b.Error.Code != model.CodeBusy || b.Error.Suggestion == "" {
 			t.Fatalf("%s's wait past its limit: %v %s, want BUSY with a suggestion", a.who.name, err, m.Data)
 		}
 	}

@@ -16,12 +16,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 // heavyRSSBound is the most memory the process may hold while 200 full-size screenshots are
@@ -154,14 +155,14 @@ func TestHostileScreenshotStorm(t *testing.T) {
 		t.Errorf("the process held %d MB during the storm, bound %d MB", peak>>20, heavyRSSBound>>20)
 	}
 	// A screenshot whose time runs out while it works is TIMEOUT, answered when it stops.
-	if agentCodes["OK"] == 0 || agentCodes["OK"]+agentCodes[string(observer.CodeBusy)]+agentCodes[string(observer.CodeTimeout)] != 200 {
+	if agentCodes["OK"] == 0 || agentCodes["OK"]+agentCodes[string(model.CodeBusy)]+agentCodes[string(model.CodeTimeout)] != 200 {
 		t.Errorf("the agent's screenshots: %v, want some served and the rest BUSY (or TIMEOUT)", agentCodes)
 	}
 	// The endpoint's 30 s, with a margin for a loaded machine: the work itself sees the deadline.
 	if ep, _ := api.EndpointNamed("screenshot"); agentLongest > ep.Timeout+5*time.Second {
 		t.Errorf("a screenshot was answered after %v, past the endpoint's %v", agentLongest, ep.Timeout)
 	}
-	if monitorCodes[string(observer.CodePermissionDenied)]+monitorCodes[nats.ErrNoResponders.Error()] != 100 {
+	if monitorCodes[string(model.CodePermissionDenied)]+monitorCodes[nats.ErrNoResponders.Error()] != 100 {
 		t.Errorf("the monitor's screenshots: %v, want every one refused", monitorCodes)
 	}
 	if len(owner) < 2 || owner[len(owner)/2] > 50*time.Millisecond || owner[len(owner)-1] > time.Second {
@@ -207,14 +208,14 @@ func TestStoresPerIdentity(t *testing.T) {
 
 	// The agent's screenshot, kept for its parts, and its snapshot.
 	var kept api.ScreenshotReply
-	if err := agent.Call(ctx, "screenshot", api.ScreenshotRequest{Region: &observer.Rect{W: 200, H: 200}}, &kept); err != nil {
+	if err := agent.Call(ctx, "screenshot", api.ScreenshotRequest{Region: &model.Rect{W: 200, H: 200}}, &kept); err != nil {
 		t.Fatal(err)
 	}
 	target, _ := s.checkbox(t, s.agent)
 	snapID, _, _ := strings.Cut(target, ":")
 
 	// 80 screenshots of 1024x1024 noise at full size (3 MB of PNG each), 8 at a time.
-	region := api.ScreenshotRequest{Region: &observer.Rect{W: 1024, H: 1024}, MaxSide: -1, MaxBytes: 8 << 20}
+	region := api.ScreenshotRequest{Region: &model.Rect{W: 1024, H: 1024}, MaxSide: -1, MaxBytes: 8 << 20}
 	var bytes atomic.Int64
 	hammer(t, 80, 8, func() error {
 		var r api.ScreenshotReply
@@ -230,7 +231,7 @@ func TestStoresPerIdentity(t *testing.T) {
 		}
 	}
 	var raw json.RawMessage
-	if err := other.Call(ctx, "screenshot_part", api.ScreenshotPartRequest{ID: kept.ID}, &raw); observer.CodeOf(err) != observer.CodePermissionDenied {
+	if err := other.Call(ctx, "screenshot_part", api.ScreenshotPartRequest{ID: kept.ID}, &raw); model.CodeOf(err) != model.CodePermissionDenied {
 		t.Errorf("another agent fetched the agent's screenshot: %v, want PERMISSION_DENIED", err)
 	}
 
@@ -253,7 +254,7 @@ func TestStoresPerIdentity(t *testing.T) {
 	// Another identity's snapshot, by id: refused whatever asks for it.
 	refused := func(what string, err error) {
 		t.Helper()
-		if observer.CodeOf(err) != observer.CodePermissionDenied {
+		if model.CodeOf(err) != model.CodePermissionDenied {
 			t.Errorf("%s: %v, want PERMISSION_DENIED", what, err)
 		}
 	}

@@ -7,13 +7,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 // TestAuditSurvivesAFloodOfEvents (issue 33, attack 4): a value of 1,040,000 characters makes an
@@ -39,7 +40,7 @@ func TestAuditSurvivesAFloodOfEvents(t *testing.T) {
 	}
 	var field string
 	for _, e := range insp.Elements {
-		if e.Role == observer.RoleTextField {
+		if e.Role == model.RoleTextField {
 			field = insp.SnapshotID + ":" + e.ID
 			break
 		}
@@ -59,7 +60,7 @@ func TestAuditSurvivesAFloodOfEvents(t *testing.T) {
 	var big api.Envelope
 	var bigSize int
 	testkit.Eventually(t, 10*time.Second, "the event of the long value", func() bool {
-		m, err := events.GetLastMsgForSubject(ctx, d.Subjects.Event("Notes", string(observer.EventValueChanged)))
+		m, err := events.GetLastMsgForSubject(ctx, d.Subjects.Event("Notes", string(model.EventValueChanged)))
 		if err != nil || json.Unmarshal(m.Data, &big) != nil {
 			return false
 		}

@@ -13,11 +13,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 // anyOf32 is the compact any of 32 copies of leaf.
@@ -41,7 +42,7 @@ func TestAHostileWaitStallsNoOne(t *testing.T) {
 	defer cancel()
 
 	_, err := monitor.Wait(ctx, api.WaitRequest{Expr: anyOf32(`text:/[S-U]{999}a!/`), AppTarget: api.AppTarget{App: "Notes"}, TimeoutMS: 3000})
-	if observer.CodeOf(err) != observer.CodeConditionTooCostly {
+	if model.CodeOf(err) != model.CodeConditionTooCostly {
 		t.Fatalf("the issue's condition: %v", err)
 	}
 	t.Logf("the issue's condition: %v", err)

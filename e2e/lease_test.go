@@ -8,12 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 // leaseKV is the value and the TTL the daemon's bucket keeps for key.
@@ -62,7 +63,7 @@ func TestLeasesBetweenTwoAgents(t *testing.T) {
 		t.Fatalf("after renew the bucket keeps %+v with TTL %q", kv, ttl)
 	}
 
-	save := bob.InspectTarget(t, notes, observer.RoleButton, "Save") // reads need no lease
+	save := bob.InspectTarget(t, notes, model.RoleButton, "Save") // reads need no lease
 	_, err := bob.Act(t, "click", api.ActionRequest{Target: save})
 	testdaemon.MustBeHeldBy(t, "bob's click", err, "alice")
 	var out, errb strings.Builder
@@ -123,7 +124,7 @@ func TestLeasesBetweenTwoAgents(t *testing.T) {
 
 	// A monitor has no route to the lease endpoint.
 	mon := testdaemon.NewLeaseAgent(t, d.Daemon, "watcher", "monitor")
-	if _, err := mon.Lease(t, api.LeaseRequest{Op: api.LeaseList}); observer.CodeOf(err) != observer.CodePermissionDenied {
+	if _, err := mon.Lease(t, api.LeaseRequest{Op: api.LeaseList}); model.CodeOf(err) != model.CodePermissionDenied {
 		t.Fatalf("a monitor's lease ls: %v", err)
 	}
 }

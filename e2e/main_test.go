@@ -10,11 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"go.uber.org/goleak"
 
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/testdaemon"
-	"github.com/axbus/axbus/observer"
 )
 
 // axbus is the binary every command line of these suites runs, built once.
@@ -31,8 +32,8 @@ func TestMain(m *testing.M) {
 
 // The exit statuses the suites expect, from the code table as the CLI takes them.
 var (
-	exitUsage    = observer.CodeBadRequest.Info().Exit
-	exitNotFound = observer.CodeAppNotFound.Info().Exit
+	exitUsage    = model.CodeBadRequest.Info().Exit
+	exitNotFound = model.CodeAppNotFound.Info().Exit
 )
 
 // run runs one command line of the axbus binary and returns its exit status; ctx's end

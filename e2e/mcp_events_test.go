@@ -7,12 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/testdaemon"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
 
@@ -25,22 +26,22 @@ func TestMCPEventsRefusesWhatSelectsNothing(t *testing.T) {
 	end := testdaemon.EventsEnd(t, s, "")
 	for _, c := range []struct {
 		args       map[string]any
-		code       observer.Code
+		code       model.Code
 		mentioning string
 	}{
-		{map[string]any{"type": "bounds_changed"}, observer.CodeBadRequest, "layout_changed"},
-		{map[string]any{"exclude": []string{"bounds_changed"}}, observer.CodeBadRequest, "focus_changed"},
-		{map[string]any{"exclude": []string{"state_changed:shown"}}, observer.CodeBadRequest, "showing"},
-		{map[string]any{"exclude": []string{"focus_changed:on"}}, observer.CodeBadRequest, "state_changed"},
-		{map[string]any{"app": "Nosuch"}, observer.CodeAppNotFound, "Notes"},
-		{map[string]any{"app": "Notes", "cursor": end + 1000}, observer.CodeBadRequest, "cursor"},
+		{map[string]any{"type": "bounds_changed"}, model.CodeBadRequest, "layout_changed"},
+		{map[string]any{"exclude": []string{"bounds_changed"}}, model.CodeBadRequest, "focus_changed"},
+		{map[string]any{"exclude": []string{"state_changed:shown"}}, model.CodeBadRequest, "showing"},
+		{map[string]any{"exclude": []string{"focus_changed:on"}}, model.CodeBadRequest, "state_changed"},
+		{map[string]any{"app": "Nosuch"}, model.CodeAppNotFound, "Notes"},
+		{map[string]any{"app": "Notes", "cursor": end + 1000}, model.CodeBadRequest, "cursor"},
 	} {
 		r := testdaemon.CallTool(t, s, "events", c.args)
 		e := testdaemon.ErrorOf(t, r)
 		if e.Code != c.code || !strings.Contains(testdaemon.Text(r), c.mentioning) || !strings.Contains(testdaemon.Text(r), "suggestion: ") {
 			t.Fatalf("events %v: %s", c.args, testdaemon.Text(r))
 		}
-		if c.code == observer.CodeBadRequest && c.args["cursor"] != nil {
+		if c.code == model.CodeBadRequest && c.args["cursor"] != nil {
 			if last, _ := e.Details["last"].(float64); uint64(last) < end || uint64(last) >= end+1000 {
 				t.Fatalf("a cursor past the end: details %v, the end was %d", e.Details, end)
 			}
@@ -53,22 +54,22 @@ func TestMCPEventsRefusesWhatSelectsNothing(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range []struct {
 		call func() error
-		code observer.Code
+		code model.Code
 	}{
 		{func() error {
 			_, err := cl.EventsAfter(ctx, 0, 10, 0, client.TailOptions{Type: "bogus"})
 			return err
-		}, observer.CodeBadRequest},
+		}, model.CodeBadRequest},
 		{func() error {
 			_, err := cl.EventsAfter(ctx, 0, 10, 0, client.TailOptions{App: "nosuch"})
 			return err
-		}, observer.CodeAppNotFound},
-		{func() error { _, err := cl.EventsAfter(ctx, end+1000, 10, 0, client.TailOptions{}); return err }, observer.CodeBadRequest},
-		{func() error { _, err := cl.Tail(ctx, client.TailOptions{Type: "bogus"}); return err }, observer.CodeBadRequest},
-		{func() error { _, err := cl.Tail(ctx, client.TailOptions{App: "nosuch"}); return err }, observer.CodeAppNotFound},
-		{func() error { _, err := client.ParseEventKinds([]string{"state_changed:nope"}); return err }, observer.CodeBadRequest},
+		}, model.CodeAppNotFound},
+		{func() error { _, err := cl.EventsAfter(ctx, end+1000, 10, 0, client.TailOptions{}); return err }, model.CodeBadRequest},
+		{func() error { _, err := cl.Tail(ctx, client.TailOptions{Type: "bogus"}); return err }, model.CodeBadRequest},
+		{func() error { _, err := cl.Tail(ctx, client.TailOptions{App: "nosuch"}); return err }, model.CodeAppNotFound},
+		{func() error { _, err := client.ParseEventKinds([]string{"state_changed:nope"}); return err }, model.CodeBadRequest},
 	} {
-		if err := c.call(); observer.CodeOf(err) != c.code {
+		if err := c.call(); model.CodeOf(err) != c.code {
 			t.Fatalf("want %s, got %v", c.code, err)
 		}
 	}
@@ -79,7 +80,7 @@ func TestMCPEventsRefusesWhatSelectsNothing(t *testing.T) {
 	if err := d.Backend.(*sim.Desktop).Kill(502); err != nil {
 		t.Fatal(err)
 	}
-	testdaemon.StoredAfter(t, cl, "mail", end, 1, func(e *api.Envelope) bool { return e.Type == observer.EventAppTerminated })
+	testdaemon.StoredAfter(t, cl, "mail", end, 1, func(e *api.Envelope) bool { return e.Type == model.EventAppTerminated })
 	if _, err := cl.EventsAfter(ctx, 0, 10, 0, client.TailOptions{App: "mail"}); err != nil {
 		t.Fatalf("events of an app that ended: %v", err)
 	}
@@ -111,7 +112,7 @@ func TestMCPEventsStormsExclusionsAndCursor(t *testing.T) {
 	cl := testdaemon.Client(t, d.Connect(t))
 	const mail = 502
 	isStatus := func(e *api.Envelope) bool {
-		return e.Type == observer.EventValueChanged || e.Type == observer.EventTitleChanged
+		return e.Type == model.EventValueChanged || e.Type == model.EventTitleChanged
 	}
 
 	// A storm: 40 value changes of one element.

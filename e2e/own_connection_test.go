@@ -9,13 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 // The server cuts a connection that falls 2 s behind, the daemon's own too, which carries every
@@ -84,7 +85,7 @@ func TestTheDaemonsOwnConnectionCutIsNoOutage(t *testing.T) {
 	// (no responder: UNAVAILABLE, or PERMISSION_DENIED when status answers first).
 	lost := 0
 	for _, err := range failures {
-		if observer.CodeOf(err) != observer.CodeTimeout {
+		if model.CodeOf(err) != model.CodeTimeout {
 			t.Errorf("a call across the daemon's connection cuts: %v", err)
 		}
 		lost++

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nats.go/micro"
@@ -24,7 +26,6 @@ import (
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 // The attacks of issue 14, made as a hostile client makes them: with the real nats CLI and the
@@ -318,14 +319,14 @@ func TestSecurityAttacksWithTheNatsCLI(t *testing.T) {
 		}
 		for _, args := range [][]string{{"click", target}, {"toggle", target}, {"creds", "ls"}, {"creds", "rm", "agent1"}} {
 			_, errOut, code := s.cliAs(t, s.monitor, args...)
-			if code != observer.CodePermissionDenied.Info().Exit || !strings.Contains(errOut, "PERMISSION_DENIED") {
+			if code != model.CodePermissionDenied.Info().Exit || !strings.Contains(errOut, "PERMISSION_DENIED") {
 				t.Errorf("monitor: axbus %s: exit %d %q, want %d PERMISSION_DENIED", strings.Join(args, " "), code, errOut,
-					observer.CodePermissionDenied.Info().Exit)
+					model.CodePermissionDenied.Info().Exit)
 			}
 		}
 		seed := filepath.Join(t.TempDir(), "evil.nk")
 		_, errOut, code := s.cliAs(t, s.monitor, "creds", "add", "evil", "--role", "admin", "--out", seed)
-		if code != observer.CodePermissionDenied.Info().Exit {
+		if code != model.CodePermissionDenied.Info().Exit {
 			t.Errorf("monitor: creds add: exit %d %q", code, errOut)
 		}
 		if _, err := os.Stat(seed); !os.IsNotExist(err) {
@@ -352,7 +353,7 @@ func TestSecurityAttacksWithTheNatsCLI(t *testing.T) {
 		seed := filepath.Join(t.TempDir(), "evil.nk")
 		for _, args := range [][]string{{"creds", "ls"}, {"creds", "rm", "mon"}, {"creds", "add", "evil", "--role", "admin", "--out", seed}} {
 			_, errOut, code := s.cliAs(t, s.agent, args...)
-			if code != observer.CodePermissionDenied.Info().Exit || !strings.Contains(errOut, "PERMISSION_DENIED") {
+			if code != model.CodePermissionDenied.Info().Exit || !strings.Contains(errOut, "PERMISSION_DENIED") {
 				t.Errorf("agent: axbus %s: exit %d %q, want PERMISSION_DENIED", strings.Join(args, " "), code, errOut)
 			}
 		}
@@ -414,7 +415,7 @@ func TestSecurityAttacksWithTheNatsCLI(t *testing.T) {
 			t.Errorf("the removed identity's nats req: %v\n%s", err, out)
 		}
 		_, errOut, code = s.cliAs(t, doomed, "apps")
-		if code != observer.CodePermissionDenied.Info().Exit || !strings.Contains(errOut, "PERMISSION_DENIED") {
+		if code != model.CodePermissionDenied.Info().Exit || !strings.Contains(errOut, "PERMISSION_DENIED") {
 			t.Errorf("the removed identity's axbus apps: exit %d %q", code, errOut)
 		}
 		s.noUser(t, "doomed")
@@ -705,7 +706,7 @@ func (s *secDaemon) checkbox(t *testing.T, who secIdent) (target, value string) 
 		t.Fatalf("%s's inspect: %v", who.name, err)
 	}
 	for _, e := range insp.Elements {
-		if e.Role == observer.RoleCheckbox && e.Name == "Remember me" {
+		if e.Role == model.RoleCheckbox && e.Name == "Remember me" {
 			if e.Value != nil {
 				value = *e.Value
 			}

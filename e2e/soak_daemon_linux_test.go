@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
@@ -19,7 +21,6 @@ import (
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 // soakHistoryMB is the soak daemon's event history: small, so that the stream reaches its
@@ -204,7 +205,7 @@ func (d *soakDaemon) warnings() string {
 	}
 	var out strings.Builder
 	for _, msg := range order {
-		fmt.Fprintf(&out, "- %d× %s\n", counts[msg], observer.Excerpt(first[msg]))
+		fmt.Fprintf(&out, "- %d× %s\n", counts[msg], model.Excerpt(first[msg]))
 	}
 	return out.String()
 }

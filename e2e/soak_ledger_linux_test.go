@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // soakLate is how far past its own deadline an answer may come and still count as one.
@@ -29,10 +29,10 @@ type ledger struct {
 
 type tally struct {
 	requests, done, late int
-	codes                map[observer.Code]int
+	codes                map[model.Code]int
 	worst                time.Duration
 	lateExamples         []string
-	firstOf              map[observer.Code]string // a code's first answer: when, and what it said
+	firstOf              map[model.Code]string // a code's first answer: when, and what it said
 }
 
 func newLedger() *ledger { return &ledger{kinds: map[string]*tally{}} }
@@ -55,7 +55,7 @@ func (l *ledger) note(kind string, done bool, took, deadline time.Duration, err 
 	defer l.mu.Unlock()
 	t := l.kinds[kind]
 	if t == nil {
-		t = &tally{codes: map[observer.Code]int{}, firstOf: map[observer.Code]string{}}
+		t = &tally{codes: map[model.Code]int{}, firstOf: map[model.Code]string{}}
 		l.kinds[kind] = t
 	}
 	t.requests++
@@ -63,12 +63,12 @@ func (l *ledger) note(kind string, done bool, took, deadline time.Duration, err 
 	if done {
 		t.done++
 	} else if err != nil {
-		c := observer.CodeOf(err)
-		if c == observer.CodeUnavailable {
+		c := model.CodeOf(err)
+		if c == model.CodeUnavailable {
 			l.unavailable = append(l.unavailable, time.Since(l.start))
 		}
 		if t.codes[c]++; t.codes[c] == 1 {
-			t.firstOf[c] = time.Since(l.start).Round(time.Second).String() + " " + observer.Excerpt(err.Error())
+			t.firstOf[c] = time.Since(l.start).Round(time.Second).String() + " " + model.Excerpt(err.Error())
 		}
 	}
 	if took > deadline+soakLate {

@@ -7,10 +7,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
-	"github.com/axbus/axbus/observer"
 )
 
 // counters are each agent's last value set, for waits on a value an agent sets later.
@@ -74,7 +75,7 @@ func (s *soakRun) waits() {
 			defer func() { <-slots; s.wg.Done() }()
 			s.track("wait", timeout+5*time.Second, func(ctx context.Context) error {
 				_, err := agent.client.Wait(ctx, api.WaitRequest{Expr: expr, AppTarget: api.AppTarget{PID: app}, TimeoutMS: int(timeout.Milliseconds())})
-				if observer.CodeOf(err) == observer.CodeUnavailable {
+				if model.CodeOf(err) == model.CodeUnavailable {
 					s.pause(200 * time.Millisecond) // the daemon restarting: an agent would not ask again at once
 				}
 				return err
@@ -118,13 +119,13 @@ func (s *soakRun) churn() {
 					Expect: &api.WaitRequest{Expr: "window_gone", TimeoutMS: 5000}})
 				return err
 			})
-			s.track("quit", observer.QuitWait+10*time.Second, func(ctx context.Context) error {
+			s.track("quit", model.QuitWait+10*time.Second, func(ctx context.Context) error {
 				_, err := admin.client.Quit(ctx, api.QuitRequest{AppTarget: target})
 				return err
 			})
 		case 1: // quit with force
 			s.track("click", api.ChainDeadline+5*time.Second, click)
-			s.track("quit", observer.QuitWait+10*time.Second, func(ctx context.Context) error {
+			s.track("quit", model.QuitWait+10*time.Second, func(ctx context.Context) error {
 				_, err := admin.client.Quit(ctx, api.QuitRequest{AppTarget: target, Force: true})
 				return err
 			})

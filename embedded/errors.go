@@ -5,18 +5,18 @@ import (
 	"io/fs"
 	"net"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
-// The errors of this package are observer.Coded: each knows its code (and so the CLI's exit
+// The errors of this package are model.Coded: each knows its code (and so the CLI's exit
 // status) and what the user can do about it.
 var (
-	_ observer.Coded = (*AlreadyRunningError)(nil)
-	_ observer.Coded = (*PortBusyError)(nil)
-	_ observer.Coded = (*NotRunningError)(nil)
-	_ observer.Coded = (*InsecureCredsError)(nil)
-	_ observer.Coded = (*ExposedListenError)(nil)
-	_ observer.Coded = (*TLSFilesError)(nil)
+	_ model.Coded = (*AlreadyRunningError)(nil)
+	_ model.Coded = (*PortBusyError)(nil)
+	_ model.Coded = (*NotRunningError)(nil)
+	_ model.Coded = (*InsecureCredsError)(nil)
+	_ model.Coded = (*ExposedListenError)(nil)
+	_ model.Coded = (*TLSFilesError)(nil)
 )
 
 // AlreadyRunningError is returned by Start when another daemon holds the
@@ -35,10 +35,10 @@ func (e *AlreadyRunningError) Error() string {
 	return fmt.Sprintf("already running at %s (pid %d, state dir %s)", e.URL, e.PID, e.StateDir)
 }
 
-// Code implements observer.Coded.
-func (e *AlreadyRunningError) Code() observer.Code { return observer.CodeAlreadyRunning }
+// Code implements model.Coded.
+func (e *AlreadyRunningError) Code() model.Code { return model.CodeAlreadyRunning }
 
-// Suggestion implements observer.Coded.
+// Suggestion implements model.Coded.
 func (e *AlreadyRunningError) Suggestion() string {
 	if e.PID > 0 {
 		return fmt.Sprintf("use the running daemon, or stop it first (kill %d), or use another state directory", e.PID)
@@ -55,10 +55,10 @@ func (e *PortBusyError) Error() string {
 	return fmt.Sprintf("port busy: %s is already in use by another process", e.Addr)
 }
 
-// Code implements observer.Coded.
-func (e *PortBusyError) Code() observer.Code { return observer.CodeAddressInUse }
+// Code implements model.Coded.
+func (e *PortBusyError) Code() model.Code { return model.CodeAddressInUse }
 
-// Suggestion implements observer.Coded.
+// Suggestion implements model.Coded.
 func (e *PortBusyError) Suggestion() string {
 	port := e.Addr
 	if _, p, err := net.SplitHostPort(e.Addr); err == nil {
@@ -84,10 +84,10 @@ func (e *NotRunningError) Error() string {
 	return fmt.Sprintf("axbus daemon is not running (state dir %s); start one with `axbus serve` or `make run`", e.StateDir)
 }
 
-// Code implements observer.Coded.
-func (e *NotRunningError) Code() observer.Code { return observer.CodeUnavailable }
+// Code implements model.Coded.
+func (e *NotRunningError) Code() model.Code { return model.CodeUnavailable }
 
-// Suggestion implements observer.Coded.
+// Suggestion implements model.Coded.
 func (e *NotRunningError) Suggestion() string {
 	return "start one with `axbus serve` or `make run`"
 }
@@ -108,10 +108,10 @@ func (e *InsecureCredsError) Error() string {
 	return fmt.Sprintf("refusing to use %s: mode %04o is looser than 0600", e.Path, e.Mode.Perm())
 }
 
-// Code implements observer.Coded.
-func (e *InsecureCredsError) Code() observer.Code { return observer.CodePermissionDenied }
+// Code implements model.Coded.
+func (e *InsecureCredsError) Code() model.Code { return model.CodePermissionDenied }
 
-// Suggestion implements observer.Coded.
+// Suggestion implements model.Coded.
 func (e *InsecureCredsError) Suggestion() string {
 	return fmt.Sprintf("chmod 600 %s (or remove it to get a new key; running clients then need to reconnect)", e.Path)
 }
@@ -129,10 +129,10 @@ func (e *ExposedListenError) Error() string {
 		e.Addr, describeHost(e.Addr))
 }
 
-// Code implements observer.Coded.
-func (e *ExposedListenError) Code() observer.Code { return observer.CodeBadRequest }
+// Code implements model.Coded.
+func (e *ExposedListenError) Code() model.Code { return model.CodeBadRequest }
 
-// Suggestion implements observer.Coded.
+// Suggestion implements model.Coded.
 func (e *ExposedListenError) Suggestion() string {
 	port := "4228"
 	if _, p, err := net.SplitHostPort(e.Addr); err == nil && p != "0" {
@@ -165,12 +165,12 @@ func (e *TLSFilesError) Error() string {
 	return fmt.Sprintf("TLS certificate %q and key %q: %v", e.CertFile, e.KeyFile, e.Err)
 }
 
-// Code implements observer.Coded.
-func (e *TLSFilesError) Code() observer.Code { return observer.CodeBadRequest }
+// Code implements model.Coded.
+func (e *TLSFilesError) Code() model.Code { return model.CodeBadRequest }
 
 func (e *TLSFilesError) Unwrap() error { return e.Err }
 
-// Suggestion implements observer.Coded.
+// Suggestion implements model.Coded.
 func (e *TLSFilesError) Suggestion() string {
 	return "give both --tls-cert and --tls-key: a PEM certificate (its chain may follow it) and the PEM private key that matches it"
 }

@@ -11,8 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 
 	"github.com/nats-io/nats.go"
 	"go.uber.org/goleak"
@@ -253,4 +254,4 @@ func TestShutdownAndDiscover(t *testing.T) {
 }
 
 // suggestion is what the CLI says an error of this package suggests.
-func suggestion(err error) string { return observer.AsError(err).Suggestion }
+func suggestion(err error) string { return model.AsError(err).Suggestion }

@@ -8,8 +8,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/waiters/condition"
 )
 
@@ -47,7 +48,7 @@ func Check(f *api.Flow, vars map[string]string) error {
 
 func checkStep(s api.FlowStep) error {
 	if !slices.Contains(stepActions, s.Action) {
-		return flowError("action", "Use an action endpoint's name (click, type, set_value, key, toggle, ...) or wait.", "unknown action %q", observer.Excerpt(s.Action))
+		return flowError("action", "Use an action endpoint's name (click, type, set_value, key, toggle, ...) or wait.", "unknown action %q", model.Excerpt(s.Action))
 	}
 	if s.Action == api.FlowWait && s.Expect == "" {
 		return flowError("expect", `Give a wait step the condition it waits for as its expect: text:"Saved".`, "a wait step without a condition")
@@ -87,7 +88,7 @@ func checkStep(s api.FlowStep) error {
 func windowChange(s api.FlowStep) (api.WindowRequest, error) {
 	req := api.WindowRequest{AppTarget: api.AppTarget{App: s.App}, Window: s.Window}
 	f := strings.Fields(s.Value)
-	bad := flowError("value", `Give a window step's change as its value: "move 40 30", "resize 900 700", "raise", "minimize" or "close".`, "window change %q", observer.Excerpt(s.Value))
+	bad := flowError("value", `Give a window step's change as its value: "move 40 30", "resize 900 700", "raise", "minimize" or "close".`, "window change %q", model.Excerpt(s.Value))
 	if len(f) == 0 {
 		return req, bad
 	}
@@ -146,8 +147,8 @@ func Params(f *api.Flow) []string {
 	return out
 }
 
-func flowError(field, suggestion, format string, args ...any) *observer.Error {
-	e := observer.Errorf(observer.CodeBadRequest, suggestion, format, args...)
+func flowError(field, suggestion, format string, args ...any) *model.Error {
+	e := model.Errorf(model.CodeBadRequest, suggestion, format, args...)
 	if field != "" {
 		e = e.With("field", field)
 	}
@@ -156,7 +157,7 @@ func flowError(field, suggestion, format string, args ...any) *observer.Error {
 
 // stepError places err at step i (from 1, as a person counts them).
 func stepError(i int, err error) error {
-	e := *observer.AsError(err)
+	e := *model.AsError(err)
 	e.Message = fmt.Sprintf("step %d: %s", i+1, strings.TrimSpace(e.Message))
 	return e.With("step", i+1)
 }

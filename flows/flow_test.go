@@ -5,8 +5,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 )
 
 func TestBindAndParams(t *testing.T) {
@@ -21,7 +22,7 @@ func TestBindAndParams(t *testing.T) {
 	if err != nil || s.Locator != "role=text_field,name=Title" || s.Value != "Errands" || s.Expect != `value:"Errands"` {
 		t.Fatalf("bound %+v %v", s, err)
 	}
-	if err := Check(f, map[string]string{"field": "Title", "title": "x"}); observer.CodeOf(err) != observer.CodeBadRequest {
+	if err := Check(f, map[string]string{"field": "Title", "title": "x"}); model.CodeOf(err) != model.CodeBadRequest {
 		t.Fatalf("a secret not given: %v", err)
 	}
 	if err := Check(f, map[string]string{"field": "Title", "title": "x", "password": "p"}); err != nil {
@@ -40,7 +41,7 @@ func FuzzCheck(f *testing.F) {
 			return
 		}
 		err := Check(&flow, map[string]string{name: value})
-		if err != nil && observer.AsError(err).Suggestion == "" {
+		if err != nil && model.AsError(err).Suggestion == "" {
 			t.Fatalf("a refusal without a suggestion: %v", err)
 		}
 	})
@@ -54,7 +55,7 @@ func TestWindowChange(t *testing.T) {
 		}
 	}
 	for _, value := range []string{"", "move 40", "move forty 30", "resize NaN 3", "raise now", "shake"} {
-		if _, err := windowChange(api.FlowStep{Action: "window", App: "A", Value: value}); observer.CodeOf(err) != observer.CodeBadRequest {
+		if _, err := windowChange(api.FlowStep{Action: "window", App: "A", Value: value}); model.CodeOf(err) != model.CodeBadRequest {
 			t.Errorf("%q: %v, want BAD_REQUEST", value, err)
 		}
 	}

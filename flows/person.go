@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/commands"
 	"github.com/axbus/axbus/observer"
@@ -39,7 +41,7 @@ type person struct {
 
 type focused struct {
 	pid    int
-	ref    observer.NodeRef
+	ref    model.NodeRef
 	window string // its window's id
 	secure bool
 	name   string
@@ -54,7 +56,7 @@ type heard struct {
 }
 
 type clicked struct {
-	app    observer.App
+	app    model.App
 	snap   *observer.Snapshot
 	index  int
 	before string
@@ -72,7 +74,7 @@ const settleFor = api.EffectSettle
 func startPerson(rec *recording, o *observer.Observer) (*person, error) {
 	w, ok := o.Backend().(observer.InputWatcher)
 	if !ok {
-		return nil, observer.Errorf(observer.CodeNotSupported, "Record an agent's actions; this desktop's backend cannot hear a person's input.",
+		return nil, model.Errorf(model.CodeNotSupported, "Record an agent's actions; this desktop's backend cannot hear a person's input.",
 			"%s cannot record a person's mouse and keyboard", o.Backend().Platform())
 	}
 	p := &person{rec: rec, o: o, w: w, in: make(chan heard, 1024), done: make(chan struct{})}
@@ -97,8 +99,8 @@ func (p *person) stop() {
 	p.o.Unsubscribe(p.unsub)
 }
 
-func (p *person) see(ev observer.Event) {
-	if ev.Type != observer.EventFocusChanged || ev.Ref == "" {
+func (p *person) see(ev model.Event) {
+	if ev.Type != model.EventFocusChanged || ev.Ref == "" {
 		return
 	}
 	f := focused{pid: ev.App.PID, ref: ev.Ref, secure: ev.Secure}
@@ -123,7 +125,7 @@ func (p *person) hear(in observer.PersonInput) {
 		h.focus = p.focus
 		p.mu.Unlock()
 	case in.Button == 1:
-		ctx, cancel := context.WithTimeout(context.Background(), observer.WholeBudget().Deadline)
+		ctx, cancel := context.WithTimeout(context.Background(), model.WholeBudget().Deadline)
 		defer cancel()
 		app, win, ref, err := p.w.ElementAt(ctx, in.X, in.Y)
 		if err != nil {
@@ -149,7 +151,7 @@ func (p *person) hear(in observer.PersonInput) {
 func (p *person) loop() {
 	defer close(p.done)
 	for h := range p.in {
-		ctx, cancel := context.WithTimeout(context.Background(), observer.WholeBudget().Deadline)
+		ctx, cancel := context.WithTimeout(context.Background(), model.WholeBudget().Deadline)
 		if h.click != nil {
 			p.flush(ctx)
 			p.click(ctx, h.click)
@@ -158,7 +160,7 @@ func (p *person) loop() {
 		}
 		cancel()
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), observer.WholeBudget().Deadline)
+	ctx, cancel := context.WithTimeout(context.Background(), model.WholeBudget().Deadline)
 	defer cancel()
 	p.flush(ctx)
 }
@@ -210,7 +212,7 @@ func (p *person) flush(ctx context.Context) {
 		s.Value, s.Policy = secretParam(t.at.name), api.PolicyPhysical
 	} else {
 		s.Value = string(t.text)
-		if n := p.o.Backend().Read(ctx, []observer.NodeRef{t.at.ref})[0]; n.Err == nil && n.HasValue && n.Value != "" {
+		if n := p.o.Backend().Read(ctx, []model.NodeRef{t.at.ref})[0]; n.Err == nil && n.HasValue && n.Value != "" {
 			s.Expect = "value:" + strconv.Quote(n.Value)
 		}
 	}
@@ -223,15 +225,15 @@ func (p *person) click(ctx context.Context, c *clicked) {
 	events := c.after.wait()
 	node := c.snap.Walk.Nodes[c.index]
 	s := &api.FlowStep{Action: "click", App: c.app.Name, Locator: locatorOf(c.snap, c.index)}
-	after := p.o.Backend().Read(ctx, []observer.NodeRef{node.Ref})[0]
+	after := p.o.Backend().Read(ctx, []model.NodeRef{node.Ref})[0]
 	switch node.Role {
-	case observer.RoleCheckbox, observer.RoleSwitch, observer.RoleToggleButton:
-		if after.Err == nil && after.States.Has(observer.StateChecked) {
+	case model.RoleCheckbox, model.RoleSwitch, model.RoleToggleButton:
+		if after.Err == nil && after.States.Has(model.StateChecked) {
 			s.Action, s.Expect = "check", "state:checked"
 		} else if after.Err == nil {
 			s.Action, s.Expect = "uncheck", "state!=checked"
 		}
-	case observer.RoleTextField, observer.RoleTextArea, observer.RolePassword, observer.RoleSearchField:
+	case model.RoleTextField, model.RoleTextArea, model.RolePassword, model.RoleSearchField:
 		s.Action = "focus"
 	default:
 		reply := &api.ActionReply{App: c.app.Ref()}
@@ -249,13 +251,13 @@ type collector struct {
 	tok   observer.Token
 	start time.Time
 	mu    sync.Mutex
-	got   []observer.Event
+	got   []model.Event
 	once  sync.Once
 }
 
 func collect(o *observer.Observer, pid int) *collector {
 	c := &collector{o: o, start: time.Now()}
-	c.tok, _ = o.Subscribe(func(ev observer.Event) {
+	c.tok, _ = o.Subscribe(func(ev model.Event) {
 		if ev.App.PID == pid && !ev.Secure {
 			c.mu.Lock()
 			c.got = append(c.got, ev)
@@ -267,7 +269,7 @@ func collect(o *observer.Observer, pid int) *collector {
 
 // wait returns the events once the settle window from its start has passed: its length is what
 // is watched, nothing says when an effect is whole.
-func (c *collector) wait() []observer.Event {
+func (c *collector) wait() []model.Event {
 	time.Sleep(time.Until(c.start.Add(settleFor)))
 	c.stop()
 	c.mu.Lock()
@@ -278,8 +280,8 @@ func (c *collector) wait() []observer.Event {
 func (c *collector) stop() { c.once.Do(func() { c.o.Unsubscribe(c.tok) }) }
 
 // walkTo reads window (by id; the app's first when not found) of app whole and finds ref in it.
-func (p *person) walkTo(ctx context.Context, app observer.App, window string, ref observer.NodeRef) (*observer.Snapshot, int, bool) {
-	_, wins, err := p.o.Windows(ctx, observer.AppQuery{PID: app.PID})
+func (p *person) walkTo(ctx context.Context, app model.App, window string, ref model.NodeRef) (*observer.Snapshot, int, bool) {
+	_, wins, err := p.o.Windows(ctx, model.AppQuery{PID: app.PID})
 	if err != nil || len(wins) == 0 {
 		return nil, 0, false
 	}
@@ -289,23 +291,23 @@ func (p *person) walkTo(ctx context.Context, app observer.App, window string, re
 			win = w
 		}
 	}
-	walk := observer.Walk(ctx, p.o.Backend(), win.Ref, observer.WalkOptions{Budget: observer.WholeBudget()})
+	walk := observer.Walk(ctx, p.o.Backend(), win.Ref, observer.WalkOptions{Budget: model.WholeBudget()})
 	for i, n := range walk.Nodes {
 		if n.Ref == ref {
-			return &observer.Snapshot{App: app.Ref(), Window: observer.WindowRef{ID: win.ID, Title: win.Title}, Walk: walk}, i, true
+			return &observer.Snapshot{App: app.Ref(), Window: model.WindowRef{ID: win.ID, Title: win.Title}, Walk: walk}, i, true
 		}
 	}
 	return nil, 0, false
 }
 
-func (p *person) appOf(ctx context.Context, pid int) (observer.App, bool) {
-	app, err := p.o.FindApp(ctx, observer.AppQuery{PID: pid})
+func (p *person) appOf(ctx context.Context, pid int) (model.App, bool) {
+	app, err := p.o.FindApp(ctx, model.AppQuery{PID: pid})
 	return app, err == nil && pid != 0
 }
 
 // locatorOf is the unique locator of the element at index of snap's walk.
 func locatorOf(snap *observer.Snapshot, index int) string {
-	win := observer.Window{ID: snap.Window.ID, Title: snap.Window.Title}
+	win := model.Window{ID: snap.Window.ID, Title: snap.Window.Title}
 	if len(snap.Walk.Nodes) > 0 {
 		win.Role = snap.Walk.Nodes[0].Role
 	}

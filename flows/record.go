@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"sync"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/commands"
 	"github.com/axbus/axbus/observer"
@@ -46,7 +48,7 @@ func (r *Recorder) Serve(ctx context.Context, req api.RecordRequest) (*api.Recor
 	case "stop":
 		return r.stopRecording(who, req.Recording)
 	}
-	return nil, observer.Errorf(observer.CodeBadRequest, "Use op start or stop.", "unknown op %q", req.Op)
+	return nil, model.Errorf(model.CodeBadRequest, "Use op start or stop.", "unknown op %q", req.Op)
 }
 
 func (r *Recorder) start(who api.Identity, req api.RecordRequest) (*api.RecordReply, error) {
@@ -54,9 +56,9 @@ func (r *Recorder) start(who api.Identity, req api.RecordRequest) (*api.RecordRe
 	if who.Role != api.RoleAdmin {
 		switch {
 		case req.Person:
-			return nil, observer.Errorf(observer.CodePermissionDenied, "Ask an admin to record a person's input.", "only an admin records a person's mouse and keyboard")
+			return nil, model.Errorf(model.CodePermissionDenied, "Ask an admin to record a person's input.", "only an admin records a person's mouse and keyboard")
 		case agent != "" && agent != who.Name:
-			return nil, observer.Errorf(observer.CodePermissionDenied, "Record your own actions (leave agent out), or ask an admin.", "only an admin records another identity's actions")
+			return nil, model.Errorf(model.CodePermissionDenied, "Record your own actions (leave agent out), or ask an admin.", "only an admin records another identity's actions")
 		}
 		agent = who.Name
 	}
@@ -69,7 +71,7 @@ func (r *Recorder) start(who api.Identity, req api.RecordRequest) (*api.RecordRe
 		}
 	}
 	if n >= api.MaxRecordings {
-		return nil, observer.Errorf(observer.CodeBusy, "Stop one of your recordings first.", "%s has %d recordings going, the most one identity may", who.Name, n)
+		return nil, model.Errorf(model.CodeBusy, "Stop one of your recordings first.", "%s has %d recordings going, the most one identity may", who.Name, n)
 	}
 	rec := &recording{id: newID(), owner: who.Name, agent: agent, name: req.Name}
 	var you *person
@@ -107,7 +109,7 @@ func (r *Recorder) stopRecording(who api.Identity, id string) (*api.RecordReply,
 	rec := r.recordings[id]
 	if rec == nil || (rec.owner != who.Name && who.Role != api.RoleAdmin) {
 		r.mu.Unlock()
-		return nil, observer.Errorf(observer.CodeBadRequest, "Give the id record start answered (recording).", "no recording %q of yours", observer.Excerpt(id))
+		return nil, model.Errorf(model.CodeBadRequest, "Give the id record start answered (recording).", "no recording %q of yours", model.Excerpt(id))
 	}
 	delete(r.recordings, id)
 	r.mu.Unlock()
@@ -140,7 +142,7 @@ func (rec *recording) note(o *observer.Observer, d commands.Done) {
 	rec.pending.Add(1)
 	go func() {
 		defer rec.pending.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), observer.WholeBudget().Deadline)
+		ctx, cancel := context.WithTimeout(context.Background(), model.WholeBudget().Deadline)
 		defer cancel()
 		s := stepOf(ctx, o, d)
 		rec.mu.Lock()

@@ -8,8 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/waiters/condition"
 )
 
@@ -134,29 +135,29 @@ func (r *Runner) step(ctx context.Context, i int, s api.FlowStep) (api.StepOutco
 		return fail(unmet(res.Expect), res.Expect)
 	}
 	if !res.Done {
-		return fail(observer.Errorf(observer.CodeActionFailed, "Check the step's action on the app as it is now.", "%s not done", s.Action), nil)
+		return fail(model.Errorf(model.CodeActionFailed, "Check the step's action on the app as it is now.", "%s not done", s.Action), nil)
 	}
 	out.ElapsedMS = ms(time.Since(start))
 	return out, nil
 }
 
 // unmet is the error of a step whose expect (or wait) did not hold.
-func unmet(w *api.WaitResult) *observer.Error {
+func unmet(w *api.WaitResult) *model.Error {
 	if w.Error != nil {
 		return w.Error
 	}
-	return observer.Errorf(observer.CodeTimeout, "Mend the step's expect, or raise its timeout_ms, if the app now does it differently.",
+	return model.Errorf(model.CodeTimeout, "Mend the step's expect, or raise its timeout_ms, if the app now does it differently.",
 		"%s: %s after %.0f ms", w.Condition, w.Outcome, w.ElapsedMS)
 }
 
 // failure is the report of a step that failed: the error, the elements most like the one its
 // locator looked for, and a screenshot of the app then.
 func (r *Runner) failure(ctx context.Context, i int, s api.FlowStep, err error, expect *api.WaitResult) *api.FlowFailure {
-	f := &api.FlowFailure{Step: i + 1, Action: s.Action, Locator: s.Locator, Error: observer.AsError(err), Expect: expect}
+	f := &api.FlowFailure{Step: i + 1, Action: s.Action, Locator: s.Locator, Error: model.AsError(err), Expect: expect}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second) // the report, even for a run out of time
 	defer cancel()
 	if l, perr := condition.ParseLocator(s.Locator); perr == nil && s.Locator != "" {
-		var insp observer.Inspection
+		var insp model.Inspection
 		if r.call(ctx, "inspect", api.InspectRequest{AppTarget: api.AppTarget{App: s.App}, Window: s.Window}, &insp) == nil {
 			f.Candidates = candidates(&insp, l.Element())
 		}
@@ -173,13 +174,13 @@ const maxCandidates = 5
 
 // candidates are the elements of insp most like what want describes: of its role, those
 // whose name shares most words with its name first.
-func candidates(insp *observer.Inspection, want *condition.Condition) []observer.Element {
+func candidates(insp *model.Inspection, want *condition.Condition) []model.Element {
 	wanted := ""
 	if want.Name != nil {
 		wanted = want.Name.Value
 	}
 	type scored struct {
-		el    observer.Element
+		el    model.Element
 		score int
 	}
 	var all []scored
@@ -190,7 +191,7 @@ func candidates(insp *observer.Inspection, want *condition.Condition) []observer
 		all = append(all, scored{el, shared(wanted, el.Name)})
 	}
 	slices.SortStableFunc(all, func(a, b scored) int { return b.score - a.score })
-	out := make([]observer.Element, 0, maxCandidates)
+	out := make([]model.Element, 0, maxCandidates)
 	for _, s := range all[:min(len(all), maxCandidates)] {
 		out = append(out, s.el)
 	}

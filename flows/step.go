@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/commands"
 	"github.com/axbus/axbus/observer"
@@ -71,7 +73,7 @@ func expectOf(ctx context.Context, o *observer.Observer, d commands.Done) string
 	switch d.Action {
 	case "toggle", "check", "uncheck":
 		if r.PostState != nil {
-			if r.PostState.States.Has(observer.StateChecked) {
+			if r.PostState.States.Has(model.StateChecked) {
 				return "state:checked"
 			}
 			return "state!=checked"
@@ -90,12 +92,12 @@ func expectOf(ctx context.Context, o *observer.Observer, d commands.Done) string
 			title = ev.Window.Title
 		}
 		switch ev.Type {
-		case observer.EventDialogOpened:
+		case model.EventDialogOpened:
 			if title != "" {
 				return "dialog:title=" + strconv.Quote(title)
 			}
 			return "dialog"
-		case observer.EventWindowCreated:
+		case model.EventWindowCreated:
 			if title != "" {
 				return "window:title=" + strconv.Quote(title)
 			}
@@ -108,7 +110,7 @@ func expectOf(ctx context.Context, o *observer.Observer, d commands.Done) string
 		return "window_gone" // the dialog (or sheet) it was in went with it: OK, Cancel, Close
 	}
 	for _, ev := range d.Events {
-		if ev.Type == observer.EventWindowClosed && ev.Window != nil && ev.Window.ID == d.Snapshot.Window.ID {
+		if ev.Type == model.EventWindowClosed && ev.Window != nil && ev.Window.ID == d.Snapshot.Window.ID {
 			return "window_gone"
 		}
 	}
@@ -123,7 +125,7 @@ func inDialog(snap *observer.Snapshot, index int) bool {
 	nodes := snap.Walk.Nodes
 	for i := index; i >= 0 && i < len(nodes); i = nodes[i].Parent {
 		switch nodes[i].Role {
-		case observer.RoleDialog, observer.RoleSheet, observer.RoleAlert:
+		case model.RoleDialog, model.RoleSheet, model.RoleAlert:
 			return true
 		}
 	}
@@ -132,7 +134,7 @@ func inDialog(snap *observer.Snapshot, index int) bool {
 
 // windowText is the text of a snapshot's window as a read gives it now ("" when it cannot).
 func windowText(ctx context.Context, o *observer.Observer, snap *observer.Snapshot) string {
-	read, err := text.Read(ctx, o, text.Request{App: observer.AppQuery{PID: snap.App.PID}, Window: snap.Window.ID})
+	read, err := text.Read(ctx, o, text.Request{App: model.AppQuery{PID: snap.App.PID}, Window: snap.Window.ID})
 	if err != nil {
 		return ""
 	}

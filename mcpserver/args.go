@@ -6,7 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/waiters/condition"
 )
 
@@ -30,7 +31,7 @@ func newCall(t tool, se *session, raw json.RawMessage) (*call, error) {
 	args := map[string]json.RawMessage{}
 	if raw = bytes.TrimSpace(raw); len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
 		if err := json.Unmarshal(raw, &args); err != nil {
-			return nil, observer.Errorf(observer.CodeBadRequest, "Give the arguments as a JSON object.", "arguments: %v", err)
+			return nil, model.Errorf(model.CodeBadRequest, "Give the arguments as a JSON object.", "arguments: %v", err)
 		}
 	}
 	c := &call{t: t, se: se}
@@ -59,12 +60,12 @@ func newCall(t tool, se *session, raw json.RawMessage) (*call, error) {
 }
 
 // badArgs is a refusal of a tool's arguments, the suggestion naming those it takes.
-func badArgs(t tool, format string, args ...any) *observer.Error {
+func badArgs(t tool, format string, args ...any) *model.Error {
 	takes := "none"
 	if t.in != "" {
 		takes = strings.ReplaceAll(t.in, " ", ", ")
 	}
-	return observer.Errorf(observer.CodeBadRequest, t.name+" takes: "+takes+".", format, args...)
+	return model.Errorf(model.CodeBadRequest, t.name+" takes: "+takes+".", format, args...)
 }
 
 // element gives a bare element id (e12) the snapshot of the session's last listing.
@@ -77,7 +78,7 @@ func (c *call) element(args map[string]json.RawMessage, name string) error {
 	if json.Unmarshal(raw, &id) != nil {
 		return badArgs(c.t, "%s is a string: e12 or SNAPSHOT:e12", name)
 	}
-	if _, bare := observer.ParseElementID(id); !bare {
+	if _, bare := model.ParseElementID(id); !bare {
 		return nil // SNAPSHOT:e12, or what the daemon refuses with its reason
 	}
 	snap, err := c.snapshot(id)
@@ -93,7 +94,7 @@ func (c *call) snapshot(what string) (string, error) {
 	if last := c.se.last(); last != "" {
 		return last, nil
 	}
-	return "", observer.Errorf(observer.CodeBadRequest, "Call inspect first: its ids are then the ones a bare id names; or give SNAPSHOT:e12.",
+	return "", model.Errorf(model.CodeBadRequest, "Call inspect first: its ids are then the ones a bare id names; or give SNAPSHOT:e12.",
 		"%s names an element of the last listing, and this session has had none", what)
 }
 

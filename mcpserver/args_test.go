@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // toolNamed is the table's tool of that name.
@@ -47,7 +47,7 @@ func TestArgumentsAreTheEndpointsRequest(t *testing.T) {
 	for _, c := range cases {
 		got, err := newCall(toolNamed(t, c.tool), se, json.RawMessage(c.args))
 		if err != nil {
-			if e := observer.AsError(err); e.Code != observer.CodeBadRequest || !strings.Contains(e.Message, c.want) || e.Suggestion == "" {
+			if e := model.AsError(err); e.Code != model.CodeBadRequest || !strings.Contains(e.Message, c.want) || e.Suggestion == "" {
 				t.Errorf("%s %s: %v (%s); want %s", c.tool, c.args, err, e.Suggestion, c.want)
 			}
 			continue

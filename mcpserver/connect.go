@@ -4,12 +4,13 @@ import (
 	"context"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/cenkalti/backoff/v4"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/client"
-	"github.com/axbus/axbus/observer"
 )
 
 // Dial connects to the daemon. The connection it makes should reconnect by itself, for ever:
@@ -22,7 +23,7 @@ const startDaemon = "Start the daemon: axbus serve (or make run in a checkout of
 
 // refused are the codes of a dial the daemon answered and refused (credentials it does not
 // know, flags that do not go together): no daemon to start, but a configuration to fix.
-var refused = map[observer.Code]bool{observer.CodePermissionDenied: true, observer.CodeBadRequest: true}
+var refused = map[model.Code]bool{model.CodePermissionDenied: true, model.CodeBadRequest: true}
 
 // reconfigure is what an agent is told when the daemon refuses the connection.
 const reconfigure = "Check the server and credentials this MCP server is configured with (in the MCP client's configuration); " +
@@ -42,7 +43,7 @@ func (s *Server) Connect(ctx context.Context, dial Dial) error {
 			s.client = c
 			s.up.Store(true) // after client: whoever sees up reads it set
 		} else {
-			s.lastErr.Store(observer.AsError(err))
+			s.lastErr.Store(model.AsError(err))
 		}
 		for _, done := range asked {
 			close(done)
@@ -78,7 +79,7 @@ const (
 // a client's first call comes right after it started the server. A later call first has the
 // daemon dialled at once, or waits a moment for the connection to come back: the call that
 // follows the daemon's start is answered.
-func (s *Server) away(ctx context.Context) *observer.Error {
+func (s *Server) away(ctx context.Context) *model.Error {
 	select {
 	case <-s.tried:
 	case <-ctx.Done():
@@ -91,14 +92,14 @@ func (s *Server) away(ctx context.Context) *observer.Error {
 		why := "not reached yet"
 		if last := s.lastErr.Load(); last != nil {
 			if refused[last.Code] {
-				return observer.Errorf(last.Code, reconfigure, "the axbus daemon refuses this server's connection: %s", last.Message)
+				return model.Errorf(last.Code, reconfigure, "the axbus daemon refuses this server's connection: %s", last.Message)
 			}
 			why = last.Message
 		}
-		return observer.Errorf(observer.CodeUnavailable, startDaemon, "the axbus daemon does not answer: %s", why)
+		return model.Errorf(model.CodeUnavailable, startDaemon, "the axbus daemon does not answer: %s", why)
 	}
 	if !s.reconnected(ctx) {
-		return observer.Errorf(observer.CodeUnavailable, startDaemon,
+		return model.Errorf(model.CodeUnavailable, startDaemon,
 			"the connection to the axbus daemon is down (it stopped or restarts); reconnecting")
 	}
 	return nil

@@ -6,10 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/axbus/axbus/client"
-	"github.com/axbus/axbus/observer"
 )
 
 // TestToolsWhileTheDaemonIsAway: before the daemon answers, the server lists its tools, and a
@@ -72,7 +73,7 @@ func TestToolsWhenTheDaemonRefuses(t *testing.T) {
 	t.Cleanup(cancel)
 	go func() {
 		_ = s.Connect(ctx, func(context.Context) (*client.Client, error) {
-			return nil, observer.Errorf(observer.CodePermissionDenied, "Check the credentials (--nkey, --creds, --context).",
+			return nil, model.Errorf(model.CodePermissionDenied, "Check the credentials (--nkey, --creds, --context).",
 				"nats://hub.example:4222 does not know these credentials (never added, or removed)")
 		})
 	}()

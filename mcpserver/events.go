@@ -7,10 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/axbus/axbus/client"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/schemas"
 )
 
@@ -96,14 +97,14 @@ func (s *Server) eventsCall(ctx context.Context, req *mcp.CallToolRequest) (*mcp
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&a); err != nil {
-			return toolError(observer.Errorf(observer.CodeBadRequest, "Give cursor, limit, app, type, exclude or wait_ms.", "events arguments: %v", err)), nil
+			return toolError(model.Errorf(model.CodeBadRequest, "Give cursor, limit, app, type, exclude or wait_ms.", "events arguments: %v", err)), nil
 		}
 	}
 	switch {
 	case a.Limit == 0:
 		a.Limit = defaultEvents
 	case a.Limit < 0 || a.Limit > maxEvents || a.WaitMS < 0 || time.Duration(a.WaitMS)*time.Millisecond > maxEventsWait:
-		return toolError(observer.Errorf(observer.CodeBadRequest, "Give limit 1-1000 and wait_ms 0-30000.", "limit %d or wait_ms %d out of range", a.Limit, a.WaitMS)), nil
+		return toolError(model.Errorf(model.CodeBadRequest, "Give limit 1-1000 and wait_ms 0-30000.", "limit %d or wait_ms %d out of range", a.Limit, a.WaitMS)), nil
 	}
 	opt, err := selection(a.App, a.Type, a.Exclude)
 	if err != nil {

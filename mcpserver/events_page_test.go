@@ -9,16 +9,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
-	"github.com/axbus/axbus/observer"
 )
 
 // event is an envelope of app, type and detail at seq.
-func event(seq uint64, app string, typ observer.EventType, detail map[string]any) client.SequencedEvent {
-	return client.SequencedEvent{Seq: seq, Event: api.Envelope{Host: "h", Boot: "b", Seq: seq, Event: observer.Event{
-		Time: time.Unix(1700000000, 0), App: observer.AppRef{Name: app}, Type: typ, Detail: detail,
-		Element: &observer.ElementSummary{Role: observer.RoleButton, Name: "element " + strings.Repeat("x", int(seq%7))}}}}
+func event(seq uint64, app string, typ model.EventType, detail map[string]any) client.SequencedEvent {
+	return client.SequencedEvent{Seq: seq, Event: api.Envelope{Host: "h", Boot: "b", Seq: seq, Event: model.Event{
+		Time: time.Unix(1700000000, 0), App: model.AppRef{Name: app}, Type: typ, Detail: detail,
+		Element: &model.ElementSummary{Role: model.RoleButton, Name: "element " + strings.Repeat("x", int(seq%7))}}}}
 }
 
 func showing(on bool) map[string]any { return map[string]any{"state": "showing", "on": on} }
@@ -27,19 +28,19 @@ func showing(on bool) map[string]any { return map[string]any{"state": "showing",
 // are one entry, the last, with their count; another app, kind or way, or a gap, starts a new one.
 func TestEventsPageCoalescesRuns(t *testing.T) {
 	p := newEventsPage(&client.EventsPage{Cursor: 11, Events: []client.SequencedEvent{
-		event(1, "a", observer.EventStateChanged, showing(true)),
-		event(2, "a", observer.EventStateChanged, showing(true)),
-		event(3, "a", observer.EventStateChanged, showing(true)),
-		event(4, "a", observer.EventStateChanged, showing(false)),
-		event(5, "b", observer.EventStateChanged, showing(false)),
-		event(6, "b", observer.EventStateChanged, map[string]any{"state": "checked", "on": false}),
-		event(7, "b", observer.EventValueChanged, nil),
-		event(8, "b", observer.EventValueChanged, nil),
-		event(9, "b", observer.EventValueChanged, nil),
+		event(1, "a", model.EventStateChanged, showing(true)),
+		event(2, "a", model.EventStateChanged, showing(true)),
+		event(3, "a", model.EventStateChanged, showing(true)),
+		event(4, "a", model.EventStateChanged, showing(false)),
+		event(5, "b", model.EventStateChanged, showing(false)),
+		event(6, "b", model.EventStateChanged, map[string]any{"state": "checked", "on": false}),
+		event(7, "b", model.EventValueChanged, nil),
+		event(8, "b", model.EventValueChanged, nil),
+		event(9, "b", model.EventValueChanged, nil),
 	}})
-	gap := event(10, "b", observer.EventValueChanged, nil)
+	gap := event(10, "b", model.EventValueChanged, nil)
 	gap.Event.Gap = 2
-	p2 := newEventsPage(&client.EventsPage{Events: append([]client.SequencedEvent{event(9, "b", observer.EventValueChanged, nil)}, gap)})
+	p2 := newEventsPage(&client.EventsPage{Events: append([]client.SequencedEvent{event(9, "b", model.EventValueChanged, nil)}, gap)})
 	var got []int
 	for _, e := range p.Events {
 		got = append(got, int(e.Envelope.Seq), e.events())
@@ -62,9 +63,9 @@ func TestEventsPageCoalescesRuns(t *testing.T) {
 func TestEventsTextKeepsTheCursor(t *testing.T) {
 	var evs []client.SequencedEvent
 	for i := range 2000 {
-		typ := observer.EventValueChanged
+		typ := model.EventValueChanged
 		if i%2 == 1 {
-			typ = observer.EventTitleChanged
+			typ = model.EventTitleChanged
 		}
 		evs = append(evs, event(uint64(100+i), "an app with a long name", typ, nil))
 	}
@@ -80,7 +81,7 @@ func TestEventsTextKeepsTheCursor(t *testing.T) {
 	if p.Cursor != 5000 || len(p.Events) != 2000 {
 		t.Fatal("the page itself was changed")
 	}
-	huge := newEventsPage(&client.EventsPage{Events: []client.SequencedEvent{event(1, strings.Repeat("ä", 40000), observer.EventFocusChanged, nil)}, Cursor: 1})
+	huge := newEventsPage(&client.EventsPage{Events: []client.SequencedEvent{event(1, strings.Repeat("ä", 40000), model.EventFocusChanged, nil)}, Cursor: 1})
 	text, shown = huge.text(nil)
 	if len(text) > maxText || !strings.HasSuffix(text, " …\n1 event; cursor 1") || len(shown.Events) != 1 {
 		t.Fatalf("one line too long: %d bytes, ends %q", len(text), text[len(text)-100:])
@@ -92,7 +93,7 @@ func TestEventsTextKeepsTheCursor(t *testing.T) {
 func TestEventsResourceNewest(t *testing.T) {
 	var evs []client.SequencedEvent
 	for i := range 300 {
-		evs = append(evs, event(uint64(i+1), "app", []observer.EventType{observer.EventValueChanged, observer.EventTitleChanged}[i%2], nil))
+		evs = append(evs, event(uint64(i+1), "app", []model.EventType{model.EventValueChanged, model.EventTitleChanged}[i%2], nil))
 	}
 	p := newEventsPage(&client.EventsPage{Events: evs, Cursor: 300, Earlier: 5})
 	body := p.newest(8 << 10)

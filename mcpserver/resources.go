@@ -7,12 +7,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
-	"github.com/axbus/axbus/observer"
 )
 
 // The event resources: axbus://events/{app} (an app's name as subjects spell it, or "all").
@@ -105,7 +106,7 @@ func (r *eventResources) subscribe(_ context.Context, req *mcp.SubscribeRequest)
 		}
 	})
 	if err != nil {
-		return observer.Errorf(observer.CodeUnavailable, "Check the connection to the daemon.", "subscribing to %s: %v", uri, err)
+		return model.Errorf(model.CodeUnavailable, "Check the connection to the daemon.", "subscribing to %s: %v", uri, err)
 	}
 	sub.nats = ns
 	r.subs[uri] = sub

@@ -6,11 +6,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/textform"
-	"github.com/axbus/axbus/observer"
 )
 
 // result is an endpoint's reply as a tool result: the compact text an agent reads, and the
@@ -21,7 +22,7 @@ func (c *call) result(raw json.RawMessage) *mcp.CallToolResult {
 	ep := c.t.endpoint
 	switch {
 	case ep == "inspect":
-		var insp observer.Inspection
+		var insp model.Inspection
 		if json.Unmarshal(raw, &insp) == nil {
 			return c.inspection(&insp)
 		}
@@ -36,7 +37,7 @@ func (c *call) result(raw json.RawMessage) *mcp.CallToolResult {
 			return acted(&r)
 		}
 	case ep == "read":
-		var r observer.ReadResult
+		var r model.ReadResult
 		if json.Unmarshal(raw, &r) == nil {
 			return textResult(readText(&r), raw)
 		}
@@ -51,7 +52,7 @@ func (c *call) result(raw json.RawMessage) *mcp.CallToolResult {
 		}
 		res := textResult(form(&r, string(raw)), raw)
 		if f := r.Failure; f != nil && f.Error != nil {
-			return failed(observer.Errorf(f.Error.Code, f.Error.Suggestion, "step %d (%s %s) failed: %s", f.Step, f.Action, f.Locator, f.Error.Message), res)
+			return failed(model.Errorf(f.Error.Code, f.Error.Suggestion, "step %d (%s %s) failed: %s", f.Step, f.Action, f.Locator, f.Error.Message), res)
 		}
 		return res
 	}
@@ -88,13 +89,13 @@ func form(v any, alt string) string {
 // window, budget, what was cut or left out, recognised text) and the count of its elements.
 // The elements are the text, one a line: as JSON they were 3-5 times its size.
 type inspectionHeader struct {
-	*observer.Inspection
+	*model.Inspection
 	Elements int `json:"elements"`
 }
 
 // inspection is inspect's result; find narrows the listing to a locator's matches. Its ids are
 // the ones bare ids name from now on.
-func (c *call) inspection(insp *observer.Inspection) *mcp.CallToolResult {
+func (c *call) inspection(insp *model.Inspection) *mcp.CallToolResult {
 	if c.find != nil {
 		insp.Elements = c.find.FindIn(insp)
 	}
@@ -110,7 +111,7 @@ type waitOut struct {
 }
 
 // lean is w without its listing, the snapshot's id kept, and the listing decoded.
-func lean(w *api.WaitResult) (*waitOut, *observer.Inspection) {
+func lean(w *api.WaitResult) (*waitOut, *model.Inspection) {
 	out := &waitOut{WaitResult: w}
 	if w.Snapshot == nil {
 		return out, nil
@@ -157,7 +158,7 @@ func acted(r *api.ActionReply) *mcp.CallToolResult {
 	if r.Expect != nil && r.Expect.Error != nil {
 		r.Expect.Error = inTerms(r.Expect.Error, inExpectTerms)
 	}
-	var why *observer.Error
+	var why *model.Error
 	switch {
 	case r.Expect == nil && !r.Done:
 		why = notDone(r, "")
@@ -185,7 +186,7 @@ const skipped = "skipped"
 
 // notDone is why an action was not done, from the report of the last step it tried (a step
 // skipped, as physical input is without policy physical, when it tried none), and then.
-func notDone(r *api.ActionReply, then string) *observer.Error {
+func notDone(r *api.ActionReply, then string) *model.Error {
 	why := "no step of its chain worked"
 	for i := len(r.Trace) - 1; i >= 0; i-- {
 		if s := r.Trace[i]; s.Message != "" {
@@ -195,12 +196,12 @@ func notDone(r *api.ActionReply, then string) *observer.Error {
 			}
 		}
 	}
-	return inTerms(observer.Errorf(observer.CodeActionFailed, "", "%s not done (%s)%s", r.Action, why, then), inMCPTerms)
+	return inTerms(model.Errorf(model.CodeActionFailed, "", "%s not done (%s)%s", r.Action, why, then), inMCPTerms)
 }
 
 // unmet is why a wait (what: its condition, or an action's expect) was not met, with its code
 // and what to do; nil when it was. timeoutArg is the argument that gives it longer.
-func unmet(w *api.WaitResult, what, timeoutArg string) *observer.Error {
+func unmet(w *api.WaitResult, what, timeoutArg string) *model.Error {
 	verdict := string(w.Outcome)
 	if w.Outcome == api.WaitTimeout {
 		verdict = "not met in " + textform.MS(w.ElapsedMS)
@@ -209,17 +210,17 @@ func unmet(w *api.WaitResult, what, timeoutArg string) *observer.Error {
 	case w.Outcome == api.WaitMet:
 		return nil
 	case w.Error != nil:
-		return observer.Errorf(w.Error.Code, w.Error.Suggestion, "%s %s %s: %s", what, w.Condition, verdict, w.Error.Message)
+		return model.Errorf(w.Error.Code, w.Error.Suggestion, "%s %s %s: %s", what, w.Condition, verdict, w.Error.Message)
 	case w.Outcome == api.WaitAppGone:
-		return observer.Errorf(observer.CodeAppGone, "Start it again (launch_app), or find it with list_apps.", "%s %s: the app ended first", what, w.Condition)
+		return model.Errorf(model.CodeAppGone, "Start it again (launch_app), or find it with list_apps.", "%s %s: the app ended first", what, w.Condition)
 	}
-	return observer.Errorf(observer.CodeTimeout, "See what the window shows now (inspect); give a longer "+timeoutArg+" if it is only slow.",
+	return model.Errorf(model.CodeTimeout, "See what the window shows now (inspect); give a longer "+timeoutArg+" if it is only slow.",
 		"%s %s %s", what, w.Condition, verdict)
 }
 
 // failed makes r an error result when why is set: the code, the reason and what to do first,
 // then the result's own text.
-func failed(why *observer.Error, r *mcp.CallToolResult) *mcp.CallToolResult {
+func failed(why *model.Error, r *mcp.CallToolResult) *mcp.CallToolResult {
 	if why == nil {
 		return r
 	}
@@ -230,7 +231,7 @@ func failed(why *observer.Error, r *mcp.CallToolResult) *mcp.CallToolResult {
 }
 
 // errorLine is an error as an agent reads it: "CODE: message", and the suggestion.
-func errorLine(e *observer.Error) string {
+func errorLine(e *model.Error) string {
 	line := string(e.Code) + ": " + e.Message
 	if e.Suggestion != "" {
 		line += "\nsuggestion: " + e.Suggestion
@@ -239,7 +240,7 @@ func errorLine(e *observer.Error) string {
 }
 
 // inTerms is a copy of e with its message and suggestion said in MCP terms by say.
-func inTerms(e *observer.Error, say func(string) string) *observer.Error {
+func inTerms(e *model.Error, say func(string) string) *model.Error {
 	out := *e
 	out.Message, out.Suggestion = say(e.Message), say(e.Suggestion)
 	return &out
@@ -247,7 +248,7 @@ func inTerms(e *observer.Error, say func(string) string) *observer.Error {
 
 // readText is a read's text, and a last line saying when hidden elements were left out: an agent
 // reading the text alone learns that there is more.
-func readText(r *observer.ReadResult) string {
+func readText(r *model.ReadResult) string {
 	if r.HiddenOmitted == 0 {
 		return r.Text
 	}

@@ -8,11 +8,12 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
-	"github.com/axbus/axbus/observer"
 )
 
 // Server is the MCP server of one bus connection.
@@ -23,7 +24,7 @@ type Server struct {
 	up     atomic.Bool
 	// lastErr is why the daemon did not answer the last time it was dialled; tried is closed
 	// once the first dial has ended, however.
-	lastErr atomic.Pointer[observer.Error]
+	lastErr atomic.Pointer[model.Error]
 	tried   chan struct{}
 	// redial asks the dialler, between its tries, to dial at once (closing the channel sent
 	// once it has).
@@ -104,8 +105,8 @@ func (s *Server) callError(ctx context.Context, t tool, err error) *mcp.CallTool
 	if away := s.away(ctx); away != nil {
 		return toolError(away)
 	}
-	e := observer.AsError(err)
-	if schema, _ := e.Details["schema"].(string); e.Code == observer.CodeBadRequest && schema != "" {
+	e := model.AsError(err)
+	if schema, _ := e.Details["schema"].(string); e.Code == model.CodeBadRequest && schema != "" {
 		refused := *e
 		_, problems, _ := strings.Cut(e.Message, schema+": ")
 		refused.Message = t.name + ": " + problems
@@ -120,7 +121,7 @@ func (s *Server) callError(ctx context.Context, t tool, err error) *mcp.CallTool
 // toolError is an axbus error as an MCP tool error: its code, message and suggestion in the
 // text an agent reads, in MCP terms, and the error whole as JSON after it.
 func toolError(err error) *mcp.CallToolResult {
-	e := inTerms(observer.AsError(err), inMCPTerms)
+	e := inTerms(model.AsError(err), inMCPTerms)
 	body, _ := json.Marshal(api.ErrorBody{Error: e})
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: errorLine(e)}, &mcp.TextContent{Text: string(body)}}}
 }

@@ -4,7 +4,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // cliWords are what advice in MCP terms may not hold: a flag, or a command of axbus other than
@@ -35,8 +35,8 @@ func TestAdviceInMCPTerms(t *testing.T) {
 		"Ask an admin for credentials (axbus creds add).",
 		"See axbus help for the actions this platform has.",
 	}
-	for _, c := range observer.CodeTable() {
-		if c.Code != observer.CodeAlreadyRunning && c.Code != observer.CodeAddressInUse { // the daemon's start, never a tool's
+	for _, c := range model.CodeTable() {
+		if c.Code != model.CodeAlreadyRunning && c.Code != model.CodeAddressInUse { // the daemon's start, never a tool's
 			advice = append(advice, c.Suggestion)
 		}
 	}

@@ -1,6 +1,10 @@
 package observer
 
-import "context"
+import (
+	"context"
+
+	"github.com/axbus/axbus/model"
+)
 
 // Backend is one platform's access to the accessibility tree. Implementations live under
 // observer/<platform>/ and must be safe for concurrent use.
@@ -15,31 +19,31 @@ type Backend interface {
 
 	// Apps lists the running apps that expose an accessibility tree. Generation is left zero: the
 	// observer assigns it from PID and Instance.
-	Apps(ctx context.Context) ([]App, error)
+	Apps(ctx context.Context) ([]model.App, error)
 
 	// Windows lists an app's top-level windows, dialogs and sheets.
-	Windows(ctx context.Context, pid int) ([]Window, error)
+	Windows(ctx context.Context, pid int) ([]model.Window, error)
 
 	// Read reads many elements at once and returns one Node per ref, in order. Implementations
 	// pipeline the calls rather than making one round trip at a time. A ref that cannot be read
 	// gets a Node with Err set; a cancelled ctx ends the read promptly.
-	Read(ctx context.Context, refs []NodeRef) []Node
+	Read(ctx context.Context, refs []model.NodeRef) []model.Node
 
 	// FocusPath returns the handles from the app's root down to its focused element, or nil
 	// when nothing in the app has focus.
-	FocusPath(ctx context.Context, pid int) ([]NodeRef, error)
+	FocusPath(ctx context.Context, pid int) ([]model.NodeRef, error)
 
 	// Watch delivers normalised events to sink until stop is called. sink must not block: the
 	// observer's subscribers run in it, and they only queue. App launch and exit are reported as
 	// events too.
-	Watch(sink func(Event)) (stop func(), err error)
+	Watch(sink func(model.Event)) (stop func(), err error)
 
 	// Perform invokes a named platform action on an element ("AXPress", "click", "activate").
-	Perform(ctx context.Context, ref NodeRef, action string) error
+	Perform(ctx context.Context, ref model.NodeRef, action string) error
 
 	// SetAttribute sets a platform attribute of an element ("AXValue", "AXFocused", "text",
 	// "value", "focus"); value is a string, float64 or bool.
-	SetAttribute(ctx context.Context, ref NodeRef, attr string, value any) error
+	SetAttribute(ctx context.Context, ref model.NodeRef, attr string, value any) error
 
 	// Input synthesises physical input (a pointer click, key strokes). It is used only when the
 	// caller asked for physical input.
@@ -47,14 +51,6 @@ type Backend interface {
 
 	// Close releases the backend's connections.
 	Close() error
-}
-
-// Bounds is one element's bounds as ReadBounds found them: Rect is nil when the platform reports
-// none, Offscreen is set when it reports the element as not on screen.
-type Bounds struct {
-	Rect      *Rect
-	Offscreen bool
-	Err       error
 }
 
 // InputKind is the kind of physical input.
@@ -77,4 +73,9 @@ type Input struct {
 	Count  int // clicks; 0 means 1
 	Text   string
 	Keys   string
+}
+
+// ErrInputKind is physical input of a kind no backend knows.
+func ErrInputKind(kind InputKind) *model.Error {
+	return model.Errorf(model.CodeBadRequest, "Use click, type or key.", "unknown input kind %q", kind)
 }

@@ -3,6 +3,8 @@ package observer
 import (
 	"context"
 	"image"
+
+	"github.com/axbus/axbus/model"
 )
 
 // The optional capabilities of a backend, each an interface a Backend may implement besides its
@@ -14,7 +16,7 @@ import (
 // cheaply than Read. The visible-clip walk uses it to find which children of a long list are on
 // screen before reading any of them in full.
 type BoundsReader interface {
-	ReadBounds(ctx context.Context, refs []NodeRef) []Bounds
+	ReadBounds(ctx context.Context, refs []model.NodeRef) []model.Bounds
 }
 
 // ChildKnower is implemented by backends that know, without asking the app, which children an
@@ -22,7 +24,7 @@ type BoundsReader interface {
 // when they change). The walk reads those children in the same batch as their parent, one
 // round trip for several levels; a guess the parent's read contradicts is dropped.
 type ChildKnower interface {
-	KnownChildren(ref NodeRef) []NodeRef
+	KnownChildren(ref model.NodeRef) []model.NodeRef
 }
 
 // HitTester is implemented by backends that can tell which element is at a point of the screen:
@@ -33,14 +35,14 @@ type HitTester interface {
 	// hit-tests (AT-SPI: Component.GetAccessibleAtPoint from window down; macOS:
 	// AXUIElementCopyElementAtPosition, then its parents). An element covered by another is not
 	// on the path; an empty path means nothing of window's is at the point.
-	HitPath(ctx context.Context, window NodeRef, x, y float64) ([]NodeRef, error)
+	HitPath(ctx context.Context, window model.NodeRef, x, y float64) ([]model.NodeRef, error)
 }
 
 // TextReader is implemented by backends whose Read leaves out the text of elements whose name
 // says the same (a label's accessible name is its text), to save calls. ReadWithText reads the
 // text of every text element too: reading a window's text needs it.
 type TextReader interface {
-	ReadWithText(ctx context.Context, refs []NodeRef) []Node
+	ReadWithText(ctx context.Context, refs []model.NodeRef) []model.Node
 }
 
 // ChainProvider is a Backend that declares its chains.
@@ -61,16 +63,16 @@ type PlatformRoler interface {
 // while someone else observes it, never when no one does. Without a gate every such app is
 // re-read slowly.
 type RecheckGate interface {
-	RecheckWhen(rate func(App) Recheck)
+	RecheckWhen(rate func(model.App) Recheck)
 }
 
 // ScreenReader is implemented by backends that can read the screen's pixels (X11 GetImage,
 // CoreGraphics): the screenshot endpoint.
 type ScreenReader interface {
 	// ScreenBounds is the whole display, in global screen coordinates (as Rect).
-	ScreenBounds(ctx context.Context) (Rect, error)
+	ScreenBounds(ctx context.Context) (model.Rect, error)
 	// Capture reads the pixels of rect (global coordinates, inside ScreenBounds) as shown.
-	Capture(ctx context.Context, rect Rect) (*image.RGBA, error)
+	Capture(ctx context.Context, rect model.Rect) (*image.RGBA, error)
 }
 
 // ResourceReporter is implemented by backends that can say what they hold now, per kind, by
@@ -84,18 +86,18 @@ type ResourceReporter interface {
 // WindowChanger is implemented by backends that can move, resize, close, raise and minimize
 // windows (X11 requests on Linux, the AX API on macOS).
 type WindowChanger interface {
-	ChangeWindow(ctx context.Context, pid int, win Window, ch WindowChange) error
+	ChangeWindow(ctx context.Context, pid int, win model.Window, ch model.WindowChange) error
 }
 
 // AppLauncher is implemented by backends that start and end apps (a desktop entry or a command
 // on Linux; NSWorkspace and NSRunningApplication on macOS).
 type AppLauncher interface {
 	// Launch starts the app and returns at once; the caller waits for it to register.
-	Launch(ctx context.Context, spec LaunchSpec) (Launched, error)
+	Launch(ctx context.Context, spec model.LaunchSpec) (model.Launched, error)
 	// Quit asks app to end as its user would (its windows closed, or the platform's quit), or,
 	// with force, ends it at once (SIGKILL, forceTerminate). It returns once asked; the caller
 	// waits for the app to end.
-	Quit(ctx context.Context, app App, force bool) error
+	Quit(ctx context.Context, app model.App, force bool) error
 }
 
 // Clipboard is implemented by backends that read and write the system clipboard's text (the X11
@@ -123,7 +125,7 @@ type WebAccessibility interface {
 // no backend's but a text recognition engine's (observer/ocr: Tesseract, Vision), given to the
 // service beside the backend; observer/screen runs it within its limits.
 type TextRecognizer interface {
-	Recognize(ctx context.Context, png []byte) ([]RecognizedLine, error)
+	Recognize(ctx context.Context, png []byte) ([]model.RecognizedLine, error)
 }
 
 // InputWatcher is a backend that hears what a person does with the mouse and keyboard (Linux:
@@ -133,5 +135,5 @@ type InputWatcher interface {
 	WatchInput(fn func(PersonInput)) (stop func(), err error)
 	// ElementAt is the deepest element at a point of the screen in the top-most window there,
 	// with its app and that window.
-	ElementAt(ctx context.Context, x, y float64) (App, Window, NodeRef, error)
+	ElementAt(ctx context.Context, x, y float64) (model.App, model.Window, model.NodeRef, error)
 }

@@ -1,6 +1,10 @@
 package observer
 
-import "context"
+import (
+	"context"
+
+	"github.com/axbus/axbus/model"
+)
 
 // An action (click, toggle, set_value, ...) is done through a chain: an ordered list of steps a
 // backend declares as data, tried one after the other until one works. The executor (package
@@ -44,11 +48,11 @@ type Step struct {
 
 // StepTarget is what a step acts on.
 type StepTarget struct {
-	Ref    NodeRef
-	Node   Node // as read just before the chain ran
-	App    App
+	Ref    model.NodeRef
+	Node   model.Node // as read just before the chain ran
+	App    model.App
 	Value  string // the request's value (set_value, type), or ""
-	Parent NodeRef
+	Parent model.NodeRef
 }
 
 // Chain is how one action is done on one platform.
@@ -62,7 +66,7 @@ type Chain struct {
 	// Proof, when set, is the state the element must show after a step "worked", else the
 	// executor takes the step for failed and tries the next: a toolkit may accept a call and do
 	// nothing (GTK4's GrabFocus).
-	Proof States
+	Proof model.States
 	// ProofText: after a step "worked" the element's value must hold the request's text (set_value:
 	// be it, or the same number; type: end with it), else the step failed: Firefox ESR answers
 	// EditableText's SetTextContents true and changes nothing. A secure field, whose value is

@@ -1,5 +1,7 @@
 package observer
 
+import "github.com/axbus/axbus/model"
+
 // What is hidden, one rule (hiddenUnder) applied over a walk (HiddenIn: observer/text leaves it
 // out of a read) and along one element's path (HiddenOnPath: commands refuses to act on it).
 
@@ -28,11 +30,11 @@ package observer
 // decides, so a toolkit that does not report showing hides nothing: GTK 4.8 sets it on the window
 // alone (whose children are visible and placed), macOS has no such state, and their trees are
 // read whole.
-func hiddenUnder(parent *Node, parentInView bool, n *Node, behind bool) bool {
-	if !parent.States.Has(StateShowing) || n.States.Has(StateShowing) || n.States == 0 {
+func hiddenUnder(parent *model.Node, parentInView bool, n *model.Node, behind bool) bool {
+	if !parent.States.Has(model.StateShowing) || n.States.Has(model.StateShowing) || n.States == 0 {
 		return false // an element with no state at all says nothing (WebKitGTK's socket and plug)
 	}
-	if !n.States.Has(StateVisible) {
+	if !n.States.Has(model.StateVisible) {
 		return true
 	}
 	return (!placed(n) && parentInView) || behind
@@ -42,7 +44,7 @@ func hiddenUnder(parent *Node, parentInView bool, n *Node, behind bool) bool {
 // shows over its place: what shows there is the sibling.
 func behindSibling(nodes []Walked, siblings []int, i int) bool {
 	n := &nodes[i].Node
-	if n.States.Has(StateShowing) || !placed(n) {
+	if n.States.Has(model.StateShowing) || !placed(n) {
 		return false
 	}
 	for _, j := range siblings {
@@ -54,8 +56,8 @@ func behindSibling(nodes []Walked, siblings []int, i int) bool {
 }
 
 // showsOver reports whether s shows where n, placed, would be.
-func showsOver(s, n *Node) bool {
-	return s.States.Has(StateShowing) && placed(s) && !s.Bounds.Intersect(*n.Bounds).Empty()
+func showsOver(s, n *model.Node) bool {
+	return s.States.Has(model.StateShowing) && placed(s) && !s.Bounds.Intersect(*n.Bounds).Empty()
 }
 
 // viewUnder is where element n stands, given its parent's: the visible clip around n (the walk's: the
@@ -63,7 +65,7 @@ func showsOver(s, n *Node) bool {
 // in view: inside that clip, or wholly outside it (an edge shared at most) under a parent in view,
 // which is a pop-up drawn over the window (an open menu's items). One reaching past its clip (a
 // long list in a scroll area, a row on its edge) is not wholly in view.
-func viewUnder(parent *Node, parentClip *Rect, parentInView bool, n *Node) (clip *Rect, inView bool) {
+func viewUnder(parent *model.Node, parentClip *model.Rect, parentInView bool, n *model.Node) (clip *model.Rect, inView bool) {
 	clip = narrowClip(parentClip, parent)
 	if !placed(n) {
 		return clip, false
@@ -73,14 +75,14 @@ func viewUnder(parent *Node, parentClip *Rect, parentInView bool, n *Node) (clip
 }
 
 // placed reports whether the platform gave n a place on screen.
-func placed(n *Node) bool { return !n.Offscreen && n.Bounds != nil && !n.Bounds.Empty() }
+func placed(n *model.Node) bool { return !n.Offscreen && n.Bounds != nil && !n.Bounds.Empty() }
 
 // HiddenIn marks the hidden elements of the subtree at root of a walk (nodes[root:end], indexed
 // from root; see hiddenUnder): what a read of its text leaves out. The root is never hidden: a
 // scope names what to read, shown or not.
 func HiddenIn(nodes []Walked, root, end int) []bool {
 	hidden := make([]bool, end-root)
-	clips := make([]*Rect, end-root)
+	clips := make([]*model.Rect, end-root)
 	inView := make([]bool, end-root)
 	kids := make([][]int, end-root)
 	for i := root + 1; i < end; i++ {
@@ -97,7 +99,7 @@ func HiddenIn(nodes []Walked, root, end int) []bool {
 }
 
 // viewOf is where element i of a walk stands (see viewUnder), from the window down.
-func viewOf(nodes []Walked, i int) (clip *Rect, inView bool) {
+func viewOf(nodes []Walked, i int) (clip *model.Rect, inView bool) {
 	path := []int{i}
 	for p := nodes[i].Parent; p >= 0; p = nodes[p].Parent {
 		path = append(path, p)

@@ -1,6 +1,10 @@
 package observer
 
-import "context"
+import (
+	"context"
+
+	"github.com/axbus/axbus/model"
+)
 
 // maxSiblingsRead bounds the siblings HiddenOnPath reads to tell whether one of them shows
 // where an element would: past it, the element is taken as not hidden.
@@ -15,11 +19,11 @@ const maxSiblingsRead = 64
 // element that does not show under a showing parent wholly in view, although it is visible and
 // placed: one shows over its place (a stack's page under another). Under a parent not wholly in
 // view (a long list) such an element is taken as scrolled out, not hidden.
-func HiddenOnPath(ctx context.Context, r Reader, path []Node) int {
+func HiddenOnPath(ctx context.Context, r Reader, path []model.Node) int {
 	if len(path) == 0 {
 		return -1
 	}
-	var clip *Rect
+	var clip *model.Rect
 	inView := placed(&path[0])
 	for i := 1; i < len(path); i++ {
 		parent, n := &path[i-1], &path[i]
@@ -37,11 +41,11 @@ func HiddenOnPath(ctx context.Context, r Reader, path []Node) int {
 }
 
 // siblingShowsOver reads parent's other children and reports whether one shows where n would.
-func siblingShowsOver(ctx context.Context, r Reader, parent, n *Node) bool {
+func siblingShowsOver(ctx context.Context, r Reader, parent, n *model.Node) bool {
 	if !placed(n) || len(parent.Children) > maxSiblingsRead {
 		return false
 	}
-	refs := make([]NodeRef, 0, len(parent.Children))
+	refs := make([]model.NodeRef, 0, len(parent.Children))
 	for _, c := range parent.Children {
 		if c != n.Ref {
 			refs = append(refs, c)

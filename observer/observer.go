@@ -2,9 +2,10 @@ package observer
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/axbus/axbus/model"
 )
 
 // Observer is the platform-neutral face of a desktop: apps with generations, windows,
@@ -53,7 +54,7 @@ func (o *Observer) Now() time.Time { return o.now() }
 
 // Subscribe delivers every normalised event to fn until the token is unsubscribed. fn must not
 // block. The backend is watched while at least one subscriber is present.
-func (o *Observer) Subscribe(fn func(Event)) (Token, error) {
+func (o *Observer) Subscribe(fn func(model.Event)) (Token, error) {
 	id, err := o.subs.Subscribe(fn)
 	return Token(id), err
 }
@@ -63,14 +64,14 @@ func (o *Observer) Unsubscribe(t Token) { o.subs.Unsubscribe(int(t)) }
 
 // watch starts the backend's watch with events stamped with their app's generation, and the
 // changes to secure fields coalesced and stripped (secureGate).
-func (o *Observer) watch(sink func(Event)) (func(), error) {
+func (o *Observer) watch(sink func(model.Event)) (func(), error) {
 	gate := newSecureGate(sink, o.now)
-	stop, err := o.backend.Watch(func(e Event) {
+	stop, err := o.backend.Watch(func(e model.Event) {
 		if e.Time.IsZero() {
 			e.Time = o.now()
 		}
 		if e.App.PID > 0 {
-			if e.Type == EventAppLaunched {
+			if e.Type == model.EventAppLaunched {
 				e.App.Generation = o.gens.launched(e.App.PID, e.Instance)
 			} else {
 				e.App.Generation = o.gens.of(e.App.PID, "")
@@ -85,10 +86,10 @@ func (o *Observer) watch(sink func(Event)) (func(), error) {
 }
 
 // Apps lists the running apps with their generations.
-func (o *Observer) Apps(ctx context.Context) ([]App, error) {
+func (o *Observer) Apps(ctx context.Context) ([]model.App, error) {
 	apps, err := o.backend.Apps(ctx)
 	if err != nil {
-		return nil, AsError(err)
+		return nil, model.AsError(err)
 	}
 	for i := range apps {
 		apps[i].Generation = o.gens.of(apps[i].PID, apps[i].Instance)
@@ -96,49 +97,35 @@ func (o *Observer) Apps(ctx context.Context) ([]App, error) {
 	return apps, nil
 }
 
-// AppQuery names an app by pid or by name. A name matches exactly (case-insensitive) first,
-// then as a unique prefix, then as a unique substring; an id (bundle id) matches exactly.
-type AppQuery struct {
-	Name string `json:"app,omitempty"`
-	PID  int    `json:"pid,omitempty"`
-}
-
-func (q AppQuery) String() string {
-	if q.PID > 0 {
-		return "pid " + strconv.Itoa(q.PID)
-	}
-	return "app " + `"` + q.Name + `"`
-}
-
 // FindApp resolves q to one running app.
-func (o *Observer) FindApp(ctx context.Context, q AppQuery) (App, error) {
+func (o *Observer) FindApp(ctx context.Context, q model.AppQuery) (model.App, error) {
 	if q.PID <= 0 && strings.TrimSpace(q.Name) == "" {
-		return App{}, Errorf(CodeBadRequest, `Name the app with "app" (a name from axbus apps) or "pid".`,
+		return model.App{}, model.Errorf(model.CodeBadRequest, `Name the app with "app" (a name from axbus apps) or "pid".`,
 			"no app given")
 	}
 	apps, err := o.Apps(ctx)
 	if err != nil {
-		return App{}, err
+		return model.App{}, err
 	}
 	if q.PID > 0 {
 		for _, a := range apps {
 			if a.PID == q.PID {
 				if q.Name != "" && !strings.EqualFold(a.Name, q.Name) {
-					return App{}, Errorf(CodeAppNotFound, "Give the pid or the name alone, or check them with axbus apps.",
+					return model.App{}, model.Errorf(model.CodeAppNotFound, "Give the pid or the name alone, or check them with axbus apps.",
 						"pid %d is %q, not %q", q.PID, a.Name, q.Name).With("pid", q.PID)
 				}
 				return a, nil
 			}
 		}
-		return App{}, appNotFound(q, apps)
+		return model.App{}, appNotFound(q, apps)
 	}
 	name := strings.ToLower(strings.TrimSpace(q.Name))
-	for _, match := range []func(App) bool{
-		func(a App) bool { return strings.ToLower(a.Name) == name || strings.ToLower(a.ID) == name },
-		func(a App) bool { return strings.HasPrefix(strings.ToLower(a.Name), name) },
-		func(a App) bool { return strings.Contains(strings.ToLower(a.Name), name) },
+	for _, match := range []func(model.App) bool{
+		func(a model.App) bool { return strings.ToLower(a.Name) == name || strings.ToLower(a.ID) == name },
+		func(a model.App) bool { return strings.HasPrefix(strings.ToLower(a.Name), name) },
+		func(a model.App) bool { return strings.Contains(strings.ToLower(a.Name), name) },
 	} {
-		var found []App
+		var found []model.App
 		for _, a := range apps {
 			if match(a) {
 				found = append(found, a)
@@ -152,40 +139,40 @@ func (o *Observer) FindApp(ctx context.Context, q AppQuery) (App, error) {
 			for i, a := range found {
 				pids[i] = a.PID
 			}
-			return App{}, Errorf(CodeAppAmbiguous, "Name the app by pid instead (see axbus apps).",
+			return model.App{}, model.Errorf(model.CodeAppAmbiguous, "Name the app by pid instead (see axbus apps).",
 				"%d apps match %q", len(found), q.Name).With("pids", pids)
 		}
 	}
-	return App{}, appNotFound(q, apps)
+	return model.App{}, appNotFound(q, apps)
 }
 
-func appNotFound(q AppQuery, apps []App) *Error {
+func appNotFound(q model.AppQuery, apps []model.App) *model.Error {
 	names := make([]string, 0, len(apps))
 	for _, a := range apps {
 		names = append(names, a.Name)
 	}
-	return Errorf(CodeAppNotFound, "Run axbus apps to see the running apps; start the app first if it is not there.",
+	return model.Errorf(model.CodeAppNotFound, "Run axbus apps to see the running apps; start the app first if it is not there.",
 		"no running app matches %s", q).With("running", names)
 }
 
 // Windows lists the windows of the app q names.
-func (o *Observer) Windows(ctx context.Context, q AppQuery) (App, []Window, error) {
+func (o *Observer) Windows(ctx context.Context, q model.AppQuery) (model.App, []model.Window, error) {
 	app, err := o.FindApp(ctx, q)
 	if err != nil {
-		return App{}, nil, err
+		return model.App{}, nil, err
 	}
 	wins, err := o.backend.Windows(ctx, app.PID)
 	if err != nil {
-		return app, nil, AsError(err)
+		return app, nil, model.AsError(err)
 	}
 	return app, wins, nil
 }
 
 // Window is the app q names and its window named want, as PickWindow chooses it.
-func (o *Observer) Window(ctx context.Context, q AppQuery, want string) (App, Window, error) {
+func (o *Observer) Window(ctx context.Context, q model.AppQuery, want string) (model.App, model.Window, error) {
 	app, wins, err := o.Windows(ctx, q)
 	if err != nil {
-		return App{}, Window{}, err
+		return model.App{}, model.Window{}, err
 	}
 	win, err := PickWindow(app, wins, want)
 	return app, win, err
@@ -193,9 +180,9 @@ func (o *Observer) Window(ctx context.Context, q AppQuery, want string) (App, Wi
 
 // PickWindow chooses the window named by id or title (exact, else a unique substring), or else
 // the focused one, or else the first.
-func PickWindow(app App, wins []Window, want string) (Window, error) {
+func PickWindow(app model.App, wins []model.Window, want string) (model.Window, error) {
 	if len(wins) == 0 {
-		return Window{}, Errorf(CodeWindowNotFound, "The app has no window yet: wait for one (axbus wait 'window:title~...') and inspect again.",
+		return model.Window{}, model.Errorf(model.CodeWindowNotFound, "The app has no window yet: wait for one (axbus wait 'window:title~...') and inspect again.",
 			"%s (pid %d) has no window", app.Name, app.PID).With("pid", app.PID)
 	}
 	if want == "" {
@@ -212,7 +199,7 @@ func PickWindow(app App, wins []Window, want string) (Window, error) {
 		}
 	}
 	lw := strings.ToLower(want)
-	var found []Window
+	var found []model.Window
 	for _, w := range wins {
 		if strings.EqualFold(w.Title, want) {
 			return w, nil
@@ -228,6 +215,6 @@ func PickWindow(app App, wins []Window, want string) (Window, error) {
 	for i, w := range wins {
 		titles[i] = w.ID + " " + w.Title
 	}
-	return Window{}, Errorf(CodeWindowNotFound, "Name the window by id or by its exact title (see axbus windows).",
+	return model.Window{}, model.Errorf(model.CodeWindowNotFound, "Name the window by id or by its exact title (see axbus windows).",
 		"no single window of %s matches %q", app.Name, want).With("windows", titles)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
@@ -17,16 +19,16 @@ func demo(t *testing.T) (*observer.Observer, *sim.Desktop) {
 	return observer.New(d), d
 }
 
-func inspectNotes(t *testing.T, o *observer.Observer) *observer.Inspection {
+func inspectNotes(t *testing.T, o *observer.Observer) *model.Inspection {
 	t.Helper()
-	insp, err := o.Inspect(context.Background(), observer.InspectRequest{App: observer.AppQuery{PID: notes}})
+	insp, err := o.Inspect(context.Background(), observer.InspectRequest{App: model.AppQuery{PID: notes}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return insp
 }
 
-func elementWhere(t *testing.T, insp *observer.Inspection, pred func(observer.Element) bool) observer.Element {
+func elementWhere(t *testing.T, insp *model.Inspection, pred func(model.Element) bool) model.Element {
 	t.Helper()
 	for _, e := range insp.Elements {
 		if pred(e) {
@@ -34,10 +36,10 @@ func elementWhere(t *testing.T, insp *observer.Inspection, pred func(observer.El
 		}
 	}
 	t.Fatalf("no such element in %s", insp.SnapshotID)
-	return observer.Element{}
+	return model.Element{}
 }
 
-func scope(insp *observer.Inspection, el observer.Element) *observer.Scope {
+func scope(insp *model.Inspection, el model.Element) *observer.Scope {
 	return &observer.Scope{Snapshot: insp.SnapshotID, Element: el.ID}
 }
 
@@ -53,7 +55,7 @@ func TestUnscopedListsVisibleRowsAndScopeReachesAll400(t *testing.T) {
 	if rows == 0 || rows > 20 || insp.OffscreenOmitted == 0 {
 		t.Fatalf("unscoped: %d rows listed, %d off-screen omitted; want only the visible rows", rows, insp.OffscreenOmitted)
 	}
-	area := elementWhere(t, insp, func(e observer.Element) bool { return e.Role == observer.RoleScrollArea && e.Description == "Items" })
+	area := elementWhere(t, insp, func(e model.Element) bool { return e.Role == model.RoleScrollArea && e.Description == "Items" })
 	scoped, err := o.Inspect(context.Background(), observer.InspectRequest{Scope: scope(insp, area)})
 	if err != nil {
 		t.Fatal(err)
@@ -84,22 +86,22 @@ func TestScopeRefusals(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		change func(d *sim.Desktop) error
-		code   observer.Code
+		code   model.Code
 	}{
-		{"moved", func(d *sim.Desktop) error { return d.Move(notes, "save", 30, 0) }, observer.CodeScopeMoved},
-		{"renamed", func(d *sim.Desktop) error { return d.SetTitle(notes, "save", "Store") }, observer.CodeScopeChanged},
-		{"removed", func(d *sim.Desktop) error { return d.RemoveNode(notes, "save") }, observer.CodeScopeChanged},
+		{"moved", func(d *sim.Desktop) error { return d.Move(notes, "save", 30, 0) }, model.CodeScopeMoved},
+		{"renamed", func(d *sim.Desktop) error { return d.SetTitle(notes, "save", "Store") }, model.CodeScopeChanged},
+		{"removed", func(d *sim.Desktop) error { return d.RemoveNode(notes, "save") }, model.CodeScopeChanged},
 		{"an identical twin", func(d *sim.Desktop) error {
 			return d.AddNode(notes, "toolbar", sim.NodeSpec{ID: "save-twin", Role: "AXButton", Title: "Save",
 				Help: "Save the note", Identifier: "saveButton", Frame: []float64{110, 84, 64, 28}})
-		}, observer.CodeScopeAmbiguous},
-		{"app restarted", func(d *sim.Desktop) error { return d.Relaunch(notes) }, observer.CodeScopeGeneration},
+		}, model.CodeScopeAmbiguous},
+		{"app restarted", func(d *sim.Desktop) error { return d.Relaunch(notes) }, model.CodeScopeGeneration},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			o, d := demo(t)
 			insp := inspectNotes(t, o)
-			save := elementWhere(t, insp, func(e observer.Element) bool { return e.Role == observer.RoleButton && e.Name == "Save" })
-			if c.name == "an identical twin" && (save.Bounds == nil || *save.Bounds != (observer.Rect{X: 110, Y: 84, W: 64, H: 28})) {
+			save := elementWhere(t, insp, func(e model.Element) bool { return e.Role == model.RoleButton && e.Name == "Save" })
+			if c.name == "an identical twin" && (save.Bounds == nil || *save.Bounds != (model.Rect{X: 110, Y: 84, W: 64, H: 28})) {
 				t.Fatalf("the twin must sit where Save is, at %+v", save.Bounds)
 			}
 			if err := c.change(d); err != nil {
@@ -107,7 +109,7 @@ func TestScopeRefusals(t *testing.T) {
 			}
 			before, _ := o.Store().Stats()
 			_, err := o.Inspect(context.Background(), observer.InspectRequest{Scope: scope(insp, save)})
-			e := observer.AsError(err)
+			e := model.AsError(err)
 			if e == nil || e.Code != c.code || e.Suggestion == "" {
 				t.Fatalf("got %v, want %s with a suggestion", err, c.code)
 			}
@@ -121,7 +123,7 @@ func TestScopeRefusals(t *testing.T) {
 func TestScopeFindsTheSameElementUnchanged(t *testing.T) {
 	o, _ := demo(t)
 	insp := inspectNotes(t, o)
-	save := elementWhere(t, insp, func(e observer.Element) bool { return e.Role == observer.RoleButton && e.Name == "Save" })
+	save := elementWhere(t, insp, func(e model.Element) bool { return e.Role == model.RoleButton && e.Name == "Save" })
 	scoped, err := o.Inspect(context.Background(), observer.InspectRequest{Scope: scope(insp, save)})
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +131,7 @@ func TestScopeFindsTheSameElementUnchanged(t *testing.T) {
 	if len(scoped.Elements) != 1 || scoped.Elements[0].Name != "Save" || *scoped.Elements[0].Bounds != *save.Bounds {
 		t.Fatalf("scoped listing %+v", scoped.Elements)
 	}
-	if _, err := o.Inspect(context.Background(), observer.InspectRequest{Scope: &observer.Scope{Snapshot: "s_000000000000", Element: "e1"}}); observer.CodeOf(err) != observer.CodeSnapshotExpired {
+	if _, err := o.Inspect(context.Background(), observer.InspectRequest{Scope: &observer.Scope{Snapshot: "s_000000000000", Element: "e1"}}); model.CodeOf(err) != model.CodeSnapshotExpired {
 		t.Fatalf("unknown snapshot: %v", err)
 	}
 }

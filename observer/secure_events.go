@@ -3,6 +3,8 @@ package observer
 import (
 	"sync"
 	"time"
+
+	"github.com/axbus/axbus/model"
 )
 
 // secureQuiet is how long a secure field must be still before the one text_changed of its burst
@@ -19,28 +21,28 @@ const rawSecureCoalesced = "secure:coalesced"
 // held and coalesced into one text_changed that goes out once the field has been still for
 // secureQuiet, or at once when the focus moves elsewhere in the app or the field goes.
 type secureGate struct {
-	sink func(Event)
+	sink func(model.Event)
 	now  func() time.Time
 
 	mu     sync.Mutex
-	held   map[NodeRef]*heldChange
+	held   map[model.NodeRef]*heldChange
 	closed bool
 }
 
 // heldChange is a secure field's burst of changes, waiting for the field to be still.
 type heldChange struct {
-	ev    Event // the text_changed that will go out
+	ev    model.Event // the text_changed that will go out
 	timer *time.Timer
 }
 
-func newSecureGate(sink func(Event), now func() time.Time) *secureGate {
-	return &secureGate{sink: sink, now: now, held: map[NodeRef]*heldChange{}}
+func newSecureGate(sink func(model.Event), now func() time.Time) *secureGate {
+	return &secureGate{sink: sink, now: now, held: map[model.NodeRef]*heldChange{}}
 }
 
 // deliver passes e on, or holds it when it is a change to a secure field.
-func (g *secureGate) deliver(e Event) {
+func (g *secureGate) deliver(e model.Event) {
 	if !e.Secure {
-		if e.Type == EventFocusChanged {
+		if e.Type == model.EventFocusChanged {
 			g.flushApp(e.App.PID, e.Ref) // the focus left the field: its change goes out before the move
 		}
 		g.sink(e)
@@ -53,9 +55,9 @@ func (g *secureGate) deliver(e Event) {
 		e.Element = &el
 	}
 	switch e.Type {
-	case EventTextChanged, EventValueChanged, EventSelectionChanged:
+	case model.EventTextChanged, model.EventValueChanged, model.EventSelectionChanged:
 		g.hold(e)
-	case EventElementDestroyed:
+	case model.EventElementDestroyed:
 		g.flush(e.Ref)
 		g.sink(e)
 	default:
@@ -64,7 +66,7 @@ func (g *secureGate) deliver(e Event) {
 }
 
 // hold starts or extends the burst of e's field.
-func (g *secureGate) hold(e Event) {
+func (g *secureGate) hold(e model.Event) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed || e.Ref == "" {
@@ -74,13 +76,13 @@ func (g *secureGate) hold(e Event) {
 		h.timer.Reset(secureQuiet)
 		return
 	}
-	e.Type, e.Raw = EventTextChanged, rawSecureCoalesced
+	e.Type, e.Raw = model.EventTextChanged, rawSecureCoalesced
 	ref := e.Ref
 	g.held[ref] = &heldChange{ev: e, timer: time.AfterFunc(secureQuiet, func() { g.flush(ref) })}
 }
 
 // flush sends ref's held change, if any, now.
-func (g *secureGate) flush(ref NodeRef) {
+func (g *secureGate) flush(ref model.NodeRef) {
 	g.mu.Lock()
 	h := g.held[ref]
 	delete(g.held, ref)
@@ -95,9 +97,9 @@ func (g *secureGate) flush(ref NodeRef) {
 }
 
 // flushApp sends the held changes of app pid's fields other than except.
-func (g *secureGate) flushApp(pid int, except NodeRef) {
+func (g *secureGate) flushApp(pid int, except model.NodeRef) {
 	g.mu.Lock()
-	var refs []NodeRef
+	var refs []model.NodeRef
 	for ref, h := range g.held {
 		if h.ev.App.PID == pid && ref != except {
 			refs = append(refs, ref)

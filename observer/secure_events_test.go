@@ -5,18 +5,20 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/axbus/axbus/model"
 )
 
 // gateRecorder collects what a secureGate lets through.
 type gateRecorder struct {
 	mu  sync.Mutex
-	evs []Event
-	got chan Event
+	evs []model.Event
+	got chan model.Event
 }
 
-func newGateRecorder() *gateRecorder { return &gateRecorder{got: make(chan Event, 64)} }
+func newGateRecorder() *gateRecorder { return &gateRecorder{got: make(chan model.Event, 64)} }
 
-func (r *gateRecorder) sink(e Event) {
+func (r *gateRecorder) sink(e model.Event) {
 	r.mu.Lock()
 	r.evs = append(r.evs, e)
 	r.mu.Unlock()
@@ -29,9 +31,9 @@ func (r *gateRecorder) count() int {
 	return len(r.evs)
 }
 
-func keystroke(ref NodeRef, start int) Event {
-	return Event{App: AppRef{PID: 7}, Type: EventTextChanged, Raw: "object:text-changed:insert", Ref: ref, Secure: true,
-		Element: &ElementSummary{Role: RolePassword, Name: "Password", Value: "leak"},
+func keystroke(ref model.NodeRef, start int) model.Event {
+	return model.Event{App: model.AppRef{PID: 7}, Type: model.EventTextChanged, Raw: "object:text-changed:insert", Ref: ref, Secure: true,
+		Element: &model.ElementSummary{Role: model.RolePassword, Name: "Password", Value: "leak"},
 		Detail:  map[string]any{"op": "insert", "start": start, "length": 1}}
 }
 
@@ -50,7 +52,7 @@ func TestSecureGateCoalescesABurst(t *testing.T) {
 		}
 		select {
 		case e := <-r.got:
-			if e.Type != EventTextChanged || e.Detail != nil || e.Raw != rawSecureCoalesced || e.Element.Value != "" || e.Element.Name != "Password" {
+			if e.Type != model.EventTextChanged || e.Detail != nil || e.Raw != rawSecureCoalesced || e.Element.Value != "" || e.Element.Name != "Password" {
 				t.Fatalf("the coalesced event: %+v %+v", e, e.Element)
 			}
 		case <-time.After(5 * secureQuiet):
@@ -73,16 +75,16 @@ func TestSecureGateFlushesOnFocusAndDestroy(t *testing.T) {
 		defer g.close()
 		g.deliver(keystroke("pw", 0))
 		g.deliver(keystroke("pw", 1))
-		g.deliver(Event{App: AppRef{PID: 7}, Type: EventFocusChanged, Ref: "name"})
-		if r.count() != 2 || r.evs[0].Type != EventTextChanged || r.evs[1].Type != EventFocusChanged {
+		g.deliver(model.Event{App: model.AppRef{PID: 7}, Type: model.EventFocusChanged, Ref: "name"})
+		if r.count() != 2 || r.evs[0].Type != model.EventTextChanged || r.evs[1].Type != model.EventFocusChanged {
 			t.Fatalf("a focus move must send the held change first: %+v", r.evs)
 		}
 		g.deliver(keystroke("pw", 2))
-		g.deliver(Event{App: AppRef{PID: 7}, Type: EventElementDestroyed, Ref: "pw", Secure: true, Detail: map[string]any{"x": 1}})
-		if r.count() != 4 || r.evs[2].Type != EventTextChanged || r.evs[3].Type != EventElementDestroyed || r.evs[3].Detail != nil {
+		g.deliver(model.Event{App: model.AppRef{PID: 7}, Type: model.EventElementDestroyed, Ref: "pw", Secure: true, Detail: map[string]any{"x": 1}})
+		if r.count() != 4 || r.evs[2].Type != model.EventTextChanged || r.evs[3].Type != model.EventElementDestroyed || r.evs[3].Detail != nil {
 			t.Fatalf("the field's end must send its held change first, and carry no detail: %+v", r.evs)
 		}
-		plain := Event{App: AppRef{PID: 7}, Type: EventTextChanged, Ref: "name", Detail: map[string]any{"start": 3}}
+		plain := model.Event{App: model.AppRef{PID: 7}, Type: model.EventTextChanged, Ref: "name", Detail: map[string]any{"start": 3}}
 		g.deliver(plain)
 		if r.count() != 5 || r.evs[4].Detail["start"] != 3 {
 			t.Fatalf("an event about another field must pass as it is: %+v", r.evs[4])

@@ -3,6 +3,8 @@ package observer
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/axbus/axbus/model"
 )
 
 // Sinks fan events out: the observer's subscribers, the watchers of a backend. It is safe for
@@ -19,7 +21,7 @@ import (
 // starts while its previous run is being stopped. The zero value has no source (its owner calls
 // Deliver by itself) and is ready to use.
 type Sinks struct {
-	source func(deliver func(Event)) (stop func(), err error)
+	source func(deliver func(model.Event)) (stop func(), err error)
 	list   atomic.Pointer[[]sink] // never changed in place: Deliver ranges over it unlocked
 
 	life sync.Mutex // held while the source starts or stops, so the two never overlap
@@ -31,13 +33,13 @@ type Sinks struct {
 
 type sink struct {
 	id int
-	fn func(Event)
+	fn func(model.Event)
 }
 
 // NewSinks returns Sinks whose source runs while at least one sink is subscribed. source is
 // handed the Deliver to call and returns the function that stops it; once that returns the
 // source must deliver no more.
-func NewSinks(source func(deliver func(Event)) (stop func(), err error)) *Sinks {
+func NewSinks(source func(deliver func(model.Event)) (stop func(), err error)) *Sinks {
 	return &Sinks{source: source}
 }
 
@@ -46,7 +48,7 @@ func NewSinks(source func(deliver func(Event)) (stop func(), err error)) *Sinks 
 // removed again and the error returned. After Close it fails with UNAVAILABLE.
 //
 // fn must not block, nor call Subscribe or Close: a start or stop may be waiting for it.
-func (s *Sinks) Subscribe(fn func(Event)) (int, error) {
+func (s *Sinks) Subscribe(fn func(model.Event)) (int, error) {
 	if s.source != nil {
 		s.life.Lock()
 		defer s.life.Unlock()
@@ -54,7 +56,7 @@ func (s *Sinks) Subscribe(fn func(Event)) (int, error) {
 	s.mu.Lock()
 	if s.shut {
 		s.mu.Unlock()
-		return 0, Errorf(CodeUnavailable, "Open the backend again: its events were closed.", "the event stream is closed")
+		return 0, model.Errorf(model.CodeUnavailable, "Open the backend again: its events were closed.", "the event stream is closed")
 	}
 	s.next++
 	id := s.next
@@ -121,7 +123,7 @@ func (s *Sinks) Unsubscribe(id int) (last bool) {
 
 // Add is Subscribe for Sinks without a source, where only Close makes it fail: after Close it
 // adds nothing and returns 0.
-func (s *Sinks) Add(fn func(Event)) int {
+func (s *Sinks) Add(fn func(model.Event)) int {
 	id, _ := s.Subscribe(fn)
 	return id
 }
@@ -130,7 +132,7 @@ func (s *Sinks) Add(fn func(Event)) int {
 func (s *Sinks) Remove(id int) bool { return s.Unsubscribe(id) }
 
 // Deliver hands e to every sink, in order, without a lock. After Close it calls none.
-func (s *Sinks) Deliver(e Event) {
+func (s *Sinks) Deliver(e model.Event) {
 	if list := s.list.Load(); list != nil {
 		for _, k := range *list {
 			k.fn(e)

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -20,8 +22,8 @@ type logSinks struct {
 	got []string
 }
 
-func (l *logSinks) sink(name string) func(observer.Event) {
-	return func(e observer.Event) {
+func (l *logSinks) sink(name string) func(model.Event) {
+	return func(e model.Event) {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		l.got = append(l.got, name+e.Raw)
@@ -36,7 +38,7 @@ func (l *logSinks) take() string {
 	return s
 }
 
-func ev(raw string) observer.Event { return observer.Event{Raw: raw} }
+func ev(raw string) model.Event { return model.Event{Raw: raw} }
 
 // The zero value, as a backend uses it: sinks in subscription order, each event to all of them,
 // Remove telling the last.
@@ -86,7 +88,7 @@ func TestSinksClose(t *testing.T) {
 	if id := s.Add(l.sink("b")); id != 0 {
 		t.Fatalf("Add after Close = %d, want 0", id)
 	}
-	if _, err := s.Subscribe(l.sink("c")); observer.CodeOf(err) != observer.CodeUnavailable {
+	if _, err := s.Subscribe(l.sink("c")); model.CodeOf(err) != model.CodeUnavailable {
 		t.Fatalf("Subscribe after Close: %v", err)
 	}
 	s.Deliver(ev("2"))
@@ -101,11 +103,11 @@ type source struct {
 	running       atomic.Int32
 	overlap       atomic.Bool
 	fail          atomic.Bool
-	deliver       func(observer.Event)
-	onStart       func(deliver func(observer.Event))
+	deliver       func(model.Event)
+	onStart       func(deliver func(model.Event))
 }
 
-func (src *source) start(deliver func(observer.Event)) (func(), error) {
+func (src *source) start(deliver func(model.Event)) (func(), error) {
 	if src.fail.Load() {
 		return nil, errors.New("no watch")
 	}
@@ -133,7 +135,7 @@ func (src *source) runs() string {
 // A source runs from the first Subscribe to the Unsubscribe of the last sink, and again for the
 // next first; what it delivers while it starts reaches the sink that started it.
 func TestSinksSourceRunsWhileSomeoneListens(t *testing.T) {
-	src := &source{onStart: func(deliver func(observer.Event)) { deliver(ev("hello")) }}
+	src := &source{onStart: func(deliver func(model.Event)) { deliver(ev("hello")) }}
 	s := observer.NewSinks(src.start)
 	var l logSinks
 	a, err := s.Subscribe(l.sink("a"))
@@ -198,14 +200,14 @@ func TestSinksRemovedDuringDelivery(t *testing.T) {
 	var s observer.Sinks
 	var l logSinks
 	var b, c int
-	a := s.Add(func(e observer.Event) {
+	a := s.Add(func(e model.Event) {
 		l.sink("a")(e)
 		if e.Raw == "1" {
 			s.Remove(b)
 		}
 	})
 	b = s.Add(l.sink("b"))
-	c = s.Add(func(e observer.Event) {
+	c = s.Add(func(e model.Event) {
 		l.sink("c")(e)
 		s.Remove(c)
 	})
@@ -223,7 +225,7 @@ func TestSinksRemovedDuringDelivery(t *testing.T) {
 func TestSinksDeliverAllocatesNothing(t *testing.T) {
 	var s observer.Sinks
 	for range 3 {
-		s.Add(func(observer.Event) {})
+		s.Add(func(model.Event) {})
 	}
 	e := ev("x")
 	if n := testing.AllocsPerRun(1000, func() { s.Deliver(e) }); n != 0 {
@@ -257,7 +259,7 @@ func TestSinksConcurrent(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for range 200 {
-				id, err := s.Subscribe(func(observer.Event) { delivered.Add(1) })
+				id, err := s.Subscribe(func(model.Event) { delivered.Add(1) })
 				if err != nil {
 					t.Error(err)
 					return
@@ -290,7 +292,7 @@ func TestSinksCloseWhileSubscribing(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for {
-				id, err := s.Subscribe(func(observer.Event) {})
+				id, err := s.Subscribe(func(model.Event) {})
 				if err != nil {
 					return // closed
 				}
@@ -314,7 +316,7 @@ type watchCounter struct {
 	watches, stops atomic.Int32
 }
 
-func (w *watchCounter) Watch(sink func(observer.Event)) (func(), error) {
+func (w *watchCounter) Watch(sink func(model.Event)) (func(), error) {
 	stop, err := w.Backend.Watch(sink)
 	if err != nil {
 		return nil, err
@@ -329,10 +331,10 @@ func TestObserverWatchesWhileSubscribed(t *testing.T) {
 	desk := fixtureDesktop(t, "demo")
 	b := &watchCounter{Backend: desk}
 	o := observer.New(b)
-	got := [2]chan observer.Event{make(chan observer.Event, 64), make(chan observer.Event, 64)}
+	got := [2]chan model.Event{make(chan model.Event, 64), make(chan model.Event, 64)}
 	var toks []observer.Token
 	for i := range got {
-		tok, err := o.Subscribe(func(e observer.Event) { got[i] <- e })
+		tok, err := o.Subscribe(func(e model.Event) { got[i] <- e })
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -347,7 +349,7 @@ func TestObserverWatchesWhileSubscribed(t *testing.T) {
 	for i := range got {
 		select {
 		case e := <-got[i]:
-			if e.Type != observer.EventValueChanged || e.App.Generation == 0 {
+			if e.Type != model.EventValueChanged || e.App.Generation == 0 {
 				t.Fatalf("subscriber %d got %+v", i, e)
 			}
 		case <-time.After(5 * time.Second):
@@ -363,7 +365,7 @@ func TestObserverWatchesWhileSubscribed(t *testing.T) {
 	if b.watches.Load() != 1 || b.stops.Load() != 1 {
 		t.Fatalf("after the last left: %d watches, %d stops", b.watches.Load(), b.stops.Load())
 	}
-	tok, err := o.Subscribe(func(observer.Event) {})
+	tok, err := o.Subscribe(func(model.Event) {})
 	if err != nil || b.watches.Load() != 2 {
 		t.Fatalf("a new subscriber: %v, %d watches", err, b.watches.Load())
 	}

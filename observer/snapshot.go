@@ -4,19 +4,19 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
+
+	"github.com/axbus/axbus/model"
 )
 
 // Snapshot is the result of one inspection: the whole walk that was traversed, so that every
 // listed element id stays actionable for the snapshot's lifetime.
 type Snapshot struct {
 	ID      string
-	App     AppRef
-	Window  WindowRef
+	App     model.AppRef
+	Window  model.WindowRef
 	Created time.Time
-	Budget  Budget
+	Budget  model.Budget
 	Walk    WalkResult
 	// Root is the index of the listed subtree's root: 0 for a whole window, the scope's element
 	// for a scoped inspection.
@@ -35,28 +35,15 @@ func NewSnapshotID() string {
 	return "s_" + hex.EncodeToString(b[:])
 }
 
-// ElementID is the public id of the element at pre-order index i.
-func ElementID(i int) string { return "e" + strconv.Itoa(i) }
-
-// ParseElementID returns the index of an "eN" id.
-func ParseElementID(id string) (int, bool) {
-	n, ok := strings.CutPrefix(id, "e")
-	if !ok || n == "" || (len(n) > 1 && n[0] == '0') || strings.Trim(n, "0123456789") != "" {
-		return 0, false // digits only: Atoi would take a sign
-	}
-	i, err := strconv.Atoi(n)
-	return i, err == nil && i >= 0
-}
-
 // Element returns the walked element with the given id.
 func (s *Snapshot) Element(id string) (*Walked, error) {
-	i, ok := ParseElementID(id)
+	i, ok := model.ParseElementID(id)
 	if !ok {
-		return nil, Errorf(CodeBadRequest, `Element ids look like "e12"; take one from the snapshot's listing.`,
+		return nil, model.Errorf(model.CodeBadRequest, `Element ids look like "e12"; take one from the snapshot's listing.`,
 			"%q is not an element id", id)
 	}
 	if i >= len(s.Walk.Nodes) {
-		return nil, Errorf(CodeElementNotFound, "Inspect again and take an id from the new listing.",
+		return nil, model.Errorf(model.CodeElementNotFound, "Inspect again and take an id from the new listing.",
 			"snapshot %s has no element %s (it holds e0 to e%d)", s.ID, id, len(s.Walk.Nodes)-1).
 			With("snapshot_id", s.ID)
 	}
@@ -100,8 +87,8 @@ const ListingRootLimit = 200
 
 // SubtreeBudget is the budget of a walk of one element's subtree for a reply that lists it on
 // its own: the wide budget, at most ListingRootLimit elements.
-func SubtreeBudget() Budget {
-	b := WideBudget()
+func SubtreeBudget() model.Budget {
+	b := model.WideBudget()
 	b.MaxElements = ListingRootLimit
 	return b
 }
@@ -109,15 +96,15 @@ func SubtreeBudget() Budget {
 // SubtreeSnapshot stores a snapshot of walk, a walk of one element's subtree with
 // SubtreeBudget, as of window win, and returns its listing, scoped at the walk's root, and match
 // as listed (the root when match is not in the walk).
-func (o *Observer) SubtreeSnapshot(app App, win Window, walk WalkResult, match NodeRef) (*Inspection, *Element, error) {
+func (o *Observer) SubtreeSnapshot(app model.App, win model.Window, walk WalkResult, match model.NodeRef) (*model.Inspection, *model.Element, error) {
 	if len(walk.Nodes) == 0 {
-		return nil, nil, Errorf(CodeElementNotFound, "The element went away before the reply; wait again.",
+		return nil, nil, model.Errorf(model.CodeElementNotFound, "The element went away before the reply; wait again.",
 			"the element is no longer there")
 	}
 	snap := o.newSnapshot(app, win, SubtreeBudget(), walk)
 	o.store.Put(snap)
 	out := snap.Listing(snap.Subtree(0))
-	out.Scope = &ScopeInfo{Element: ElementID(0)}
+	out.Scope = &model.ScopeInfo{Element: model.ElementID(0)}
 	i := max(slices.IndexFunc(snap.Walk.Nodes, func(w Walked) bool { return w.Ref == match }), 0)
 	el := snap.Walk.Nodes[i].Listed()
 	return out, &el, nil

@@ -3,6 +3,8 @@ package observer
 import (
 	"context"
 	"time"
+
+	"github.com/axbus/axbus/model"
 )
 
 // The steps every platform's chains are made of. They use the Backend interface alone, so a
@@ -62,12 +64,12 @@ func PhysicalPaste(keys, paste, focusAttr string) Step {
 			cb, ok := b.(Clipboard)
 			switch {
 			case !ok:
-				return Errorf(CodeNotSupported, "Type the text in parts.", "this backend has no clipboard to paste through")
+				return model.Errorf(model.CodeNotSupported, "Type the text in parts.", "this backend has no clipboard to paste through")
 			case t.Node.Secure:
-				return Errorf(CodeNotSupported, "Type into a password field in parts of at most 64 KiB.",
+				return model.Errorf(model.CodeNotSupported, "Type into a password field in parts of at most 64 KiB.",
 					"a password is never put on the clipboard")
 			}
-			if err := CheckClipboardText(t.Value); err != nil {
+			if err := model.CheckClipboardText(t.Value); err != nil {
 				return err
 			}
 			was, had, err := cb.ReadClipboard(ctx)
@@ -92,16 +94,16 @@ func PhysicalPaste(keys, paste, focusAttr string) Step {
 				// when the clipboard changes under it. It is put back once the text is in.
 				return valueChanged(ctx, b, t.Ref, t.Node.Value, pasteTaken)
 			case <-ctx.Done():
-				return AsError(ctx.Err())
+				return model.AsError(ctx.Err())
 			case <-time.After(pasteTaken):
-				return Errorf(CodeActionFailed, "Check that the element takes a paste (ctrl+v).", "the app did not take the pasted text within %v", pasteTaken)
+				return model.Errorf(model.CodeActionFailed, "Check that the element takes a paste (ctrl+v).", "the app did not take the pasted text within %v", pasteTaken)
 			}
 		},
 	}
 }
 
 // valueChanged re-reads the element until its value is no longer was, for at most limit.
-func valueChanged(ctx context.Context, b Backend, ref NodeRef, was string, limit time.Duration) error {
+func valueChanged(ctx context.Context, b Backend, ref model.NodeRef, was string, limit time.Duration) error {
 	deadline := time.Now().Add(limit)
 	for delay := 5 * time.Millisecond; ; delay = min(2*delay, 100*time.Millisecond) {
 		n, err := ReadOne(ctx, b, ref)
@@ -112,11 +114,11 @@ func valueChanged(ctx context.Context, b Backend, ref NodeRef, was string, limit
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return Errorf(CodeActionFailed, "Check that the element takes a paste (ctrl+v).", "the element's text did not change within %v of the paste", limit)
+			return model.Errorf(model.CodeActionFailed, "Check that the element takes a paste (ctrl+v).", "the element's text did not change within %v of the paste", limit)
 		}
 		select {
 		case <-ctx.Done():
-			return AsError(ctx.Err())
+			return model.AsError(ctx.Err())
 		case <-time.After(delay):
 		}
 	}
@@ -130,7 +132,7 @@ func focusThen(ctx context.Context, b Backend, t StepTarget, focusAttr string, i
 			return err
 		}
 		if n.Bounds == nil || n.Bounds.Empty() || n.Offscreen {
-			return Errorf(CodeNotSupported, "Scroll the element into view first.", "the element has no bounds on screen to click")
+			return model.Errorf(model.CodeNotSupported, "Scroll the element into view first.", "the element has no bounds on screen to click")
 		}
 		x, y := n.Bounds.Center() // as it is now: an earlier step may have scrolled it
 		inputs = append([]Input{{Kind: InputClick, PID: t.App.PID, X: x, Y: y, Button: 1}}, inputs...)
@@ -144,12 +146,12 @@ func focusThen(ctx context.Context, b Backend, t StepTarget, focusAttr string, i
 }
 
 // focusedBy sets the element's focus attribute and reports whether it then is focused.
-func focusedBy(ctx context.Context, b Backend, ref NodeRef, attr string) bool {
+func focusedBy(ctx context.Context, b Backend, ref model.NodeRef, attr string) bool {
 	if b.SetAttribute(ctx, ref, attr, true) != nil {
 		return false
 	}
 	n, err := ReadOne(ctx, b, ref)
-	return err == nil && n.States.Has(StateFocused)
+	return err == nil && n.States.Has(model.StateFocused)
 }
 
 // AppendText reads the element's value and sets attr to it followed by the request's text. A
@@ -164,10 +166,10 @@ func AppendText(attr string) Step {
 			}
 			switch {
 			case n.Secure:
-				return Errorf(CodeNotSupported, "Type into a password field with physical input.",
+				return model.Errorf(model.CodeNotSupported, "Type into a password field with physical input.",
 					"a password field's text is never read, so it cannot be appended to")
 			case !n.HasValue:
-				return Errorf(CodeNotSupported, "Type into a text field.", "the element has no text value")
+				return model.Errorf(model.CodeNotSupported, "Type into a text field.", "the element has no text value")
 			}
 			return b.SetAttribute(ctx, t.Ref, attr, n.Value+t.Value)
 		},
@@ -178,7 +180,7 @@ func AppendText(attr string) Step {
 // ancestor that isViewport says is a scroll view, else inside its outermost ancestor with bounds
 // (the window). It moves nothing and sends no input: it takes an element already in view, or one
 // an earlier step scrolled although it reported an error, for scrolled.
-func VisibleInScrollContext(isViewport func(Node) bool) Step {
+func VisibleInScrollContext(isViewport func(model.Node) bool) Step {
 	return Step{
 		Kind: StepCustom, Label: "visible in scroll context",
 		Run: func(ctx context.Context, b Backend, t StepTarget) error {
@@ -190,7 +192,7 @@ func VisibleInScrollContext(isViewport func(Node) bool) Step {
 // maxScrollDepth bounds the walk up to the element's scroll view.
 const maxScrollDepth = 32
 
-func inView(ctx context.Context, b Backend, ref NodeRef, isViewport func(Node) bool) error {
+func inView(ctx context.Context, b Backend, ref model.NodeRef, isViewport func(model.Node) bool) error {
 	n, err := ReadOne(ctx, b, ref)
 	if err != nil {
 		return err
@@ -199,13 +201,13 @@ func inView(ctx context.Context, b Backend, ref NodeRef, isViewport func(Node) b
 		return notInView("the element reports no bounds on screen")
 	}
 	x, y := n.Bounds.Center()
-	var view *Rect
+	var view *model.Rect
 	for p, depth := n.Parent, 0; p != "" && depth < maxScrollDepth; depth++ {
 		a, err := ReadOne(ctx, b, p)
 		if err != nil {
 			return err
 		}
-		if a.Role == RoleApplication {
+		if a.Role == model.RoleApplication {
 			break // above it lies the desktop
 		}
 		if a.Bounds != nil && !a.Offscreen {
@@ -223,14 +225,14 @@ func inView(ctx context.Context, b Backend, ref NodeRef, isViewport func(Node) b
 }
 
 func notInView(why string) error {
-	return Errorf(CodeActionFailed, "Scroll its container (physical scroll input) and try again.", "the element is not in view: %s", why)
+	return model.Errorf(model.CodeActionFailed, "Scroll its container (physical scroll input) and try again.", "the element is not in view: %s", why)
 }
 
 // ReadOne reads one element, its read error as the error.
-func ReadOne(ctx context.Context, b Backend, ref NodeRef) (Node, error) {
-	nodes := b.Read(ctx, []NodeRef{ref})
+func ReadOne(ctx context.Context, b Backend, ref model.NodeRef) (model.Node, error) {
+	nodes := b.Read(ctx, []model.NodeRef{ref})
 	if len(nodes) != 1 {
-		return Node{}, Errorf(CodeInternal, "Retry.", "read of one element returned %d", len(nodes))
+		return model.Node{}, model.Errorf(model.CodeInternal, "Retry.", "read of one element returned %d", len(nodes))
 	}
 	return nodes[0], nodes[0].Err
 }

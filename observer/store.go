@@ -5,6 +5,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/axbus/axbus/model"
 )
 
 // StoreLimits bound the snapshot store, as a whole and for each owner (the identity whose
@@ -128,7 +130,7 @@ func (st *Store) live(id string) (*Snapshot, error) {
 		}
 		st.remove(e)
 	}
-	return nil, Errorf(CodeSnapshotExpired,
+	return nil, model.Errorf(model.CodeSnapshotExpired,
 		"Snapshots live 10 minutes and each identity's newest are kept; inspect again and use the new snapshot id.",
 		"snapshot %q is unknown or expired", id).With("snapshot_id", id)
 }
@@ -143,7 +145,7 @@ func (st *Store) GetFor(ctx context.Context, id string) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, ok := OwnerOf(ctx)
+	o, ok := model.OwnerOf(ctx)
 	switch {
 	case !ok || o.All || s.Owner == o.Name:
 		return s, nil
@@ -151,7 +153,7 @@ func (st *Store) GetFor(ctx context.Context, id string) (*Snapshot, error) {
 		st.claim(s, o.Name)
 		return s, nil
 	}
-	return nil, Errorf(CodePermissionDenied, "Use the snapshots of your own inspections and waits; inspect the window yourself.",
+	return nil, model.Errorf(model.CodePermissionDenied, "Use the snapshots of your own inspections and waits; inspect the window yourself.",
 		"snapshot %s is another identity's", id).With("snapshot_id", id)
 }
 

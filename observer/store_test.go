@@ -6,12 +6,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/axbus/axbus/model"
 )
 
 func snapshotOf(id string, nodes int, text int) *Snapshot {
 	s := &Snapshot{ID: id, Created: time.Unix(1000, 0)}
 	for i := range nodes {
-		s.Walk.Nodes = append(s.Walk.Nodes, Walked{Node: Node{Name: strings.Repeat("x", text)}, Index: i})
+		s.Walk.Nodes = append(s.Walk.Nodes, Walked{Node: model.Node{Name: strings.Repeat("x", text)}, Index: i})
 	}
 	return s
 }
@@ -25,13 +27,13 @@ func TestStoreExpiresAfterTTL(t *testing.T) {
 	}
 	now = now.Add(10 * time.Minute)
 	_, err := st.Get("s_1")
-	if CodeOf(err) != CodeSnapshotExpired || AsError(err).Suggestion == "" {
+	if model.CodeOf(err) != model.CodeSnapshotExpired || model.AsError(err).Suggestion == "" {
 		t.Fatalf("after 10 minutes: %v, want SNAPSHOT_EXPIRED with a suggestion", err)
 	}
 	if n, b := st.Stats(); n != 0 || b != 0 {
 		t.Fatalf("expired snapshot still counted: %d, %d bytes", n, b)
 	}
-	if !errors.Is(err, &Error{Code: CodeSnapshotExpired}) {
+	if !errors.Is(err, &model.Error{Code: model.CodeSnapshotExpired}) {
 		t.Fatal("errors.Is by code failed")
 	}
 }
@@ -45,7 +47,7 @@ func TestStoreBoundsCountWithLRU(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.Put(snapshotOf("s_3", 1, 1))
-	if _, err := st.Get("s_1"); CodeOf(err) != CodeSnapshotExpired {
+	if _, err := st.Get("s_1"); model.CodeOf(err) != model.CodeSnapshotExpired {
 		t.Fatalf("least recently used s_1 should be evicted, got %v", err)
 	}
 	for _, id := range []string{"s_0", "s_2", "s_3"} {
@@ -129,8 +131,8 @@ func TestStoreQuotaPerOwner(t *testing.T) {
 		s.Owner = "hostile"
 		st.Put(s)
 	}
-	agent := WithOwner(t.Context(), Owner{Name: "agent"})
-	hostile := WithOwner(t.Context(), Owner{Name: "hostile"})
+	agent := model.WithOwner(t.Context(), model.Owner{Name: "agent"})
+	hostile := model.WithOwner(t.Context(), model.Owner{Name: "hostile"})
 	if _, err := st.GetFor(agent, "s_agent"); err != nil {
 		t.Fatalf("the agent's snapshot after 600 of another's: %v", err)
 	}
@@ -140,13 +142,13 @@ func TestStoreQuotaPerOwner(t *testing.T) {
 	if _, err := st.GetFor(hostile, "s_599"); err != nil {
 		t.Fatalf("the newest of its own: %v", err)
 	}
-	if _, err := st.GetFor(hostile, "s_0"); CodeOf(err) != CodeSnapshotExpired {
+	if _, err := st.GetFor(hostile, "s_0"); model.CodeOf(err) != model.CodeSnapshotExpired {
 		t.Fatalf("its own oldest: %v, want SNAPSHOT_EXPIRED", err)
 	}
-	if _, err := st.GetFor(hostile, "s_agent"); CodeOf(err) != CodePermissionDenied {
+	if _, err := st.GetFor(hostile, "s_agent"); model.CodeOf(err) != model.CodePermissionDenied {
 		t.Fatalf("another's snapshot: %v, want PERMISSION_DENIED", err)
 	}
-	if _, err := st.GetFor(WithOwner(t.Context(), Owner{Name: "owner", All: true}), "s_agent"); err != nil {
+	if _, err := st.GetFor(model.WithOwner(t.Context(), model.Owner{Name: "owner", All: true}), "s_agent"); err != nil {
 		t.Fatalf("an admin: %v", err)
 	}
 	waits := snapshotOf("s_wait", 1, 1)
@@ -154,7 +156,7 @@ func TestStoreQuotaPerOwner(t *testing.T) {
 	if _, err := st.GetFor(agent, "s_wait"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.GetFor(hostile, "s_wait"); CodeOf(err) != CodePermissionDenied {
+	if _, err := st.GetFor(hostile, "s_wait"); model.CodeOf(err) != model.CodePermissionDenied {
 		t.Fatalf("a wait's snapshot the agent used: %v, want PERMISSION_DENIED to another", err)
 	}
 }

@@ -3,26 +3,28 @@ package observer
 import (
 	"context"
 	"slices"
+
+	"github.com/axbus/axbus/model"
 )
 
 // Reader reads elements in batches; every Backend is one.
 type Reader interface {
-	Read(ctx context.Context, refs []NodeRef) []Node
+	Read(ctx context.Context, refs []model.NodeRef) []model.Node
 }
 
 // WalkOptions says how to walk a tree.
 type WalkOptions struct {
-	Budget Budget
+	Budget model.Budget
 	// VisibleOnly skips elements wholly outside the visible clip, with their subtrees. The clip
 	// starts as the root's bounds and narrows at each scroll area and web area.
 	VisibleOnly bool
 	// Keep lists elements kept even when off-screen: the path to the focused element.
-	Keep []NodeRef
+	Keep []model.NodeRef
 }
 
 // Walked is one element of a walk, in pre-order: Index is its N in eN.
 type Walked struct {
-	Node
+	model.Node
 	Index  int
 	Parent int // -1 for the root
 	Depth  int
@@ -31,14 +33,14 @@ type Walked struct {
 // WalkResult is what a walk traversed, in pre-order, and what cut it short.
 type WalkResult struct {
 	Nodes            []Walked
-	Truncation       []Truncation
+	Truncation       []model.Truncation
 	Incomplete       bool
 	OffscreenOmitted int
 	// Reads counts the elements read, including those skipped or beyond the budget.
 	Reads int
 }
 
-func (w *WalkResult) cut(t Truncation) {
+func (w *WalkResult) cut(t model.Truncation) {
 	if !slices.Contains(w.Truncation, t) {
 		w.Truncation = append(w.Truncation, t)
 	}
@@ -47,12 +49,12 @@ func (w *WalkResult) cut(t Truncation) {
 // walkItem is an element waiting to be read or read already. Its path (the child indices from
 // the root) orders it in pre-order: pre-order is the lexicographic order of paths.
 type walkItem struct {
-	ref    NodeRef
+	ref    model.NodeRef
 	path   []int32
 	depth  int
 	parent *walkItem
-	clip   *Rect
-	node   *Node // in its batch's read: an item is a few words, not a copy of the element
+	clip   *model.Rect
+	node   *model.Node // in its batch's read: an item is a few words, not a copy of the element
 	index  int
 }
 
@@ -66,7 +68,7 @@ func pathLess(a, b []int32) bool { return slices.Compare(a, b) < 0 }
 // An element that no longer exists where the walk was told it is (a parent's children read
 // earlier, or kept by the backend) makes the walk start again once, within the same deadline:
 // the backend has dropped what named it, and the tree is read as it is now.
-func Walk(ctx context.Context, r Reader, root NodeRef, opt WalkOptions) WalkResult {
+func Walk(ctx context.Context, r Reader, root model.NodeRef, opt WalkOptions) WalkResult {
 	if opt.Budget.Deadline > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opt.Budget.Deadline)
@@ -80,9 +82,9 @@ func Walk(ctx context.Context, r Reader, root NodeRef, opt WalkOptions) WalkResu
 }
 
 // walk is one walk of Walk; vanished reports an element that was gone when read.
-func walk(ctx context.Context, r Reader, root NodeRef, opt WalkOptions) (res WalkResult, vanished bool) {
+func walk(ctx context.Context, r Reader, root model.NodeRef, opt WalkOptions) (res WalkResult, vanished bool) {
 	b := opt.Budget
-	keep := make(map[NodeRef]bool, len(opt.Keep)+1)
+	keep := make(map[model.NodeRef]bool, len(opt.Keep)+1)
 	keep[root] = true // the window itself is listed even when the platform calls it off-screen
 	for _, k := range opt.Keep {
 		keep[k] = true
@@ -92,7 +94,7 @@ func walk(ctx context.Context, r Reader, root NodeRef, opt WalkOptions) (res Wal
 	var accepted []*walkItem
 	for len(pending) > 0 {
 		if ctx.Err() != nil {
-			res.cut(TruncatedDeadline)
+			res.cut(model.TruncatedDeadline)
 			res.Incomplete = true
 			break
 		}
@@ -109,7 +111,7 @@ func walk(ctx context.Context, r Reader, root NodeRef, opt WalkOptions) (res Wal
 		if k, ok := r.(ChildKnower); ok {
 			guessed = guessChildren(k, batch, n-len(batch), b, opt.VisibleOnly)
 		}
-		refs := make([]NodeRef, 0, len(batch)+len(guessed))
+		refs := make([]model.NodeRef, 0, len(batch)+len(guessed))
 		for _, it := range slices.Concat(batch, guessed) {
 			refs = append(refs, it.ref)
 		}
@@ -118,7 +120,7 @@ func walk(ctx context.Context, r Reader, root NodeRef, opt WalkOptions) (res Wal
 		for i, it := range batch {
 			it.node = &nodes[i]
 		}
-		read := make(map[NodeRef]*walkItem, len(guessed))
+		read := make(map[model.NodeRef]*walkItem, len(guessed))
 		for i, g := range guessed {
 			g.node = &nodes[len(batch)+i]
 			read[g.ref] = g
@@ -130,12 +132,12 @@ func walk(ctx context.Context, r Reader, root NodeRef, opt WalkOptions) (res Wal
 			it := queue[0]
 			if it.node.Err != nil {
 				if ctx.Err() != nil {
-					res.cut(TruncatedDeadline)
+					res.cut(model.TruncatedDeadline)
 				} else {
-					res.cut(IncompleteRead)
+					res.cut(model.IncompleteRead)
 				}
 				res.Incomplete = true
-				vanished = vanished || (it.parent != nil && CodeOf(it.node.Err) == CodeElementNotFound)
+				vanished = vanished || (it.parent != nil && model.CodeOf(it.node.Err) == model.CodeElementNotFound)
 				continue
 			}
 			if opt.VisibleOnly && !keep[it.ref] && offClip(it.node, it.clip) {
@@ -162,7 +164,7 @@ func walk(ctx context.Context, r Reader, root NodeRef, opt WalkOptions) (res Wal
 	}
 	slices.SortFunc(accepted, func(x, y *walkItem) int { return slices.Compare(x.path, y.path) })
 	if b.MaxElements > 0 && (len(accepted) > b.MaxElements || (len(accepted) == b.MaxElements && len(pending) > 0)) {
-		res.cut(TruncatedCount)
+		res.cut(model.TruncatedCount)
 		accepted = accepted[:b.MaxElements]
 	}
 	res.Nodes = make([]Walked, len(accepted))
@@ -180,7 +182,7 @@ func walk(ctx context.Context, r Reader, root NodeRef, opt WalkOptions) (res Wal
 // guessChildren returns, breadth first, the children k knows under the batch's elements and
 // theirs, within the depth and children budgets and room elements in all. A long list's
 // children are not guessed on a visible-clip walk: its scan decides which are read.
-func guessChildren(k ChildKnower, batch []*walkItem, room int, b Budget, visibleOnly bool) []*walkItem {
+func guessChildren(k ChildKnower, batch []*walkItem, room int, b model.Budget, visibleOnly bool) []*walkItem {
 	var out []*walkItem
 	for queue := slices.Clip(batch); len(queue) > 0 && len(out) < room; queue = queue[1:] {
 		it := queue[0]
@@ -215,7 +217,7 @@ func batchSize(left int) int {
 // expand returns it's children as pending items, applying the depth and children budgets. A
 // kept child (on the focus path) passes both budgets, so that the focused element is listed
 // wherever it is.
-func expand(it *walkItem, b Budget, keep map[NodeRef]bool, res *WalkResult) []*walkItem {
+func expand(it *walkItem, b model.Budget, keep map[model.NodeRef]bool, res *WalkResult) []*walkItem {
 	kids := it.node.Children
 	if len(kids) == 0 {
 		return nil
@@ -227,9 +229,9 @@ func expand(it *walkItem, b Budget, keep map[NodeRef]bool, res *WalkResult) []*w
 		wide := b.MaxChildren > 0 && i >= b.MaxChildren
 		if (deep || wide) && !keep[ref] {
 			if deep {
-				res.cut(TruncatedDepth)
+				res.cut(model.TruncatedDepth)
 			} else {
-				res.cut(TruncatedChildren)
+				res.cut(model.TruncatedChildren)
 			}
 			continue
 		}
@@ -240,11 +242,11 @@ func expand(it *walkItem, b Budget, keep map[NodeRef]bool, res *WalkResult) []*w
 
 // childClip is the visible clip of it's children: it's own, narrowed at scroll and web areas
 // (the window's bounds start it).
-func childClip(it *walkItem) *Rect { return narrowClip(it.clip, it.node) }
+func childClip(it *walkItem) *model.Rect { return narrowClip(it.clip, it.node) }
 
 // narrowClip is the visible clip of n's children when n's own is clip: the first bounds on the
 // way down start it, and each scroll or web area narrows it.
-func narrowClip(clip *Rect, n *Node) *Rect {
+func narrowClip(clip *model.Rect, n *model.Node) *model.Rect {
 	if nb := n.Bounds; nb != nil && !nb.Empty() && (clip == nil || n.Role.Clips()) {
 		c := *nb
 		if clip != nil {
@@ -256,7 +258,7 @@ func narrowClip(clip *Rect, n *Node) *Rect {
 }
 
 // child makes the pending item of it's i-th child.
-func (it *walkItem) child(i int, ref NodeRef, clip *Rect) *walkItem {
+func (it *walkItem) child(i int, ref model.NodeRef, clip *model.Rect) *walkItem {
 	path := make([]int32, len(it.path)+1)
 	copy(path, it.path)
 	path[len(it.path)] = int32(i)
@@ -279,7 +281,7 @@ const (
 // their bounds to decide: chunk after chunk until the visible run of children has been passed,
 // so that a list scrolled to row 350 lists rows 340 to 355, not its first 100 off-screen rows.
 // The children budget counts visible children. Children skipped are counted as off-screen.
-func scanVisible(ctx context.Context, br BoundsReader, it *walkItem, b Budget, keep map[NodeRef]bool, res *WalkResult) []*walkItem {
+func scanVisible(ctx context.Context, br BoundsReader, it *walkItem, b model.Budget, keep map[model.NodeRef]bool, res *WalkResult) []*walkItem {
 	kids := it.node.Children
 	if b.MaxDepth > 0 && it.depth+1 > b.MaxDepth {
 		return expand(it, b, keep, res)
@@ -295,7 +297,7 @@ func scanVisible(ctx context.Context, br BoundsReader, it *walkItem, b Budget, k
 		scanned = start + len(chunk)
 		for j, bd := range bounds {
 			ref := chunk[j]
-			n := Node{Bounds: bd.Rect, Offscreen: bd.Offscreen}
+			n := model.Node{Bounds: bd.Rect, Offscreen: bd.Offscreen}
 			visible := bd.Err != nil || !offClip(&n, clip) // an unreadable child is read in full: it decides
 			switch {
 			case keep[ref]:
@@ -304,7 +306,7 @@ func scanVisible(ctx context.Context, br BoundsReader, it *walkItem, b Budget, k
 				passed = passed || seen
 				continue
 			case b.MaxChildren > 0 && len(out) >= b.MaxChildren:
-				res.cut(TruncatedChildren)
+				res.cut(model.TruncatedChildren)
 				continue
 			}
 			seen = true
@@ -312,7 +314,7 @@ func scanVisible(ctx context.Context, br BoundsReader, it *walkItem, b Budget, k
 		}
 	}
 	if !passed && scanned < len(kids) {
-		res.cut(TruncatedChildren)
+		res.cut(model.TruncatedChildren)
 	}
 	for i := scanned; i < len(kids); i++ { // the focus path may lie past the scan
 		if keep[kids[i]] {
@@ -324,7 +326,7 @@ func scanVisible(ctx context.Context, br BoundsReader, it *walkItem, b Budget, k
 
 // offClip reports whether n lies wholly outside clip. Elements without bounds are kept: their
 // children decide.
-func offClip(n *Node, clip *Rect) bool {
+func offClip(n *model.Node, clip *model.Rect) bool {
 	if n.Offscreen {
 		return true
 	}

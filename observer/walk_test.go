@@ -7,18 +7,20 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/axbus/axbus/model"
 )
 
 // treeReader is a tiny in-memory tree for walk tests: node "r" is the root; children are named
 // by appending ".i".
 type treeReader struct {
-	nodes map[NodeRef]Node
+	nodes map[model.NodeRef]model.Node
 	reads atomic.Int64
 	calls atomic.Int64
 	delay time.Duration
 }
 
-func (t *treeReader) Read(ctx context.Context, refs []NodeRef) []Node {
+func (t *treeReader) Read(ctx context.Context, refs []model.NodeRef) []model.Node {
 	t.calls.Add(1)
 	t.reads.Add(int64(len(refs)))
 	if t.delay > 0 {
@@ -27,15 +29,15 @@ func (t *treeReader) Read(ctx context.Context, refs []NodeRef) []Node {
 		case <-ctx.Done():
 		}
 	}
-	out := make([]Node, len(refs))
+	out := make([]model.Node, len(refs))
 	for i, r := range refs {
 		if ctx.Err() != nil {
-			out[i] = Node{Ref: r, Err: ctx.Err()}
+			out[i] = model.Node{Ref: r, Err: ctx.Err()}
 			continue
 		}
 		n, ok := t.nodes[r]
 		if !ok {
-			out[i] = Node{Ref: r, Err: Errorf(CodeElementNotFound, "-", "gone")}
+			out[i] = model.Node{Ref: r, Err: model.Errorf(model.CodeElementNotFound, "-", "gone")}
 			continue
 		}
 		out[i] = n
@@ -49,16 +51,16 @@ type boundsTree struct {
 	boundsReads atomic.Int64
 }
 
-func (t *boundsTree) ReadBounds(ctx context.Context, refs []NodeRef) []Bounds {
+func (t *boundsTree) ReadBounds(ctx context.Context, refs []model.NodeRef) []model.Bounds {
 	t.boundsReads.Add(int64(len(refs)))
-	out := make([]Bounds, len(refs))
+	out := make([]model.Bounds, len(refs))
 	for i, r := range refs {
 		n, ok := t.nodes[r]
 		if !ok {
-			out[i].Err = Errorf(CodeElementNotFound, "-", "gone")
+			out[i].Err = model.Errorf(model.CodeElementNotFound, "-", "gone")
 			continue
 		}
-		out[i] = Bounds{Rect: n.Bounds, Offscreen: n.Offscreen}
+		out[i] = model.Bounds{Rect: n.Bounds, Offscreen: n.Offscreen}
 	}
 	return out
 }
@@ -67,8 +69,8 @@ func (t *boundsTree) ReadBounds(ctx context.Context, refs []NodeRef) []Bounds {
 func scrolledList(n, first int) *treeReader {
 	t := listTree(n)
 	for i := range n {
-		row := NodeRef(fmt.Sprintf("row%d", i))
-		for _, ref := range []NodeRef{row, row + ".text"} {
+		row := model.NodeRef(fmt.Sprintf("row%d", i))
+		for _, ref := range []model.NodeRef{row, row + ".text"} {
 			node := t.nodes[ref]
 			b := *node.Bounds
 			b.Y -= float64(first * 20)
@@ -80,11 +82,11 @@ func scrolledList(n, first int) *treeReader {
 }
 
 // add creates node ref with role and bounds and links it under parent.
-func (t *treeReader) add(parent, ref NodeRef, role Role, b *Rect) {
+func (t *treeReader) add(parent, ref model.NodeRef, role model.Role, b *model.Rect) {
 	if t.nodes == nil {
-		t.nodes = map[NodeRef]Node{}
+		t.nodes = map[model.NodeRef]model.Node{}
 	}
-	t.nodes[ref] = Node{Ref: ref, Role: role, Name: string(ref), Bounds: b}
+	t.nodes[ref] = model.Node{Ref: ref, Role: role, Name: string(ref), Bounds: b}
 	if parent != "" {
 		p := t.nodes[parent]
 		p.Children = append(p.Children, ref)
@@ -93,28 +95,28 @@ func (t *treeReader) add(parent, ref NodeRef, role Role, b *Rect) {
 	}
 }
 
-func rect(x, y, w, h float64) *Rect { return &Rect{X: x, Y: y, W: w, H: h} }
+func rect(x, y, w, h float64) *model.Rect { return &model.Rect{X: x, Y: y, W: w, H: h} }
 
 // listTree: a window with a toolbar button and a scroll area whose list has n rows of 20 px,
 // of which the first 10 fit in the 200 px viewport.
 func listTree(n int) *treeReader {
 	t := &treeReader{}
-	t.add("", "win", RoleWindow, rect(0, 0, 800, 600))
-	t.add("win", "btn", RoleButton, rect(10, 10, 80, 20))
-	t.add("win", "scroll", RoleScrollArea, rect(0, 100, 800, 200))
-	t.add("scroll", "list", RoleList, rect(0, 100, 800, float64(n*20)))
+	t.add("", "win", model.RoleWindow, rect(0, 0, 800, 600))
+	t.add("win", "btn", model.RoleButton, rect(10, 10, 80, 20))
+	t.add("win", "scroll", model.RoleScrollArea, rect(0, 100, 800, 200))
+	t.add("scroll", "list", model.RoleList, rect(0, 100, 800, float64(n*20)))
 	for i := range n {
-		row := NodeRef(fmt.Sprintf("row%d", i))
-		t.add("list", row, RoleRow, rect(0, float64(100+i*20), 800, 20))
-		t.add(row, row+".text", RoleText, rect(0, float64(100+i*20), 100, 20))
+		row := model.NodeRef(fmt.Sprintf("row%d", i))
+		t.add("list", row, model.RoleRow, rect(0, float64(100+i*20), 800, 20))
+		t.add(row, row+".text", model.RoleText, rect(0, float64(100+i*20), 100, 20))
 	}
 	return t
 }
 
 func TestWalkPreOrderIDsAndParents(t *testing.T) {
 	tr := listTree(3)
-	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: WideBudget()})
-	want := []NodeRef{"win", "btn", "scroll", "list", "row0", "row0.text", "row1", "row1.text", "row2", "row2.text"}
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: model.WideBudget()})
+	want := []model.NodeRef{"win", "btn", "scroll", "list", "row0", "row0.text", "row1", "row1.text", "row2", "row2.text"}
 	if len(res.Nodes) != len(want) {
 		t.Fatalf("walked %d nodes, want %d", len(res.Nodes), len(want))
 	}
@@ -133,10 +135,10 @@ func TestWalkPreOrderIDsAndParents(t *testing.T) {
 
 func TestWalkVisibleClipSkipsOffscreenRows(t *testing.T) {
 	tr := listTree(400)
-	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: UnscopedBudget(), VisibleOnly: true})
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: model.UnscopedBudget(), VisibleOnly: true})
 	rows := 0
 	for _, w := range res.Nodes {
-		if w.Role == RoleRow {
+		if w.Role == model.RoleRow {
 			rows++
 		}
 	}
@@ -148,7 +150,7 @@ func TestWalkVisibleClipSkipsOffscreenRows(t *testing.T) {
 	if res.OffscreenOmitted != 89 {
 		t.Fatalf("offscreen_omitted = %d, want 89", res.OffscreenOmitted)
 	}
-	if !slices.Contains(res.Truncation, TruncatedChildren) {
+	if !slices.Contains(res.Truncation, model.TruncatedChildren) {
 		t.Fatalf("truncation %v lacks truncated_children", res.Truncation)
 	}
 }
@@ -156,7 +158,7 @@ func TestWalkVisibleClipSkipsOffscreenRows(t *testing.T) {
 func TestWalkKeepsFocusedOffscreenElement(t *testing.T) {
 	tr := listTree(50)
 	res := Walk(context.Background(), tr, "win", WalkOptions{
-		Budget: UnscopedBudget(), VisibleOnly: true, Keep: []NodeRef{"win", "scroll", "list", "row40", "row40.text"},
+		Budget: model.UnscopedBudget(), VisibleOnly: true, Keep: []model.NodeRef{"win", "scroll", "list", "row40", "row40.text"},
 	})
 	found := false
 	for _, w := range res.Nodes {
@@ -169,14 +171,14 @@ func TestWalkKeepsFocusedOffscreenElement(t *testing.T) {
 
 func TestWalkNestedClipNarrowsTwice(t *testing.T) {
 	tr := &treeReader{}
-	tr.add("", "win", RoleWindow, rect(0, 0, 800, 600))
-	tr.add("win", "scroll", RoleScrollArea, rect(0, 0, 800, 300))
-	tr.add("scroll", "web", RoleWebArea, rect(0, 0, 800, 250)) // the web area's own viewport is smaller
-	tr.add("web", "seen", RoleLink, rect(0, 100, 100, 20))
-	tr.add("web", "underweb", RoleLink, rect(0, 270, 100, 20)) // inside scroll, outside web
-	tr.add("web", "underall", RoleLink, rect(0, 500, 100, 20)) // inside the window only
-	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: UnscopedBudget(), VisibleOnly: true})
-	var refs []NodeRef
+	tr.add("", "win", model.RoleWindow, rect(0, 0, 800, 600))
+	tr.add("win", "scroll", model.RoleScrollArea, rect(0, 0, 800, 300))
+	tr.add("scroll", "web", model.RoleWebArea, rect(0, 0, 800, 250)) // the web area's own viewport is smaller
+	tr.add("web", "seen", model.RoleLink, rect(0, 100, 100, 20))
+	tr.add("web", "underweb", model.RoleLink, rect(0, 270, 100, 20)) // inside scroll, outside web
+	tr.add("web", "underall", model.RoleLink, rect(0, 500, 100, 20)) // inside the window only
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: model.UnscopedBudget(), VisibleOnly: true})
+	var refs []model.NodeRef
 	for _, w := range res.Nodes {
 		refs = append(refs, w.Ref)
 	}
@@ -187,8 +189,8 @@ func TestWalkNestedClipNarrowsTwice(t *testing.T) {
 
 func TestWalkCountBudgetIsPreOrder(t *testing.T) {
 	tr := listTree(400)
-	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: Budget{MaxDepth: 64, MaxElements: 25, MaxChildren: 1000}})
-	if len(res.Nodes) != 25 || !slices.Contains(res.Truncation, TruncatedCount) {
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: model.Budget{MaxDepth: 64, MaxElements: 25, MaxChildren: 1000}})
+	if len(res.Nodes) != 25 || !slices.Contains(res.Truncation, model.TruncatedCount) {
 		t.Fatalf("got %d nodes, cuts %v; want 25 and truncated_count", len(res.Nodes), res.Truncation)
 	}
 	// pre-order: win btn scroll list then rows with their texts: the 25th element is row10.
@@ -203,13 +205,13 @@ func TestWalkCountBudgetIsPreOrder(t *testing.T) {
 
 func TestWalkDepthBudget(t *testing.T) {
 	tr := listTree(2)
-	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: Budget{MaxDepth: 2, MaxElements: 100, MaxChildren: 100}})
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: model.Budget{MaxDepth: 2, MaxElements: 100, MaxChildren: 100}})
 	for _, w := range res.Nodes {
 		if w.Depth > 2 {
 			t.Fatalf("%s at depth %d", w.Ref, w.Depth)
 		}
 	}
-	if !slices.Contains(res.Truncation, TruncatedDepth) {
+	if !slices.Contains(res.Truncation, model.TruncatedDepth) {
 		t.Fatalf("truncation %v lacks truncated_depth", res.Truncation)
 	}
 }
@@ -217,21 +219,21 @@ func TestWalkDepthBudget(t *testing.T) {
 func TestWalkDeadlineReturnsPartialTree(t *testing.T) {
 	tr := listTree(400)
 	tr.delay = 30 * time.Millisecond
-	b := WideBudget()
+	b := model.WideBudget()
 	b.Deadline = 70 * time.Millisecond
 	start := time.Now()
 	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: b})
 	if el := time.Since(start); el > time.Second {
 		t.Fatalf("walk took %v past a 70 ms deadline", el)
 	}
-	if len(res.Nodes) == 0 || !res.Incomplete || !slices.Contains(res.Truncation, TruncatedDeadline) {
+	if len(res.Nodes) == 0 || !res.Incomplete || !slices.Contains(res.Truncation, model.TruncatedDeadline) {
 		t.Fatalf("got %d nodes, incomplete=%v, cuts %v; want a partial tree cut by the deadline", len(res.Nodes), res.Incomplete, res.Truncation)
 	}
 }
 
 func TestWalkPipelinesInBatches(t *testing.T) {
 	tr := listTree(400)
-	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: WideBudget()})
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: model.WideBudget()})
 	if len(res.Nodes) != 804 {
 		t.Fatalf("walked %d, want 804", len(res.Nodes))
 	}
@@ -244,8 +246,8 @@ func TestWalkPipelinesInBatches(t *testing.T) {
 func TestWalkSkipsVanishedElements(t *testing.T) {
 	tr := listTree(3)
 	delete(tr.nodes, "row1")
-	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: WideBudget()})
-	if !res.Incomplete || !slices.Contains(res.Truncation, IncompleteRead) || len(res.Nodes) != 8 {
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: model.WideBudget()})
+	if !res.Incomplete || !slices.Contains(res.Truncation, model.IncompleteRead) || len(res.Nodes) != 8 {
 		t.Fatalf("got %d nodes, cuts %v", len(res.Nodes), res.Truncation)
 	}
 }
@@ -257,12 +259,12 @@ type repairingReader struct {
 	repaired bool
 }
 
-func (r *repairingReader) Read(ctx context.Context, refs []NodeRef) []Node {
+func (r *repairingReader) Read(ctx context.Context, refs []model.NodeRef) []model.Node {
 	out := r.treeReader.Read(ctx, refs)
 	for i, n := range out {
 		switch {
 		case n.Ref == "panel" && !r.repaired:
-			out[i].Children = []NodeRef{"old"}
+			out[i].Children = []model.NodeRef{"old"}
 		case n.Ref == "old" && n.Err != nil:
 			r.repaired = true
 		}
@@ -272,11 +274,11 @@ func (r *repairingReader) Read(ctx context.Context, refs []NodeRef) []Node {
 
 func TestWalkStartsAgainWhenAKeptChildHasGone(t *testing.T) {
 	tr := &treeReader{}
-	tr.add("", "win", RoleWindow, rect(0, 0, 800, 600))
-	tr.add("win", "panel", RolePanel, rect(0, 0, 800, 600))
-	tr.add("panel", "new", RoleWebArea, rect(0, 0, 800, 600))
-	tr.add("new", "text", RoleText, rect(0, 0, 80, 20))
-	res := Walk(context.Background(), &repairingReader{treeReader: tr}, "win", WalkOptions{Budget: WideBudget()})
+	tr.add("", "win", model.RoleWindow, rect(0, 0, 800, 600))
+	tr.add("win", "panel", model.RolePanel, rect(0, 0, 800, 600))
+	tr.add("panel", "new", model.RoleWebArea, rect(0, 0, 800, 600))
+	tr.add("new", "text", model.RoleText, rect(0, 0, 80, 20))
+	res := Walk(context.Background(), &repairingReader{treeReader: tr}, "win", WalkOptions{Budget: model.WideBudget()})
 	if res.Incomplete || len(res.Nodes) != 4 || res.Nodes[2].Ref != "new" {
 		t.Fatalf("got %v, cuts %v: want the new child read, whole", res.Nodes, res.Truncation)
 	}
@@ -284,10 +286,10 @@ func TestWalkStartsAgainWhenAKeptChildHasGone(t *testing.T) {
 
 func TestScanListsTheVisibleRowsOfAScrolledList(t *testing.T) {
 	tr := &boundsTree{treeReader: scrolledList(400, 340)}
-	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: UnscopedBudget(), VisibleOnly: true})
-	var rows []NodeRef
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: model.UnscopedBudget(), VisibleOnly: true})
+	var rows []model.NodeRef
 	for _, w := range res.Nodes {
-		if w.Role == RoleRow {
+		if w.Role == model.RoleRow {
 			rows = append(rows, w.Ref)
 		}
 	}
@@ -295,7 +297,7 @@ func TestScanListsTheVisibleRowsOfAScrolledList(t *testing.T) {
 	if len(rows) != 12 || rows[0] != "row339" || rows[11] != "row350" {
 		t.Fatalf("listed rows %v, want row339..row350", rows)
 	}
-	if slices.Contains(res.Truncation, TruncatedChildren) {
+	if slices.Contains(res.Truncation, model.TruncatedChildren) {
 		t.Fatalf("the scan passed the viewport: no children were cut, got %v", res.Truncation)
 	}
 	// bounds of rows 0..399 at most were read; only the visible ones were read in full
@@ -306,7 +308,7 @@ func TestScanListsTheVisibleRowsOfAScrolledList(t *testing.T) {
 
 func TestScanStopsAfterTheViewport(t *testing.T) {
 	tr := &boundsTree{treeReader: listTree(400)}
-	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: UnscopedBudget(), VisibleOnly: true})
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: model.UnscopedBudget(), VisibleOnly: true})
 	if b := tr.boundsReads.Load(); b != scanFirst {
 		t.Fatalf("read the bounds of %d rows; the first %d show the viewport passed", b, scanFirst)
 	}
@@ -317,24 +319,24 @@ func TestScanStopsAfterTheViewport(t *testing.T) {
 
 func TestScanCountsVisibleChildrenAgainstTheBudget(t *testing.T) {
 	tr := &boundsTree{treeReader: listTree(400)}
-	b := UnscopedBudget()
+	b := model.UnscopedBudget()
 	b.MaxChildren = 5
 	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: b, VisibleOnly: true})
 	rows := 0
 	for _, w := range res.Nodes {
-		if w.Role == RoleRow {
+		if w.Role == model.RoleRow {
 			rows++
 		}
 	}
-	if rows != 5 || !slices.Contains(res.Truncation, TruncatedChildren) {
+	if rows != 5 || !slices.Contains(res.Truncation, model.TruncatedChildren) {
 		t.Fatalf("%d rows with cuts %v; want 5 and truncated_children", rows, res.Truncation)
 	}
 }
 
 func TestScanKeepsTheFocusPathPastTheScan(t *testing.T) {
 	tr := &boundsTree{treeReader: listTree(1500)}
-	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: UnscopedBudget(), VisibleOnly: true,
-		Keep: []NodeRef{"win", "scroll", "list", "row1200", "row1200.text"}})
+	res := Walk(context.Background(), tr, "win", WalkOptions{Budget: model.UnscopedBudget(), VisibleOnly: true,
+		Keep: []model.NodeRef{"win", "scroll", "list", "row1200", "row1200.text"}})
 	if !slices.ContainsFunc(res.Nodes, func(w Walked) bool { return w.Ref == "row1200.text" }) {
 		t.Fatal("the focused row past the scan limit was not listed")
 	}
@@ -344,10 +346,10 @@ func TestScanKeepsTheFocusPathPastTheScan(t *testing.T) {
 // watched backend does; wrong holds the stale lists it claims for some elements instead.
 type knowingTree struct {
 	*boundsTree
-	wrong map[NodeRef][]NodeRef
+	wrong map[model.NodeRef][]model.NodeRef
 }
 
-func (t *knowingTree) KnownChildren(ref NodeRef) []NodeRef {
+func (t *knowingTree) KnownChildren(ref model.NodeRef) []model.NodeRef {
 	if k, ok := t.wrong[ref]; ok {
 		return k
 	}
@@ -366,19 +368,19 @@ func walkShape(res WalkResult) string {
 }
 
 func TestWalkReadsKnownChildrenWithTheirParent(t *testing.T) {
-	focus := []NodeRef{"win", "scroll", "list", "row40", "row40.text"}
+	focus := []model.NodeRef{"win", "scroll", "list", "row40", "row40.text"}
 	cases := []struct {
 		name string
 		tree func() *treeReader
 		opt  WalkOptions
 	}{
-		{"wide", func() *treeReader { return listTree(400) }, WalkOptions{Budget: WideBudget()}},
-		{"visible", func() *treeReader { return listTree(400) }, WalkOptions{Budget: UnscopedBudget(), VisibleOnly: true}},
-		{"scrolled", func() *treeReader { return scrolledList(400, 340) }, WalkOptions{Budget: UnscopedBudget(), VisibleOnly: true}},
-		{"focus kept", func() *treeReader { return listTree(50) }, WalkOptions{Budget: UnscopedBudget(), VisibleOnly: true, Keep: focus}},
-		{"count", func() *treeReader { return listTree(400) }, WalkOptions{Budget: Budget{MaxDepth: 64, MaxElements: 25, MaxChildren: 1000}}},
-		{"depth", func() *treeReader { return listTree(20) }, WalkOptions{Budget: Budget{MaxDepth: 2, MaxElements: 100, MaxChildren: 100}}},
-		{"children", func() *treeReader { return listTree(20) }, WalkOptions{Budget: Budget{MaxDepth: 64, MaxElements: 100, MaxChildren: 5}}},
+		{"wide", func() *treeReader { return listTree(400) }, WalkOptions{Budget: model.WideBudget()}},
+		{"visible", func() *treeReader { return listTree(400) }, WalkOptions{Budget: model.UnscopedBudget(), VisibleOnly: true}},
+		{"scrolled", func() *treeReader { return scrolledList(400, 340) }, WalkOptions{Budget: model.UnscopedBudget(), VisibleOnly: true}},
+		{"focus kept", func() *treeReader { return listTree(50) }, WalkOptions{Budget: model.UnscopedBudget(), VisibleOnly: true, Keep: focus}},
+		{"count", func() *treeReader { return listTree(400) }, WalkOptions{Budget: model.Budget{MaxDepth: 64, MaxElements: 25, MaxChildren: 1000}}},
+		{"depth", func() *treeReader { return listTree(20) }, WalkOptions{Budget: model.Budget{MaxDepth: 2, MaxElements: 100, MaxChildren: 100}}},
+		{"children", func() *treeReader { return listTree(20) }, WalkOptions{Budget: model.Budget{MaxDepth: 64, MaxElements: 100, MaxChildren: 5}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -392,7 +394,7 @@ func TestWalkReadsKnownChildrenWithTheirParent(t *testing.T) {
 				t.Fatalf("%d Read calls with known children, %d without: no round trip saved", k, p)
 			}
 			// Stale guesses: a row gone, one added, the order changed, a subtree that moved.
-			stale := &knowingTree{boundsTree: &boundsTree{treeReader: c.tree()}, wrong: map[NodeRef][]NodeRef{
+			stale := &knowingTree{boundsTree: &boundsTree{treeReader: c.tree()}, wrong: map[model.NodeRef][]model.NodeRef{
 				"win":    {"scroll", "btn"},
 				"scroll": {"list", "ghost"},
 				"list":   {"row1", "row0", "row2"},

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"github.com/axbus/axbus/model"
 )
 
 // LedgerIdle is how long an agent's claim on an app's web accessibility lasts without use.
@@ -28,14 +30,6 @@ type Ledger struct {
 type ledgerApp struct {
 	wasOn  bool                 // on before the ledger: never switched off by it
 	agents map[string]time.Time // last use by agent
-}
-
-// LedgerEntry is one app in the ledger.
-type LedgerEntry struct {
-	PID int `json:"pid"`
-	// WasOn says web accessibility was on before: the ledger leaves it on.
-	WasOn  bool     `json:"was_on"`
-	Agents []string `json:"agents"`
 }
 
 // LedgerOption configures a Ledger.
@@ -60,7 +54,7 @@ func NewLedger(b WebAccessibility, opts ...LedgerOption) *Ledger {
 // a claim that exists already counts as a use.
 func (l *Ledger) Enable(ctx context.Context, pid int, agent string) error {
 	if agent == "" {
-		return Errorf(CodeBadRequest, "Name the agent that asks (any stable id).", "no agent")
+		return model.Errorf(model.CodeBadRequest, "Name the agent that asks (any stable id).", "no agent")
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -128,7 +122,7 @@ func (l *Ledger) restoreIfUnclaimed(ctx context.Context, pid int, a *ledgerApp) 
 	if a.wasOn {
 		return nil
 	}
-	if _, err := l.b.SetWebAccessibility(ctx, pid, false); err != nil && CodeOf(err) != CodeAppNotFound && CodeOf(err) != CodeAppGone {
+	if _, err := l.b.SetWebAccessibility(ctx, pid, false); err != nil && model.CodeOf(err) != model.CodeAppNotFound && model.CodeOf(err) != model.CodeAppGone {
 		return err
 	}
 	return nil
@@ -142,13 +136,13 @@ func (l *Ledger) Forget(pid int) {
 }
 
 // Entries lists the ledger, by pid.
-func (l *Ledger) Entries() []LedgerEntry {
+func (l *Ledger) Entries() []model.LedgerEntry {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	out := make([]LedgerEntry, 0, len(l.apps))
+	out := make([]model.LedgerEntry, 0, len(l.apps))
 	for pid, a := range l.apps {
-		out = append(out, LedgerEntry{PID: pid, WasOn: a.wasOn, Agents: slices.Sorted(maps.Keys(a.agents))})
+		out = append(out, model.LedgerEntry{PID: pid, WasOn: a.wasOn, Agents: slices.Sorted(maps.Keys(a.agents))})
 	}
-	slices.SortFunc(out, func(x, y LedgerEntry) int { return x.PID - y.PID })
+	slices.SortFunc(out, func(x, y model.LedgerEntry) int { return x.PID - y.PID })
 	return out
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
@@ -94,10 +96,10 @@ func TestLedgerRestoresAfterIdleMinutes(t *testing.T) {
 func TestLedgerErrors(t *testing.T) {
 	l, d, _ := ledger(t)
 	ctx := context.Background()
-	if err := l.Enable(ctx, notes, ""); observer.CodeOf(err) != observer.CodeBadRequest {
+	if err := l.Enable(ctx, notes, ""); model.CodeOf(err) != model.CodeBadRequest {
 		t.Fatalf("no agent: %v", err)
 	}
-	if err := l.Enable(ctx, 9999, "a"); observer.CodeOf(err) != observer.CodeAppNotFound || observer.AsError(err).Suggestion == "" {
+	if err := l.Enable(ctx, 9999, "a"); model.CodeOf(err) != model.CodeAppNotFound || model.AsError(err).Suggestion == "" {
 		t.Fatalf("no such app: %v", err)
 	}
 	// An app that exits while claimed: releasing it is no error, and it is forgotten.

@@ -6,8 +6,9 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 )
 
 // emptyOK caches, per request schema, whether {} is a valid request: an empty request (status,
@@ -24,12 +25,12 @@ func emptyValid(schema string) bool {
 }
 
 // DecodeRequest checks a request body against the endpoint's schema and decodes it into v.
-// An empty body means {}. Every failure is a BAD_REQUEST or PAYLOAD_TOO_LARGE *observer.Error
+// An empty body means {}. Every failure is a BAD_REQUEST or PAYLOAD_TOO_LARGE *model.Error
 // naming what is wrong and where.
-func DecodeRequest(endpoint string, data []byte, v any) *observer.Error {
+func DecodeRequest(endpoint string, data []byte, v any) *model.Error {
 	schema := endpoint + ".request"
 	if len(data) > api.MaxRequest {
-		return observer.Errorf(observer.CodePayloadTooLarge, "Send a smaller request; requests are at most 1 MiB.",
+		return model.Errorf(model.CodePayloadTooLarge, "Send a smaller request; requests are at most 1 MiB.",
 			"request of %d bytes is larger than %d bytes", len(data), api.MaxRequest).With("bytes", len(data))
 	}
 	if trimmed := bytes.TrimSpace(data); len(trimmed) == 0 || string(trimmed) == "{}" {
@@ -42,10 +43,10 @@ func DecodeRequest(endpoint string, data []byte, v any) *observer.Error {
 		var ie *InvalidError
 		if errors.As(err, &ie) {
 			for i := range ie.Problems { // the validator quotes the value it refuses, whatever its size
-				ie.Problems[i].Error = observer.Excerpt(ie.Problems[i].Error)
+				ie.Problems[i].Error = model.Excerpt(ie.Problems[i].Error)
 			}
 		}
-		e := observer.Errorf(observer.CodeBadRequest, "See the request's schema with: axbus schema "+schema,
+		e := model.Errorf(model.CodeBadRequest, "See the request's schema with: axbus schema "+schema,
 			"%s request %v", endpoint, err).With("schema", schema)
 		if ie != nil {
 			if ie.Offset >= 0 {
@@ -59,7 +60,7 @@ func DecodeRequest(endpoint string, data []byte, v any) *observer.Error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil { // the schema should have caught it: say so clearly anyway
-		return observer.Errorf(observer.CodeBadRequest, "See the request's schema with: axbus schema "+schema,
+		return model.Errorf(model.CodeBadRequest, "See the request's schema with: axbus schema "+schema,
 			"%s request: %v", endpoint, err).With("schema", schema)
 	}
 	return nil

@@ -4,22 +4,22 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/model"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/api"
 )
 
 func TestDecodeRequestRefusals(t *testing.T) {
 	for _, c := range []struct {
 		name, body string
-		code       observer.Code
+		code       model.Code
 		detail     string
 	}{
-		{"malformed", `{"app": "Notes"`, observer.CodeBadRequest, "offset"},
-		{"unknown field", `{"app": "Notes", "colour": 1}`, observer.CodeBadRequest, "problems"},
-		{"wrong type", `{"pid": "501"}`, observer.CodeBadRequest, "problems"},
-		{"no target", `{}`, observer.CodeBadRequest, "problems"},
-		{"too big", `{"app": "` + strings.Repeat("x", 2<<20) + `"}`, observer.CodePayloadTooLarge, "bytes"},
+		{"malformed", `{"app": "Notes"`, model.CodeBadRequest, "offset"},
+		{"unknown field", `{"app": "Notes", "colour": 1}`, model.CodeBadRequest, "problems"},
+		{"wrong type", `{"pid": "501"}`, model.CodeBadRequest, "problems"},
+		{"no target", `{}`, model.CodeBadRequest, "problems"},
+		{"too big", `{"app": "` + strings.Repeat("x", 2<<20) + `"}`, model.CodePayloadTooLarge, "bytes"},
 	} {
 		var req api.InspectRequest
 		err := DecodeRequest("inspect", []byte(c.body), &req)
@@ -62,7 +62,7 @@ func FuzzDecodeRequest(f *testing.F) {
 			endpoint, v = "apps", &api.AppsRequest{}
 		}
 		if err := DecodeRequest(endpoint, body, v); err != nil {
-			if err.Code != observer.CodeBadRequest && err.Code != observer.CodePayloadTooLarge {
+			if err.Code != model.CodeBadRequest && err.Code != model.CodePayloadTooLarge {
 				t.Fatalf("code %s for %q", err.Code, body)
 			}
 			if err.Message == "" || err.Suggestion == "" {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // Apps come and go: an agent launches an app and then waits for its window or acts on its
@@ -17,7 +17,7 @@ import (
 // appearing is what a wait for an app that does not run yet knows of it.
 type appearing struct {
 	// missing is the last look's APP_NOT_FOUND, with the apps that ran then.
-	missing *observer.Error
+	missing *model.Error
 }
 
 // mayAppear reports whether w may wait for its app to start: it names the app by name, and
@@ -40,10 +40,10 @@ func (e *Engine) awaitApp(ctx context.Context, w *wait, arm func(), timeout <-ch
 		case err == nil:
 			w.app, w.appear = app, nil
 			return nil
-		case observer.CodeOf(err) == observer.CodeAppNotFound:
-			w.appear.missing = observer.AsError(err)
+		case model.CodeOf(err) == model.CodeAppNotFound:
+			w.appear.missing = model.AsError(err)
 		default:
-			w.finish(&Result{Outcome: Failed, Error: observer.AsError(err)})
+			w.finish(&Result{Outcome: Failed, Error: model.AsError(err)})
 			return <-w.done
 		}
 		arm() // it listens for the launch: a client may start the app now
@@ -64,8 +64,8 @@ func (e *Engine) awaitApp(ctx context.Context, w *wait, arm func(), timeout <-ch
 
 // notAppeared is the error of a wait whose app did not start in time: APP_NOT_FOUND, as a
 // one-shot request on that name is at once, said of the time waited.
-func (w *wait) notAppeared() *observer.Error {
-	err := observer.Errorf(observer.CodeAppNotFound,
+func (w *wait) notAppeared() *model.Error {
+	err := model.Errorf(model.CodeAppNotFound,
 		"Start the app first (axbus launch ENTRY), check its name against axbus apps, or wait longer (--timeout).",
 		"no app matching %q appeared within %v", w.req.App.Name, w.req.Timeout).With("app", w.req.App.Name)
 	if running, ok := w.appear.missing.Details["running"]; ok {

@@ -5,7 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer/sim"
 	"github.com/axbus/axbus/waiters/condition"
 )
@@ -42,7 +43,7 @@ func TestWaitOnAnAppThatStartsLater(t *testing.T) {
 	r, spec := mailGone(t)
 	var armedAfter time.Duration
 	start := time.Now()
-	res := r.wait(t, `window:title~"Inbox"`, observer.AppQuery{Name: "Mail"}, 5*time.Second, func() {
+	res := r.wait(t, `window:title~"Inbox"`, model.AppQuery{Name: "Mail"}, 5*time.Second, func() {
 		armedAfter = time.Since(start)
 		r.launchAt(t, spec, 777)
 	})
@@ -61,7 +62,7 @@ func TestWaitOnAnAppThatStartsLater(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err = r.e.Wait(context.Background(), Request{Locator: l, Checks: Checks{Unique: true, Visible: true, Enabled: true, Stable: true},
-		App: observer.AppQuery{Name: "mail"}, Timeout: 5 * time.Second}, func() { r.launchAt(t, spec, 778) })
+		App: model.AppQuery{Name: "mail"}, Timeout: 5 * time.Second}, func() { r.launchAt(t, spec, 778) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,25 +77,25 @@ func TestWaitOnAnAppThatNeverStarts(t *testing.T) {
 	r := newRig(t)
 	armed := false
 	start := time.Now()
-	res := r.wait(t, `text:"x"`, observer.AppQuery{Name: "Calculator"}, 300*time.Millisecond, func() { armed = true })
+	res := r.wait(t, `text:"x"`, model.AppQuery{Name: "Calculator"}, 300*time.Millisecond, func() { armed = true })
 	late := time.Since(start) - 300*time.Millisecond
 	if res.Outcome != Timeout || !armed || late < 0 || late > 100*time.Millisecond {
 		t.Fatalf("%+v, armed %v, %v past the deadline", res, armed, late)
 	}
-	if e := res.Error; e == nil || e.Code != observer.CodeAppNotFound || e.Suggestion == "" || e.Details["app"] != "Calculator" ||
+	if e := res.Error; e == nil || e.Code != model.CodeAppNotFound || e.Suggestion == "" || e.Details["app"] != "Calculator" ||
 		e.Message != `no app matching "Calculator" appeared within 300ms` {
 		t.Fatalf("error %+v", res.Error)
 	}
 	l, _ := condition.ParseLocator("role=button,name=Equals")
-	res, err := r.e.Wait(context.Background(), Request{Locator: l, Checks: Checks{Unique: true}, App: observer.AppQuery{Name: "Calculator"},
+	res, err := r.e.Wait(context.Background(), Request{Locator: l, Checks: Checks{Unique: true}, App: model.AppQuery{Name: "Calculator"},
 		Timeout: 200 * time.Millisecond}, nil)
-	if err != nil || res.Outcome != Timeout || res.Error == nil || res.Error.Code != observer.CodeAppNotFound || res.Error.Details["check"] != nil {
+	if err != nil || res.Outcome != Timeout || res.Error == nil || res.Error.Code != model.CodeAppNotFound || res.Error.Details["check"] != nil {
 		t.Fatalf("locator: %+v, %v", res, err)
 	}
 	// An app started meanwhile that is not it does not end the wait.
 	spec, _ := r.desk.AppSpec("Mail")
-	res = r.wait(t, `text:"x"`, observer.AppQuery{Name: "Calculator"}, 300*time.Millisecond, func() { r.launchAt(t, spec, 779) })
-	if res.Outcome != Timeout || observer.CodeOf(res.Error) != observer.CodeAppNotFound {
+	res = r.wait(t, `text:"x"`, model.AppQuery{Name: "Calculator"}, 300*time.Millisecond, func() { r.launchAt(t, spec, 779) })
+	if res.Outcome != Timeout || model.CodeOf(res.Error) != model.CodeAppNotFound {
 		t.Fatalf("another app started: %+v", res)
 	}
 	if n := r.e.Awaiting(); n != 0 {
@@ -108,8 +109,8 @@ func TestWaitOnAppsThatCannotAppear(t *testing.T) {
 	r, spec := mailGone(t)
 	cond, _ := condition.ParseCompact(`text:"x"`)
 	start := time.Now()
-	for _, q := range []observer.AppQuery{{PID: 4242}, {PID: notes, Name: "Mail"}} {
-		if _, err := r.e.Wait(context.Background(), Request{Condition: cond, App: q, Timeout: 2 * time.Second}, nil); observer.CodeOf(err) != observer.CodeAppNotFound {
+	for _, q := range []model.AppQuery{{PID: 4242}, {PID: notes, Name: "Mail"}} {
+		if _, err := r.e.Wait(context.Background(), Request{Condition: cond, App: q, Timeout: 2 * time.Second}, nil); model.CodeOf(err) != model.CodeAppNotFound {
 			t.Errorf("%v: %v", q, err)
 		}
 	}
@@ -118,8 +119,8 @@ func TestWaitOnAppsThatCannotAppear(t *testing.T) {
 	}
 	r.launchAt(t, spec, 777)
 	r.launchAt(t, spec, 778)
-	_, err := r.e.Wait(context.Background(), Request{Condition: cond, App: observer.AppQuery{Name: "Mail"}, Timeout: 2 * time.Second}, nil)
-	if observer.CodeOf(err) != observer.CodeAppAmbiguous {
+	_, err := r.e.Wait(context.Background(), Request{Condition: cond, App: model.AppQuery{Name: "Mail"}, Timeout: 2 * time.Second}, nil)
+	if model.CodeOf(err) != model.CodeAppAmbiguous {
 		t.Fatalf("two Mails running: %v", err)
 	}
 }
@@ -128,11 +129,11 @@ func TestWaitOnAppsThatCannotAppear(t *testing.T) {
 // FindApp says of two running ones: the wait ends with APP_AMBIGUOUS and their pids.
 func TestWaitOnAnAppThatStartsTwice(t *testing.T) {
 	r, spec := mailGone(t)
-	res := r.wait(t, `window:title~"Inbox"`, observer.AppQuery{Name: "Mail"}, 5*time.Second, func() {
+	res := r.wait(t, `window:title~"Inbox"`, model.AppQuery{Name: "Mail"}, 5*time.Second, func() {
 		r.launchAt(t, spec, 777)
 		r.launchAt(t, spec, 778)
 	})
-	if res.Outcome != Failed || observer.CodeOf(res.Error) != observer.CodeAppAmbiguous || res.Error.Suggestion == "" {
+	if res.Outcome != Failed || model.CodeOf(res.Error) != model.CodeAppAmbiguous || res.Error.Suggestion == "" {
 		t.Fatalf("result %+v (error %v)", res, res.Error)
 	}
 }

@@ -1,7 +1,7 @@
 package waiters
 
 import (
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 	"github.com/axbus/axbus/waiters/condition"
 )
 
@@ -31,7 +31,7 @@ func newMeter(budget int64, w *wait) *condition.Meter {
 
 // tooCostly is the outcome of a wait whose evaluation would take more than its budget.
 func tooCostly(budget int64) *Result {
-	return &Result{Outcome: Failed, Error: observer.Errorf(observer.CodeConditionTooCostly,
+	return &Result{Outcome: Failed, Error: model.Errorf(model.CodeConditionTooCostly,
 		"Wait for a short, distinctive part of the text (contains, or a regex without long counted repetitions), or narrow the wait (role, window, scope).",
 		"evaluating the condition against the app's text would take more than its budget of %d steps (a step: one regex instruction on one byte)", budget).
 		With("budget", budget)}

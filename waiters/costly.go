@@ -6,7 +6,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/waiters/condition"
 )
 
@@ -221,15 +222,15 @@ func (aw *appWatch) settleOff(w *wait, j *costlyJob) {
 // offload hands w's evaluation on v to the costly pool, v frozen.
 func (aw *appWatch) offload(ctx context.Context, w *wait, trigger *Trigger, v *view) {
 	if aw.frozenLists == nil {
-		aw.frozenLists = map[frozenKey][]*observer.Node{}
+		aw.frozenLists = map[frozenKey][]*model.Node{}
 	}
 	aw.e.submitCostly(aw, w, &costlyJob{ctx: ctx, trigger: trigger, v: v.freeze(aw.frozenLists, w.req.Window), env: aw.env()})
 }
 
 // evalEnv is what the settling of a wait needs of its watcher's state, taken on the watcher.
 type evalEnv struct {
-	app     observer.App
-	windows []observer.Window
+	app     model.App
+	windows []model.Window
 }
 
 func (aw *appWatch) env() evalEnv { return evalEnv{app: aw.app, windows: aw.windows} }

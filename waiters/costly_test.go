@@ -9,8 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/live"
 	"github.com/axbus/axbus/waiters/condition"
 )
@@ -37,9 +38,9 @@ func hostile(t *testing.T, r *rig, timeout time.Duration) (result <-chan *Result
 	}
 	out := make(chan *Result, 1)
 	go func() {
-		res, err := r.e.Wait(context.Background(), Request{Condition: cond, App: observer.AppQuery{PID: notes}, Timeout: timeout}, nil)
+		res, err := r.e.Wait(context.Background(), Request{Condition: cond, App: model.AppQuery{PID: notes}, Timeout: timeout}, nil)
 		if err != nil {
-			res = &Result{Outcome: Failed, Error: observer.AsError(err)}
+			res = &Result{Outcome: Failed, Error: model.AsError(err)}
 		}
 		out <- res
 	}()
@@ -77,7 +78,7 @@ func TestACostlyWaitDelaysNoOther(t *testing.T) {
 		expr := fmt.Sprintf(`element:role=button,name=%q`, name)
 		duringTheAttackersEvaluation(t, r)
 		var at time.Time
-		res := r.wait(t, expr, observer.AppQuery{PID: pid}, 10*time.Second, func() {
+		res := r.wait(t, expr, model.AppQuery{PID: pid}, 10*time.Second, func() {
 			at = time.Now()
 			if err := r.desk.SetTitle(pid, id, name); err != nil {
 				t.Error(err)
@@ -135,8 +136,8 @@ func TestACostlyWaitEndsPastItsBudget(t *testing.T) {
 		}
 	}
 	start := time.Now()
-	res := r.wait(t, `element:value=/[S-U]{990}a!/`, observer.AppQuery{PID: notes}, 30*time.Second, nil)
-	if res.Outcome != Failed || res.Error == nil || res.Error.Code != observer.CodeConditionTooCostly || res.Error.Suggestion == "" {
+	res := r.wait(t, `element:value=/[S-U]{990}a!/`, model.AppQuery{PID: notes}, 30*time.Second, nil)
+	if res.Outcome != Failed || res.Error == nil || res.Error.Code != model.CodeConditionTooCostly || res.Error.Suggestion == "" {
 		t.Fatalf("%s %+v", res.Outcome, res.Error)
 	}
 	t.Logf("ended after %v: %s", time.Since(start), res.Error.Message)
@@ -154,8 +155,8 @@ func TestACostlyLocatorEndsPastItsBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	res, err := r.e.Wait(context.Background(), Request{Locator: l, Checks: Checks{Unique: true}, App: observer.AppQuery{PID: notes}, Timeout: 10 * time.Second}, nil)
-	if err != nil || res.Outcome != Failed || res.Error.Code != observer.CodeConditionTooCostly {
+	res, err := r.e.Wait(context.Background(), Request{Locator: l, Checks: Checks{Unique: true}, App: model.AppQuery{PID: notes}, Timeout: 10 * time.Second}, nil)
+	if err != nil || res.Outcome != Failed || res.Error.Code != model.CodeConditionTooCostly {
 		t.Fatalf("%v %+v", err, res)
 	}
 	if took := time.Since(start); took > raceScale*time.Second {
@@ -185,7 +186,7 @@ func TestManyCostlyWaitsDelayNoOther(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, _ = r.e.Wait(ctx, Request{Condition: cond, App: observer.AppQuery{PID: notes}, Timeout: time.Minute}, nil)
+			_, _ = r.e.Wait(ctx, Request{Condition: cond, App: model.AppQuery{PID: notes}, Timeout: time.Minute}, nil)
 		}()
 	}
 	defer func() { cancel(); wg.Wait() }()
@@ -210,7 +211,7 @@ func TestManyCostlyWaitsDelayNoOther(t *testing.T) {
 		name := fmt.Sprintf("Save %d", i)
 		duringTheAttackersEvaluation(t, r)
 		var at time.Time
-		res := r.wait(t, fmt.Sprintf(`element:role=button,name=%q`, name), observer.AppQuery{PID: notes}, 10*time.Second, func() {
+		res := r.wait(t, fmt.Sprintf(`element:role=button,name=%q`, name), model.AppQuery{PID: notes}, 10*time.Second, func() {
 			at = time.Now()
 			if err := r.desk.SetTitle(notes, "save", name); err != nil {
 				t.Error(err)
@@ -245,10 +246,10 @@ func (e *Engine) waitsOn(pid int) int {
 // TestFrozenViewsShareOnlyWhatTheySee: within one change, a costly wait on windows alone (no
 // element copies) and a costly text wait on the same window each get their own element list.
 func TestFrozenViewsShareOnlyWhatTheySee(t *testing.T) {
-	n := &observer.Node{Ref: "n1", Role: observer.RoleText, Text: "Saved"}
-	lists := map[frozenKey][]*observer.Node{}
+	n := &model.Node{Ref: "n1", Role: model.RoleText, Text: "Saved"}
+	lists := map[frozenKey][]*model.Node{}
 	windowsOnly := (&view{}).freeze(lists, "")
-	withElements := (&view{frozen: []*observer.Node{n}, lives: []*live.Window{nil}}).freeze(lists, "")
+	withElements := (&view{frozen: []*model.Node{n}, lives: []*live.Window{nil}}).freeze(lists, "")
 	if len(windowsOnly.frozen) != 0 || len(withElements.frozen) != 1 {
 		t.Fatalf("windows only: %d elements; with elements: %d", len(windowsOnly.frozen), len(withElements.frozen))
 	}

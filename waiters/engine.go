@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 )
@@ -78,12 +80,12 @@ func (e *Engine) Stop() {
 
 // route hands an event to its app's watcher; an event of an app nobody waits on starts a
 // watcher only when a desktop-wide wait may be about it. It never blocks.
-func (e *Engine) route(ev observer.Event) {
+func (e *Engine) route(ev model.Event) {
 	if ev.App.PID <= 0 {
 		return
 	}
 	e.mu.Lock()
-	if ev.Type == observer.EventAppLaunched {
+	if ev.Type == model.EventAppLaunched {
 		pokeAll(e.launches)
 	}
 	aw := e.apps[ev.App.PID]

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 	"github.com/axbus/axbus/waiters/condition"
@@ -47,7 +49,7 @@ func rigOn(t testing.TB, desk *sim.Desktop) *rig {
 	return &rig{o: o, desk: desk, e: e}
 }
 
-func (r *rig) wait(t testing.TB, expr string, app observer.AppQuery, timeout time.Duration, act func()) *Result {
+func (r *rig) wait(t testing.TB, expr string, app model.AppQuery, timeout time.Duration, act func()) *Result {
 	t.Helper()
 	cond, err := condition.ParseCompact(expr)
 	if err != nil {
@@ -68,7 +70,7 @@ func (r *rig) press(t testing.TB, id string) {
 }
 
 // listing is the inspection a result's snapshot lists, or nil.
-func listing(res *Result) *observer.Inspection {
+func listing(res *Result) *model.Inspection {
 	if res.Snapshot == nil {
 		return nil
 	}
@@ -92,7 +94,7 @@ func listsMatch(res *Result) bool {
 	return false
 }
 
-var notesApp = observer.AppQuery{PID: notes}
+var notesApp = model.AppQuery{PID: notes}
 
 func TestWaitTextAppearsAfterADelayedPress(t *testing.T) {
 	r := newRig(t)
@@ -156,7 +158,7 @@ func TestWaitAppGoneAndTimeout(t *testing.T) {
 		t.Fatalf("killed app: %+v after %v", res, time.Since(killed))
 	}
 	start := time.Now()
-	res = r.wait(t, `text:"never there"`, observer.AppQuery{PID: 502}, 300*time.Millisecond, nil)
+	res = r.wait(t, `text:"never there"`, model.AppQuery{PID: 502}, 300*time.Millisecond, nil)
 	if late := time.Since(start) - 300*time.Millisecond; res.Outcome != Timeout || late < 0 || late > 50*time.Millisecond {
 		t.Fatalf("timeout: %+v, %v past the deadline", res, late)
 	}
@@ -168,7 +170,7 @@ func TestWaitForAWindowOfAnAppNotRunningYet(t *testing.T) {
 	if err := r.desk.Kill(502); err != nil { // no Inbox anywhere when the wait begins
 		t.Fatal(err)
 	}
-	res := r.wait(t, `window:title~"Inbox"`, observer.AppQuery{}, 5*time.Second, func() {
+	res := r.wait(t, `window:title~"Inbox"`, model.AppQuery{}, 5*time.Second, func() {
 		go func() { // armed: the wait listens for the launch
 			spec.PID = 777
 			if _, err := r.desk.Launch(spec); err != nil {
@@ -189,7 +191,7 @@ func TestBadConditionsAreRefused(t *testing.T) {
 		{`element:`, "column 9"},
 	} {
 		_, err := condition.ParseCompact(c.expr)
-		if observer.CodeOf(err) != observer.CodeBadRequest || !strings.Contains(err.Error(), c.want) {
+		if model.CodeOf(err) != model.CodeBadRequest || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v", c.expr, err)
 		}
 	}
@@ -197,10 +199,10 @@ func TestBadConditionsAreRefused(t *testing.T) {
 	for _, req := range []Request{
 		{Condition: cond, App: notesApp, Timeout: 10 * time.Minute},
 		{Condition: cond, App: notesApp, Timeout: -time.Second},
-		{Condition: cond, App: observer.AppQuery{PID: 4242}}, // a pid names one process: none is no wait
+		{Condition: cond, App: model.AppQuery{PID: 4242}}, // a pid names one process: none is no wait
 		{Condition: cond, Window: "Main"},
 	} {
-		if _, err := r.e.Wait(context.Background(), req, nil); err == nil || observer.AsError(err).Suggestion == "" {
+		if _, err := r.e.Wait(context.Background(), req, nil); err == nil || model.AsError(err).Suggestion == "" {
 			t.Errorf("%+v: %v", req, err)
 		}
 	}
@@ -211,13 +213,13 @@ func TestBadConditionsAreRefused(t *testing.T) {
 func TestWaitWithAnUnknownSnapshotIsExpired(t *testing.T) {
 	r := newRig(t)
 	for _, expr := range []string{`text:"Saved"`, `state:e3=checked`, `window_gone`, `dialog`} {
-		for _, app := range []observer.AppQuery{{}, notesApp} {
+		for _, app := range []model.AppQuery{{}, notesApp} {
 			cond, err := condition.ParseCompact(expr)
 			if err != nil {
 				t.Fatal(err)
 			}
 			_, err = r.e.Wait(context.Background(), Request{Condition: cond, App: app, Snapshot: "s_0123456789ab", Timeout: 200 * time.Millisecond}, nil)
-			if e := observer.AsError(err); e == nil || e.Code != observer.CodeSnapshotExpired || e.Suggestion == "" {
+			if e := model.AsError(err); e == nil || e.Code != model.CodeSnapshotExpired || e.Suggestion == "" {
 				t.Errorf("%s, app %+v: %v", expr, app, err)
 			}
 		}
@@ -276,7 +278,7 @@ func textOf(s string) *sim.Text {
 	return &t
 }
 
-func valueOf(e *observer.Element) string {
+func valueOf(e *model.Element) string {
 	if e.Value == nil {
 		return ""
 	}

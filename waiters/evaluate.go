@@ -4,6 +4,8 @@ import (
 	"context"
 	"maps"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/live"
@@ -13,7 +15,7 @@ import (
 // evaluate checks w against the app as the watcher knows it, the elements of fresh (read this
 // round) as read, and, when the condition holds, confirms it against the app itself before
 // answering: a stale copy never resolves a wait.
-func (aw *appWatch) evaluate(ctx context.Context, w *wait, trigger *Trigger, fresh map[observer.NodeRef]*observer.Node) {
+func (aw *appWatch) evaluate(ctx context.Context, w *wait, trigger *Trigger, fresh map[model.NodeRef]*model.Node) {
 	v := aw.viewFor(ctx, w)
 	v.override = fresh
 	aw.check(ctx, w, trigger, v)
@@ -83,14 +85,14 @@ func (aw *appWatch) settle(ctx context.Context, w *wait, trigger *Trigger, v *vi
 		return notHeld
 	}
 	if match != nil && v.override[match.Ref] == nil { // confirm: read the element again; it must still make the condition hold
-		fresh := aw.e.o.Backend().Read(ctx, []observer.NodeRef{match.Ref})
+		fresh := aw.e.o.Backend().Read(ctx, []model.NodeRef{match.Ref})
 		if fresh[0].Err != nil {
 			return heldUnconfirmed // it went away meanwhile: the next event or re-read decides
 		}
 		confirmed := *v // other waits may share v: the fresh read is this wait's
 		confirmed.override = maps.Clone(v.override)
 		if confirmed.override == nil {
-			confirmed.override = map[observer.NodeRef]*observer.Node{}
+			confirmed.override = map[model.NodeRef]*model.Node{}
 		}
 		confirmed.override[match.Ref] = &fresh[0]
 		v = &confirmed
@@ -129,7 +131,7 @@ func (aw *appWatch) settle(ctx context.Context, w *wait, trigger *Trigger, v *vi
 
 // listWindow is the listing of a window a window condition holds of: from its live copy when
 // the watcher keeps one read whole, else inspected (a dialog just opened has none).
-func (aw *appWatch) listWindow(ctx context.Context, win observer.Window) *api.Listing {
+func (aw *appWatch) listWindow(ctx context.Context, win model.Window) *api.Listing {
 	aw.mu.Lock()
 	lw := aw.live[win.Ref]
 	aw.mu.Unlock()
@@ -138,7 +140,7 @@ func (aw *appWatch) listWindow(ctx context.Context, win observer.Window) *api.Li
 			return api.NewListing(insp)
 		}
 	}
-	insp, err := aw.e.o.Inspect(ctx, observer.InspectRequest{App: observer.AppQuery{PID: aw.pid}, Window: win.ID})
+	insp, err := aw.e.o.Inspect(ctx, observer.InspectRequest{App: model.AppQuery{PID: aw.pid}, Window: win.ID})
 	if err != nil {
 		return nil
 	}
@@ -148,12 +150,12 @@ func (aw *appWatch) listWindow(ctx context.Context, win observer.Window) *api.Li
 // listMatch stores a snapshot that lists the match and returns it with the match as listed and
 // its window: from the live copy of the window that holds it, else (a target the window's tree
 // no longer holds) read from the app.
-func (aw *appWatch) listMatch(ctx context.Context, v *view, ref observer.NodeRef, env evalEnv) (*observer.Inspection, *observer.Element, observer.WindowRef, error) {
+func (aw *appWatch) listMatch(ctx context.Context, v *view, ref model.NodeRef, env evalEnv) (*model.Inspection, *model.Element, model.WindowRef, error) {
 	if lw := v.owner(ref); lw != nil {
 		insp, el, err := lw.Snapshot(ctx, ref)
 		return insp, el, lw.Window().RefOf(), err
 	}
-	var win observer.Window
+	var win model.Window
 	switch {
 	case len(v.lives) > 0:
 		win = v.lives[0].Window()
@@ -173,8 +175,8 @@ func (aw *appWatch) viewFor(ctx context.Context, w *wait) *view {
 		return v
 	}
 	if len(w.targets) > 0 {
-		v.read = func(ref observer.NodeRef) *observer.Node {
-			n := aw.e.o.Backend().Read(ctx, []observer.NodeRef{ref})[0]
+		v.read = func(ref model.NodeRef) *model.Node {
+			n := aw.e.o.Backend().Read(ctx, []model.NodeRef{ref})[0]
 			if n.Err != nil {
 				return nil
 			}
@@ -187,7 +189,7 @@ func (aw *appWatch) viewFor(ctx context.Context, w *wait) *view {
 		if err != nil {
 			return v // not (or no longer) there: no element of it holds
 		}
-		wins = []observer.Window{win}
+		wins = []model.Window{win}
 	}
 	w.seen.set(func() []api.WaitLimit { return aw.limitsFor(wins) })
 	for _, win := range wins {
@@ -207,42 +209,42 @@ func (aw *appWatch) viewFor(ctx context.Context, w *wait) *view {
 // copies it has (none for a condition on windows alone).
 type frozenKey struct {
 	window string
-	scope  observer.NodeRef
+	scope  model.NodeRef
 	only   bool
 	lives  int
 }
 
 // view is the watcher's copy of an app as one wait sees it.
 type view struct {
-	windows  []observer.Window
+	windows  []model.Window
 	lives    []*live.Window
-	targets  map[string]observer.NodeRef
-	scope    observer.NodeRef
-	override map[observer.NodeRef]*observer.Node // fresh reads that replace the copy
-	only     map[observer.NodeRef]bool           // when set, the only elements to look at
+	targets  map[string]model.NodeRef
+	scope    model.NodeRef
+	override map[model.NodeRef]*model.Node // fresh reads that replace the copy
+	only     map[model.NodeRef]bool        // when set, the only elements to look at
 	// onlyNodes are the elements of only, looked up once for all the waits that share the view.
-	onlyNodes []*observer.Node
+	onlyNodes []*model.Node
 	// read reads a target the windows' copies do not hold (a page of a stack that is not shown
 	// leaves the tree, its elements live on); detached keeps what it read for this view.
-	read     func(observer.NodeRef) *observer.Node
-	detached map[observer.NodeRef]*observer.Node
+	read     func(model.NodeRef) *model.Node
+	detached map[model.NodeRef]*model.Node
 	// partial says a window of the view is still being read whole: lives lack it.
 	partial bool
 	// frozen, when not nil, are the elements Elements gives, listed when the view was frozen
 	// for an evaluation off the watcher (freeze); focused is then the focused element.
-	frozen  []*observer.Node
-	focused *observer.Node
+	frozen  []*model.Node
+	focused *model.Node
 }
 
 // freeze copies v for an evaluation off the watcher: its elements listed now, as fresh as v has
 // them, so that matching them holds no window's lock, and its own copy of what it reads later.
 // The lists are shared, by what v looks at, among the waits frozen for one change (listed).
-func (v *view) freeze(listed map[frozenKey][]*observer.Node, window string) *view {
+func (v *view) freeze(listed map[frozenKey][]*model.Node, window string) *view {
 	f := *v
 	k := frozenKey{window: window, scope: v.scope, only: v.only != nil, lives: len(v.lives)}
 	if f.frozen = listed[k]; f.frozen == nil {
-		f.frozen = []*observer.Node{}
-		v.Elements(func(n *observer.Node) bool {
+		f.frozen = []*model.Node{}
+		v.Elements(func(n *model.Node) bool {
 			f.frozen = append(f.frozen, n)
 			return true
 		})
@@ -253,7 +255,7 @@ func (v *view) freeze(listed map[frozenKey][]*observer.Node, window string) *vie
 	return &f
 }
 
-func (v *view) node(n *observer.Node) *observer.Node {
+func (v *view) node(n *model.Node) *model.Node {
 	if o := v.override[n.Ref]; o != nil {
 		return o
 	}
@@ -262,7 +264,7 @@ func (v *view) node(n *observer.Node) *observer.Node {
 
 // Elements calls fn for every element of the view's windows (or scope), until it returns false;
 // with only set, for those elements alone (looked up, not searched for).
-func (v *view) Elements(fn func(*observer.Node) bool) {
+func (v *view) Elements(fn func(*model.Node) bool) {
 	if v.frozen != nil {
 		for _, n := range v.frozen {
 			if !fn(v.node(n)) {
@@ -286,9 +288,9 @@ func (v *view) Elements(fn func(*observer.Node) bool) {
 		goOn := true
 		each := lw.Each
 		if v.scope != "" {
-			each = func(f func(*observer.Node) bool) { lw.EachUnder(v.scope, f) }
+			each = func(f func(*model.Node) bool) { lw.EachUnder(v.scope, f) }
 		}
-		each(func(n *observer.Node) bool {
+		each(func(n *model.Node) bool {
 			if v.only != nil && !v.only[n.Ref] {
 				return true
 			}
@@ -311,8 +313,8 @@ func (v *view) trees() []condition.Tree {
 }
 
 // lookup finds the elements refs name in the view's windows, as fresh as the view has them.
-func (v *view) lookup(refs map[observer.NodeRef]bool) []*observer.Node {
-	out := make([]*observer.Node, 0, len(refs))
+func (v *view) lookup(refs map[model.NodeRef]bool) []*model.Node {
+	out := make([]*model.Node, 0, len(refs))
 	for ref := range refs {
 		for _, lw := range v.lives {
 			if n, ok := lw.Node(ref); ok {
@@ -325,10 +327,10 @@ func (v *view) lookup(refs map[observer.NodeRef]bool) []*observer.Node {
 }
 
 // Windows lists the view's windows.
-func (v *view) Windows() []observer.Window { return v.windows }
+func (v *view) Windows() []model.Window { return v.windows }
 
 // Focused is the focused element, when a window of the view holds it.
-func (v *view) Focused() *observer.Node {
+func (v *view) Focused() *model.Node {
 	if v.frozen != nil {
 		if v.focused == nil {
 			return nil
@@ -344,7 +346,7 @@ func (v *view) Focused() *observer.Node {
 }
 
 // Element is the element a condition names by id (e12 of the request's snapshot), as it is now.
-func (v *view) Element(id string) *observer.Node {
+func (v *view) Element(id string) *model.Node {
 	ref, ok := v.targets[id]
 	if !ok {
 		return nil
@@ -364,7 +366,7 @@ func (v *view) Element(id string) *observer.Node {
 	if !ok {
 		n = v.read(ref)
 		if v.detached == nil {
-			v.detached = map[observer.NodeRef]*observer.Node{}
+			v.detached = map[model.NodeRef]*model.Node{}
 		}
 		v.detached[ref] = n
 	}
@@ -372,7 +374,7 @@ func (v *view) Element(id string) *observer.Node {
 }
 
 // owner is the live window that holds ref.
-func (v *view) owner(ref observer.NodeRef) *live.Window {
+func (v *view) owner(ref model.NodeRef) *live.Window {
 	for _, lw := range v.lives {
 		if _, ok := lw.Node(ref); ok {
 			return lw

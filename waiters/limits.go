@@ -3,12 +3,13 @@ package waiters
 import (
 	"sync"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/live"
 )
 
-// A wait matches against live copies of windows, read with observer.WholeBudget. A window past
+// A wait matches against live copies of windows, read with model.WholeBudget. A window past
 // that budget, or one still being read when the wait times out, is not seen whole: the outcome
 // says so (Result.Limits) rather than time out silently.
 
@@ -35,7 +36,7 @@ func (s *limitsSource) limits() []api.WaitLimit {
 }
 
 // limitsFor lists the copies of wins that a limit cut short or that are still being read.
-func (aw *appWatch) limitsFor(wins []observer.Window) []api.WaitLimit {
+func (aw *appWatch) limitsFor(wins []model.Window) []api.WaitLimit {
 	aw.mu.Lock()
 	lives := make([]*live.Window, len(wins))
 	for i, win := range wins {
@@ -47,7 +48,7 @@ func (aw *appWatch) limitsFor(wins []observer.Window) []api.WaitLimit {
 		if lw == nil {
 			continue
 		}
-		l := api.WaitLimit{Window: wins[i].RefOf(), Budget: observer.WholeBudget()}
+		l := api.WaitLimit{Window: wins[i].RefOf(), Budget: model.WholeBudget()}
 		if !lw.Loaded() {
 			l.Reading = true
 		} else if l.Cut, l.Elements = lw.Limits(); len(l.Cut) == 0 {

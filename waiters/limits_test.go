@@ -7,7 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer/sim"
 )
 
@@ -43,7 +44,7 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 // A wait sees a window past the inspection budgets whole: row 9,000 of 9,000.
 func TestWaitSeesTheWholeWindow(t *testing.T) {
 	r := bigWindow(t, 9000, 0)
-	res := r.wait(t, `text="Row 9000"`, observer.AppQuery{PID: 701}, 20*time.Second, nil)
+	res := r.wait(t, `text="Row 9000"`, model.AppQuery{PID: 701}, 20*time.Second, nil)
 	if res.Outcome != Met || res.Match == nil || res.Limits != nil {
 		t.Fatalf("wait for the last row: %+v", res)
 	}
@@ -52,24 +53,24 @@ func TestWaitSeesTheWholeWindow(t *testing.T) {
 // A wait that a limit kept from seeing its window whole says which limit and where; so does one
 // that timed out while its window was still being read.
 func TestWaitUnmetSaysWhatItCouldNotSee(t *testing.T) {
-	r := bigWindow(t, observer.WholeBudget().MaxChildren+5, 0)
-	res := r.wait(t, `text="More 3"`, observer.AppQuery{PID: 701}, 3*time.Second, nil)
+	r := bigWindow(t, model.WholeBudget().MaxChildren+5, 0)
+	res := r.wait(t, `text="More 3"`, model.AppQuery{PID: 701}, 3*time.Second, nil)
 	if res.Outcome != Timeout || len(res.Limits) != 1 {
 		t.Fatalf("a row past the children budget: %+v", res)
 	}
 	l := res.Limits[0]
-	if !slices.Contains(l.Cut, observer.TruncatedChildren) || l.Window.Title != "Big" || l.Elements == 0 || l.Reading ||
-		l.Budget.MaxChildren != observer.WholeBudget().MaxChildren {
+	if !slices.Contains(l.Cut, model.TruncatedChildren) || l.Window.Title != "Big" || l.Elements == 0 || l.Reading ||
+		l.Budget.MaxChildren != model.WholeBudget().MaxChildren {
 		t.Fatalf("limits: %+v", l)
 	}
 
 	slow := bigWindow(t, 300, 100) // each call reads 32 elements and costs 100 ms: the window takes 2 s to read
-	res = slow.wait(t, `text="never there"`, observer.AppQuery{PID: 701}, 800*time.Millisecond, nil)
+	res = slow.wait(t, `text="never there"`, model.AppQuery{PID: 701}, 800*time.Millisecond, nil)
 	if res.Outcome != Timeout || len(res.Limits) != 1 || !res.Limits[0].Reading {
 		t.Fatalf("a window still being read: %+v", res)
 	}
 	// What the wait could see whole it does not list.
-	if res = slow.wait(t, `text="never there"`, observer.AppQuery{PID: 701}, 5*time.Second, nil); res.Outcome != Timeout || res.Limits != nil {
+	if res = slow.wait(t, `text="never there"`, model.AppQuery{PID: 701}, 5*time.Second, nil); res.Outcome != Timeout || res.Limits != nil {
 		t.Fatalf("a small window read whole: %+v", res)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/live"
 )
@@ -55,7 +57,7 @@ func (aw *appWatch) loadDone(ctx context.Context, d loadDone) {
 	if !current { // its window closed, or the app ended, while it was read
 		return
 	}
-	var fresh map[observer.NodeRef]*observer.Node
+	var fresh map[model.NodeRef]*model.Node
 	if d.err == nil {
 		fresh = d.lw.Refresh(ctx).Fresh
 	}
@@ -88,7 +90,7 @@ func (aw *appWatch) loadingFor(w *wait) bool {
 }
 
 // isWindow reports whether win is the window want names (an id or a title).
-func (aw *appWatch) isWindow(win observer.Window, want string) bool {
+func (aw *appWatch) isWindow(win model.Window, want string) bool {
 	picked, err := observer.PickWindow(aw.app, aw.windows, want)
 	return err == nil && picked.Ref == win.Ref
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 	"github.com/axbus/axbus/waiters/condition"
@@ -15,11 +17,11 @@ import (
 type countingDesk struct {
 	*sim.Desktop
 	mu    sync.Mutex
-	reads map[observer.NodeRef]int
+	reads map[model.NodeRef]int
 	total int
 }
 
-func (c *countingDesk) Read(ctx context.Context, refs []observer.NodeRef) []observer.Node {
+func (c *countingDesk) Read(ctx context.Context, refs []model.NodeRef) []model.Node {
 	c.mu.Lock()
 	for _, r := range refs {
 		c.reads[r]++
@@ -29,7 +31,7 @@ func (c *countingDesk) Read(ctx context.Context, refs []observer.NodeRef) []obse
 	return c.Desktop.Read(ctx, refs)
 }
 
-func (c *countingDesk) counts(ref observer.NodeRef) (one, all int) {
+func (c *countingDesk) counts(ref model.NodeRef) (one, all int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.reads[ref], c.total
@@ -40,7 +42,7 @@ func countingRig(t *testing.T) (*rig, *countingDesk) {
 	t.Helper()
 	r := newRig(t) // the leak check, the desktop's close
 	r.e.Stop()
-	cd := &countingDesk{Desktop: r.desk, reads: map[observer.NodeRef]int{}}
+	cd := &countingDesk{Desktop: r.desk, reads: map[model.NodeRef]int{}}
 	o := observer.New(cd)
 	e := New(o)
 	if err := e.Start(); err != nil {
@@ -56,7 +58,7 @@ func countingRig(t *testing.T) (*rig, *countingDesk) {
 func TestWaitMetByAnEventWhileItsWindowIsRead(t *testing.T) {
 	r := bigWindow(t, 2000, 100) // the whole read: 4,000 elements in calls of 32, 100 ms each
 	start := time.Now()
-	res := r.wait(t, `text="Fresh"`, observer.AppQuery{PID: 701}, 10*time.Second, func() {
+	res := r.wait(t, `text="Fresh"`, model.AppQuery{PID: 701}, 10*time.Second, func() {
 		if r.e.loaded(701) {
 			t.Error("armed once the window was read whole")
 		}
@@ -97,11 +99,11 @@ func (e *Engine) loaded(pid int) bool {
 // when the wait began is met once the read ends, as initial.
 func TestWaitOnAWindowBeingReadDecidesOnlyWhatItCan(t *testing.T) {
 	r := bigWindow(t, 200, 50) // the whole read: 13 calls of 50 ms
-	res := r.wait(t, `text="Row 5" gone`, observer.AppQuery{PID: 701}, 200*time.Millisecond, nil)
+	res := r.wait(t, `text="Row 5" gone`, model.AppQuery{PID: 701}, 200*time.Millisecond, nil)
 	if res.Outcome != Timeout || len(res.Limits) != 1 || !res.Limits[0].Reading {
 		t.Fatalf("gone of a window being read: %+v", res)
 	}
-	res = r.wait(t, `text="Row 200"`, observer.AppQuery{PID: 701}, 10*time.Second, nil)
+	res = r.wait(t, `text="Row 200"`, model.AppQuery{PID: 701}, 10*time.Second, nil)
 	if res.Outcome != Met || res.Trigger == nil || res.Trigger.Kind != "initial" || !listsMatch(res) {
 		t.Fatalf("a row there from the start: %+v", res)
 	}
@@ -157,17 +159,17 @@ func TestWaitWindowReplyListedFromTheCopy(t *testing.T) {
 }
 
 // layingOutDesk is a desktop whose app, like GTK3, lays out an element it adds and answers no
-// read meanwhile; the backend reads the element as the event comes (observer.Event.Added).
+// read meanwhile; the backend reads the element as the event comes (model.Event.Added).
 type layingOutDesk struct {
 	*sim.Desktop
 	mu   sync.Mutex
 	busy time.Time // when the app answers reads again
 }
 
-func (d *layingOutDesk) Watch(sink func(observer.Event)) (func(), error) {
-	return d.Desktop.Watch(func(ev observer.Event) {
-		if ev.Type == observer.EventChildrenChanged && ev.Raw == "AXCreated" {
-			n := d.Desktop.Read(context.Background(), []observer.NodeRef{ev.Ref})[0]
+func (d *layingOutDesk) Watch(sink func(model.Event)) (func(), error) {
+	return d.Desktop.Watch(func(ev model.Event) {
+		if ev.Type == model.EventChildrenChanged && ev.Raw == "AXCreated" {
+			n := d.Desktop.Read(context.Background(), []model.NodeRef{ev.Ref})[0]
 			ev.Added = &n
 			d.mu.Lock()
 			d.busy = time.Now().Add(3 * time.Second)
@@ -177,7 +179,7 @@ func (d *layingOutDesk) Watch(sink func(observer.Event)) (func(), error) {
 	})
 }
 
-func (d *layingOutDesk) Read(ctx context.Context, refs []observer.NodeRef) []observer.Node {
+func (d *layingOutDesk) Read(ctx context.Context, refs []model.NodeRef) []model.Node {
 	d.mu.Lock()
 	busy := time.Until(d.busy)
 	d.mu.Unlock()

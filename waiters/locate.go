@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/live"
@@ -19,7 +21,7 @@ type Checks struct {
 	// Visible: it has bounds, and they show within its visible clip (the window, narrowed at
 	// scroll and web areas).
 	Visible bool
-	// Enabled: it is not disabled (observer.States.Disabled: one that reports no state passes).
+	// Enabled: it is not disabled (model.States.Disabled: one that reports no state passes).
 	Enabled bool
 	// Stable: it has stopped moving: no layout change of it or its ancestors, and no change of
 	// its bounds between two looks, for Settle.
@@ -63,12 +65,12 @@ type locating struct {
 	checks Checks
 
 	mu         sync.Mutex
-	failed     string           // the check that failed last
-	candidates []api.Candidate  // the matches, when there were several
-	ref        observer.NodeRef // the element last looked at
-	bounds     *observer.Rect   // its bounds then
-	movedAt    time.Time        // when its bounds were last seen to change
-	due        time.Time        // when a re-evaluation is already set for
+	failed     string          // the check that failed last
+	candidates []api.Candidate // the matches, when there were several
+	ref        model.NodeRef   // the element last looked at
+	bounds     *model.Rect     // its bounds then
+	movedAt    time.Time       // when its bounds were last seen to change
+	due        time.Time       // when a re-evaluation is already set for
 	// ambiguousSince is when several elements were first seen to match, at the last look.
 	ambiguousSince time.Time
 }
@@ -104,7 +106,7 @@ func (aw *appWatch) checkLocate(ctx context.Context, w *wait, trigger *Trigger, 
 			aw.later(loc, w, d)
 			return
 		}
-		w.finish(&Result{Outcome: Failed, App: refOf(aw.app), Error: observer.Errorf(observer.CodeAmbiguousTarget,
+		w.finish(&Result{Outcome: Failed, App: refOf(aw.app), Error: model.Errorf(model.CodeAmbiguousTarget,
 			"Narrow the locator (add name=, role= or >> within), or pick one with nth=N.",
 			"%d elements match %s", len(hits), loc.l).With("check", CheckAmbiguous).With("candidates", loc.candidates)})
 		return
@@ -149,7 +151,7 @@ func (aw *appWatch) confirm(ctx context.Context, l *condition.Locator, hits []co
 		return nil
 	}
 	n := min(len(hits), maxConfirm)
-	refs := make([]observer.NodeRef, n)
+	refs := make([]model.NodeRef, n)
 	for i := range n {
 		refs[i] = hits[i].Node.Ref
 	}
@@ -170,7 +172,7 @@ func (aw *appWatch) confirm(ctx context.Context, l *condition.Locator, hits []co
 }
 
 // visible reports whether n shows within clip.
-func visible(n *observer.Node, clip *observer.Rect) bool {
+func visible(n *model.Node, clip *model.Rect) bool {
 	if n.Bounds == nil || n.Bounds.Empty() || n.Offscreen {
 		return false
 	}
@@ -179,7 +181,7 @@ func visible(n *observer.Node, clip *observer.Rect) bool {
 
 // settling is how long h must still keep still: its bounds changed since the last look, or a
 // layout event named it or an ancestor, or the watcher has not listened long enough to know.
-func (aw *appWatch) settling(loc *locating, lw *live.Window, n *observer.Node, now time.Time) time.Duration {
+func (aw *appWatch) settling(loc *locating, lw *live.Window, n *model.Node, now time.Time) time.Duration {
 	if loc.ref == n.Ref && !sameRect(loc.bounds, n.Bounds) {
 		loc.movedAt = now
 	}
@@ -195,12 +197,12 @@ func latest(a, b time.Time) time.Time {
 	return b
 }
 
-func sameRect(a, b *observer.Rect) bool {
+func sameRect(a, b *model.Rect) bool {
 	return a == b || a != nil && b != nil && *a == *b
 }
 
 // covered reports whether physical input at n's centre would land on something else.
-func (aw *appWatch) covered(ctx context.Context, lw *live.Window, n *observer.Node) bool {
+func (aw *appWatch) covered(ctx context.Context, lw *live.Window, n *model.Node) bool {
 	ht, ok := aw.e.o.Backend().(observer.HitTester)
 	if !ok || n.Bounds == nil {
 		return false // nothing to ask: the platform cannot tell
@@ -251,7 +253,7 @@ func (loc *locating) explain(r *Result) {
 	if check == "" {
 		check = CheckNotFound
 	}
-	r.Error = observer.Errorf(observer.CodeTimeout, checkHints[check], "no element for %s was actionable in time: %s", loc.l, check).
+	r.Error = model.Errorf(model.CodeTimeout, checkHints[check], "no element for %s was actionable in time: %s", loc.l, check).
 		With("check", check)
 }
 
@@ -259,7 +261,7 @@ func (loc *locating) explain(r *Result) {
 const layoutMemory = time.Second
 
 // noteLayout remembers when a layout event named ref; aw.mu is held.
-func (aw *appWatch) noteLayout(ref observer.NodeRef, at time.Time) {
+func (aw *appWatch) noteLayout(ref model.NodeRef, at time.Time) {
 	if len(aw.moved) > 4096 {
 		for r, t := range aw.moved {
 			if at.Sub(t) > layoutMemory {
@@ -271,7 +273,7 @@ func (aw *appWatch) noteLayout(ref observer.NodeRef, at time.Time) {
 }
 
 // lastLayout is the latest layout event on any of refs.
-func (aw *appWatch) lastLayout(refs []observer.NodeRef) time.Time {
+func (aw *appWatch) lastLayout(refs []model.NodeRef) time.Time {
 	aw.mu.Lock()
 	defer aw.mu.Unlock()
 	var last time.Time

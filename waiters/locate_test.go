@@ -6,8 +6,9 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 	"github.com/axbus/axbus/waiters/condition"
 )
@@ -19,7 +20,7 @@ func (r *rig) locate(t testing.TB, expr string, checks Checks, timeout time.Dura
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := r.e.Wait(context.Background(), Request{Locator: l, Checks: checks, App: observer.AppQuery{PID: notes}, Timeout: timeout}, nil)
+	res, err := r.e.Wait(context.Background(), Request{Locator: l, Checks: checks, App: model.AppQuery{PID: notes}, Timeout: timeout}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func TestLocateAmbiguousAndNth(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := r.locate(t, `role=button,name=Save`, allChecks, 2*time.Second)
-	if res.Outcome != Failed || observer.CodeOf(res.Error) != observer.CodeAmbiguousTarget {
+	if res.Outcome != Failed || model.CodeOf(res.Error) != model.CodeAmbiguousTarget {
 		t.Fatalf("locate = %+v, want AMBIGUOUS_TARGET", res)
 	}
 	cands, _ := res.Error.Details["candidates"].([]api.Candidate)
@@ -68,7 +69,7 @@ func TestLocateAmbiguousAndNth(t *testing.T) {
 func TestLocateTimesOutSayingWhy(t *testing.T) {
 	r := newRig(t)
 	res := r.locate(t, `role=button,name=Nowhere`, allChecks, 200*time.Millisecond)
-	if res.Outcome != Timeout || observer.CodeOf(res.Error) != observer.CodeTimeout || res.Error.Details["check"] != CheckNotFound {
+	if res.Outcome != Timeout || model.CodeOf(res.Error) != model.CodeTimeout || res.Error.Details["check"] != CheckNotFound {
 		t.Fatalf("locate = %+v, want TIMEOUT not_found", res)
 	}
 	if err := r.desk.SetEnabled(notes, "save", false); err != nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 )
@@ -24,10 +26,10 @@ type probed struct {
 
 // probeRead is one element's subtree, read after the event that named it.
 type probeRead struct {
-	win   observer.Window
+	win   model.Window
 	walk  observer.WalkResult
-	nodes []*observer.Node
-	ev    observer.Event
+	nodes []*model.Node
+	ev    model.Event
 }
 
 // appears reports whether w holds as soon as one element matches: what one element read on its
@@ -41,35 +43,35 @@ func (w *wait) appears() bool {
 func (aw *appWatch) probes(w *wait) bool { return w.appears() && aw.loadingFor(w) }
 
 // addedByEvents is what the round's events added, as the backend read it right after each event
-// (observer.Event.Added): read after the event, it needs no read of its own. A GTK3 app lays a
+// (model.Event.Added): read after the event, it needs no read of its own. A GTK3 app lays a
 // new label out from ~1.5 ms after adding it and answers no read for 15-25 ms meanwhile: the
 // backend's read, made as the event came, is what answers a wait in milliseconds.
-func (aw *appWatch) addedByEvents(evs []observer.Event) *probed {
+func (aw *appWatch) addedByEvents(evs []model.Event) *probed {
 	p := &probed{}
 	for _, ev := range evs {
-		if ev.Added == nil || ev.Window == nil || ev.Type != observer.EventChildrenChanged {
+		if ev.Added == nil || ev.Window == nil || ev.Type != model.EventChildrenChanged {
 			continue
 		}
-		i := slices.IndexFunc(aw.windows, func(w observer.Window) bool { return w.ID == ev.Window.ID })
+		i := slices.IndexFunc(aw.windows, func(w model.Window) bool { return w.ID == ev.Window.ID })
 		if i < 0 {
 			continue
 		}
 		n := *ev.Added
 		walk := observer.WalkResult{Nodes: []observer.Walked{{Node: n, Parent: -1}}}
-		p.reads = append(p.reads, probeRead{win: aw.windows[i], walk: walk, nodes: []*observer.Node{&walk.Nodes[0].Node}, ev: ev})
+		p.reads = append(p.reads, probeRead{win: aw.windows[i], walk: walk, nodes: []*model.Node{&walk.Nodes[0].Node}, ev: ev})
 	}
 	return p
 }
 
 // probe reads the subtrees the events named (latest first) in windows being read whole: for a
 // child added, the child's where the platform names it, else the element's.
-func (aw *appWatch) probe(ctx context.Context, evs []observer.Event) *probed {
+func (aw *appWatch) probe(ctx context.Context, evs []model.Event) *probed {
 	p := &probed{}
-	seen := map[observer.NodeRef]bool{}
+	seen := map[model.NodeRef]bool{}
 	for i := len(evs) - 1; i >= 0 && len(p.reads) < maxProbes; i-- {
 		ev := evs[i]
 		ref := ev.Ref
-		if ev.Child != "" && ev.Type == observer.EventChildrenChanged && ev.Detail["op"] == "add" {
+		if ev.Child != "" && ev.Type == model.EventChildrenChanged && ev.Detail["op"] == "add" {
 			ref = ev.Child
 		}
 		if ref == "" || seen[ref] || ev.Window == nil || !probeable(ev.Type) {
@@ -84,7 +86,7 @@ func (aw *appWatch) probe(ctx context.Context, evs []observer.Event) *probed {
 		if len(walk.Nodes) == 0 {
 			continue
 		}
-		r := probeRead{win: win, walk: walk, ev: ev, nodes: make([]*observer.Node, len(walk.Nodes))}
+		r := probeRead{win: win, walk: walk, ev: ev, nodes: make([]*model.Node, len(walk.Nodes))}
 		for j := range walk.Nodes {
 			r.nodes[j] = &walk.Nodes[j].Node
 		}
@@ -94,17 +96,17 @@ func (aw *appWatch) probe(ctx context.Context, evs []observer.Event) *probed {
 }
 
 // probeable reports whether an event of type t may show an element that makes a condition hold.
-func probeable(t observer.EventType) bool {
+func probeable(t model.EventType) bool {
 	switch t {
-	case observer.EventElementDestroyed, observer.EventWindowClosed, observer.EventMenuClosed,
-		observer.EventAppLaunched, observer.EventAppTerminated, observer.EventAppActivated, observer.EventAnnouncement:
+	case model.EventElementDestroyed, model.EventWindowClosed, model.EventMenuClosed,
+		model.EventAppLaunched, model.EventAppTerminated, model.EventAppActivated, model.EventAnnouncement:
 		return false
 	}
 	return true
 }
 
 // loadingWindow is the window of the app with id whose copy is being read whole.
-func (aw *appWatch) loadingWindow(id string) (observer.Window, bool) {
+func (aw *appWatch) loadingWindow(id string) (model.Window, bool) {
 	for _, win := range aw.windows {
 		if win.ID != id {
 			continue
@@ -114,7 +116,7 @@ func (aw *appWatch) loadingWindow(id string) (observer.Window, bool) {
 		aw.mu.Unlock()
 		return win, lw != nil && aw.loading[lw]
 	}
-	return observer.Window{}, false
+	return model.Window{}, false
 }
 
 // checkProbe looks at w on what p read in its windows, and answers it when it holds, listing
@@ -128,7 +130,7 @@ func (aw *appWatch) checkProbe(w *wait, p *probed) {
 		if w.req.Window != "" && !aw.isWindow(r.win, w.req.Window) {
 			continue
 		}
-		v := &view{windows: aw.windows, only: map[observer.NodeRef]bool{}, onlyNodes: r.nodes}
+		v := &view{windows: aw.windows, only: map[model.NodeRef]bool{}, onlyNodes: r.nodes}
 		ok, match, _ := w.cond.HoldsWithin(v, mt)
 		if mt.Done() {
 			w.costly.Store(mt.Over())

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/waiters/condition"
 )
@@ -23,7 +25,7 @@ func (e *Engine) checkRoles(c *condition.Condition) error {
 	if c.Role == "" || e.knownRole(c.Role) {
 		return nil
 	}
-	return observer.Errorf(observer.CodeBadRequest, nearestRoles(c.Role, e.roleNames()),
+	return model.Errorf(model.CodeBadRequest, nearestRoles(c.Role, e.roleNames()),
 		"unknown role %q", c.Role).With("field", "/role")
 }
 
@@ -39,8 +41,8 @@ func (e *Engine) knownRole(role string) bool {
 
 // roleNames are the normalised roles and the backend's platform roles.
 func (e *Engine) roleNames() []string {
-	names := make([]string, 0, len(observer.Roles)+64)
-	for _, r := range observer.Roles {
+	names := make([]string, 0, len(model.Roles)+64)
+	for _, r := range model.Roles {
 		names = append(names, string(r))
 	}
 	if pr, ok := e.o.Backend().(observer.PlatformRoler); ok {

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/waiters/condition"
@@ -20,7 +22,7 @@ type Request struct {
 	Checks  Checks
 	// App names the app; none means the whole desktop (a window of an app that is not running
 	// yet, say). An app named by name that does not run yet is waited for within Timeout.
-	App observer.AppQuery
+	App model.AppQuery
 	// Window narrows the wait to one window of the app (id or title).
 	Window string
 	// GoneWindow is the window (id or title) a window_gone without a title waits to see go;
@@ -58,10 +60,10 @@ type wait struct {
 	// who asked (api.IdentityOf): the costly pool takes its waits identity by identity.
 	who     string
 	cond    *condition.Condition
-	app     observer.App // zero for a desktop wait
+	app     model.App // zero for a desktop wait
 	start   time.Time
-	targets map[string]observer.NodeRef // eN of the condition -> handle
-	scope   observer.NodeRef
+	targets map[string]model.NodeRef // eN of the condition -> handle
+	scope   model.NodeRef
 	// shares: the condition holds as soon as one element of its window (or of the whole app)
 	// matches, so a change is looked at only where it touched, in a view all such waits of the
 	// window share.
@@ -160,9 +162,9 @@ func (e *Engine) Wait(ctx context.Context, req Request, armed func()) (*Result, 
 // interrupted is the outcome of a wait that its caller (ctx) or the engine's end cut short.
 func (e *Engine) interrupted(ctx context.Context) *Result {
 	if err := ctx.Err(); err != nil {
-		return &Result{Outcome: Failed, Error: observer.AsError(err)}
+		return &Result{Outcome: Failed, Error: model.AsError(err)}
 	}
-	return &Result{Outcome: Failed, Error: observer.Errorf(observer.CodeUnavailable, "Retry once the daemon is back.", "the daemon is stopping")}
+	return &Result{Outcome: Failed, Error: model.Errorf(model.CodeUnavailable, "Retry once the daemon is back.", "the daemon is stopping")}
 }
 
 // prepare checks a request and resolves what it names.
@@ -170,7 +172,7 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*wait, error) {
 	var loc *locating
 	if req.Locator != nil {
 		if req.Condition != nil || len(req.Locator.Steps) == 0 {
-			return nil, observer.Errorf(observer.CodeBadRequest, "Give a condition or a locator.", "a wait has one condition or one locator")
+			return nil, model.Errorf(model.CodeBadRequest, "Give a condition or a locator.", "a wait has one condition or one locator")
 		}
 		for _, st := range req.Locator.Steps {
 			if err := e.checkRoles(st.Cond); err != nil {
@@ -178,13 +180,13 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*wait, error) {
 			}
 		}
 		if req.Checks.Uncovered && req.App.PID == 0 && req.App.Name == "" {
-			return nil, observer.Errorf(observer.CodeBadRequest, "Name the app (app or pid).", "a locator for physical input needs its app")
+			return nil, model.Errorf(model.CodeBadRequest, "Name the app (app or pid).", "a locator for physical input needs its app")
 		}
 		loc = &locating{l: req.Locator, checks: req.Checks}
 		req.Condition = req.Locator.Element()
 	}
 	if req.Condition == nil {
-		return nil, observer.Errorf(observer.CodeBadRequest, `Give a condition, e.g. text:"Saved".`, "no condition")
+		return nil, model.Errorf(model.CodeBadRequest, `Give a condition, e.g. text:"Saved".`, "no condition")
 	}
 	if err := req.Condition.Validate(); err != nil {
 		return nil, err
@@ -199,7 +201,7 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*wait, error) {
 	case req.Timeout == 0:
 		req.Timeout = DefaultTimeout
 	case req.Timeout < 0 || req.Timeout > MaxTimeout:
-		return nil, observer.Errorf(observer.CodeBadRequest, "Give a timeout between 1 ms and 5 minutes.",
+		return nil, model.Errorf(model.CodeBadRequest, "Give a timeout between 1 ms and 5 minutes.",
 			"timeout %v is out of range", req.Timeout).With("max_ms", MaxTimeout.Milliseconds())
 	}
 	explicit := req.Recheck != 0
@@ -207,19 +209,19 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*wait, error) {
 	case req.Recheck == 0:
 		req.Recheck = DefaultRecheck
 	case req.Recheck < MinRecheck:
-		return nil, observer.Errorf(observer.CodeBadRequest, "Give a recheck period of at least 100 ms.",
+		return nil, model.Errorf(model.CodeBadRequest, "Give a recheck period of at least 100 ms.",
 			"recheck %v is too short", req.Recheck)
 	}
 	w := &wait{req: req, who: api.IdentityOf(ctx).Name, cond: req.Condition, loc: loc, recheckAsked: explicit, start: time.Now(), done: make(chan *Result, 1), ready: make(chan struct{}),
-		targets: map[string]observer.NodeRef{}}
+		targets: map[string]model.NodeRef{}}
 	if err := e.resolveTargets(w); err != nil {
 		return nil, err
 	}
 	if req.App.PID > 0 || req.App.Name != "" {
 		app, err := e.o.FindApp(ctx, req.App)
 		switch {
-		case observer.CodeOf(err) == observer.CodeAppNotFound && w.mayAppear():
-			w.appear = &appearing{missing: observer.AsError(err)} // Wait waits for it to start
+		case model.CodeOf(err) == model.CodeAppNotFound && w.mayAppear():
+			w.appear = &appearing{missing: model.AsError(err)} // Wait waits for it to start
 		case err != nil:
 			return nil, err
 		default:
@@ -229,13 +231,13 @@ func (e *Engine) prepare(ctx context.Context, req Request) (*wait, error) {
 			}
 		}
 	} else if req.Window != "" || req.GoneWindow != "" || len(w.targets) > 0 || req.Scope != nil {
-		return nil, observer.Errorf(observer.CodeBadRequest, "Name the app (app or pid) the window, scope or element ids belong to.",
+		return nil, model.Errorf(model.CodeBadRequest, "Name the app (app or pid) the window, scope or element ids belong to.",
 			"a window, scope or element ids need an app")
 	}
 	w.shares = loc == nil && w.cond.AppearsOnly() && w.scope == "" && w.cond.NeedsElements()
 	for _, l := range w.cond.Leaves() {
 		if l.Kind == condition.KindWindowGone && l.Title == nil && l.GoneWindow() == "" {
-			return nil, observer.Errorf(observer.CodeBadRequest, `Name the window: window_gone:title="Report", or wait on an app's window (app and window).`,
+			return nil, model.Errorf(model.CodeBadRequest, `Name the window: window_gone:title="Report", or wait on an app's window (app and window).`,
 				"window_gone needs a window: a title, or the wait's window")
 		}
 	}
@@ -252,7 +254,7 @@ func (e *Engine) nameTheWindow(ctx context.Context, w *wait) error {
 	if want == "" || !w.cond.NeedsItsWindow() {
 		return nil
 	}
-	_, wins, err := e.o.Windows(ctx, observer.AppQuery{PID: w.app.PID})
+	_, wins, err := e.o.Windows(ctx, model.AppQuery{PID: w.app.PID})
 	if err != nil {
 		return err
 	}
@@ -278,7 +280,7 @@ func (e *Engine) resolveTargets(w *wait) error {
 		return nil
 	}
 	if snapID == "" {
-		return observer.Errorf(observer.CodeBadRequest, "Give the snapshot (snapshot) the element ids come from.",
+		return model.Errorf(model.CodeBadRequest, "Give the snapshot (snapshot) the element ids come from.",
 			"element ids %v need a snapshot", ids)
 	}
 	snap, err := e.o.Store().Get(snapID)

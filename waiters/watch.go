@@ -7,7 +7,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer/live"
 )
 
@@ -19,7 +20,7 @@ type appWatch struct {
 
 	mu     sync.Mutex
 	waits  map[*wait]bool
-	events []observer.Event
+	events []model.Event
 	added  []*wait
 	kick   chan struct{}
 	quit   chan struct{}
@@ -30,17 +31,17 @@ type appWatch struct {
 	// element (locators wait for their element to keep still); due, the locators' waits whose
 	// settle period or recheck ended.
 	since time.Time
-	moved map[observer.NodeRef]time.Time
+	moved map[model.NodeRef]time.Time
 	due   []*wait
 
 	// owned by run
 	// spent is the steps the waits took on the watcher for the change being evaluated;
 	// frozenLists, the element lists of the views frozen for it (costly.go).
 	spent       int64
-	frozenLists map[frozenKey][]*observer.Node
-	app         observer.App
-	windows     []observer.Window
-	live        map[observer.NodeRef]*live.Window // by window handle
+	frozenLists map[frozenKey][]*model.Node
+	app         model.App
+	windows     []model.Window
+	live        map[model.NodeRef]*live.Window // by window handle
 	gone        bool
 	listed      []*wait // waitList's
 	// resyncing says a whole re-read is in progress, off the loop: rounds go on meanwhile, so an
@@ -60,7 +61,7 @@ type appWatch struct {
 	loading map[*live.Window]bool
 	loaded  chan loadDone
 	// failed is when the whole read of a window (by handle) last failed (aw.mu): see retryLoad.
-	failed map[observer.NodeRef]time.Time
+	failed map[model.NodeRef]time.Time
 	// evSeq counts the events pushed (aw.mu), lastEv is the latest; addedAt is evSeq when each
 	// wait was added: a copy read whole after events came says they may have made it hold.
 	evSeq   uint64
@@ -70,9 +71,9 @@ type appWatch struct {
 
 func newAppWatch(e *Engine, pid int) *appWatch {
 	return &appWatch{e: e, pid: pid, waits: map[*wait]bool{}, kick: make(chan struct{}, 1), quit: make(chan struct{}),
-		live: map[observer.NodeRef]*live.Window{}, unconfirmed: map[*wait]bool{},
-		loading: map[*live.Window]bool{}, loaded: make(chan loadDone), failed: map[observer.NodeRef]time.Time{}, addedAt: map[*wait]uint64{},
-		since: time.Now(), moved: map[observer.NodeRef]time.Time{}, resynced: make(chan resynced, 1), pace: DefaultRecheck}
+		live: map[model.NodeRef]*live.Window{}, unconfirmed: map[*wait]bool{},
+		loading: map[*live.Window]bool{}, loaded: make(chan loadDone), failed: map[model.NodeRef]time.Time{}, addedAt: map[*wait]uint64{},
+		since: time.Now(), moved: map[model.NodeRef]time.Time{}, resynced: make(chan resynced, 1), pace: DefaultRecheck}
 }
 
 func (aw *appWatch) nudge() {
@@ -83,14 +84,14 @@ func (aw *appWatch) nudge() {
 }
 
 // push queues an event; it never blocks.
-func (aw *appWatch) push(ev observer.Event) {
+func (aw *appWatch) push(ev model.Event) {
 	aw.mu.Lock()
 	if len(aw.events) < maxQueued {
 		aw.events = append(aw.events, ev)
 	}
 	aw.evSeq++
 	aw.lastEv = Trigger{Kind: "event", Event: ev.Type, Raw: ev.Raw}
-	if ev.Type == observer.EventLayoutChanged && ev.Ref != "" {
+	if ev.Type == model.EventLayoutChanged && ev.Ref != "" {
 		aw.noteLayout(ev.Ref, time.Now())
 	}
 	aw.mu.Unlock()
@@ -202,7 +203,7 @@ func (aw *appWatch) recheckPeriod() time.Duration {
 }
 
 // take returns the queued events, the waits added since the last round and those due again.
-func (aw *appWatch) take() ([]observer.Event, []*wait, []*wait) {
+func (aw *appWatch) take() ([]model.Event, []*wait, []*wait) {
 	aw.mu.Lock()
 	defer aw.mu.Unlock()
 	evs, added, due := aw.events, aw.added, aw.due
@@ -239,7 +240,7 @@ func (aw *appWatch) round(ctx context.Context) {
 		trigger = &Trigger{Kind: "event", Event: last.Type, Raw: last.Raw}
 	}
 	for _, ev := range evs {
-		if ev.Type == observer.EventAppTerminated {
+		if ev.Type == model.EventAppTerminated {
 			aw.gone = true
 		}
 	}
@@ -247,7 +248,7 @@ func (aw *appWatch) round(ctx context.Context) {
 		aw.ended()
 		return
 	}
-	ch := &change{trigger: trigger, events: evs, winsChanged: windowsChanged(evs), named: map[observer.NodeRef]bool{}}
+	ch := &change{trigger: trigger, events: evs, winsChanged: windowsChanged(evs), named: map[model.NodeRef]bool{}}
 	if ch.winsChanged {
 		aw.refreshWindows(ctx)
 	}
@@ -270,11 +271,11 @@ type change struct {
 	trigger *Trigger
 	// touched are the elements added or changed (a removal: the empty ref); fresh, those read
 	// in this round, as read: read after the events that named them, they need no second read.
-	touched map[observer.NodeRef]bool
-	fresh   map[observer.NodeRef]*observer.Node
+	touched map[model.NodeRef]bool
+	fresh   map[model.NodeRef]*model.Node
 	// named are the elements the events named; events the round's own.
-	named  map[observer.NodeRef]bool
-	events []observer.Event
+	named  map[model.NodeRef]bool
+	events []model.Event
 	// winsChanged says every wait looks again whole: the windows changed, or one was read whole
 	// for the first time (loaded, and each wait's trigger is then its own: loadTrigger).
 	winsChanged bool
@@ -355,7 +356,7 @@ func (aw *appWatch) sharedView(ctx context.Context, shared map[string]*view, w *
 }
 
 // targetNamed reports whether one of the elements w's condition names is among refs.
-func (w *wait) targetNamed(refs map[observer.NodeRef]bool) bool {
+func (w *wait) targetNamed(refs map[model.NodeRef]bool) bool {
 	for _, ref := range w.targets {
 		if refs[ref] {
 			return true

@@ -5,7 +5,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer/live"
 )
 
@@ -14,7 +15,7 @@ import (
 
 // resynced is what a whole re-read changed.
 type resynced struct {
-	touched     map[observer.NodeRef]bool
+	touched     map[model.NodeRef]bool
 	winsChanged bool
 }
 
@@ -26,7 +27,7 @@ func (aw *appWatch) resync(ctx context.Context) {
 	}
 	before := aw.windows
 	aw.refreshWindows(ctx)
-	r := resynced{touched: map[observer.NodeRef]bool{}, winsChanged: !sameWindows(before, aw.windows)}
+	r := resynced{touched: map[model.NodeRef]bool{}, winsChanged: !sameWindows(before, aw.windows)}
 	var due []*live.Window
 	for _, lw := range aw.liveSnapshot() {
 		if lw.Loaded() && lw.ResyncDue() { // else being read whole now, or re-read whole so recently, for so long, that the waits come first
@@ -69,8 +70,8 @@ func (aw *appWatch) resyncDone(ctx context.Context, r resynced) {
 }
 
 // sameWindows reports whether two window lists are alike for conditions.
-func sameWindows(a, b []observer.Window) bool {
-	return slices.EqualFunc(a, b, func(x, y observer.Window) bool {
+func sameWindows(a, b []model.Window) bool {
+	return slices.EqualFunc(a, b, func(x, y model.Window) bool {
 		return x.ID == y.ID && x.Title == y.Title && x.Role == y.Role && x.Focused == y.Focused && x.Modal == y.Modal
 	})
 }
@@ -80,36 +81,36 @@ func sameWindows(a, b []observer.Window) bool {
 func (aw *appWatch) ended() {
 	aw.windows = nil
 	aw.mu.Lock()
-	aw.live = map[observer.NodeRef]*live.Window{}
+	aw.live = map[model.NodeRef]*live.Window{}
 	aw.mu.Unlock()
 	for _, w := range aw.waitList() {
 		if w.app.PID != aw.pid {
 			continue // a desktop wait: other apps may still meet it
 		}
 		if ok, _, _ := w.cond.Holds(&view{}); ok {
-			w.finish(&Result{Outcome: Met, Trigger: &Trigger{Kind: "event", Event: observer.EventAppTerminated}, App: refOf(w.app)})
+			w.finish(&Result{Outcome: Met, Trigger: &Trigger{Kind: "event", Event: model.EventAppTerminated}, App: refOf(w.app)})
 			continue
 		}
-		w.finish(&Result{Outcome: AppGone, App: refOf(w.app), Error: observer.Errorf(observer.CodeAppGone,
+		w.finish(&Result{Outcome: AppGone, App: refOf(w.app), Error: model.Errorf(model.CodeAppGone,
 			"The app exited before the condition held; start it again and wait again.",
 			"%s (pid %d) exited", w.app.Name, w.app.PID)})
 	}
 }
 
-func refOf(a observer.App) *observer.AppRef {
+func refOf(a model.App) *model.AppRef {
 	r := a.Ref()
 	return &r
 }
 
 // windowsChanged reports whether events may have changed the app's window list.
-func windowsChanged(evs []observer.Event) bool {
+func windowsChanged(evs []model.Event) bool {
 	for _, ev := range evs {
 		switch ev.Type {
-		case observer.EventWindowCreated, observer.EventWindowClosed, observer.EventDialogOpened,
-			observer.EventAppLaunched, observer.EventAppActivated, observer.EventTitleChanged:
+		case model.EventWindowCreated, model.EventWindowClosed, model.EventDialogOpened,
+			model.EventAppLaunched, model.EventAppActivated, model.EventTitleChanged:
 			return true
-		case observer.EventChildrenChanged, observer.EventElementDestroyed:
-			if ev.Element != nil && ev.Element.Role.IsWindowLike() || ev.Element != nil && ev.Element.Role == observer.RoleApplication {
+		case model.EventChildrenChanged, model.EventElementDestroyed:
+			if ev.Element != nil && ev.Element.Role.IsWindowLike() || ev.Element != nil && ev.Element.Role == model.RoleApplication {
 				return true
 			}
 		}
@@ -119,9 +120,9 @@ func windowsChanged(evs []observer.Event) bool {
 
 // refreshWindows lists the app's windows again; live windows of windows that closed are dropped.
 func (aw *appWatch) refreshWindows(ctx context.Context) {
-	app, wins, err := aw.e.o.Windows(ctx, observer.AppQuery{PID: aw.pid})
+	app, wins, err := aw.e.o.Windows(ctx, model.AppQuery{PID: aw.pid})
 	if err != nil {
-		if c := observer.CodeOf(err); c == observer.CodeAppNotFound || c == observer.CodeAppGone {
+		if c := model.CodeOf(err); c == model.CodeAppNotFound || c == model.CodeAppGone {
 			aw.gone = true
 			aw.ended()
 		}
@@ -130,12 +131,12 @@ func (aw *appWatch) refreshWindows(ctx context.Context) {
 	aw.app, aw.windows = app, wins
 	aw.mu.Lock()
 	for ref := range aw.live {
-		if !slices.ContainsFunc(wins, func(w observer.Window) bool { return w.Ref == ref }) {
+		if !slices.ContainsFunc(wins, func(w model.Window) bool { return w.Ref == ref }) {
 			delete(aw.live, ref)
 		}
 	}
 	for ref := range aw.failed {
-		if !slices.ContainsFunc(wins, func(w observer.Window) bool { return w.Ref == ref }) {
+		if !slices.ContainsFunc(wins, func(w model.Window) bool { return w.Ref == ref }) {
 			delete(aw.failed, ref)
 		}
 	}
@@ -144,8 +145,8 @@ func (aw *appWatch) refreshWindows(ctx context.Context) {
 
 // refreshLive re-reads what events marked in the live windows and returns the elements added
 // or changed (a removal as the empty ref), and those it read, as read.
-func (aw *appWatch) refreshLive(ctx context.Context) (touched map[observer.NodeRef]bool, fresh map[observer.NodeRef]*observer.Node) {
-	touched = map[observer.NodeRef]bool{}
+func (aw *appWatch) refreshLive(ctx context.Context) (touched map[model.NodeRef]bool, fresh map[model.NodeRef]*model.Node) {
+	touched = map[model.NodeRef]bool{}
 	for _, lw := range aw.liveSnapshot() {
 		if !lw.Pending() {
 			continue
@@ -159,7 +160,7 @@ func (aw *appWatch) refreshLive(ctx context.Context) (touched map[observer.NodeR
 		}
 		for ref, n := range c.Fresh {
 			if fresh == nil {
-				fresh = map[observer.NodeRef]*observer.Node{}
+				fresh = map[model.NodeRef]*model.Node{}
 			}
 			fresh[ref] = n
 		}
@@ -170,7 +171,7 @@ func (aw *appWatch) refreshLive(ctx context.Context) (touched map[observer.NodeR
 // liveFor returns the live copy of win, and starts reading it whole the first time, off the
 // loop (load.go): the copy takes the app's events from now on, so that a change made while it is
 // read is not lost, and the waits listen at once. nil: its last whole read failed just now.
-func (aw *appWatch) liveFor(ctx context.Context, win observer.Window) *live.Window {
+func (aw *appWatch) liveFor(ctx context.Context, win model.Window) *live.Window {
 	aw.mu.Lock()
 	lw := aw.live[win.Ref]
 	if lw == nil {

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/waiters/condition"
@@ -53,7 +55,7 @@ func ConditionFromWire(canonical json.RawMessage, compact string) (*condition.Co
 	hasJSON := len(bytes.TrimSpace(canonical)) > 0 && !bytes.Equal(bytes.TrimSpace(canonical), []byte("null"))
 	switch {
 	case hasJSON && compact != "":
-		return nil, observer.Errorf(observer.CodeBadRequest, "Give either condition (JSON) or expr (compact form), not both.", "two conditions given")
+		return nil, model.Errorf(model.CodeBadRequest, "Give either condition (JSON) or expr (compact form), not both.", "two conditions given")
 	case compact != "":
 		return condition.ParseCompact(compact)
 	case hasJSON:
@@ -61,16 +63,16 @@ func ConditionFromWire(canonical json.RawMessage, compact string) (*condition.Co
 		dec := json.NewDecoder(bytes.NewReader(canonical))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&c); err != nil {
-			var e *observer.Error
+			var e *model.Error
 			if errors.As(err, &e) {
 				return nil, e // the condition's own error, with its path and an example
 			}
-			return nil, observer.Errorf(observer.CodeBadRequest, "See the condition's schema: axbus schema condition", "condition: %v", err)
+			return nil, model.Errorf(model.CodeBadRequest, "See the condition's schema: axbus schema condition", "condition: %v", err)
 		}
 		if err := c.Validate(); err != nil {
 			return nil, err
 		}
 		return &c, nil
 	}
-	return nil, observer.Errorf(observer.CodeBadRequest, `Give a condition, e.g. expr: text:"Saved".`, "no condition")
+	return nil, model.Errorf(model.CodeBadRequest, `Give a condition, e.g. expr: text:"Saved".`, "no condition")
 }

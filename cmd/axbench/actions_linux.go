@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/headless"
-	"github.com/axbus/axbus/observer"
 )
 
 func init() {
@@ -80,7 +81,7 @@ func saveButton(ctx context.Context, cl *client.Client, pid int) (string, error)
 		return "", err
 	}
 	for _, e := range insp.Elements {
-		if e.Role == observer.RoleButton && e.Name == "Save" {
+		if e.Role == model.RoleButton && e.Name == "Save" {
 			return insp.SnapshotID + ":" + e.ID, nil
 		}
 	}

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nkeys"
 
@@ -18,7 +20,6 @@ import (
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
 
@@ -177,9 +178,9 @@ func mutation(c *client.Client, app string) (benchAction, error) {
 		return benchAction{}, err
 	}
 	for _, pick := range []struct {
-		role   observer.Role
+		role   model.Role
 		action string
-	}{{observer.RoleCheckbox, "toggle"}, {observer.RoleRow, "select"}} {
+	}{{model.RoleCheckbox, "toggle"}, {model.RoleRow, "select"}} {
 		for _, el := range insp.Elements {
 			if el.Role == pick.role {
 				return benchAction{pick.action, api.ActionRequest{Target: insp.SnapshotID + ":" + el.ID}}, nil
@@ -239,7 +240,7 @@ func (a *benchAgent) call(every time.Duration, req func(context.Context) error) 
 	case err == nil:
 		a.served++
 		return true
-	case observer.CodeOf(err) == observer.CodeLeaseHeld:
+	case model.CodeOf(err) == model.CodeLeaseHeld:
 		a.served++
 		a.refused++
 	default:

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/observer"
@@ -54,7 +56,7 @@ func walkTimes(s *headless.Session, pid int, list bool, coldCPU, warmCPU *cpuMet
 	defer b.Close()
 	// Watching, as the daemon always is: events then say what a warm walk may keep (texts,
 	// children) instead of asking again.
-	stopWatch, err := b.Watch(func(observer.Event) {})
+	stopWatch, err := b.Watch(func(model.Event) {})
 	if err != nil {
 		return 0, 0, 0, err
 	}
@@ -77,7 +79,7 @@ func walkTimes(s *headless.Session, pid int, list bool, coldCPU, warmCPU *cpuMet
 		}
 		err = m.span(func() error {
 			t0 := time.Now()
-			res := observer.Walk(ctx, b, root, observer.WalkOptions{Budget: observer.WideBudget()})
+			res := observer.Walk(ctx, b, root, observer.WalkOptions{Budget: model.WideBudget()})
 			d, n = time.Since(t0), len(res.Nodes)
 			if res.Incomplete {
 				return fmt.Errorf("walk incomplete: %v", res.Truncation)
@@ -94,7 +96,7 @@ func walkTimes(s *headless.Session, pid int, list bool, coldCPU, warmCPU *cpuMet
 }
 
 // findRows returns the ref of the fixture's 400-row list.
-func findRows(s *headless.Session, pid int) (observer.NodeRef, error) {
+func findRows(s *headless.Session, pid int) (model.NodeRef, error) {
 	b, err := openATSPI(s)
 	if err != nil {
 		return "", err
@@ -105,9 +107,9 @@ func findRows(s *headless.Session, pid int) (observer.NodeRef, error) {
 	if err != nil || len(wins) == 0 {
 		return "", fmt.Errorf("no window: %v", err)
 	}
-	res := observer.Walk(ctx, b, wins[0].Ref, observer.WalkOptions{Budget: observer.WideBudget()})
+	res := observer.Walk(ctx, b, wins[0].Ref, observer.WalkOptions{Budget: model.WideBudget()})
 	for _, w := range res.Nodes {
-		if w.Role == observer.RoleList && w.ChildCount >= headless.FixtureRows {
+		if w.Role == model.RoleList && w.ChildCount >= headless.FixtureRows {
 			return w.Ref, nil
 		}
 	}

@@ -7,10 +7,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
-	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 )
@@ -81,12 +82,12 @@ func busEventRate(nsubs, n int) (float64, uint64, error) {
 }
 
 // benchEvent is a value change of a text field, as the sim desktop sends, ~300 B in its envelope.
-func benchEvent() observer.Event {
-	return observer.Event{Type: observer.EventValueChanged, Raw: "AXValueChanged", Time: time.Now(),
-		App:    observer.AppRef{Name: "bench", PID: 4242, Generation: 1},
-		Window: &observer.WindowRef{ID: "w1", Title: "Untitled - Notes"},
-		Element: &observer.ElementSummary{Role: observer.RoleTextField, Name: "Title", Value: "some typed text",
-			States: observer.StateFocused | observer.StateEditable, Bounds: &observer.Rect{X: 120, Y: 48, W: 400, H: 24}}}
+func benchEvent() model.Event {
+	return model.Event{Type: model.EventValueChanged, Raw: "AXValueChanged", Time: time.Now(),
+		App:    model.AppRef{Name: "bench", PID: 4242, Generation: 1},
+		Window: &model.WindowRef{ID: "w1", Title: "Untitled - Notes"},
+		Element: &model.ElementSummary{Role: model.RoleTextField, Name: "Title", Value: "some typed text",
+			States: model.StateFocused | model.StateEditable, Bounds: &model.Rect{X: 120, Y: 48, W: 400, H: 24}}}
 }
 
 // bareEventRate publishes n copies of one encoded event on a bare nats-server and times them until each

@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
-	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go"
 )
 
@@ -26,22 +27,22 @@ type change struct {
 
 var changes = []change{
 	{"text typed", func(i int) map[string]any { return map[string]any{"cmd": "set_text", "text": fmt.Sprint("typed ", i)} },
-		func(e api.Envelope) bool { return e.Type == observer.EventTextChanged }},
+		func(e api.Envelope) bool { return e.Type == model.EventTextChanged }},
 	{"checkbox toggled", func(int) map[string]any { return map[string]any{"cmd": "toggle"} },
 		func(e api.Envelope) bool {
-			return e.Type == observer.EventStateChanged && e.Detail["state"] == "checked"
+			return e.Type == model.EventStateChanged && e.Detail["state"] == "checked"
 		}},
 	{"value changed", func(i int) map[string]any { return map[string]any{"cmd": "set_value", "value": 10 + i%80} },
-		func(e api.Envelope) bool { return e.Type == observer.EventValueChanged }},
+		func(e api.Envelope) bool { return e.Type == model.EventValueChanged }},
 	{"focus moved", func(i int) map[string]any {
 		return map[string]any{"cmd": "focus", "target": []string{"Volume", "Name"}[i%2]}
-	}, func(e api.Envelope) bool { return e.Type == observer.EventFocusChanged }},
+	}, func(e api.Envelope) bool { return e.Type == model.EventFocusChanged }},
 	{"label added", func(i int) map[string]any { return map[string]any{"cmd": "add_label", "text": fmt.Sprint("label ", i)} },
-		func(e api.Envelope) bool { return e.Type == observer.EventChildrenChanged }},
+		func(e api.Envelope) bool { return e.Type == model.EventChildrenChanged }},
 	{"dialog opened", func(int) map[string]any { return map[string]any{"cmd": "press_save"} },
-		func(e api.Envelope) bool { return e.Type == observer.EventDialogOpened }},
+		func(e api.Envelope) bool { return e.Type == model.EventDialogOpened }},
 	{"dialog closed", func(int) map[string]any { return map[string]any{"cmd": "close_dialog"} },
-		func(e api.Envelope) bool { return e.Type == observer.EventWindowClosed }},
+		func(e api.Envelope) bool { return e.Type == model.EventWindowClosed }},
 }
 
 // benchATSPIEvents: latency from each kind of change in the fixture app (its own clock, right

@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
-	"github.com/axbus/axbus/observer"
 )
 
 func init() {
@@ -68,9 +69,9 @@ func clickExpects(name string, start func(context.Context, *headless.Session) (*
 	if r, err := dd.client.Wait(ctx, api.WaitRequest{Expr: "role=button,name=Save", AppTarget: api.AppTarget{PID: dd.app.PID}, TimeoutMS: 30000}); err != nil || r.Outcome != api.WaitMet {
 		return out, fmt.Errorf("%s: no Save button: %v %+v", name, err, r)
 	}
-	clock := &eventClock{pid: dd.app.PID, keep: func(ev observer.Event) bool {
+	clock := &eventClock{pid: dd.app.PID, keep: func(ev model.Event) bool {
 		switch ev.Type {
-		case observer.EventChildrenChanged, observer.EventTextChanged, observer.EventTitleChanged, observer.EventValueChanged:
+		case model.EventChildrenChanged, model.EventTextChanged, model.EventTitleChanged, model.EventValueChanged:
 			return true
 		}
 		return false

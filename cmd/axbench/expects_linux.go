@@ -7,26 +7,27 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
-	"github.com/axbus/axbus/observer"
 )
 
 func init() {
 	platformSuites = append(platformSuites, suite{"atspi-expect-writer", benchWriterExpect})
 }
 
-// eventClock records when the daemon received the events of one app (observer.Event.Time: the
+// eventClock records when the daemon received the events of one app (model.Event.Time: the
 // moment the backend read the signal off the bus), through an in-process subscription to the
 // observer: nothing the daemon does for its clients changes for it.
 type eventClock struct {
 	mu   sync.Mutex
 	pid  int
-	keep func(observer.Event) bool
+	keep func(model.Event) bool
 	at   []time.Time
 }
 
-func (c *eventClock) note(ev observer.Event) {
+func (c *eventClock) note(ev model.Event) {
 	if ev.App.PID != c.pid || !c.keep(ev) {
 		return
 	}
@@ -99,8 +100,8 @@ func benchWriterExpect() ([]row, error) {
 	typeWord := func(dd *desktopDaemon, target string) (lat, rt, elapsed time.Duration, err error) {
 		n++
 		word := fmt.Sprintf("axb%dq", n)
-		clock := &eventClock{pid: dd.app.PID, keep: func(ev observer.Event) bool {
-			return ev.Type == observer.EventTextChanged && ev.Element != nil && ev.Element.Role == observer.RoleParagraph
+		clock := &eventClock{pid: dd.app.PID, keep: func(ev model.Event) bool {
+			return ev.Type == model.EventTextChanged && ev.Element != nil && ev.Element.Role == model.RoleParagraph
 		}}
 		unsub, err := clock.listen(dd)
 		if err != nil {
@@ -187,7 +188,7 @@ func paragraph(ctx context.Context, dd *desktopDaemon) (string, error) {
 		return "", err
 	}
 	for _, e := range insp.Elements {
-		if e.Role == observer.RoleParagraph {
+		if e.Role == model.RoleParagraph {
 			return insp.SnapshotID + ":" + e.ID, nil
 		}
 	}

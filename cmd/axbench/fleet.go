@@ -8,12 +8,13 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
-	"github.com/axbus/axbus/observer"
 )
 
 // benchFleet: a hub on loopback and three simulated desktops joined to it as leaf nodes. A
@@ -131,8 +132,8 @@ func fleetEventRate(nc *nats.Conn, hosts []*daemon.Daemon, n int) (float64, erro
 		}
 	}
 	got.Store(0)
-	ev := observer.Event{Type: observer.EventValueChanged, Raw: "AXValueChanged", App: observer.AppRef{Name: "bench", PID: 1, Generation: 1},
-		Element: &observer.ElementSummary{Role: observer.RoleTextField, Name: "Title", Value: "some typed text"}}
+	ev := model.Event{Type: model.EventValueChanged, Raw: "AXValueChanged", App: model.AppRef{Name: "bench", PID: 1, Generation: 1},
+		Element: &model.ElementSummary{Role: model.RoleTextField, Name: "Title", Value: "some typed text"}}
 	start := time.Now()
 	var wg sync.WaitGroup
 	for _, d := range hosts {

@@ -6,9 +6,10 @@ import (
 	"os"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
-	"github.com/axbus/axbus/observer"
 )
 
 func init() {
@@ -32,7 +33,7 @@ func benchATSPIInspect() ([]row, error) {
 		return fmt.Sprintf("; the app on a core %.0f%% of the time, axbus %.0f%%", m.share(0), m.share(1))
 	}
 	var ds []time.Duration
-	var last *observer.Inspection
+	var last *model.Inspection
 	for i := range 31 {
 		m := inspCPU
 		if i == 0 { // the first one warms the backend's caches
@@ -60,7 +61,7 @@ func benchATSPIInspect() ([]row, error) {
 
 	var list string
 	for _, e := range last.Elements {
-		if e.Role == observer.RoleList && e.Name == "Rows" {
+		if e.Role == model.RoleList && e.Name == "Rows" {
 			list = last.SnapshotID + ":" + e.ID
 		}
 	}

@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/headless"
-	"github.com/axbus/axbus/observer"
 )
 
 func init() {
@@ -118,7 +119,7 @@ func pollAndClick(ctx context.Context, cl *client.Client, pid int, label string)
 			return err
 		}
 		for _, e := range insp.Elements {
-			if e.Role == observer.RoleButton && e.Name == label && e.States.Has(observer.StateEnabled) {
+			if e.Role == model.RoleButton && e.Name == label && e.States.Has(model.StateEnabled) {
 				r, err := cl.Act(ctx, "click", api.ActionRequest{Target: insp.SnapshotID + ":" + e.ID})
 				if err != nil {
 					return err

@@ -6,6 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/fixtures"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/live"
@@ -27,7 +29,7 @@ func benchPoll() ([]row, error) {
 	defer desk.Close()
 	o := observer.New(desk)
 	var diffs atomic.Int64 // the sink runs on the poller's goroutines
-	p := live.NewPoller(o, func(observer.Diff) bool { diffs.Add(1); return true },
+	p := live.NewPoller(o, func(model.Diff) bool { diffs.Add(1); return true },
 		live.PollInterval(time.Hour), live.PollResync(0)) // cycles only when asked
 	if err := p.Start(); err != nil {
 		return nil, err
@@ -63,7 +65,7 @@ func benchPoll() ([]row, error) {
 	var full []time.Duration
 	for range 20 {
 		t0 := time.Now()
-		observer.Walk(ctx, desk, wins[0].Ref, observer.WalkOptions{Budget: observer.WideBudget()})
+		observer.Walk(ctx, desk, wins[0].Ref, observer.WalkOptions{Budget: model.WideBudget()})
 		full = append(full, time.Since(t0))
 	}
 	return []row{

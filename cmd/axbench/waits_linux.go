@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/headless"
@@ -30,7 +32,7 @@ func benchATSPIWaits() ([]row, error) {
 	pid := dd.app.PID
 	ctx := context.Background()
 	var ours, polled, floor []time.Duration
-	var box observer.NodeRef // the labels' parent
+	var box model.NodeRef // the labels' parent
 	// The reader's client: a connection of its own that watches nothing, so that what it reads is
 	// what the app answers (a watching backend keeps child lists until an event drops them).
 	cl, err := openATSPI(dd.session)
@@ -98,12 +100,12 @@ func benchATSPIWaits() ([]row, error) {
 }
 
 // parentOf is the parent of the element named name in the app's first window.
-func parentOf(ctx context.Context, dd *desktopDaemon, name string) (observer.NodeRef, error) {
+func parentOf(ctx context.Context, dd *desktopDaemon, name string) (model.NodeRef, error) {
 	wins, err := dd.Backend.Windows(ctx, dd.app.PID)
 	if err != nil || len(wins) == 0 {
 		return "", fmt.Errorf("no window: %v", err)
 	}
-	walk := observer.Walk(ctx, dd.Backend, wins[0].Ref, observer.WalkOptions{Budget: observer.WholeBudget()})
+	walk := observer.Walk(ctx, dd.Backend, wins[0].Ref, observer.WalkOptions{Budget: model.WholeBudget()})
 	for _, n := range walk.Nodes {
 		if n.Name == name && n.Parent >= 0 {
 			return walk.Nodes[n.Parent].Ref, nil
@@ -115,13 +117,13 @@ func parentOf(ctx context.Context, dd *desktopDaemon, name string) (observer.Nod
 // labelRead adds a label and reads it as a client that knows where it goes would, the moment
 // the app has added it: box's children, then the last; it returns the time from the change
 // (the app's clock) to the label read.
-func labelRead(ctx context.Context, dd *desktopDaemon, b observer.Reader, text string, box observer.NodeRef) (time.Duration, error) {
+func labelRead(ctx context.Context, dd *desktopDaemon, b observer.Reader, text string, box model.NodeRef) (time.Duration, error) {
 	reply, err := dd.app.Do(ctx, map[string]any{"cmd": "add_label", "text": text})
 	if err != nil {
 		return 0, err
 	}
 	changed := time.Unix(0, reply["t_ns"].(int64))
-	parent := b.Read(ctx, []observer.NodeRef{box})[0]
+	parent := b.Read(ctx, []model.NodeRef{box})[0]
 	if parent.Err != nil || len(parent.Children) == 0 {
 		return 0, fmt.Errorf("the labels' box: %v", parent.Err)
 	}

@@ -7,10 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/headless"
-	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go"
 )
 
@@ -143,7 +144,7 @@ func benchChromiumPage() ([]row, error) {
 	events := make(chan time.Time, 64)
 	sub, err := w.nc.Subscribe(w.subj.AllEvents(), func(m *nats.Msg) {
 		var env api.Envelope
-		if json.Unmarshal(m.Data, &env) == nil && env.App.PID == pid && env.Type == observer.EventChildrenChanged {
+		if json.Unmarshal(m.Data, &env) == nil && env.App.PID == pid && env.Type == model.EventChildrenChanged {
 			select {
 			case events <- time.Now():
 			default:

@@ -4,8 +4,9 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 )
 
 // actionFlags are what every action command shares: the proof of its effect, the input policy,
@@ -122,7 +123,7 @@ func act(e *env, f *actionFlags, el, req api.ActionRequest) error {
 		return err
 	}
 	if r.Expect != nil && r.Expect.Outcome != api.WaitMet {
-		return quiet(observer.Errorf(observer.CodeTimeout, "The effect did not show: check the trace, try another action or --policy physical.",
+		return quiet(model.Errorf(model.CodeTimeout, "The effect did not show: check the trace, try another action or --policy physical.",
 			"%s was sent; its expect ended with %s", e.command, r.Expect.Outcome))
 	}
 	return nil

@@ -6,16 +6,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 var bothKits = []string{headless.KindGTK3, headless.KindGTK4}
 
 // actOn does action on the element of snapshot insp with this role and name, through NATS.
-func (dd *desktopDaemon) actOn(t *testing.T, insp *observer.Inspection, action string, role observer.Role, name string, req api.ActionRequest) (*api.ActionReply, error) {
+func (dd *desktopDaemon) actOn(t *testing.T, insp *model.Inspection, action string, role model.Role, name string, req api.ActionRequest) (*api.ActionReply, error) {
 	t.Helper()
 	el := find(insp, role, name)
 	if el == nil {
@@ -41,9 +42,9 @@ func TestDesktopToggleButtons(t *testing.T) {
 	for _, kind := range bothKits {
 		t.Run(kind, func(t *testing.T) {
 			insp := dd.inspect(t, kind)
-			role := observer.RoleToggleButton
+			role := model.RoleToggleButton
 			if find(insp, role, "Bold") == nil {
-				role = observer.RoleButton // GTK 4.8
+				role = model.RoleButton // GTK 4.8
 			}
 			id := find(insp, role, "Bold").ID
 			for _, step := range []struct {
@@ -52,9 +53,9 @@ func TestDesktopToggleButtons(t *testing.T) {
 			}{{"toggle", true}, {"uncheck", false}, {"check", true}, {"check", true}, {"toggle", false}} {
 				r, err := dd.actOn(t, insp, step.action, role, "Bold", api.ActionRequest{Expect: stateExpect(id, step.on)})
 				if err != nil {
-					t.Fatalf("%s: %v %v", step.action, err, observer.AsError(err).Details)
+					t.Fatalf("%s: %v %v", step.action, err, model.AsError(err).Details)
 				}
-				if r.Expect.Outcome != api.WaitMet || r.PostState == nil || r.PostState.States.Has(observer.StateChecked) != step.on {
+				if r.Expect.Outcome != api.WaitMet || r.PostState == nil || r.PostState.States.Has(model.StateChecked) != step.on {
 					t.Fatalf("%s: expect %s after %.0f ms, post state %+v, trace %+v", step.action, r.Expect.Outcome, r.Expect.ElapsedMS, r.PostState, r.Trace)
 				}
 				dd.eventually(t, kind, step.action+" shows in the app", func(s headless.State) bool { return s.Bold == step.on })
@@ -73,13 +74,13 @@ func TestDesktopHiddenTargetAndItsProofAgree(t *testing.T) {
 	for _, kind := range bothKits {
 		t.Run(kind, func(t *testing.T) {
 			insp := dd.inspect(t, kind)
-			id := find(insp, observer.RoleCheckbox, "Notify me").ID
+			id := find(insp, model.RoleCheckbox, "Notify me").ID
 			dd.do(t, kind, map[string]any{"cmd": "show_page", "page": 2})
 			dd.eventually(t, kind, "page 2 shows", func(s headless.State) bool { return s.Page == 2 })
-			r, err := dd.actOn(t, insp, "check", observer.RoleCheckbox, "Notify me",
+			r, err := dd.actOn(t, insp, "check", model.RoleCheckbox, "Notify me",
 				api.ActionRequest{Policy: api.PolicyPhysical, Expect: stateExpect(id, true)})
 			if kind == headless.KindGTK3 {
-				if observer.CodeOf(err) != observer.CodeElementHidden || dd.state(t, kind).Notify {
+				if model.CodeOf(err) != model.CodeElementHidden || dd.state(t, kind).Notify {
 					t.Fatalf("check on a page not shown: %+v %v; the app's box checked: %v", r, err, dd.state(t, kind).Notify)
 				}
 				dd.do(t, kind, map[string]any{"cmd": "show_page", "page": 1})
@@ -89,7 +90,7 @@ func TestDesktopHiddenTargetAndItsProofAgree(t *testing.T) {
 				t.Fatalf("check: %v", err)
 			}
 			truth := dd.state(t, kind).Notify
-			posted := r.PostState != nil && r.PostState.States.Has(observer.StateChecked)
+			posted := r.PostState != nil && r.PostState.States.Has(model.StateChecked)
 			met := r.Expect.Outcome == api.WaitMet
 			t.Logf("step %s, post state checked %v, expect %s, the app: %v", r.Step, posted, r.Expect.Outcome, truth)
 			if posted != met || met != truth {
@@ -114,15 +115,15 @@ func TestDesktopDialogClosedWithWindowGone(t *testing.T) {
 			pid := dd.apps[kind].PID
 			dd.do(t, kind, map[string]any{"cmd": "press_save"})
 			dd.eventually(t, kind, "the dialog opens", func(s headless.State) bool { return s.DialogOpen })
-			var dialog observer.Window
-			var listed []observer.Window
+			var dialog model.Window
+			var listed []model.Window
 			if !testkit.Within(5*time.Second, func() bool { // the app lists it a moment after it opens
 				wins, err := dd.client.Windows(ctx, api.AppTarget{PID: pid})
 				if err != nil {
 					t.Fatal(err)
 				}
 				listed = wins.Windows
-				i := slices.IndexFunc(listed, func(w observer.Window) bool { return w.Title == "Saved" })
+				i := slices.IndexFunc(listed, func(w model.Window) bool { return w.Title == "Saved" })
 				if i >= 0 {
 					dialog = listed[i]
 				}
@@ -134,7 +135,7 @@ func TestDesktopDialogClosedWithWindowGone(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := dd.actOn(t, insp, "click", observer.RoleButton, "OK",
+			r, err := dd.actOn(t, insp, "click", model.RoleButton, "OK",
 				api.ActionRequest{Expect: &api.WaitRequest{Expr: "window_gone", TimeoutMS: 5000}})
 			if err != nil {
 				t.Fatalf("click OK with expect window_gone: %v", err)

@@ -6,9 +6,10 @@ import (
 	"os"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
-	"github.com/axbus/axbus/observer"
 )
 
 type launchCmd struct {
@@ -22,7 +23,7 @@ type launchCmd struct {
 
 // Run launches the app and waits for it to register, up to --timeout (default 30s).
 func (c *launchCmd) Run(e *env) error {
-	limit := c.outcomeTime(c.For, observer.DefaultLaunchWait)
+	limit := c.outcomeTime(c.For, model.DefaultLaunchWait)
 	req := api.LaunchRequest{TimeoutMS: int(limit.Milliseconds())}
 	switch {
 	case c.Command:
@@ -30,7 +31,7 @@ func (c *launchCmd) Run(e *env) error {
 	case len(c.Words) == 1:
 		req.Entry = c.Words[0]
 	default:
-		return observer.Errorf(observer.CodeBadRequest, "Give one entry (quoted if it has spaces); or --command -- PROGRAM ARG...",
+		return model.Errorf(model.CodeBadRequest, "Give one entry (quoted if it has spaces); or --command -- PROGRAM ARG...",
 			"launch takes one entry, got %q", c.Words)
 	}
 	return callWithin(e, &c.connFlags, limit, func(ctx context.Context, cl *client.Client) (any, error) {
@@ -47,7 +48,7 @@ type quitCmd struct {
 
 // Run ends the app and waits for it to end, up to --timeout (default 5s).
 func (c *quitCmd) Run(e *env) error {
-	limit := c.outcomeTime(c.For, observer.QuitWait)
+	limit := c.outcomeTime(c.For, model.QuitWait)
 	req := api.QuitRequest{AppTarget: c.target(), Force: c.Force, TimeoutMS: int(limit.Milliseconds())}
 	return callWithin(e, &c.connFlags, limit, func(ctx context.Context, cl *client.Client) (any, error) {
 		return cl.Quit(ctx, req)
@@ -79,12 +80,12 @@ type clipboardCmd struct {
 func (c *clipboardCmd) Run(e *env) error {
 	req := api.ClipboardRequest{Op: c.Op, Text: c.Data}
 	if c.Op == "get" && c.Data != nil {
-		return observer.Errorf(observer.CodeBadRequest, "Give text to clipboard set; clipboard get takes none.", "clipboard get takes no text")
+		return model.Errorf(model.CodeBadRequest, "Give text to clipboard set; clipboard get takes none.", "clipboard get takes no text")
 	}
 	if c.Data != nil && *c.Data == "-" {
-		b, err := io.ReadAll(io.LimitReader(os.Stdin, observer.MaxClipboardText+1))
+		b, err := io.ReadAll(io.LimitReader(os.Stdin, model.MaxClipboardText+1))
 		if err != nil {
-			return observer.Errorf(observer.CodeBadRequest, "Pipe the text to clipboard set -.", "reading standard input: %v", err)
+			return model.Errorf(model.CodeBadRequest, "Pipe the text to clipboard set -.", "reading standard input: %v", err)
 		}
 		s := string(b)
 		req.Text = &s

@@ -11,11 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 // x11 runs an X client of the headless desktop (xwininfo, xclip: the X server's own account
@@ -102,7 +103,7 @@ func TestAppsOnGTK3(t *testing.T) {
 			t.Fatalf("quit: exit %d %s%s", code, out, errOut)
 		}
 		testdaemon.MustMatch(t, "quit.reply", []byte(out))
-		dd.await(t, "app_terminated of the quit fixture", r.PID, 5*time.Second, func(e api.Envelope) bool { return e.Type == observer.EventAppTerminated })
+		dd.await(t, "app_terminated of the quit fixture", r.PID, 5*time.Second, func(e api.Envelope) bool { return e.Type == model.EventAppTerminated })
 		if listed(r.PID) {
 			t.Fatal("apps still lists the quit fixture")
 		}
@@ -113,7 +114,7 @@ func TestAppsOnGTK3(t *testing.T) {
 		if _, errOut, code := dd.cli(t, "quit", "--force", "--pid", strconv.Itoa(r.PID)); code != 0 {
 			t.Fatalf("quit --force: exit %d %s", code, errOut)
 		}
-		dd.await(t, "app_terminated of the killed fixture", r.PID, 5*time.Second, func(e api.Envelope) bool { return e.Type == observer.EventAppTerminated })
+		dd.await(t, "app_terminated of the killed fixture", r.PID, 5*time.Second, func(e api.Envelope) bool { return e.Type == model.EventAppTerminated })
 		// Its bus connection closes while the kernel tears the process down: ended is a zombie
 		// (until the daemon reaps it) or gone, a moment after.
 		var stat []byte
@@ -155,14 +156,14 @@ func TestAppsOnGTK3(t *testing.T) {
 		agent := testdaemon.NewLeaseAgent(t, dd.Daemon, "launcher", api.RoleAgent)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		if _, err := agent.Client.Launch(ctx, api.LaunchRequest{Command: []string{headless.Python, script}}); observer.CodeOf(err) != observer.CodePermissionDenied {
+		if _, err := agent.Client.Launch(ctx, api.LaunchRequest{Command: []string{headless.Python, script}}); model.CodeOf(err) != model.CodePermissionDenied {
 			t.Fatalf("an agent's command launch: %v, want PERMISSION_DENIED", err)
 		}
-		if _, err := agent.Client.Launch(ctx, api.LaunchRequest{Entry: "org.axbus.NoSuchApp"}); observer.CodeOf(err) != observer.CodeAppNotFound {
+		if _, err := agent.Client.Launch(ctx, api.LaunchRequest{Entry: "org.axbus.NoSuchApp"}); model.CodeOf(err) != model.CodeAppNotFound {
 			t.Fatalf("a missing entry: %v, want APP_NOT_FOUND", err)
 		}
 		start := time.Now()
-		if _, err := dd.client.Launch(ctx, api.LaunchRequest{Command: []string{"/bin/sh", "-c", "exit 3"}}); observer.CodeOf(err) != observer.CodeActionFailed ||
+		if _, err := dd.client.Launch(ctx, api.LaunchRequest{Command: []string{"/bin/sh", "-c", "exit 3"}}); model.CodeOf(err) != model.CodeActionFailed ||
 			!strings.Contains(err.Error(), "exit status 3") || time.Since(start) > 5*time.Second {
 			t.Fatalf("a command that fails: %v after %v, want ACTION_FAILED at once", err, time.Since(start))
 		}

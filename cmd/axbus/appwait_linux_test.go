@@ -7,10 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
-	"github.com/axbus/axbus/observer"
 )
 
 // cliRun is what one command line printed and its exit status.
@@ -53,10 +54,10 @@ func TestAppWait(t *testing.T) {
 	defer cancel()
 
 	start := time.Now()
-	if _, err := dd.client.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{App: name}}); observer.CodeOf(err) != observer.CodeAppNotFound {
+	if _, err := dd.client.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{App: name}}); model.CodeOf(err) != model.CodeAppNotFound {
 		t.Fatalf("inspect before the app runs: %v, want APP_NOT_FOUND", err)
 	}
-	if _, err := dd.client.Wait(ctx, api.WaitRequest{Expr: `text:"x"`, AppTarget: api.AppTarget{PID: 4242}, TimeoutMS: 10000}); observer.CodeOf(err) != observer.CodeAppNotFound {
+	if _, err := dd.client.Wait(ctx, api.WaitRequest{Expr: `text:"x"`, AppTarget: api.AppTarget{PID: 4242}, TimeoutMS: 10000}); model.CodeOf(err) != model.CodeAppNotFound {
 		t.Fatalf("a wait on a pid that does not run: %v, want APP_NOT_FOUND", err)
 	}
 	if took := time.Since(start); took > 2*time.Second {
@@ -108,11 +109,11 @@ func TestAppWait(t *testing.T) {
 		t.Fatalf("a name that never appears: %+v, %v, %v past the deadline", r, err, late)
 	}
 	testdaemon.MustMatch(t, "wait.reply", mustJSON(t, r))
-	if e := r.Error; e == nil || e.Code != observer.CodeAppNotFound || !strings.Contains(e.Message, `"axbus-never-started" appeared`) || e.Suggestion == "" {
+	if e := r.Error; e == nil || e.Code != model.CodeAppNotFound || !strings.Contains(e.Message, `"axbus-never-started" appeared`) || e.Suggestion == "" {
 		t.Fatalf("its error: %+v", r.Error)
 	}
 	out, errOut, code := dd.cli(t, "click", "role=button,name=Save", "--app", "axbus-never-started", "--timeout", "300ms")
-	if e := testdaemon.Decode[api.ErrorBody](t, out).Error; code != exitNotFound || e.Code != observer.CodeAppNotFound || e.Details["locator"] == nil {
+	if e := testdaemon.Decode[api.ErrorBody](t, out).Error; code != exitNotFound || e.Code != model.CodeAppNotFound || e.Details["locator"] == nil {
 		t.Fatalf("a click in an app that never appears: exit %d\n%s%s", code, out, errOut)
 	}
 }

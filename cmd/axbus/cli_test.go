@@ -10,11 +10,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/alecthomas/kong"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/testdaemon"
-	"github.com/axbus/axbus/observer"
 )
 
 // runIn runs one command line in-process, as a shell would, and returns its output and status.
@@ -27,7 +28,7 @@ func runIn(t *testing.T, args ...string) (stdout, stderr string, code int) {
 // and flags go anywhere among the arguments.
 func TestCommandNames(t *testing.T) {
 	d := startTestDaemon(t)
-	insp := testdaemon.Decode[observer.Inspection](t, must(t, d, "inspect", "--app", "notes"))
+	insp := testdaemon.Decode[model.Inspection](t, must(t, d, "inspect", "--app", "notes"))
 	title := ""
 	for _, el := range insp.Elements {
 		if el.Name == "Title" {
@@ -46,7 +47,7 @@ func TestCommandNames(t *testing.T) {
 		if r := testdaemon.Decode[api.ActionReply](t, out); r.Action != "set_value" || !r.Done {
 			t.Fatalf("%s: %s", name, out)
 		}
-		got := testdaemon.Decode[observer.Inspection](t, must(t, d, "inspect", "--app", "notes"))
+		got := testdaemon.Decode[model.Inspection](t, must(t, d, "inspect", "--app", "notes"))
 		for _, el := range got.Elements {
 			if el.Name == "Title" && (el.Value == nil || *el.Value != value) {
 				t.Fatalf("%s: the title reads %v, want %q", name, el.Value, value)
@@ -89,7 +90,7 @@ func TestNATSHabits(t *testing.T) {
 	apps("apps", "--nkey", info.CredsFile)
 
 	// Without the credentials the server refuses: the URL was really used.
-	if _, errOut, code := runIn(t, "apps"); code != observer.CodePermissionDenied.Info().Exit || !strings.Contains(errOut, info.URL) {
+	if _, errOut, code := runIn(t, "apps"); code != model.CodePermissionDenied.Info().Exit || !strings.Contains(errOut, info.URL) {
 		t.Fatalf("NATS_URL without credentials: exit %d: %s", code, errOut)
 	}
 

@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nkeys"
-
-	"github.com/axbus/axbus/observer"
 )
 
 // credRef is where an nkey or credentials are, in the forms the nats CLI writes in a context: a
@@ -43,7 +43,7 @@ func (r credRef) open() (path string, content []byte, err error) {
 		name := strings.TrimPrefix(rest, "//")
 		v := os.Getenv(name)
 		if name == "" || v == "" {
-			return "", nil, observer.Errorf(observer.CodeBadRequest, "Set the variable, or give the context a file.",
+			return "", nil, model.Errorf(model.CodeBadRequest, "Set the variable, or give the context a file.",
 				"the nats context's %s names an empty or unset variable", ref)
 		}
 		return "", []byte(v), nil
@@ -51,12 +51,12 @@ func (r credRef) open() (path string, content []byte, err error) {
 		header, payload, ok := strings.Cut(rest, ",")
 		b, err := base64.StdEncoding.DecodeString(payload)
 		if !ok || !strings.Contains(header, ";base64") || err != nil {
-			return "", nil, observer.Errorf(observer.CodeBadRequest, "Embed it again with nats context add --embed.",
+			return "", nil, model.Errorf(model.CodeBadRequest, "Embed it again with nats context add --embed.",
 				"the nats context's embedded credential is not data:;base64,…")
 		}
 		return "", b, nil
 	case "op", "nsc":
-		return "", nil, observer.Errorf(observer.CodeBadRequest, "Give the context the credential's file (nats context edit), or pass --nkey/--creds.",
+		return "", nil, model.Errorf(model.CodeBadRequest, "Give the context the credential's file (nats context edit), or pass --nkey/--creds.",
 			"axbus does not run the %s tool the nats context's %s:// credential needs", scheme, scheme)
 	}
 	return strings.TrimPrefix(ref, "file://"), nil, nil
@@ -71,14 +71,14 @@ func (r credRef) nkeyOption() (nats.Option, error) {
 	if path != "" {
 		opt, err := nats.NkeyOptionFromSeed(path)
 		if err != nil {
-			return nil, observer.Errorf(observer.CodeBadRequest, "Pass an nkey seed file, as axbus creds add writes (--nkey FILE).",
+			return nil, model.Errorf(model.CodeBadRequest, "Pass an nkey seed file, as axbus creds add writes (--nkey FILE).",
 				"nkey %s: %v", path, err)
 		}
 		return opt, nil
 	}
 	kp, err := nkeys.ParseDecoratedNKey(content)
 	if err != nil {
-		return nil, observer.Errorf(observer.CodeBadRequest, "Give the context an nkey seed.", "the nats context's nkey: %v", err)
+		return nil, model.Errorf(model.CodeBadRequest, "Give the context an nkey seed.", "the nats context's nkey: %v", err)
 	}
 	pub, err := kp.PublicKey()
 	if err != nil {
@@ -99,7 +99,7 @@ func (r credRef) credsOption() (nats.Option, error) {
 	jwt, jerr := nkeys.ParseDecoratedJWT(content)
 	kp, kerr := nkeys.ParseDecoratedUserNKey(content)
 	if jerr != nil || kerr != nil {
-		return nil, observer.Errorf(observer.CodeBadRequest, "Give the context a NATS credentials file.",
+		return nil, model.Errorf(model.CodeBadRequest, "Give the context a NATS credentials file.",
 			"the nats context's credentials hold no JWT and user seed")
 	}
 	defer kp.Wipe()

@@ -9,12 +9,13 @@ import (
 	"path/filepath"
 	"text/tabwriter"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nkeys"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
-	"github.com/axbus/axbus/observer"
 )
 
 type credsCmd struct {
@@ -33,7 +34,7 @@ type credsAddCmd struct {
 // Run makes the key, registers its public half and writes the seed, refusing to overwrite one.
 func (c *credsAddCmd) Run(e *env) error {
 	if err := embedded.CheckUserName(c.Name); err != nil {
-		return observer.Errorf(observer.CodeBadRequest, "Choose another name.", "%v", err)
+		return model.Errorf(model.CodeBadRequest, "Choose another name.", "%v", err)
 	}
 	out := c.Out
 	if out == "" {
@@ -56,7 +57,7 @@ func (c *credsAddCmd) Run(e *env) error {
 	pub, _ := kp.PublicKey()
 	f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return observer.Errorf(observer.CodeBadRequest, "Choose another file with --out, or remove it first (axbus creds rm removes the seed it wrote).",
+		return model.Errorf(model.CodeBadRequest, "Choose another file with --out, or remove it first (axbus creds rm removes the seed it wrote).",
 			"cannot write the seed: %v", err)
 	}
 	_, werr := f.Write(append(seed, '\n'))
@@ -197,7 +198,7 @@ func credsDir(stateDir string) (string, error) {
 		return "", err
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", observer.Errorf(observer.CodeBadRequest, "Write the seed elsewhere with --out FILE.", "cannot make %s: %v", dir, err)
+		return "", model.Errorf(model.CodeBadRequest, "Write the seed elsewhere with --out FILE.", "cannot make %s: %v", dir, err)
 	}
 	// MkdirAll leaves a folder that was there as it was: the seeds are secrets.
 	if err := os.Chmod(dir, 0o700); err != nil {

@@ -6,9 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/testdaemon"
-	"github.com/axbus/axbus/observer"
 )
 
 // credsAddReply is what creds add prints with --json.
@@ -58,7 +59,7 @@ func TestCredsAddKeepsTheSeedInTheStateDir(t *testing.T) {
 		t.Errorf("the creds folder's mode is %04o, want 0700", m)
 	}
 	// The seed is mon's: the daemon takes it, as a monitor.
-	if _, errOut, code := credsCLI(t, d, "ls", "--nkey", seed); code != observer.CodePermissionDenied.Info().Exit {
+	if _, errOut, code := credsCLI(t, d, "ls", "--nkey", seed); code != model.CodePermissionDenied.Info().Exit {
 		t.Errorf("creds ls as mon: exit %d %s, want PERMISSION_DENIED", code, errOut)
 	}
 
@@ -126,17 +127,17 @@ func TestNkeyWithTheLocalDaemon(t *testing.T) {
 		t.Fatalf("apps --nkey mon.nk: exit %d: %s%s", code, out, errOut)
 	}
 	// As mon, a monitor: the owner's key was not used.
-	if _, errOut, code := credsCLI(t, d, "ls", "--nkey", mon); code != observer.CodePermissionDenied.Info().Exit {
+	if _, errOut, code := credsCLI(t, d, "ls", "--nkey", mon); code != model.CodePermissionDenied.Info().Exit {
 		t.Errorf("creds ls --nkey mon.nk: exit %d %s, want PERMISSION_DENIED", code, errOut)
 	}
 	stranger, _ := testdaemon.NewNkey(t, "stranger")
 	_, errOut, code = d.cli(t, "apps", "--nkey", stranger)
-	if code != observer.CodePermissionDenied.Info().Exit || !strings.Contains(errOut, "does not know these credentials") {
+	if code != model.CodePermissionDenied.Info().Exit || !strings.Contains(errOut, "does not know these credentials") {
 		t.Errorf("apps --nkey of no identity: exit %d: %s", code, errOut)
 	}
 
 	t.Setenv("NATS_NKEY", mon)
-	if _, errOut, code := credsCLI(t, d, "ls"); code != observer.CodePermissionDenied.Info().Exit {
+	if _, errOut, code := credsCLI(t, d, "ls"); code != model.CodePermissionDenied.Info().Exit {
 		t.Errorf("creds ls with NATS_NKEY=mon.nk: exit %d %s, want PERMISSION_DENIED", code, errOut)
 	}
 }

@@ -5,9 +5,10 @@ import (
 	"os/exec"
 	"path/filepath"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/headless"
-	"github.com/axbus/axbus/observer"
 )
 
 type desktopCmd struct {
@@ -29,7 +30,7 @@ func (c *desktopRunCmd) Run(e *env) error {
 	}
 	environ, err := headless.JoinEnv(filepath.Join(info.StateDir, "headless"))
 	if err != nil {
-		return observer.Errorf(observer.CodeUnavailable, "Start the daemon with a headless desktop: axbus serve --headless always (make run does it when there is no desktop session).",
+		return model.Errorf(model.CodeUnavailable, "Start the daemon with a headless desktop: axbus serve --headless always (make run does it when there is no desktop session).",
 			"the daemon of %s runs no headless desktop", info.StateDir).Wrap(err)
 	}
 	cmd := exec.CommandContext(e.ctx, c.Command[0], c.Command[1:]...)
@@ -39,7 +40,7 @@ func (c *desktopRunCmd) Run(e *env) error {
 		if errors.As(err, &exit) {
 			return exitStatus(exit.ExitCode())
 		}
-		return observer.Errorf(observer.CodeBadRequest, "Check the program's name (is it installed, on PATH?).", "cannot start %s: %v", c.Command[0], err)
+		return model.Errorf(model.CodeBadRequest, "Check the program's name (is it installed, on PATH?).", "cannot start %s: %v", c.Command[0], err)
 	}
 	return nil
 }

@@ -8,13 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 // TestDesktopEventsReachNATS makes every change a user would expect to see, through the
@@ -35,7 +36,7 @@ func TestDesktopEventsReachNATS(t *testing.T) {
 				asked = time.Now()
 				return dd.do(t, kind, req)
 			}
-			check := func(what string, changed time.Time, typ observer.EventType, pred func(api.Envelope) bool) {
+			check := func(what string, changed time.Time, typ model.EventType, pred func(api.Envelope) bool) {
 				t.Helper()
 				r := dd.await(t, what, pid, 5*time.Second, func(e api.Envelope) bool {
 					return e.Type == typ && !e.Time.Before(asked) && (pred == nil || pred(e))
@@ -46,38 +47,38 @@ func TestDesktopEventsReachNATS(t *testing.T) {
 			dd.drain()
 
 			at := do(map[string]any{"cmd": "set_text", "text": "typed text"})
-			check("text typed", at, observer.EventTextChanged, nil)
+			check("text typed", at, model.EventTextChanged, nil)
 
 			at = do(map[string]any{"cmd": "toggle"})
-			check("checkbox toggled", at, observer.EventStateChanged, func(e api.Envelope) bool {
+			check("checkbox toggled", at, model.EventStateChanged, func(e api.Envelope) bool {
 				return e.Detail["state"] == "checked" && e.Element != nil && e.Element.Name == "Remember me"
 			})
 
 			at = do(map[string]any{"cmd": "set_value", "value": 60})
-			check("value changed", at, observer.EventValueChanged, named("Volume"))
+			check("value changed", at, model.EventValueChanged, named("Volume"))
 
 			at = do(map[string]any{"cmd": "focus", "target": "Volume"}) // the Name entry has it at start
-			check("focus moved", at, observer.EventFocusChanged, named("Volume"))
+			check("focus moved", at, model.EventFocusChanged, named("Volume"))
 
 			at = do(map[string]any{"cmd": "add_label", "text": "Hello label"})
-			check("label added", at, observer.EventChildrenChanged, nil)
+			check("label added", at, model.EventChildrenChanged, nil)
 
 			do(map[string]any{"cmd": "press_save"})
-			r := dd.await(t, "dialog opened", pid, 5*time.Second, func(e api.Envelope) bool { return e.Type == observer.EventDialogOpened })
+			r := dd.await(t, "dialog opened", pid, 5*time.Second, func(e api.Envelope) bool { return e.Type == model.EventDialogOpened })
 			st, err := dd.apps[kind].State(context.Background())
 			if err != nil || !st.DialogOpen {
 				t.Fatalf("state after save: %+v %v", st, err)
 			}
-			t.Logf("dialog opened: %s after %v", observer.EventDialogOpened, r.at.Sub(time.Unix(0, st.SavedAt)))
+			t.Logf("dialog opened: %s after %v", model.EventDialogOpened, r.at.Sub(time.Unix(0, st.SavedAt)))
 
 			at = do(map[string]any{"cmd": "close_dialog"})
-			check("dialog closed", at, observer.EventWindowClosed, nil)
+			check("dialog closed", at, model.EventWindowClosed, nil)
 
 			if err := dd.apps[kind].Kill(); err != nil {
 				t.Fatal(err)
 			}
 			killed := time.Now()
-			r = dd.await(t, "app exited", pid, 5*time.Second, func(e api.Envelope) bool { return e.Type == observer.EventAppTerminated })
+			r = dd.await(t, "app exited", pid, 5*time.Second, func(e api.Envelope) bool { return e.Type == model.EventAppTerminated })
 			t.Logf("app exited: app_terminated after %v", r.at.Sub(killed))
 		})
 	}
@@ -114,11 +115,11 @@ func TestDesktopPasswordNeverLeaves(t *testing.T) {
 		typed, polled, reread := map[int]time.Time{}, map[int]bool{}, map[int]bool{}
 		for _, raw := range dd.allEvents {
 			var m struct {
-				Kind    string                   `json:"kind"` // of snapshot diffs only
-				Type    observer.EventType       `json:"type"` // of events only
-				App     observer.AppRef          `json:"app"`
-				Time    time.Time                `json:"time"`
-				Element *observer.ElementSummary `json:"element"`
+				Kind    string                `json:"kind"` // of snapshot diffs only
+				Type    model.EventType       `json:"type"` // of events only
+				App     model.AppRef          `json:"app"`
+				Time    time.Time             `json:"time"`
+				Element *model.ElementSummary `json:"element"`
 			}
 			if json.Unmarshal(raw, &m) != nil {
 				continue
@@ -128,7 +129,7 @@ func TestDesktopPasswordNeverLeaves(t *testing.T) {
 			case m.Kind != "":
 				polled[pid] = true
 				reread[pid] = reread[pid] || (!typed[pid].IsZero() && !m.Time.Before(typed[pid]))
-			case m.Type == observer.EventTextChanged && m.Element != nil && m.Element.Name == "Name" &&
+			case m.Type == model.EventTextChanged && m.Element != nil && m.Element.Name == "Name" &&
 				!m.Time.Before(asked[pid]) && typed[pid].IsZero():
 				typed[pid] = m.Time
 			}
@@ -206,9 +207,9 @@ func TestDesktopSecureFieldEventsHideTheLength(t *testing.T) {
 						if x.env.App.PID != app.PID {
 							continue
 						}
-						if x.env.Type == observer.EventTextChanged && x.env.Element != nil && x.env.Element.Role == observer.RolePassword {
+						if x.env.Type == model.EventTextChanged && x.env.Element != nil && x.env.Element.Role == model.RolePassword {
 							n++
-						} else if _, ok := x.env.Detail["start"]; ok || x.env.Type == observer.EventTextChanged {
+						} else if _, ok := x.env.Detail["start"]; ok || x.env.Type == model.EventTextChanged {
 							t.Errorf("only the password field changed, yet an event about something else tells of text: %+v", x.env)
 						}
 					case <-quiet:
@@ -227,7 +228,7 @@ func TestDesktopSecureFieldEventsHideTheLength(t *testing.T) {
 	}
 	leaks := func(where string, raw []byte) {
 		var env api.Envelope
-		if json.Unmarshal(raw, &env) != nil || env.Element == nil || env.Element.Role != observer.RolePassword {
+		if json.Unmarshal(raw, &env) != nil || env.Element == nil || env.Element.Role != model.RolePassword {
 			return
 		}
 		if len(env.Detail) > 0 || env.Element.Value != "" {
@@ -307,16 +308,16 @@ func TestDesktopAppKilledDuringWalk(t *testing.T) {
 	for err := range errs {
 		last = err
 	}
-	code := observer.CodeOf(last)
-	if code != observer.CodeAppGone && code != observer.CodeAppNotFound && code != observer.CodeAppNotResponding {
+	code := model.CodeOf(last)
+	if code != model.CodeAppGone && code != model.CodeAppNotFound && code != model.CodeAppNotResponding {
 		t.Fatalf("inspecting a killed app: %v, want APP_GONE, APP_NOT_FOUND or APP_NOT_RESPONDING", last)
 	}
-	var e *observer.Error
+	var e *model.Error
 	if errors.As(last, &e) && e.Suggestion == "" {
 		t.Fatal("error without a suggestion")
 	}
-	dd.await(t, "app_terminated", victim.PID, 5*time.Second, func(e api.Envelope) bool { return e.Type == observer.EventAppTerminated })
-	if insp := dd.inspect(t, headless.KindGTK4); find(insp, observer.RoleButton, "Save") == nil {
+	dd.await(t, "app_terminated", victim.PID, 5*time.Second, func(e api.Envelope) bool { return e.Type == model.EventAppTerminated })
+	if insp := dd.inspect(t, headless.KindGTK4); find(insp, model.RoleButton, "Save") == nil {
 		t.Fatal("the other app is no longer served")
 	}
 }
@@ -344,7 +345,7 @@ func TestDesktopAppNotAnswering(t *testing.T) {
 		t.Fatalf("the other app took %v while one app hangs", took)
 	}
 	err := <-result
-	if c := observer.CodeOf(err); c != observer.CodeAppNotResponding {
+	if c := model.CodeOf(err); c != model.CodeAppNotResponding {
 		t.Fatalf("inspecting a frozen app: %v, want APP_NOT_RESPONDING", err)
 	}
 	if took := time.Since(start); took > 15*time.Second {

@@ -9,13 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go"
 )
 
@@ -173,7 +174,7 @@ func (dd *desktopDaemon) await(t *testing.T, what string, pid int, within time.D
 	}
 }
 
-func (dd *desktopDaemon) inspect(t *testing.T, kind string) *observer.Inspection {
+func (dd *desktopDaemon) inspect(t *testing.T, kind string) *model.Inspection {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -195,7 +196,7 @@ func mustJSON(t *testing.T, v any) []byte {
 	return b
 }
 
-func find(insp *observer.Inspection, role observer.Role, name string) *observer.Element {
+func find(insp *model.Inspection, role model.Role, name string) *model.Element {
 	for i := range insp.Elements {
 		e := &insp.Elements[i]
 		if e.Role == role && (e.Name == name || e.Label == name) {
@@ -226,27 +227,27 @@ func TestDesktopAppsAndInspect(t *testing.T) {
 		t.Run(kind, func(t *testing.T) {
 			dd.do(t, kind, map[string]any{"cmd": "toggle"}) // so that a state shows
 			insp := dd.inspect(t, kind)
-			if insp.Window.Title != headless.WindowTitle(kind) || insp.Elements[0].Role != observer.RoleWindow {
+			if insp.Window.Title != headless.WindowTitle(kind) || insp.Elements[0].Role != model.RoleWindow {
 				t.Fatalf("window %+v, first element %+v", insp.Window, insp.Elements[0])
 			}
-			save := find(insp, observer.RoleButton, "Save")
+			save := find(insp, model.RoleButton, "Save")
 			if save == nil || save.Bounds == nil || save.Bounds.Empty() ||
 				save.Bounds.X < 0 || save.Bounds.Y < 0 || save.Bounds.X+save.Bounds.W > 1280 || save.Bounds.Y+save.Bounds.H > 1024 {
 				t.Fatalf("Save button missing or off the screen: %+v", save)
 			}
-			check := find(insp, observer.RoleCheckbox, "Remember me")
-			if check == nil || !check.States.Has(observer.StateChecked) {
+			check := find(insp, model.RoleCheckbox, "Remember me")
+			if check == nil || !check.States.Has(model.StateChecked) {
 				t.Fatalf("checkbox missing or not checked after toggle: %+v", check)
 			}
-			name := find(insp, observer.RoleTextField, "Name")
-			if name == nil || !name.States.Has(observer.StateEditable) {
+			name := find(insp, model.RoleTextField, "Name")
+			if name == nil || !name.States.Has(model.StateEditable) {
 				t.Fatalf("Name entry: %+v", name)
 			}
-			pw := find(insp, observer.RolePassword, "Password")
+			pw := find(insp, model.RolePassword, "Password")
 			if pw == nil || !pw.Secure || pw.Value != nil || pw.Text != "" {
 				t.Fatalf("password entry: %+v", pw)
 			}
-			vol := find(insp, observer.RoleSlider, "Volume")
+			vol := find(insp, model.RoleSlider, "Volume")
 			if vol == nil || vol.Value == nil || !strings.HasPrefix(*vol.Value, "25") {
 				t.Fatalf("Volume slider: %+v", vol)
 			}

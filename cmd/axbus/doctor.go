@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/cenkalti/backoff/v4"
 
 	"github.com/axbus/axbus/api"
@@ -88,7 +90,7 @@ func (c *doctorCmd) Run(e *env) error {
 		names = append(names, fmt.Sprintf("%s (pid %d)", a.Name, a.PID))
 	}
 	if len(apps) == 0 {
-		d.fail("apps", observer.Errorf(observer.CodeAppNotFound, "Start an app with a window, then run axbus doctor again.", "no app exposes an accessibility tree"))
+		d.fail("apps", model.Errorf(model.CodeAppNotFound, "Start an app with a window, then run axbus doctor again.", "no app exposes an accessibility tree"))
 		d.inaccessibleWindows(ctx, dd, o.Apps) // the windows on screen say which apps are silent
 		return d.verdict()
 	}
@@ -99,7 +101,7 @@ func (c *doctorCmd) Run(e *env) error {
 	app, win, ok := d.frontmost(ctx, o, apps, desk)
 	if ok {
 		start := time.Now()
-		insp, err := o.Inspect(ctx, observer.InspectRequest{App: observer.AppQuery{PID: app.PID}, Window: win.ID})
+		insp, err := o.Inspect(ctx, observer.InspectRequest{App: model.AppQuery{PID: app.PID}, Window: win.ID})
 		if d.check("inspect", err) {
 			d.pass("inspect", "%s %q of %s: %d elements listed, %d walked, %d off screen, truncated %v, in %v",
 				win.Role, win.Title, app.Name, len(insp.Elements), insp.Walked, insp.OffscreenOmitted, insp.Truncated, time.Since(start).Round(time.Millisecond))
@@ -114,7 +116,7 @@ func (c *doctorCmd) Run(e *env) error {
 type doctor struct {
 	out    io.Writer
 	failed int
-	first  *observer.Error // the first failure decides the exit status
+	first  *model.Error // the first failure decides the exit status
 }
 
 func (d *doctor) line(format string, args ...any) { fmt.Fprintf(d.out, format+"\n", args...) }
@@ -125,7 +127,7 @@ func (d *doctor) pass(what, format string, args ...any) {
 
 func (d *doctor) fail(what string, err error) {
 	d.failed++
-	e := observer.AsError(err)
+	e := model.AsError(err)
 	if d.first == nil {
 		d.first = e
 	}
@@ -150,7 +152,7 @@ func (d *doctor) verdict() error {
 		d.line("all checks passed")
 		return nil
 	}
-	return quiet(observer.Errorf(d.first.Code, "Fix the failed checks above, then run axbus doctor again.", "%d check(s) failed", d.failed))
+	return quiet(model.Errorf(d.first.Code, "Fix the failed checks above, then run axbus doctor again.", "%d check(s) failed", d.failed))
 }
 
 // browsers checks that each Chromium-based app (browser or Electron) exposes its web content. Chromium 156
@@ -159,14 +161,14 @@ func (d *doctor) verdict() error {
 // --force-renderer-accessibility or, otherwise, some 70 ms after an assistive technology first reads an
 // element's attributes, as axbus does; --disable-platform-accessibility-integration prevents the latter. So an
 // app without content is read again for up to browserWait before it is reported.
-func (d *doctor) browsers(ctx context.Context, o *observer.Observer, apps []observer.App) {
+func (d *doctor) browsers(ctx context.Context, o *observer.Observer, apps []model.App) {
 	var ok []string
 	off := 0
 	for _, a := range apps {
 		if !isChromium(a) {
 			continue
 		}
-		_, wins, err := o.Windows(ctx, observer.AppQuery{PID: a.PID})
+		_, wins, err := o.Windows(ctx, model.AppQuery{PID: a.PID})
 		if err != nil || len(wins) == 0 {
 			continue // no window to have content (or gone): nothing to say
 		}
@@ -186,7 +188,7 @@ func (d *doctor) browsers(ctx context.Context, o *observer.Observer, apps []obse
 		if areas > 0 {
 			what = fmt.Sprintf("%d empty web area(s)", areas)
 		}
-		d.fail("browser accessibility", observer.Errorf(observer.CodeUnavailable,
+		d.fail("browser accessibility", model.Errorf(model.CodeUnavailable,
 			"Restart it with --force-renderer-accessibility (Electron apps take the same switch); it wins over --disable-platform-accessibility-integration, which keeps Chromium's tree off whatever reads it.",
 			"%s (pid %d, toolkit %s): accessibility is off: %d window(s), %s in its accessibility tree after %v",
 			a.Name, a.PID, a.Toolkit, len(wins), what, browserWait))
@@ -206,7 +208,7 @@ var errNoContent = errors.New("no web content yet")
 
 // isChromium reports whether an app is Chromium-based: a browser or an Electron app, whose toolkit (the
 // AT-SPI Application.ToolkitName) is Chromium.
-func isChromium(a observer.App) bool {
+func isChromium(a model.App) bool {
 	tk, name := strings.ToLower(a.Toolkit), strings.ToLower(a.Name)
 	return strings.Contains(tk, "chrom") || strings.Contains(tk, "electron") ||
 		slices.Contains([]string{"chromium", "google chrome", "chrome", "electron"}, name)
@@ -214,18 +216,18 @@ func isChromium(a observer.App) bool {
 
 // webAreas walks the windows breadth first, 12 levels and 2,000 elements at most, without entering a web area
 // (a page may hold thousands of elements), and counts the web areas and those with children.
-func webAreas(ctx context.Context, r observer.Reader, wins []observer.Window) (areas, filled int) {
-	var level []observer.NodeRef
+func webAreas(ctx context.Context, r observer.Reader, wins []model.Window) (areas, filled int) {
+	var level []model.NodeRef
 	for _, w := range wins {
 		level = append(level, w.Ref)
 	}
 	for depth, read := 0, 0; depth < 12 && len(level) > 0 && read < 2000; depth++ {
 		read += len(level)
-		var next []observer.NodeRef
+		var next []model.NodeRef
 		for _, n := range r.Read(ctx, level) {
 			switch {
 			case n.Err != nil:
-			case n.Role == observer.RoleWebArea:
+			case n.Role == model.RoleWebArea:
 				areas++
 				if len(n.Children) > 0 {
 					filled++
@@ -241,14 +243,14 @@ func webAreas(ctx context.Context, r observer.Reader, wins []observer.Window) (a
 
 // frontmost picks the window to inspect: the fixture's on the headless desktop, else the
 // focused window of the first app that has one, else the first window of any app.
-func (d *doctor) frontmost(ctx context.Context, o *observer.Observer, apps []observer.App, desk *daemon.Headless) (observer.App, observer.Window, bool) {
-	var first *observer.Window
-	var firstApp observer.App
+func (d *doctor) frontmost(ctx context.Context, o *observer.Observer, apps []model.App, desk *daemon.Headless) (model.App, model.Window, bool) {
+	var first *model.Window
+	var firstApp model.App
 	for _, a := range apps {
 		if desk != nil && a.PID != desk.App.PID {
 			continue
 		}
-		_, wins, err := o.Windows(ctx, observer.AppQuery{PID: a.PID})
+		_, wins, err := o.Windows(ctx, model.AppQuery{PID: a.PID})
 		if err != nil {
 			continue
 		}
@@ -262,8 +264,8 @@ func (d *doctor) frontmost(ctx context.Context, o *observer.Observer, apps []obs
 		}
 	}
 	if first == nil {
-		d.fail("inspect", observer.Errorf(observer.CodeWindowNotFound, "Open a window of an app, then run axbus doctor again.", "no app has a window"))
-		return observer.App{}, observer.Window{}, false
+		d.fail("inspect", model.Errorf(model.CodeWindowNotFound, "Open a window of an app, then run axbus doctor again.", "no app has a window"))
+		return model.App{}, model.Window{}, false
 	}
 	return firstApp, *first, true
 }
@@ -272,14 +274,14 @@ func (d *doctor) frontmost(ctx context.Context, o *observer.Observer, apps []obs
 // toggles the fixture's checkbox once, so that there is something to see.
 func (d *doctor) events(ctx context.Context, o *observer.Observer, watch time.Duration, desk *daemon.Headless) {
 	var seen eventTally
-	token, err := o.Subscribe(func(e observer.Event) { seen.add(e.Type) })
+	token, err := o.Subscribe(func(e model.Event) { seen.add(e.Type) })
 	if !d.check("events", err) {
 		return
 	}
 	defer o.Unsubscribe(token)
 	if desk != nil {
 		if _, err := desk.App.Do(ctx, map[string]any{"cmd": "toggle"}); err != nil {
-			d.fail("events", observer.Errorf(observer.CodeUnavailable, "Restart axbus doctor.", "the fixture app did not take a toggle: %v", err))
+			d.fail("events", model.Errorf(model.CodeUnavailable, "Restart axbus doctor.", "the fixture app did not take a toggle: %v", err))
 		}
 	}
 	hint := "Use the desktop (click, type) while axbus doctor watches, or watch longer (--watch 15s)."
@@ -292,14 +294,14 @@ func (d *doctor) events(ctx context.Context, o *observer.Observer, watch time.Du
 // eventTally counts events by type as they come.
 type eventTally struct {
 	mu     sync.Mutex
-	counts map[observer.EventType]int
+	counts map[model.EventType]int
 }
 
-func (t *eventTally) add(typ observer.EventType) {
+func (t *eventTally) add(typ model.EventType) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.counts == nil {
-		t.counts = map[observer.EventType]int{}
+		t.counts = map[model.EventType]int{}
 	}
 	t.counts[typ]++
 }
@@ -322,7 +324,7 @@ func (d *doctor) tallied(ctx context.Context, t *eventTally, watch time.Duration
 		where = " on " + where
 	}
 	if total == 0 {
-		d.fail("events", observer.Errorf(observer.CodeTimeout, hint, "no event%s in %v", where, watch))
+		d.fail("events", model.Errorf(model.CodeTimeout, hint, "no event%s in %v", where, watch))
 		return
 	}
 	d.pass("events", "%d%s in %v: %s", total, where, watch, strings.Join(parts, ", "))

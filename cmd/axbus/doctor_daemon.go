@@ -8,12 +8,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
-	"github.com/axbus/axbus/observer"
 )
 
 // daemon checks the daemon that runs, as its clients see it: it answers status, lists apps,
@@ -40,7 +41,7 @@ func (d *doctor) daemon(ctx context.Context, info embedded.Info, stateDir string
 	defer dd.close()
 	d.desktopChecks(ctx, dd)
 	if st.Events.Dropped > 0 {
-		d.fail("event queue", observer.Errorf(observer.CodeTransient, "The desktop sends more events than NATS takes; see axbus status.",
+		d.fail("event queue", model.Errorf(model.CodeTransient, "The desktop sends more events than NATS takes; see axbus status.",
 			"%d of %d events dropped", st.Events.Dropped, st.Events.Published+st.Events.Dropped))
 	}
 
@@ -49,7 +50,7 @@ func (d *doctor) daemon(ctx context.Context, info embedded.Info, stateDir string
 		return d.verdict()
 	}
 	if len(apps) == 0 {
-		d.fail("apps", observer.Errorf(observer.CodeAppNotFound, "Start an app with a window, then run axbus doctor again.", "no app exposes an accessibility tree"))
+		d.fail("apps", model.Errorf(model.CodeAppNotFound, "Start an app with a window, then run axbus doctor again.", "no app exposes an accessibility tree"))
 		d.inaccessibleWindows(ctx, dd, cl.Apps) // the windows on screen say which apps are silent
 		return d.verdict()
 	}
@@ -73,9 +74,9 @@ func (d *doctor) daemon(ctx context.Context, info embedded.Info, stateDir string
 }
 
 // frontWindow is the focused window of the first app that has one, else any app's first window.
-func (d *doctor) frontWindow(ctx context.Context, c *client.Client, apps []observer.App) (observer.App, observer.Window, bool) {
-	var firstApp observer.App
-	var first *observer.Window
+func (d *doctor) frontWindow(ctx context.Context, c *client.Client, apps []model.App) (model.App, model.Window, bool) {
+	var firstApp model.App
+	var first *model.Window
 	for _, a := range apps {
 		r, err := c.Windows(ctx, api.AppTarget{PID: a.PID})
 		if err != nil {
@@ -91,8 +92,8 @@ func (d *doctor) frontWindow(ctx context.Context, c *client.Client, apps []obser
 		}
 	}
 	if first == nil {
-		d.fail("inspect", observer.Errorf(observer.CodeWindowNotFound, "Open a window of an app, then run axbus doctor again.", "no app has a window"))
-		return observer.App{}, observer.Window{}, false
+		d.fail("inspect", model.Errorf(model.CodeWindowNotFound, "Open a window of an app, then run axbus doctor again.", "no app has a window"))
+		return model.App{}, model.Window{}, false
 	}
 	return firstApp, *first, true
 }

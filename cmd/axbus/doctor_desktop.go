@@ -12,13 +12,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/godbus/dbus/v5"
 
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/xwindows"
-	"github.com/axbus/axbus/observer"
 )
 
 // doctorDesktop is the Linux desktop whose X display and session bus the doctor looks at beside the backend:
@@ -131,7 +132,7 @@ func (d *doctor) desktopChecks(ctx context.Context, dd *doctorDesktop) {
 	case dd.SessionBus == "":
 		d.skip("a11y IsEnabled", "%s has no session bus (DBUS_SESSION_BUS_ADDRESS is not set)", dd.Whose)
 	case busErr != nil:
-		d.fail("a11y IsEnabled", observer.Errorf(observer.CodeUnavailable,
+		d.fail("a11y IsEnabled", model.Errorf(model.CodeUnavailable,
 			"Install at-spi2-core (it provides at-spi-bus-launcher, org.a11y.Bus), then restart the desktop session.",
 			"cannot read org.a11y.Status IsEnabled on the session bus %s: %v", dd.SessionBus, busErr))
 	case enabled:
@@ -141,7 +142,7 @@ func (d *doctor) desktopChecks(ctx context.Context, dd *doctorDesktop) {
 		if dd.standalone {
 			msg += " (axbus doctor turns it on for its checks; apps started before stay silent until restarted)"
 		}
-		d.fail("a11y IsEnabled", observer.Errorf(observer.CodeUnavailable,
+		d.fail("a11y IsEnabled", model.Errorf(model.CodeUnavailable,
 			"Turn it on: gsettings set org.gnome.desktop.interface toolkit-accessibility true (axbus serve turns it on as it starts), then restart the Qt and Chromium apps started while it was off.",
 			msg, dd.Whose))
 	}
@@ -156,7 +157,7 @@ func (d *doctor) atSpiBusCheck(dd *doctorDesktop) {
 		return
 	}
 	if err != nil {
-		d.fail(what, observer.Errorf(observer.CodeUnavailable,
+		d.fail(what, model.Errorf(model.CodeUnavailable,
 			"Check that the X server runs and that XAUTHORITY names its cookie.", "cannot connect to the X display %s of %s: %v", dd.Display, dd.Whose, err))
 		return
 	}
@@ -171,10 +172,10 @@ func (d *doctor) atSpiBusCheck(dd *doctorDesktop) {
 	got, ok := x.AtSpiBus()
 	switch {
 	case !ok:
-		d.fail(what, observer.Errorf(observer.CodeUnavailable, "Set it: "+setIt,
+		d.fail(what, model.Errorf(model.CodeUnavailable, "Set it: "+setIt,
 			`the root window of %s has no AT_SPI_BUS property: Qt 5 apps find no accessibility bus ("Not connected to D-Bus server") and publish no tree`, dd.Display))
 	case want != "" && !sameBus(got, want):
-		d.fail(what, observer.Errorf(observer.CodeUnavailable, "Set it again: "+setIt,
+		d.fail(what, model.Errorf(model.CodeUnavailable, "Set it again: "+setIt,
 			"the root window of %s names the accessibility bus %s, but the session bus's is %s: Qt apps register where nobody reads (a stale address of an earlier session?)", dd.Display, got, want))
 	default:
 		dd.facts.AtSpiBus = true
@@ -210,7 +211,7 @@ func (d *doctor) skip(what, format string, args ...any) {
 }
 
 // warn reports a finding that is no failure: it has no fix a user can apply.
-func (d *doctor) warn(what string, e *observer.Error) {
+func (d *doctor) warn(what string, e *model.Error) {
 	d.line("warn  %-22s %s", what, e.Message)
 	d.line("      %-22s %s", "", e.Suggestion)
 }

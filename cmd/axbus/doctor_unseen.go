@@ -7,11 +7,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/cenkalti/backoff/v4"
 
 	"github.com/axbus/axbus/internal/pace"
 	"github.com/axbus/axbus/internal/xwindows"
-	"github.com/axbus/axbus/observer"
 )
 
 // registerWait is how long a window's process may take to register with AT-SPI after the doctor first sees it
@@ -29,7 +30,7 @@ type unseenApp struct {
 // inaccessibleWindows lists the windows shown on the desktop's X display (mapped, with a title) whose process
 // has no app registered with AT-SPI, which apps lists (the apps' PIDs), and reports each such process as a
 // failed check, with why its toolkit is silent and the fix.
-func (d *doctor) inaccessibleWindows(ctx context.Context, dd *doctorDesktop, apps func(context.Context) ([]observer.App, error)) {
+func (d *doctor) inaccessibleWindows(ctx context.Context, dd *doctorDesktop, apps func(context.Context) ([]model.App, error)) {
 	const what = "X11 windows"
 	if dd == nil || dd.Unreachable != "" {
 		return // desktopChecks said why
@@ -45,7 +46,7 @@ func (d *doctor) inaccessibleWindows(ctx context.Context, dd *doctorDesktop, app
 	}
 	wins, err := x.TopLevel()
 	if err != nil {
-		d.fail(what, observer.Errorf(observer.CodeUnavailable, "Run axbus doctor again; check that the X server runs.", "cannot list the windows of %s: %v", dd.Display, err))
+		d.fail(what, model.Errorf(model.CodeUnavailable, "Run axbus doctor again; check that the X server runs.", "cannot list the windows of %s: %v", dd.Display, err))
 		return
 	}
 	procs := procCache{}
@@ -108,14 +109,14 @@ func unregistered(wins []xwindows.Window, registered map[int]bool, procs procCac
 
 // unseenError is the finding of one silent process: its windows, its toolkit, why, and the fix;
 // fixable says whether its toolkit has one (an unknown toolkit or process has none).
-func unseenError(u unseenApp, procs procCache, facts deskFacts) (_ *observer.Error, fixable bool) {
+func unseenError(u unseenApp, procs procCache, facts deskFacts) (_ *model.Error, fixable bool) {
 	titles := make([]string, len(u.windows))
 	for i, w := range u.windows {
 		titles[i] = fmt.Sprintf("%q", w.Title)
 	}
 	shown := strings.Join(titles, ", ")
 	if u.pid == 0 {
-		return observer.Errorf(observer.CodeUnavailable,
+		return model.Errorf(model.CodeUnavailable,
 			"axbus reads the accessibility bus of this desktop only: run the app on this machine (or an axbus daemon where it runs).",
 			"%s (window %#x): its process is unknown: neither its _NET_WM_PID nor the X server (X-Resource) names one, as for a client on another machine",
 			shown, u.windows[0].ID), false
@@ -126,6 +127,6 @@ func unseenError(u unseenApp, procs procCache, facts deskFacts) (_ *observer.Err
 	if u.from == xwindows.PIDFromXRes {
 		from = ", pid from X-Resource"
 	}
-	return observer.Errorf(observer.CodeUnavailable, diag.Fix, "%s of %s (pid %d, %s%s): no app registered with AT-SPI: %s",
+	return model.Errorf(model.CodeUnavailable, diag.Fix, "%s of %s (pid %d, %s%s): no app registered with AT-SPI: %s",
 		shown, p.name(), u.pid, diag.Toolkit, from, diag.Why), diag.Toolkit != tkUnknown
 }

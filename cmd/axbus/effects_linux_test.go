@@ -4,9 +4,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
-	"github.com/axbus/axbus/observer"
 )
 
 // Every action says what it caused (issue 36), on real apps: a click that changes something is
@@ -18,7 +19,7 @@ func TestEffectsOnGTK3(t *testing.T) {
 	const kind = headless.KindGTK3
 	dd := startDesktopDaemon(t, kind)
 
-	r := dd.mustAct(t, kind, "click", observer.RoleButton, "Save", api.ActionRequest{})
+	r := dd.mustAct(t, kind, "click", model.RoleButton, "Save", api.ActionRequest{})
 	if r.Disposition != api.EffectConfirmed || len(r.Effects) == 0 {
 		t.Fatalf("Save: %s %+v, want confirmed with its effects", r.Disposition, r.Effects)
 	}
@@ -38,7 +39,7 @@ func TestEffectsOnGTK3(t *testing.T) {
 	})
 
 	start := time.Now()
-	r = dd.mustAct(t, kind, "toggle", observer.RoleCheckbox, "Remember me",
+	r = dd.mustAct(t, kind, "toggle", model.RoleCheckbox, "Remember me",
 		api.ActionRequest{Expect: &api.WaitRequest{Expr: "state:checked", TimeoutMS: 5000}})
 	if r.Disposition != api.EffectConfirmed {
 		t.Fatalf("toggle with its expect: %s %+v", r.Disposition, r.Effects)

@@ -7,30 +7,31 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 )
 
 // Exit statuses: each error code has its own in observer's code table (the README's table is
 // checked against it); bad flags and arguments exit with BAD_REQUEST's.
 var (
 	exitOK             = 0
-	exitInternal       = observer.CodeInternal.Info().Exit
-	exitUsage          = observer.CodeBadRequest.Info().Exit
-	exitNotFound       = observer.CodeAppNotFound.Info().Exit
-	exitTimeout        = observer.CodeTimeout.Info().Exit
-	exitUnavailable    = observer.CodeUnavailable.Info().Exit
-	exitAlreadyRunning = observer.CodeAlreadyRunning.Info().Exit
-	exitAddressInUse   = observer.CodeAddressInUse.Info().Exit
+	exitInternal       = model.CodeInternal.Info().Exit
+	exitUsage          = model.CodeBadRequest.Info().Exit
+	exitNotFound       = model.CodeAppNotFound.Info().Exit
+	exitTimeout        = model.CodeTimeout.Info().Exit
+	exitUnavailable    = model.CodeUnavailable.Info().Exit
+	exitAlreadyRunning = model.CodeAlreadyRunning.Info().Exit
+	exitAddressInUse   = model.CodeAddressInUse.Info().Exit
 )
 
 // quietError is an outcome the command printed already: only its exit status and one line on
 // stderr remain.
-type quietError struct{ e *observer.Error }
+type quietError struct{ e *model.Error }
 
 func (q quietError) Error() string { return q.e.Error() }
 
-func quiet(e *observer.Error) error { return quietError{e} }
+func quiet(e *model.Error) error { return quietError{e} }
 
 // exitStatus is a status a command exits with that no error code names (desktop run passes
 // on its program's); the program has said why.
@@ -53,7 +54,7 @@ func report(err error, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "axbus: %s: %s (%s)\n", q.e.Code, q.e.Message, q.e.Suggestion)
 		return q.e.Code.Info().Exit
 	}
-	e := observer.AsError(err)
+	e := model.AsError(err)
 	fmt.Fprintf(stderr, "axbus: %s: %s (%s)\n", e.Code, e.Message, e.Suggestion)
 	if !isTerminal(stdout) {
 		_ = json.NewEncoder(stdout).Encode(api.ErrorBody{Error: e})

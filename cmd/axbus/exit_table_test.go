@@ -10,22 +10,23 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/testdaemon"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/schemas"
 )
 
 // TestOneErrorTable: observer's table of codes, the error schema's enum and the README's exit
 // table say the same: every code once, with the exit status the CLI gives it.
 func TestOneErrorTable(t *testing.T) {
-	table := observer.CodeTable()
+	table := model.CodeTable()
 	var codes []string
 	for _, c := range table {
 		codes = append(codes, string(c.Code))
 		if c.Status < 400 || c.Status > 599 || c.Exit < 1 || c.Suggestion == "" {
 			t.Errorf("%s: status %d, exit %d, suggestion %q", c.Code, c.Status, c.Exit, c.Suggestion)
 		}
-		if got := report(observer.Errorf(c.Code, "", "x"), &strings.Builder{}, &strings.Builder{}); got != c.Exit {
+		if got := report(model.Errorf(c.Code, "", "x"), &strings.Builder{}, &strings.Builder{}); got != c.Exit {
 			t.Errorf("%s: the CLI exits %d, the table says %d", c.Code, got, c.Exit)
 		}
 	}

@@ -4,9 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/testdaemon"
-	"github.com/axbus/axbus/observer"
 )
 
 // TestExpectNamesItsTarget: an expect's state or value that names no element tests the action's
@@ -31,7 +32,7 @@ func TestExpectNamesItsTarget(t *testing.T) {
 		t.Fatalf(`set-value --expect value:"Groceries": exit %d`+"\n%s%s", code, out, errOut)
 	}
 
-	badRequest := observer.CodeBadRequest.Info().Exit
+	badRequest := model.CodeBadRequest.Info().Exit
 	out, errOut, code = d.cli(t, "wait", "state:checked", "--app", "Notes", "--json")
 	if e := testdaemon.Decode[api.ErrorBody](t, out).Error; code != badRequest || !strings.Contains(e.Message, "names no element") ||
 		!strings.Contains(e.Suggestion, "state:eN=checked") {

@@ -7,9 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/headless"
-	"github.com/axbus/axbus/observer"
 )
 
 type fixtureCmd struct {
@@ -27,7 +28,7 @@ func (c *fixtureCmd) Run(e *env) error {
 	for _, kv := range c.Args {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
-			return observer.Errorf(observer.CodeBadRequest, "Give the request's fields as KEY=VALUE, e.g. text=hello.", "%q is not KEY=VALUE", kv)
+			return model.Errorf(model.CodeBadRequest, "Give the request's fields as KEY=VALUE, e.g. text=hello.", "%q is not KEY=VALUE", kv)
 		}
 		var parsed any
 		if json.Unmarshal([]byte(v), &parsed) != nil {
@@ -41,7 +42,7 @@ func (c *fixtureCmd) Run(e *env) error {
 	}
 	socks, _ := filepath.Glob(filepath.Join(info.StateDir, "headless", "*.sock"))
 	if len(socks) == 0 {
-		return observer.Errorf(observer.CodeUnavailable, "Start the daemon with axbus serve --headless always.",
+		return model.Errorf(model.CodeUnavailable, "Start the daemon with axbus serve --headless always.",
 			"no fixture app: the daemon of %s runs no headless desktop", info.StateDir)
 	}
 	reply, err := fixtureCall(e.ctx, socks[0], req)

@@ -7,15 +7,16 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/client"
-	"github.com/axbus/axbus/observer"
 )
 
 // hostApps are one host's apps, or why it did not say.
 type hostApps struct {
-	Host  string          `json:"host"`
-	Apps  []observer.App  `json:"apps"`
-	Error *observer.Error `json:"error,omitempty"`
+	Host  string       `json:"host"`
+	Apps  []model.App  `json:"apps"`
+	Error *model.Error `json:"error,omitempty"`
 }
 
 // fleetApps are the apps of every host the connection reaches (apps --host '*').
@@ -55,7 +56,7 @@ func (c *appsCmd) everyHost(e *env) error {
 			apps, err := hc.Apps(ctx)
 			out.Hosts[i].Apps = apps
 			if err != nil {
-				out.Hosts[i].Error = observer.AsError(err)
+				out.Hosts[i].Error = model.AsError(err)
 			}
 		}()
 	}
@@ -75,7 +76,7 @@ func (f connFlags) fleet(ctx context.Context) (clients []*client.Client, closeCo
 	}
 	hosts, err := client.Hosts(ctx, cl.Conn(), 500*time.Millisecond)
 	if err == nil && len(hosts) == 0 {
-		err = observer.Errorf(observer.CodeUnavailable, "Check that the daemons run and have joined the hub (axbus hosts).", "no host answered")
+		err = model.Errorf(model.CodeUnavailable, "Check that the daemons run and have joined the hub (axbus hosts).", "no host answered")
 	}
 	for _, h := range hosts {
 		if err != nil {

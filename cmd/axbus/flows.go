@@ -6,9 +6,10 @@ import (
 	"io"
 	"os"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
-	"github.com/axbus/axbus/observer"
 )
 
 type recordCmd struct {
@@ -22,7 +23,7 @@ type recordCmd struct {
 
 func (c *recordCmd) Run(e *env) error {
 	if c.Op == "stop" && c.Recording == "" {
-		return observer.Errorf(observer.CodeBadRequest, "Give the id record start printed: axbus record stop r_....", "record stop needs the recording")
+		return model.Errorf(model.CodeBadRequest, "Give the id record start printed: axbus record stop r_....", "record stop needs the recording")
 	}
 	req := api.RecordRequest{Op: c.Op, Agent: c.Agent, Name: c.Name, Recording: c.Recording, Person: c.Person}
 	return call(e, &c.connFlags, func(ctx context.Context, cl *client.Client) (any, error) {
@@ -45,7 +46,7 @@ func (c *replayCmd) Run(e *env) error {
 	if c.Flow != "-" {
 		f, err := os.Open(c.Flow)
 		if err != nil {
-			return observer.Errorf(observer.CodeBadRequest, "Give the path of a flow file (axbus record stop ... > flow.json).", "%v", err)
+			return model.Errorf(model.CodeBadRequest, "Give the path of a flow file (axbus record stop ... > flow.json).", "%v", err)
 		}
 		defer f.Close()
 		in = f
@@ -54,7 +55,7 @@ func (c *replayCmd) Run(e *env) error {
 	dec := json.NewDecoder(io.LimitReader(in, api.MaxRequest))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&flow); err != nil {
-		return observer.Errorf(observer.CodeBadRequest, "Give a flow as axbus schema flow describes it.", "the flow: %v", err)
+		return model.Errorf(model.CodeBadRequest, "Give a flow as axbus schema flow describes it.", "the flow: %v", err)
 	}
 	client, closeConn, err := c.dial(e.ctx)
 	if err != nil {
@@ -71,7 +72,7 @@ func (c *replayCmd) Run(e *env) error {
 		return err
 	}
 	if f := r.Failure; f != nil {
-		return quiet(observer.Errorf(f.Error.Code, f.Error.Suggestion, "step %d (%s %s) failed: %s", f.Step, f.Action, f.Locator, f.Error.Message))
+		return quiet(model.Errorf(f.Error.Code, f.Error.Suggestion, "step %d (%s %s) failed: %s", f.Step, f.Action, f.Locator, f.Error.Message))
 	}
 	return nil
 }

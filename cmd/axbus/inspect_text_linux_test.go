@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/headless"
-	"github.com/axbus/axbus/observer"
 )
 
 // TestInspectTextOnGTK3: `axbus inspect --ocr` of the GTK3 fixture on a terminal, the text an MCP
@@ -70,7 +71,7 @@ func TestInspectTextOnGTK3(t *testing.T) {
 
 	// "Save" among the recognised lines, its box (fractions of the window) on the Save button.
 	insp := dd.inspect(t, kind)
-	win, save := insp.Elements[0].Bounds, find(insp, observer.RoleButton, "Save")
+	win, save := insp.Elements[0].Bounds, find(insp, model.RoleButton, "Save")
 	if win == nil || save == nil || save.Bounds == nil {
 		t.Fatalf("no window bounds or Save button with bounds: %+v %+v", win, save)
 	}

@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
-	"github.com/axbus/axbus/observer"
 )
 
 // TestChromiumOpenedAfterTheDaemon: a user's daemon runs first and Chromium opens later, read
@@ -60,7 +61,7 @@ func TestChromiumOpenedAfterTheDaemon(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("inspect: %d %s", code, errOut)
 	}
-	insp := testdaemon.Decode[observer.Inspection](t, out)
+	insp := testdaemon.Decode[model.Inspection](t, out)
 	if insp.Incomplete || len(insp.Elements) != 1 {
 		t.Fatalf("the page's Save button: incomplete %v, %d found (want 1)\n%s", insp.Incomplete, len(insp.Elements), out)
 	}
@@ -118,7 +119,7 @@ func TestClicksInTurnLandInOrder(t *testing.T) {
 	display := func() string {
 		t.Helper()
 		out, errOut, code := dd.cli(t, "inspect", "--app", "gnome-calculator", "--find", "role=text_area", "--json")
-		insp := testdaemon.Decode[observer.Inspection](t, out)
+		insp := testdaemon.Decode[model.Inspection](t, out)
 		if code != 0 || len(insp.Elements) == 0 {
 			t.Fatalf("the display: exit %d %s%s", code, out, errOut)
 		}
@@ -158,7 +159,7 @@ func TestFirefoxPressesHeadless(t *testing.T) {
 		t.Fatalf("the page's Save button: exit %d %s%s", code, out, errOut) // Firefox shows its window before the page
 	}
 	out, errOut, code := dd.cli(t, "inspect", "--pid", pid, "--find", "role=button,name=Save", "--json")
-	insp := testdaemon.Decode[observer.Inspection](t, out)
+	insp := testdaemon.Decode[model.Inspection](t, out)
 	if code != 0 || len(insp.Elements) != 1 || !slices.Contains(insp.Elements[0].Actions, "press") {
 		t.Fatalf("inspect: exit %d %s%s: want Save with its action press", code, out, errOut)
 	}

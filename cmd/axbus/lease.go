@@ -9,13 +9,14 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/textform"
 
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 )
 
 type leaseCmd struct {
@@ -88,7 +89,7 @@ func holdLease(ctx context.Context, cl *client.Client, lease api.Lease, ttl time
 		}
 	})
 	if err != nil {
-		return observer.Errorf(observer.CodeUnavailable, "Check the NATS connection.", "cannot follow the lease: %v", err)
+		return model.Errorf(model.CodeUnavailable, "Check the NATS connection.", "cannot follow the lease: %v", err)
 	}
 	defer func() { _ = sub.Unsubscribe() }()
 	renew := api.LeaseRequest{Op: api.LeaseRenew, Key: lease.Key, TTLMS: int(ttl.Milliseconds())}
@@ -104,7 +105,7 @@ func holdLease(ctx context.Context, cl *client.Client, lease api.Lease, ttl time
 			rctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 			defer cancel()
 			_, err := cl.Lease(rctx, api.LeaseRequest{Op: api.LeaseRelease, Key: lease.Key})
-			if observer.CodeOf(err) == observer.CodeBadRequest {
+			if model.CodeOf(err) == model.CodeBadRequest {
 				return nil // it ended meanwhile
 			}
 			return err
@@ -117,9 +118,9 @@ func holdLease(ctx context.Context, cl *client.Client, lease api.Lease, ttl time
 			case api.LeaseReleased:
 				return nil
 			case api.LeaseExpired:
-				return observer.Errorf(observer.CodeTimeout, "Acquire it again, with a longer --ttl.", "the lease on %s expired before it was renewed", lease.Key)
+				return model.Errorf(model.CodeTimeout, "Acquire it again, with a longer --ttl.", "the lease on %s expired before it was renewed", lease.Key)
 			}
-			return observer.Errorf(observer.CodeUnavailable, "Acquire it again.", "the lease on %s ended: the server lost this command's connection", lease.Key)
+			return model.Errorf(model.CodeUnavailable, "Acquire it again.", "the lease on %s ended: the server lost this command's connection", lease.Key)
 		}
 	}
 }

@@ -5,13 +5,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 )
 
 func TestLeaseHumanForm(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.Local)
-	notes := &observer.AppRef{Name: "Notes", PID: 501, Generation: 1}
+	notes := &model.AppRef{Name: "Notes", PID: 501, Generation: 1}
 	app := api.Lease{Key: "app.notes.501", What: api.LeaseApp, Holder: "alice", Expires: at, TTLMS: 30000, App: notes}
 	input := api.Lease{Key: "input", What: api.LeaseInput, Holder: "bob", Expires: at, TTLMS: 15000, App: notes, Action: "key"}
 	var b strings.Builder

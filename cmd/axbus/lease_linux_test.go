@@ -4,10 +4,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
-	"github.com/axbus/axbus/observer"
 )
 
 // TestDesktopLeasesBetweenTwoAgentsGTK3: two identities on the GTK3 fixture. alice's lease
@@ -24,7 +25,7 @@ func TestDesktopLeasesBetweenTwoAgentsGTK3(t *testing.T) {
 
 	key := alice.MustLease(t, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: app}).Lease.Key
 	saves := dd.state(t, kind).Saves
-	save := bob.InspectTarget(t, app, observer.RoleButton, "Save")
+	save := bob.InspectTarget(t, app, model.RoleButton, "Save")
 	_, err := bob.Act(t, "click", api.ActionRequest{Target: save})
 	testdaemon.MustBeHeldBy(t, "bob's click", err, "alice")
 

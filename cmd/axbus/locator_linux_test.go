@@ -6,11 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 // TestLocatorsOnGTK: on the GTK3 and GTK4 fixtures, end to end through NATS and with no inspect
@@ -34,7 +35,7 @@ func (dd *desktopDaemon) testLocators(t *testing.T, kind string) {
 	}
 	testdaemon.MustMatch(t, "click.reply", []byte(out))
 	r := testdaemon.Decode[api.ActionReply](t, out)
-	if r.Target == nil || r.Target.Name != "Save" || r.Target.Role != observer.RoleButton || r.Target.Bounds == nil ||
+	if r.Target == nil || r.Target.Name != "Save" || r.Target.Role != model.RoleButton || r.Target.Bounds == nil ||
 		r.Target.WaitedMS == nil || r.Expect == nil || r.Expect.Outcome != api.WaitMet {
 		t.Fatalf("reply: %s", out)
 	}
@@ -48,9 +49,9 @@ func (dd *desktopDaemon) testLocators(t *testing.T, kind string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	_, err := dd.client.Act(ctx, "click", api.ActionRequest{Locator: "role=button,name=Apply", AppTarget: app})
-	e := observer.AsError(err)
+	e := model.AsError(err)
 	cands, _ := e.Details["candidates"].([]any)
-	if e.Code != observer.CodeAmbiguousTarget || len(cands) != 2 {
+	if e.Code != model.CodeAmbiguousTarget || len(cands) != 2 {
 		t.Fatalf("two Apply buttons: %v %v", err, e.Details)
 	}
 	for _, c := range cands {
@@ -59,7 +60,7 @@ func (dd *desktopDaemon) testLocators(t *testing.T, kind string) {
 		}
 	}
 	if _, err := dd.client.Act(ctx, "click", api.ActionRequest{Locator: "role=button,name=Apply,nth=2", AppTarget: app}); err != nil {
-		t.Fatalf("nth=2: %v %v", err, observer.AsError(err).Details)
+		t.Fatalf("nth=2: %v %v", err, model.AsError(err).Details)
 	}
 	st := dd.eventually(t, kind, "the second Apply is clicked", func(s headless.State) bool { return len(s.Buttons) == 2 && s.Buttons[1].Clicks == 1 })
 	if st.Buttons[0].Clicks != 0 {
@@ -72,14 +73,14 @@ func (dd *desktopDaemon) testLocators(t *testing.T, kind string) {
 	if _, err := dd.client.Act(ctx, "focus", api.ActionRequest{Locator: "role=button,name=Apply", AppTarget: app, TimeoutMS: 5000}); err == nil {
 		// focus needs it enabled too: this one is not, so the wait must time out; it may not.
 		t.Fatal("focus on an insensitive button worked")
-	} else if e := observer.AsError(err); e.Code != observer.CodeTimeout || e.Details["check"] != "disabled" {
+	} else if e := model.AsError(err); e.Code != model.CodeTimeout || e.Details["check"] != "disabled" {
 		t.Fatalf("focus on an insensitive button: %v %v", err, e.Details)
 	}
 	requested := time.Now()
 	dd.do(t, kind, map[string]any{"cmd": "set_sensitive", "label": "Apply", "sensitive": true, "after_ms": 300})
 	reply, err := dd.client.Act(ctx, "click", api.ActionRequest{Locator: "role=button,name=Apply", AppTarget: app})
 	if err != nil {
-		t.Fatalf("click on the button enabled later: %v %v", err, observer.AsError(err).Details)
+		t.Fatalf("click on the button enabled later: %v %v", err, model.AsError(err).Details)
 	}
 	st = dd.eventually(t, kind, "Apply is clicked", func(s headless.State) bool { return len(s.Buttons) == 1 && s.Buttons[0].Clicks == 1 })
 	clicked, enabled := time.Unix(0, st.Buttons[0].ClickedAt), time.Unix(0, st.Buttons[0].SensitiveAt)
@@ -97,7 +98,7 @@ func (dd *desktopDaemon) testLocators(t *testing.T, kind string) {
 	// And with physical input: the hit test at its centre finds it, not covered.
 	reply, err = dd.client.Act(ctx, "click", api.ActionRequest{Locator: "role=button,name=Apply", AppTarget: app, Policy: api.PolicyPhysical})
 	if err != nil || !reply.Done {
-		t.Fatalf("physical click by locator: %v %v", err, observer.AsError(err).Details)
+		t.Fatalf("physical click by locator: %v %v", err, model.AsError(err).Details)
 	}
 	dd.eventually(t, kind, "Apply is clicked again", func(s headless.State) bool { return s.Buttons[0].Clicks == 2 })
 
@@ -105,7 +106,7 @@ func (dd *desktopDaemon) testLocators(t *testing.T, kind string) {
 	start := time.Now()
 	out, errOut, code = dd.cli(t, "click", "role=button,name=Nowhere", "--pid", pid, "--timeout", "500ms")
 	e = testdaemon.Decode[api.ErrorBody](t, out).Error
-	if code != observer.CodeTimeout.Info().Exit || e.Details["check"] != "not_found" || time.Since(start) < 500*time.Millisecond {
+	if code != model.CodeTimeout.Info().Exit || e.Details["check"] != "not_found" || time.Since(start) < 500*time.Millisecond {
 		t.Fatalf("no such button: exit %d after %v\n%s%s", code, time.Since(start), out, errOut)
 	}
 	dd.do(t, kind, map[string]any{"cmd": "remove_buttons"})

@@ -4,9 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/testdaemon"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
 
@@ -36,7 +37,7 @@ func TestLocatorsThroughTheCLI(t *testing.T) {
 	}
 	out, errOut, code = d.cli(t, "click", "role=button,name=Save", "--app", "Notes")
 	e := testdaemon.Decode[api.ErrorBody](t, out).Error
-	if code != observer.CodeAmbiguousTarget.Info().Exit || e.Code != observer.CodeAmbiguousTarget || len(e.Details["candidates"].([]any)) != 2 {
+	if code != model.CodeAmbiguousTarget.Info().Exit || e.Code != model.CodeAmbiguousTarget || len(e.Details["candidates"].([]any)) != 2 {
 		t.Fatalf("two Save buttons: exit %d, %s", code, errOut)
 	}
 	out, errOut, code = d.cli(t, "click", "role=button,name=Save,nth=2", "--app", "Notes")
@@ -46,21 +47,21 @@ func TestLocatorsThroughTheCLI(t *testing.T) {
 
 	out, errOut, code = d.cli(t, "inspect", "--app", "Notes", "--find", "role=button,name=Save")
 	testdaemon.MustMatch(t, "inspect.reply", []byte(out))
-	if code != 0 || strings.Count(out, `"role":"button"`) != 2 || len(testdaemon.Decode[observer.Inspection](t, out).Elements) != 2 {
+	if code != 0 || strings.Count(out, `"role":"button"`) != 2 || len(testdaemon.Decode[model.Inspection](t, out).Elements) != 2 {
 		t.Fatalf("inspect --find: exit %d\n%s%s", code, out, errOut)
 	}
 
 	out, errOut, code = d.cli(t, "click", "role=button,name=Nowhere", "--app", "Notes", "--timeout", "300ms")
 	e = testdaemon.Decode[api.ErrorBody](t, out).Error
-	if code != observer.CodeTimeout.Info().Exit || e.Details["check"] != "not_found" || e.Suggestion == "" {
+	if code != model.CodeTimeout.Info().Exit || e.Details["check"] != "not_found" || e.Suggestion == "" {
 		t.Fatalf("no such button: exit %d, %s", code, errOut)
 	}
 	out, errOut, code = d.cli(t, "click", "role=button,,name=Save", "--app", "Notes")
-	if e := testdaemon.Decode[api.ErrorBody](t, out).Error; code != observer.CodeBadRequest.Info().Exit || e.Details["position"] == nil {
+	if e := testdaemon.Decode[api.ErrorBody](t, out).Error; code != model.CodeBadRequest.Info().Exit || e.Details["position"] == nil {
 		t.Fatalf("a bad locator: exit %d, %s", code, errOut)
 	}
 	_, errOut, code = d.cli(t, "click", "role=button,name=Save")
-	if code != observer.CodeBadRequest.Info().Exit || !strings.Contains(errOut, "app") {
+	if code != model.CodeBadRequest.Info().Exit || !strings.Contains(errOut, "app") {
 		t.Fatalf("a locator without its app: exit %d, %s", code, errOut)
 	}
 
@@ -69,7 +70,7 @@ func TestLocatorsThroughTheCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, errOut, code = d.cli(t, "click", "role=button,name=Save,nth=1", "--app", "Notes", "--policy", "physical", "--timeout", "300ms")
-	if e := testdaemon.Decode[api.ErrorBody](t, out).Error; code != observer.CodeTimeout.Info().Exit || e.Details["check"] != "covered" {
+	if e := testdaemon.Decode[api.ErrorBody](t, out).Error; code != model.CodeTimeout.Info().Exit || e.Details["check"] != "covered" {
 		t.Fatalf("a covered button, physical input: exit %d\n%s%s", code, out, errOut)
 	}
 	if _, errOut, code = d.cli(t, "click", "role=button,name=Save,nth=1", "--app", "Notes"); code != 0 {

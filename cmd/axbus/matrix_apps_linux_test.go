@@ -9,10 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
-	"github.com/axbus/axbus/observer"
 )
 
 // matrixApps are the matrix's rows: a real app of each toolkit family, Debian's own where Debian
@@ -171,12 +172,12 @@ func (widgetFactory) read(r *matrixRun) (string, error) {
 
 // click toggles the first enabled check box ("checkbutton": six of them), by its id.
 func (widgetFactory) click(r *matrixRun) (string, error) {
-	insp, err := matrixCLI[observer.Inspection](r, "inspect", "--find", "role=checkbox,name=checkbutton")
+	insp, err := matrixCLI[model.Inspection](r, "inspect", "--find", "role=checkbox,name=checkbutton")
 	if err != nil {
 		return "", err
 	}
 	for _, el := range insp.Elements {
-		if !el.States.Has(observer.StateEnabled) {
+		if !el.States.Has(model.StateEnabled) {
 			continue
 		}
 		action, err := pressName(&el)
@@ -184,7 +185,7 @@ func (widgetFactory) click(r *matrixRun) (string, error) {
 			return "", err
 		}
 		want := "state:" + el.ID + "=checked"
-		if el.States.Has(observer.StateChecked) {
+		if el.States.Has(model.StateChecked) {
 			want = "state:" + el.ID + "!=checked"
 		}
 		_, err = r.actOn(insp.SnapshotID+":"+el.ID, "press", action, "--expect", want)
@@ -282,7 +283,7 @@ func (writer) click(r *matrixRun) (string, error) {
 		return "", err
 	}
 	want := "element:role=toggle_button,name=Bold,state=checked"
-	if el.States.Has(observer.StateChecked) {
+	if el.States.Has(model.StateChecked) {
 		want = "element:role=toggle_button,name=Bold,state!=checked"
 	}
 	_, err = r.act("press", "role=toggle_button,name=Bold", action, "--expect", want)

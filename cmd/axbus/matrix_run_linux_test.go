@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/headless"
@@ -85,15 +87,15 @@ func (r *matrixRun) appears(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !slices.ContainsFunc(apps, func(a observer.App) bool { return a.PID == r.app.PID }) {
+	if !slices.ContainsFunc(apps, func(a model.App) bool { return a.PID == r.app.PID }) {
 		return "", fmt.Errorf("pid %d is not in apps (%d apps)", r.app.PID, len(apps))
 	}
 	return "", nil
 }
 
 // find inspects the app for locator and returns the one element it matches.
-func (r *matrixRun) find(locator string) (*observer.Inspection, *observer.Element, error) {
-	insp, err := matrixCLI[observer.Inspection](r, "inspect", "--find", locator)
+func (r *matrixRun) find(locator string) (*model.Inspection, *model.Element, error) {
+	insp, err := matrixCLI[model.Inspection](r, "inspect", "--find", locator)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -104,7 +106,7 @@ func (r *matrixRun) find(locator string) (*observer.Inspection, *observer.Elemen
 }
 
 // pressable finds the one element locator matches, and its press-like action as inspect lists it.
-func (r *matrixRun) pressable(locator string) (*observer.Element, string, error) {
+func (r *matrixRun) pressable(locator string) (*model.Element, string, error) {
 	_, el, err := r.find(locator)
 	if err != nil {
 		return nil, "", err
@@ -115,7 +117,7 @@ func (r *matrixRun) pressable(locator string) (*observer.Element, string, error)
 
 // pressName is the element's press-like action as inspect lists it: a name, not a key binding or
 // a description (Firefox's action tuple gave ";;").
-func pressName(el *observer.Element) (string, error) {
+func pressName(el *model.Element) (string, error) {
 	for _, a := range el.Actions {
 		switch strings.ToLower(a) {
 		case "click", "press", "activate", "toggle", "check", "uncheck", "dodefault", "jump", "open", "select":
@@ -127,7 +129,7 @@ func pressName(el *observer.Element) (string, error) {
 
 // readText is the app's window read as text.
 func (r *matrixRun) readText() (string, error) {
-	res, err := matrixCLI[observer.ReadResult](r, "read")
+	res, err := matrixCLI[model.ReadResult](r, "read")
 	if err != nil {
 		return "", err
 	}
@@ -176,12 +178,12 @@ func (r *matrixRun) converges(ctx context.Context) (string, error) {
 	var diff string
 	var failed error
 	if testkit.Within(convergeWithin, func() bool {
-		ours, err := matrixCLI[observer.Inspection](r, "inspect")
+		ours, err := matrixCLI[model.Inspection](r, "inspect")
 		if err != nil {
 			failed = err
 			return true
 		}
-		theirs, err := o.Inspect(ctx, observer.InspectRequest{App: observer.AppQuery{PID: r.app.PID}, Window: ours.Window.ID})
+		theirs, err := o.Inspect(ctx, observer.InspectRequest{App: model.AppQuery{PID: r.app.PID}, Window: ours.Window.ID})
 		if err != nil {
 			failed = err
 			return true
@@ -200,7 +202,7 @@ const convergeWithin = 6 * time.Second
 
 // listingDiff says the first difference between two inspections of one window, "" when alike:
 // the same elements in the same order with the same role, name, value, text, states and children.
-func listingDiff(a, b *observer.Inspection) string {
+func listingDiff(a, b *model.Inspection) string {
 	if len(a.Elements) != len(b.Elements) {
 		return fmt.Sprintf("%d elements against %d", len(a.Elements), len(b.Elements))
 	}

@@ -14,13 +14,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/mcpserver"
-	"github.com/axbus/axbus/observer"
 )
 
 // mcpCmd is `axbus mcp`: the server (its default) and the configuration that adds it to a client.
@@ -74,7 +75,7 @@ func (c *mcpServeCmd) Run(e *env) error {
 func (c *mcpServeCmd) serveHTTP(ctx context.Context, e *env, s *mcpserver.Server) error {
 	host, _, err := net.SplitHostPort(c.HTTP)
 	if ip := net.ParseIP(host); err != nil || (host != "localhost" && (ip == nil || !ip.IsLoopback())) {
-		return observer.Errorf(observer.CodeBadRequest, "Give a loopback address, e.g. --http 127.0.0.1:8765.",
+		return model.Errorf(model.CodeBadRequest, "Give a loopback address, e.g. --http 127.0.0.1:8765.",
 			"%q is not a loopback address: the MCP server's HTTP transport serves this machine only", c.HTTP)
 	}
 	tokenFile, token, err := c.token()
@@ -83,7 +84,7 @@ func (c *mcpServeCmd) serveHTTP(ctx context.Context, e *env, s *mcpserver.Server
 	}
 	l, err := net.Listen("tcp", c.HTTP)
 	if err != nil {
-		return observer.Errorf(observer.CodeAddressInUse, "Choose another port.", "listen on %s: %v", c.HTTP, err)
+		return model.Errorf(model.CodeAddressInUse, "Choose another port.", "listen on %s: %v", c.HTTP, err)
 	}
 	handler := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.MCP() }, nil)
 	srv := &http.Server{Handler: bearer(token, handler), ReadHeaderTimeout: 10 * time.Second}
@@ -124,7 +125,7 @@ func (c *mcpServeCmd) token() (file, token string, err error) {
 		return "", "", err
 	}
 	if err := os.WriteFile(file, []byte(token+"\n"), 0o600); err != nil {
-		return "", "", observer.Errorf(observer.CodeInternal, "Give a writable --token-file.", "writing the token: %v", err)
+		return "", "", model.Errorf(model.CodeInternal, "Give a writable --token-file.", "writing the token: %v", err)
 	}
 	return file, token, nil
 }

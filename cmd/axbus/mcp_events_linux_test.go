@@ -5,11 +5,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
-	"github.com/axbus/axbus/observer"
 )
 
 // TestMCPEventsOfAPageSwitch: on GTK 3's widget factory (a real app nobody here wrote), a page
@@ -38,7 +39,7 @@ func TestMCPEventsOfAPageSwitch(t *testing.T) {
 		t.Fatalf("focus Page 1: %s", testdaemon.Text(r))
 	}
 	all := testdaemon.StoredAfter(t, dd.client, app, cursor, 1, func(e *api.Envelope) bool {
-		return e.Type == observer.EventFocusChanged && e.Element != nil && e.Element.Name == "Page 1"
+		return e.Type == model.EventFocusChanged && e.Element != nil && e.Element.Name == "Page 1"
 	})
 	kinds := map[string]int{}
 	for i := range all {
@@ -71,7 +72,7 @@ func TestMCPEventsOfAPageSwitch(t *testing.T) {
 
 // onOf is " on" or " off" for a state change, else "".
 func onOf(e *api.Envelope) string {
-	if e.Type != observer.EventStateChanged {
+	if e.Type != model.EventStateChanged {
 		return ""
 	}
 	if on, _ := e.Detail["on"].(bool); on {

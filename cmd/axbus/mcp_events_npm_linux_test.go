@@ -6,9 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/testdaemon"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
 
@@ -24,7 +25,7 @@ func TestMCPEventsWithTheTypeScriptSDK(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	testdaemon.StoredAfter(t, testdaemon.Client(t, d.Connect(t)), "mail", 0, storm, func(e *api.Envelope) bool { return e.Type == observer.EventValueChanged })
+	testdaemon.StoredAfter(t, testdaemon.Client(t, d.Connect(t)), "mail", 0, storm, func(e *api.Envelope) bool { return e.Type == model.EventValueChanged })
 
 	stdout := runFixtureClient(t, node, modules, "client.mjs", "events", `{"app":"Mail","exclude":[]}`, "--", testdaemon.Axbus(t), "mcp", "--state-dir", d.Dir)
 	var out tsClientOutput

@@ -6,11 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/mcptask"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
 
@@ -64,5 +65,5 @@ func TestMCPFlowsWithTheTypeScriptSDK(t *testing.T) {
 	if !r.IsError || !strings.Contains(r.Text, "step 1 (set_value role=text_field,name=Heading) failed") {
 		t.Fatalf("a broken flow: error %v: %s", r.IsError, r.Text)
 	}
-	t.Logf("a broken flow, as the agent reads it: %s", observer.Excerpt(r.Text))
+	t.Logf("a broken flow, as the agent reads it: %s", model.Excerpt(r.Text))
 }

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // natsContext is the part of a nats CLI context (nats context save) that says how to connect.
@@ -53,21 +53,21 @@ func selectedNatsContext() string {
 // loadNatsContext reads the named context of the nats CLI, and says which file it read.
 func loadNatsContext(name string) (*natsContext, string, error) {
 	if strings.ContainsAny(name, `/\`) || strings.Contains(name, "..") {
-		return nil, "", observer.Errorf(observer.CodeBadRequest, "Name a context as nats context ls lists it.", "bad context name %q", name)
+		return nil, "", model.Errorf(model.CodeBadRequest, "Name a context as nats context ls lists it.", "bad context name %q", name)
 	}
 	path := filepath.Join(natsConfigDir(), "context", name+".json")
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, path, observer.Errorf(observer.CodeBadRequest, "List the contexts with: nats context ls (nats context select chooses the default one)",
+		return nil, path, model.Errorf(model.CodeBadRequest, "List the contexts with: nats context ls (nats context select chooses the default one)",
 			"no nats context %q (%s)", name, path)
 	}
 	var c natsContext
 	if err := json.Unmarshal(data, &c); err != nil {
-		return nil, path, observer.Errorf(observer.CodeBadRequest, "Fix it with: nats context edit "+name,
+		return nil, path, model.Errorf(model.CodeBadRequest, "Fix it with: nats context edit "+name,
 			"nats context %q is not JSON: %v", name, err)
 	}
 	if c.UserJWT != "" || c.UserSeed != "" {
-		return nil, path, observer.Errorf(observer.CodeBadRequest, "Save the context with a credentials file instead: nats context add "+name+" --creds FILE",
+		return nil, path, model.Errorf(model.CodeBadRequest, "Save the context with a credentials file instead: nats context add "+name+" --creds FILE",
 			"axbus does not read the nats context %q's user_jwt and user_seed", name)
 	}
 	c.Nkey, c.Creds = string(credRef(c.Nkey).expanded()), string(credRef(c.Creds).expanded())

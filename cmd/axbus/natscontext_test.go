@@ -7,11 +7,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/testcert"
 	"github.com/axbus/axbus/internal/testdaemon"
-	"github.com/axbus/axbus/observer"
 )
 
 // natsContexts is a config dir of the nats CLI, made by the real nats CLI, that axbus reads.
@@ -55,7 +56,7 @@ func isMonitor(t *testing.T, args ...string) bool {
 	t.Helper()
 	appsAs(t, args...)
 	_, _, code := runIn(t, append([]string{"creds", "ls"}, args...)...)
-	return code == observer.CodePermissionDenied.Info().Exit
+	return code == model.CodePermissionDenied.Info().Exit
 }
 
 // TestNatsCLIContexts: axbus reads the contexts the nats CLI saves as the nats CLI does: the

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/jezek/xgb/xproto"
 	"github.com/jezek/xgb/xtest"
 	"github.com/nats-io/nats.go"
@@ -15,7 +17,6 @@ import (
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/internal/x11"
 	"github.com/axbus/axbus/internal/xauth"
-	"github.com/axbus/axbus/observer"
 )
 
 // A person's session recorded on the GTK3 fixture (issue 36): the input comes from outside
@@ -45,7 +46,7 @@ func TestRecordAPersonOnGTK3(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer x.Close()
-	click := func(window string, role observer.Role, name string) {
+	click := func(window string, role model.Role, name string) {
 		t.Helper()
 		insp, err := dd.client.Inspect(ctx, api.InspectRequest{AppTarget: api.AppTarget{PID: app.PID}, Window: window})
 		if err != nil {
@@ -69,19 +70,19 @@ func TestRecordAPersonOnGTK3(t *testing.T) {
 		}
 	}
 	had := dd.state(t, kind).PasswordLen // the fixture's field starts with a password of its own: typing appends
-	click("", observer.RoleCheckbox, "Remember me")
+	click("", model.RoleCheckbox, "Remember me")
 	dd.eventually(t, kind, "the box not checked by the click", func(s headless.State) bool { return s.Remember })
-	click("", observer.RoleTextField, "Name")
+	click("", model.RoleTextField, "Name")
 	dd.eventually(t, kind, "the Name field not focused", func(s headless.State) bool { return s.Focus == "Name" })
 	typeText("Ada")
 	dd.eventually(t, kind, "the name not typed", func(s headless.State) bool { return s.Name == "Ada" })
-	click("", observer.RolePassword, "Password")
+	click("", model.RolePassword, "Password")
 	dd.eventually(t, kind, "the Password field not focused", func(s headless.State) bool { return s.Focus == "Password" })
 	typeText(secret)
 	dd.eventually(t, kind, "the password not typed", func(s headless.State) bool { return s.PasswordLen == had+len(secret) })
-	click("", observer.RoleButton, "Save")
+	click("", model.RoleButton, "Save")
 	dd.eventually(t, kind, "no dialog after Save", func(s headless.State) bool { return s.DialogOpen })
-	click("Saved", observer.RoleButton, "OK")
+	click("Saved", model.RoleButton, "OK")
 	dd.eventually(t, kind, "the dialog not answered", func(s headless.State) bool { return !s.DialogOpen })
 
 	stopped, err := dd.client.Record(ctx, api.RecordRequest{Op: "stop", Recording: rec.Recording})

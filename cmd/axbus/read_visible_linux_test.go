@@ -8,9 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
-	"github.com/axbus/axbus/observer"
 )
 
 // hiddenNote is the GTK3 fixture's label that is in the tree but never shown (gtk3_fixture.py).
@@ -86,7 +87,7 @@ func TestReadVisibleLibreOfficeWriter(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	read := func(all bool) *observer.ReadResult {
+	read := func(all bool) *model.ReadResult {
 		r, err := dd.client.Read(ctx, api.ReadRequest{AppTarget: api.AppTarget{PID: writer.PID}, All: all})
 		if err != nil {
 			t.Fatal(err)

@@ -10,12 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 // TestReadmeFleet runs the README's fleet block as a user would, with axbus on PATH: a hub, this
@@ -133,8 +134,8 @@ func (u *readmeUser) fleetLine(t *testing.T, line string) {
 	}
 }
 
-func hasFixture(apps []observer.App) bool {
-	return slices.ContainsFunc(apps, func(a observer.App) bool { return a.Name == "axbus-fixture-gtk3" })
+func hasFixture(apps []model.App) bool {
+	return slices.ContainsFunc(apps, func(a model.App) bool { return a.Name == "axbus-fixture-gtk3" })
 }
 
 // fixtureState is what the fixture app itself reports, through the local daemon.

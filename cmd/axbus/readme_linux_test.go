@@ -18,11 +18,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 // TestReadmeTryIt runs the command lines of the README's "Try it" section as a user would type
@@ -124,7 +125,7 @@ type readmeUser struct {
 	ctx  context.Context
 	dir  string // the checkout: ./bin/axbus, and HOME
 	env  []string
-	snap *observer.Inspection // the inspection the placeholders' ids come from
+	snap *model.Inspection // the inspection the placeholders' ids come from
 	// demo is the program the README starts in the desktop, parent the axbus desktop run of it
 	demo, demoParent int
 }
@@ -283,12 +284,12 @@ var placeholder = regexp.MustCompile(`s_1a2b3c4d5e6f:e[0-9]+`)
 
 // readmeTargets stand in for the placeholder, by command: the element of the fixture's window
 // that the line's own words are about.
-var readmeTargets = map[string]func(observer.Element) bool{
+var readmeTargets = map[string]func(model.Element) bool{
 	// "one element's subtree, off-screen content included": the list of rows, most of them off screen
-	"inspect": func(e observer.Element) bool { return e.Role == observer.RoleList && e.Children > 0 },
+	"inspect": func(e model.Element) bool { return e.Role == model.RoleList && e.Children > 0 },
 	// --expect 'text:"Saved"': the fixture shows "Saved" when Save is clicked
-	"click":     func(e observer.Element) bool { return e.Role == observer.RoleButton && e.Name == "Save" },
-	"set-value": func(e observer.Element) bool { return e.Role == observer.RoleTextField && e.Name == "Name" },
+	"click":     func(e model.Element) bool { return e.Role == model.RoleButton && e.Name == "Save" },
+	"set-value": func(e model.Element) bool { return e.Role == model.RoleTextField && e.Name == "Name" },
 }
 
 // substitute puts real ids in place of the placeholder, from one inspection of the fixture's
@@ -302,7 +303,7 @@ func (u *readmeUser) substitute(t *testing.T, line string, words []string) strin
 		t.Fatalf("no element stands for the README's placeholder id in %q: add one to readmeTargets", line)
 	}
 	if u.snap == nil {
-		insp := testdaemon.Decode[observer.Inspection](t, u.sh(t, "./bin/axbus inspect --app fixture --json"))
+		insp := testdaemon.Decode[model.Inspection](t, u.sh(t, "./bin/axbus inspect --app fixture --json"))
 		u.snap = &insp
 	}
 	i := slices.IndexFunc(u.snap.Elements, pick)
@@ -342,7 +343,7 @@ func (u *readmeUser) runLine(t *testing.T, line string) {
 	switch words[1] {
 	case "apps":
 		r := testdaemon.Decode[api.AppsReply](t, out)
-		if !slices.ContainsFunc(r.Apps, func(a observer.App) bool { return a.Name == "axbus-fixture-gtk3" && a.PID > 0 }) {
+		if !slices.ContainsFunc(r.Apps, func(a model.App) bool { return a.Name == "axbus-fixture-gtk3" && a.PID > 0 }) {
 			t.Fatalf("apps lacks the fixture app: %s", out)
 		}
 	case "windows":
@@ -350,24 +351,24 @@ func (u *readmeUser) runLine(t *testing.T, line string) {
 			t.Fatalf("windows: %s", out)
 		}
 	case "inspect":
-		insp := testdaemon.Decode[observer.Inspection](t, out) // JSON: stdout is no terminal
+		insp := testdaemon.Decode[model.Inspection](t, out) // JSON: stdout is no terminal
 		testdaemon.MustMatch(t, "inspect.reply", []byte(out))
 		if !strings.Contains(line, "--scope") {
-			if !strings.HasPrefix(insp.SnapshotID, "s_") || find(&insp, observer.RoleButton, "Save") == nil {
+			if !strings.HasPrefix(insp.SnapshotID, "s_") || find(&insp, model.RoleButton, "Save") == nil {
 				t.Fatalf("inspect lacks a snapshot id or the Save button: %.2000s", out)
 			}
 			return
 		}
-		items := func(insp *observer.Inspection) int {
+		items := func(insp *model.Inspection) int {
 			n := 0
 			for _, e := range insp.Elements {
-				if e.Role == observer.RoleListItem {
+				if e.Role == model.RoleListItem {
 					n++
 				}
 			}
 			return n
 		}
-		if insp.Scope == nil || insp.Elements[0].Role != observer.RoleList || items(&insp) <= items(u.snap) {
+		if insp.Scope == nil || insp.Elements[0].Role != model.RoleList || items(&insp) <= items(u.snap) {
 			t.Fatalf("the scoped inspection lists %d rows, the window's %d: %.2000s", items(&insp), items(u.snap), out)
 		}
 	case "screenshot":
@@ -377,7 +378,7 @@ func (u *readmeUser) runLine(t *testing.T, line string) {
 		}
 		b, err := os.ReadFile(r.File) // -o is made absolute, from the checkout
 		if err != nil || len(b) != r.Bytes || r.Blanked == 0 || r.RecognizedText == nil ||
-			!slices.ContainsFunc(r.RecognizedText.Lines, func(l observer.RecognizedLine) bool { return strings.Contains(l.Text, "Save") }) {
+			!slices.ContainsFunc(r.RecognizedText.Lines, func(l model.RecognizedLine) bool { return strings.Contains(l.Text, "Save") }) {
 			t.Fatalf("screenshot: the file (%d bytes, %v) or the reply: %.2000s", len(b), err, out)
 		}
 	case "read":
@@ -512,7 +513,7 @@ func (u *readmeUser) desktopRunLine(t *testing.T, line string) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		r := testdaemon.Decode[api.AppsReply](t, u.sh(t, "./bin/axbus apps --json"))
-		if i := slices.IndexFunc(r.Apps, func(a observer.App) bool { return strings.Contains(a.Name, program) }); i >= 0 {
+		if i := slices.IndexFunc(r.Apps, func(a model.App) bool { return strings.Contains(a.Name, program) }); i >= 0 {
 			u.demo = r.Apps[i].PID
 			_, _, u.demoParent, _ = procParent(u.demo)
 			parent, _, _, _ := procParent(u.demoParent)
@@ -575,7 +576,7 @@ func (u *readmeUser) natsLine(t *testing.T, line string, words []string) {
 				t.Fatalf("micro ls lacks axbus:\n%s", out)
 			}
 		case slices.Contains(words, "req"):
-			if insp := testdaemon.Decode[observer.Inspection](t, strings.TrimSpace(out)); insp.App.Name != "axbus-fixture-gtk3" {
+			if insp := testdaemon.Decode[model.Inspection](t, strings.TrimSpace(out)); insp.App.Name != "axbus-fixture-gtk3" {
 				t.Fatalf("req inspect: %.2000s", out)
 			}
 		default:

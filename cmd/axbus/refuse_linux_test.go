@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
-	"github.com/axbus/axbus/observer"
 )
 
 // The refusals of actions by id on targets that cannot take them, on real apps, through NATS and
@@ -27,14 +28,14 @@ const factoryKind = "widget-factory"
 // refusedAtOnce checks that action on target is refused with code at once, through NATS and
 // through the binary bin (its exit status, the JSON error it prints and one line on stderr).
 // check is the failed check its details name ("" for a code that names none).
-func (dd *desktopDaemon) refusedAtOnce(t *testing.T, bin, action, target string, code observer.Code, check string) {
+func (dd *desktopDaemon) refusedAtOnce(t *testing.T, bin, action, target string, code model.Code, check string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	start := time.Now()
 	reply, err := dd.client.Act(ctx, action, api.ActionRequest{Target: target})
 	took := time.Since(start)
-	e := observer.AsError(err)
+	e := model.AsError(err)
 	if err == nil || e.Code != code || (check != "" && e.Details["check"] != check) || e.Suggestion == "" || took > time.Second {
 		t.Fatalf("%s %s through NATS: %+v %v %v after %v; want %s at once", action, target, reply, err, e, took, code)
 	}
@@ -85,9 +86,9 @@ func (dd *desktopDaemon) refusalsOnFixture(t *testing.T, bin string) {
 		t.Fatalf("the added button shows: %+v %v", res, err)
 	}
 	insp := dd.inspect(t, kind)
-	apply := mustFind(t, insp, observer.RoleButton, "Apply")
-	dd.refusedAtOnce(t, bin, "click", apply, observer.CodeElementDisabled, "disabled")
-	if _, err := dd.client.Act(ctx, "scroll_to", api.ActionRequest{Target: apply}); observer.CodeOf(err) == observer.CodeElementDisabled {
+	apply := mustFind(t, insp, model.RoleButton, "Apply")
+	dd.refusedAtOnce(t, bin, "click", apply, model.CodeElementDisabled, "disabled")
+	if _, err := dd.client.Act(ctx, "scroll_to", api.ActionRequest{Target: apply}); model.CodeOf(err) == model.CodeElementDisabled {
 		t.Fatalf("scroll_to a disabled button: %v", err)
 	}
 	dd.do(t, kind, map[string]any{"cmd": "set_sensitive", "label": "Apply", "sensitive": true, "after_ms": 300})
@@ -106,9 +107,9 @@ func (dd *desktopDaemon) refusalsOnFixture(t *testing.T, bin string) {
 	// The stack's page not shown: its check box is refused and stays unchecked; shown again, it
 	// is checked by the same id.
 	insp = dd.inspect(t, kind)
-	notify := mustFind(t, insp, observer.RoleCheckbox, "Notify me")
+	notify := mustFind(t, insp, model.RoleCheckbox, "Notify me")
 	dd.do(t, kind, map[string]any{"cmd": "show_page", "page": 2})
-	dd.refusedAtOnce(t, bin, "check", notify, observer.CodeElementHidden, "hidden")
+	dd.refusedAtOnce(t, bin, "check", notify, model.CodeElementHidden, "hidden")
 	if dd.state(t, kind).Notify {
 		t.Fatal("the hidden check box was checked")
 	}
@@ -121,17 +122,17 @@ func (dd *desktopDaemon) refusalsOnFixture(t *testing.T, bin string) {
 
 	// Scrolled out of view is not hidden: Row 400, not showing (GTK3 puts it at INT_MIN), is
 	// selected by its id.
-	rows, err := dd.client.Inspect(ctx, api.InspectRequest{Scope: mustFind(t, insp, observer.RoleList, "Rows")})
+	rows, err := dd.client.Inspect(ctx, api.InspectRequest{Scope: mustFind(t, insp, model.RoleList, "Rows")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var row *observer.Element
+	var row *model.Element
 	for i, e := range rows.Elements {
-		if e.Role == observer.RoleLabel && e.Name == "Row 400" {
+		if e.Role == model.RoleLabel && e.Name == "Row 400" {
 			row = &rows.Elements[i-1]
 		}
 	}
-	if row == nil || row.Role != observer.RoleListItem || row.States.Has(observer.StateShowing) {
+	if row == nil || row.Role != model.RoleListItem || row.States.Has(model.StateShowing) {
 		t.Fatalf("Row 400's item: %+v", row)
 	}
 	dd.mustActOn(t, rows.SnapshotID+":"+row.ID, "select")
@@ -139,7 +140,7 @@ func (dd *desktopDaemon) refusalsOnFixture(t *testing.T, bin string) {
 }
 
 // mustFind is SNAPSHOT:ELEMENT of insp's element with this role and name.
-func mustFind(t *testing.T, insp *observer.Inspection, role observer.Role, name string) string {
+func mustFind(t *testing.T, insp *model.Inspection, role model.Role, name string) string {
 	t.Helper()
 	el := find(insp, role, name)
 	if el == nil {
@@ -152,7 +153,7 @@ func mustFind(t *testing.T, insp *observer.Inspection, role observer.Role, name 
 func (dd *desktopDaemon) mustActOn(t *testing.T, target, action string) {
 	t.Helper()
 	if r, err := dd.actTarget(t, action, target, api.ActionRequest{}); err != nil || !r.Done {
-		t.Fatalf("%s %s: %+v %v %v", action, target, r, err, observer.AsError(err))
+		t.Fatalf("%s %s: %+v %v %v", action, target, r, err, model.AsError(err))
 	}
 }
 
@@ -163,10 +164,10 @@ func (dd *desktopDaemon) refusalsOnFactory(t *testing.T, bin string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	insp := dd.inspect(t, factoryKind)
-	var disabled, enabled *observer.Element // Page 1's check boxes "checkbutton": three of six are insensitive
+	var disabled, enabled *model.Element // Page 1's check boxes "checkbutton": three of six are insensitive
 	for i, e := range insp.Elements {
-		if e.Role == observer.RoleCheckbox && e.Name == "checkbutton" {
-			if e.States.Has(observer.StateEnabled) {
+		if e.Role == model.RoleCheckbox && e.Name == "checkbutton" {
+			if e.States.Has(model.StateEnabled) {
 				enabled = &insp.Elements[i]
 			} else {
 				disabled = &insp.Elements[i]
@@ -177,7 +178,7 @@ func (dd *desktopDaemon) refusalsOnFactory(t *testing.T, bin string) {
 		t.Fatalf("no disabled and enabled checkbutton among %d elements", len(insp.Elements))
 	}
 	// Toggling a disabled check box replied "not done" after 5 s; now at once.
-	dd.refusedAtOnce(t, bin, "toggle", insp.SnapshotID+":"+disabled.ID, observer.CodeElementDisabled, "disabled")
+	dd.refusedAtOnce(t, bin, "toggle", insp.SnapshotID+":"+disabled.ID, model.CodeElementDisabled, "disabled")
 
 	// Page 2 shows: Page 1's check box is refused.
 	press := func(locator string) {
@@ -188,7 +189,7 @@ func (dd *desktopDaemon) refusalsOnFactory(t *testing.T, bin string) {
 		}
 	}
 	press(`role=radio,name="Page 2"`)
-	dd.refusedAtOnce(t, bin, "toggle", insp.SnapshotID+":"+enabled.ID, observer.CodeElementHidden, "hidden")
+	dd.refusedAtOnce(t, bin, "toggle", insp.SnapshotID+":"+enabled.ID, model.CodeElementHidden, "hidden")
 
 	// Its "Inform" dialog, closed by Cancel, is hidden, not destroyed: its "Do It" is refused.
 	if _, err := dd.client.Act(ctx, "click", api.ActionRequest{Locator: "role=button,name=Inform", AppTarget: app,
@@ -199,7 +200,7 @@ func (dd *desktopDaemon) refusalsOnFactory(t *testing.T, bin string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := slices.IndexFunc(wins.Windows, func(w observer.Window) bool { return w.Role == observer.RoleDialog })
+	i := slices.IndexFunc(wins.Windows, func(w model.Window) bool { return w.Role == model.RoleDialog })
 	if i < 0 {
 		t.Fatalf("no dialog among %+v", wins.Windows)
 	}
@@ -207,12 +208,12 @@ func (dd *desktopDaemon) refusalsOnFactory(t *testing.T, bin string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := dd.actTarget(t, "click", mustFind(t, dialog, observer.RoleButton, "Cancel"),
+	r, err := dd.actTarget(t, "click", mustFind(t, dialog, model.RoleButton, "Cancel"),
 		api.ActionRequest{Expect: &api.WaitRequest{Expr: "window_gone"}})
 	if err != nil || r.Expect.Outcome != api.WaitMet {
 		t.Fatalf("Cancel with expect window_gone: %+v %v", r, err)
 	}
-	dd.refusedAtOnce(t, bin, "click", mustFind(t, dialog, observer.RoleButton, "Do It"), observer.CodeElementHidden, "hidden")
+	dd.refusedAtOnce(t, bin, "click", mustFind(t, dialog, model.RoleButton, "Do It"), model.CodeElementHidden, "hidden")
 	press(`role=radio,name="Page 1"`)
 }
 
@@ -243,7 +244,7 @@ func (dd *desktopDaemon) refusalsOnQt(t *testing.T, bin string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	insp := dd.inspect(t, headless.KindQt5)
-	dd.refusedAtOnce(t, bin, "click", mustFind(t, insp, observer.RoleButton, "Off"), observer.CodeElementDisabled, "disabled")
+	dd.refusedAtOnce(t, bin, "click", mustFind(t, insp, model.RoleButton, "Off"), model.CodeElementDisabled, "disabled")
 
 	// The dialog closed is hidden: its Apply is refused, and nothing applied; shown again, the
 	// same id is pressed.
@@ -259,12 +260,12 @@ func (dd *desktopDaemon) refusalsOnQt(t *testing.T, bin string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	closeID := mustFind(t, dialog, observer.RoleButton, "Close")
+	closeID := mustFind(t, dialog, model.RoleButton, "Close")
 	if r, err := dd.actTarget(t, "click", closeID, api.ActionRequest{Expect: &api.WaitRequest{Expr: "window_gone"}}); err != nil || r.Expect.Outcome != api.WaitMet {
 		t.Fatalf("Close with expect window_gone: %+v %v", r, err)
 	}
-	applyID := mustFind(t, dialog, observer.RoleButton, "Apply")
-	dd.refusedAtOnce(t, bin, "click", applyID, observer.CodeElementHidden, "hidden")
+	applyID := mustFind(t, dialog, model.RoleButton, "Apply")
+	dd.refusedAtOnce(t, bin, "click", applyID, model.CodeElementHidden, "hidden")
 	open()
 	dd.mustActOn(t, applyID, "click")
 	if err := qt.WaitOutput(ctx, "APPLIED 1"); err != nil {
@@ -277,10 +278,10 @@ func (dd *desktopDaemon) refusalsOnQt(t *testing.T, bin string) {
 
 	// The tab not shown: its check box is refused; shown again, it is checked by the same id.
 	insp = dd.inspect(t, headless.KindQt5)
-	notify := mustFind(t, insp, observer.RoleCheckbox, "Notify me")
-	dd.mustActOn(t, mustFind(t, insp, observer.RoleTab, "Advanced"), "click")
-	dd.refusedAtOnce(t, bin, "check", notify, observer.CodeElementHidden, "hidden")
-	dd.mustActOn(t, mustFind(t, insp, observer.RoleTab, "General"), "click")
+	notify := mustFind(t, insp, model.RoleCheckbox, "Notify me")
+	dd.mustActOn(t, mustFind(t, insp, model.RoleTab, "Advanced"), "click")
+	dd.refusedAtOnce(t, bin, "check", notify, model.CodeElementHidden, "hidden")
+	dd.mustActOn(t, mustFind(t, insp, model.RoleTab, "General"), "click")
 	dd.mustActOn(t, notify, "check")
 	if err := qt.WaitOutput(ctx, "NOTIFY 1"); err != nil {
 		t.Fatal(err)
@@ -296,10 +297,10 @@ func (dd *desktopDaemon) refusalsOnChromium(t *testing.T, bin string) {
 	dd.dom(t, `document.getElementById('save').disabled = true`)
 	insp := dd.page(t)
 	save := byID(t, insp, "save")
-	if save.States.Has(observer.StateEnabled) {
+	if save.States.Has(model.StateEnabled) {
 		t.Fatalf("the disabled Save reads %v", save.States)
 	}
-	dd.refusedAtOnce(t, bin, "click", insp.SnapshotID+":"+save.ID, observer.CodeElementDisabled, "disabled")
+	dd.refusedAtOnce(t, bin, "click", insp.SnapshotID+":"+save.ID, model.CodeElementDisabled, "disabled")
 	dd.dom(t, `document.getElementById('save').disabled = false`)
 	res, err := dd.client.Wait(ctx, api.WaitRequest{Expr: "state:" + save.ID + "=enabled", Snapshot: insp.SnapshotID,
 		AppTarget: api.AppTarget{PID: dd.browser.PID}, TimeoutMS: 5000})
@@ -312,16 +313,16 @@ func (dd *desktopDaemon) refusalsOnChromium(t *testing.T, bin string) {
 	// Below the fold is not hidden: a button 3,000 px down is clicked by its id.
 	dd.dom(t, `document.body.insertAdjacentHTML('beforeend',
 		'<div style="height:3000px"></div><button id="far" type="button" onclick="window.farClicks = (window.farClicks || 0) + 1">Far</button>')`)
-	var far *observer.Element
+	var far *model.Element
 	for deadline := time.Now().Add(5 * time.Second); far == nil; {
 		insp = dd.page(t)
-		if i := slices.IndexFunc(insp.Elements, func(e observer.Element) bool { return e.Identifier == "far" }); i >= 0 {
+		if i := slices.IndexFunc(insp.Elements, func(e model.Element) bool { return e.Identifier == "far" }); i >= 0 {
 			far = &insp.Elements[i]
 		} else if time.Now().After(deadline) {
 			t.Fatal("the far button is not in the page's tree")
 		}
 	}
-	if far.States.Has(observer.StateShowing) {
+	if far.States.Has(model.StateShowing) {
 		t.Fatalf("the far button shows: %v %+v", far.States, far.Bounds)
 	}
 	dd.mustActOn(t, insp.SnapshotID+":"+far.ID, "click")
@@ -335,7 +336,7 @@ func (dd *desktopDaemon) refusalsOnChromium(t *testing.T, bin string) {
 	if err != nil || res.Outcome != api.WaitMet {
 		t.Fatalf("the hidden form's check box leaves the tree: %+v %v", res, err)
 	}
-	dd.refusedAtOnce(t, bin, "check", remember, observer.CodeStaleRef, "")
+	dd.refusedAtOnce(t, bin, "check", remember, model.CodeStaleRef, "")
 	if got := dd.dom(t, `String(document.getElementById('remember').checked)`); got != "false" {
 		t.Fatalf("the hidden check box was checked: %s", got)
 	}
@@ -357,5 +358,5 @@ func (dd *desktopDaemon) refusalsOnChromium(t *testing.T, bin string) {
 	if err != nil || res.Outcome != api.WaitMet {
 		t.Fatalf("the dialog's OK leaves the tree: %+v %v", res, err)
 	}
-	dd.refusedAtOnce(t, bin, "click", ok, observer.CodeStaleRef, "")
+	dd.refusedAtOnce(t, bin, "click", ok, model.CodeStaleRef, "")
 }

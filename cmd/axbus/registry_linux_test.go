@@ -6,12 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/godbus/dbus/v5"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 // A restarted AT-SPI registry makes every running app register again: the same instances, so
@@ -34,7 +35,7 @@ func TestDesktopRegistryRestartKeepsTheApps(t *testing.T) {
 	}
 	before := generation()
 	insp := dd.inspect(t, kind)
-	check := find(insp, observer.RoleCheckbox, "Remember me")
+	check := find(insp, model.RoleCheckbox, "Remember me")
 	if before == 0 || check == nil {
 		t.Fatalf("generation %d, checkbox %+v", before, check)
 	}
@@ -60,10 +61,10 @@ func TestDesktopRegistryRestartKeepsTheApps(t *testing.T) {
 	dd.do(t, kind, map[string]any{"cmd": "set_text", "text": "after the restart"})
 	dd.await(t, "an event after the restart", pid, 10*time.Second, func(e api.Envelope) bool {
 		switch e.Type {
-		case observer.EventAppLaunched, observer.EventWindowCreated, observer.EventDialogOpened:
+		case model.EventAppLaunched, model.EventWindowCreated, model.EventDialogOpened:
 			t.Errorf("the restart announced the running app again: %s %s", e.Type, e.Raw)
 		}
-		return e.Type == observer.EventTextChanged
+		return e.Type == model.EventTextChanged
 	})
 	if after := generation(); after != before {
 		t.Fatalf("the generation changed across the restart: %d -> %d", before, after)

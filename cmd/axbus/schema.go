@@ -6,7 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/schemas"
 )
 
@@ -21,7 +22,7 @@ func (c *schemaCmd) Run(e *env) error {
 	}
 	doc, ok := schemas.Get(c.Name)
 	if !ok {
-		return observer.Errorf(observer.CodeBadRequest, "The schemas are: "+strings.Join(schemas.Names(), ", ")+".",
+		return model.Errorf(model.CodeBadRequest, "The schemas are: "+strings.Join(schemas.Names(), ", ")+".",
 			"no schema %q", c.Name)
 	}
 	if _, err := e.stdout.Write(doc); err != nil {

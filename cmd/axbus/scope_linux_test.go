@@ -6,9 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
-	"github.com/axbus/axbus/observer"
 )
 
 // TestDesktopVisibleRowsAndScope: on the GTK3 fixture, an unscoped inspection lists only the
@@ -19,14 +20,14 @@ func TestDesktopVisibleRowsAndScope(t *testing.T) {
 	insp := dd.inspect(t, headless.KindGTK3)
 	rows := 0
 	for _, e := range insp.Elements {
-		if strings.HasPrefix(e.Name, "Row ") && e.Role == observer.RoleLabel {
+		if strings.HasPrefix(e.Name, "Row ") && e.Role == model.RoleLabel {
 			rows++
 		}
 	}
 	if rows == 0 || rows > 20 || insp.OffscreenOmitted == 0 {
 		t.Fatalf("unscoped: %d rows listed, %d off-screen omitted", rows, insp.OffscreenOmitted)
 	}
-	list := find(insp, observer.RoleList, "Rows")
+	list := find(insp, model.RoleList, "Rows")
 	if list == nil {
 		t.Fatal("the Rows list is not listed")
 	}
@@ -39,7 +40,7 @@ func TestDesktopVisibleRowsAndScope(t *testing.T) {
 	if scoped.Scope == nil || scoped.Elements[0].ID != scoped.Scope.Element {
 		t.Fatalf("scope %+v", scoped.Scope)
 	}
-	if find(scoped, observer.RoleLabel, "Row 350") == nil || find(scoped, observer.RoleLabel, "Row 400") == nil {
+	if find(scoped, model.RoleLabel, "Row 350") == nil || find(scoped, model.RoleLabel, "Row 400") == nil {
 		t.Fatalf("the scoped listing of %d elements lacks row 350 or 400", len(scoped.Elements))
 	}
 	// the CLI says the same

@@ -8,9 +8,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
-	"github.com/axbus/axbus/observer"
 )
 
 type screenshotCmd struct {
@@ -49,14 +50,14 @@ func (c *screenshotCmd) Run(e *env) error {
 			return nil, err
 		}
 		if err := os.WriteFile(c.Output, png, 0o600); err != nil {
-			return nil, observer.Errorf(observer.CodeBadRequest, "Give -o a file in a directory you may write to.", "%v", err)
+			return nil, model.Errorf(model.CodeBadRequest, "Give -o a file in a directory you may write to.", "%v", err)
 		}
 		return screenshotResult{ScreenshotReply: reply, File: c.Output}, nil
 	})
 }
 
 // parseRegion reads X,Y,W,H.
-func parseRegion(s string) (observer.Rect, error) {
+func parseRegion(s string) (model.Rect, error) {
 	f := strings.Split(s, ",")
 	var v [4]float64
 	for i := range v {
@@ -68,10 +69,10 @@ func parseRegion(s string) (observer.Rect, error) {
 			break
 		}
 		if i == 3 && v[2] > 0 && v[3] > 0 {
-			return observer.Rect{X: v[0], Y: v[1], W: v[2], H: v[3]}, nil
+			return model.Rect{X: v[0], Y: v[1], W: v[2], H: v[3]}, nil
 		}
 	}
-	return observer.Rect{}, observer.Errorf(observer.CodeBadRequest, "Give --region X,Y,W,H, e.g. 0,0,800,600.",
+	return model.Rect{}, model.Errorf(model.CodeBadRequest, "Give --region X,Y,W,H, e.g. 0,0,800,600.",
 		"region %q is not four numbers with a positive width and height", s)
 }
 

@@ -12,10 +12,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
-	"github.com/axbus/axbus/observer"
 )
 
 // TestScreenshotOfGTK3: `axbus screenshot --app ... --ocr` of the GTK3 fixture's window, through
@@ -33,7 +34,7 @@ func TestScreenshotOfGTK3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	save, secret := find(insp, observer.RoleButton, "Save"), secureElement(insp)
+	save, secret := find(insp, model.RoleButton, "Save"), secureElement(insp)
 	if save == nil || save.Bounds == nil || secret == nil || secret.Bounds == nil {
 		t.Fatalf("the fixture lacks Save or the password entry, with bounds: %+v %+v", save, secret)
 	}
@@ -68,7 +69,7 @@ func TestScreenshotOfGTK3(t *testing.T) {
 		t.Fatalf("inspect --ocr: exit %d %s%s", code, out, errOut)
 	}
 	testdaemon.MustMatch(t, "inspect.reply", []byte(out))
-	textIn(t, "the inspection", "Save", testdaemon.Decode[observer.Inspection](t, out).RecognizedText, win, r.Width, r.Height, r.Scale, *save.Bounds)
+	textIn(t, "the inspection", "Save", testdaemon.Decode[model.Inspection](t, out).RecognizedText, win, r.Width, r.Height, r.Scale, *save.Bounds)
 }
 
 // screenshotOf takes a screenshot of app pid's window with OCR through the CLI, checks the
@@ -100,9 +101,9 @@ func (dd *desktopDaemon) screenshotOf(t *testing.T, pid int) (screenshotResult, 
 
 // textIn fails unless rt has a line with text whose box's centre, mapped from an image of w x
 // h at scale of the area bounds, lies in the element's bounds el.
-func textIn(t *testing.T, what, text string, rt *observer.RecognizedText, bounds observer.Rect, w, h int, scale float64, el observer.Rect) {
+func textIn(t *testing.T, what, text string, rt *model.RecognizedText, bounds model.Rect, w, h int, scale float64, el model.Rect) {
 	t.Helper()
-	if rt == nil || rt.Error != nil || rt.From != observer.RecognizedFrom {
+	if rt == nil || rt.Error != nil || rt.From != model.RecognizedFrom {
 		t.Fatalf("%s: recognized_text %+v", what, rt)
 	}
 	var saw []string
@@ -121,7 +122,7 @@ func textIn(t *testing.T, what, text string, rt *observer.RecognizedText, bounds
 	t.Fatalf("%s: OCR found no %q in the element's bounds %v; lines: %q", what, text, el, saw)
 }
 
-func secureElement(insp *observer.Inspection) *observer.Element {
+func secureElement(insp *model.Inspection) *model.Element {
 	for i := range insp.Elements {
 		if insp.Elements[i].Secure {
 			return &insp.Elements[i]

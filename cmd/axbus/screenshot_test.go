@@ -12,9 +12,10 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/testdaemon"
-	"github.com/axbus/axbus/observer"
 )
 
 // TestScreenshotTravelsWhole: a full-size screenshot of the simulated display (noise, which does
@@ -47,7 +48,7 @@ func TestScreenshotTravelsWhole(t *testing.T) {
 		t.Fatalf("the full-size screenshot: %v %v at scale %v", err, img.Bounds(), r.Scale)
 	}
 	t.Logf("%d bytes in %d parts", len(b), r.Parts)
-	for _, p := range []observer.Rect{{X: 0, Y: 0}, {X: 1777, Y: 901}, {X: 2559, Y: 1599}} {
+	for _, p := range []model.Rect{{X: 0, Y: 0}, {X: 1777, Y: 901}, {X: 2559, Y: 1599}} {
 		pr, pb := shot("--region", rectArg(p.X, p.Y, 1, 1))
 		px, err := png.Decode(bytes.NewReader(pb))
 		if err != nil || pr.Width != 1 {
@@ -61,12 +62,12 @@ func TestScreenshotTravelsWhole(t *testing.T) {
 	// The parts are the taker's alone: another identity asking for them by id gets none.
 	alice, bob := testdaemon.NewLeaseAgent(t, d.Daemon, "alice", "agent"), testdaemon.NewLeaseAgent(t, d.Daemon, "bob", "agent")
 	ctx := context.Background()
-	ar, _, err := alice.Client.Screenshot(ctx, api.ScreenshotRequest{Region: &observer.Rect{W: 100, H: 100}})
+	ar, _, err := alice.Client.Screenshot(ctx, api.ScreenshotRequest{Region: &model.Rect{W: 100, H: 100}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var raw json.RawMessage
-	if err := bob.Client.Call(ctx, "screenshot_part", api.ScreenshotPartRequest{ID: ar.ID}, &raw); observer.CodeOf(err) != observer.CodePermissionDenied {
+	if err := bob.Client.Call(ctx, "screenshot_part", api.ScreenshotPartRequest{ID: ar.ID}, &raw); model.CodeOf(err) != model.CodePermissionDenied {
 		t.Fatalf("bob fetched alice's screenshot: %v (%d bytes)", err, len(raw))
 	}
 

@@ -8,10 +8,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
-	"github.com/axbus/axbus/observer"
 )
 
 type serveCmd struct {
@@ -42,13 +43,13 @@ func (c *serveCmd) Run(e *env) error {
 		TLSCert: c.TLSCert, TLSKey: c.TLSKey, InsecureRemote: c.InsecureRemote, Host: c.Host, Prefix: c.Prefix,
 		SnapInterval: c.SnapInterval, SnapResync: c.SnapResync, HubURL: c.Hub, HubSeed: c.HubNkey, HubCA: c.HubCA, HubRole: c.HubRole}
 	if c.Hub != "" && c.HubNkey == "" {
-		return observer.Errorf(observer.CodeBadRequest, "Give --hub-nkey: the hub's hub-leaf.nk.", "--hub needs the hub's leaf credential")
+		return model.Errorf(model.CodeBadRequest, "Give --hub-nkey: the hub's hub-leaf.nk.", "--hub needs the hub's leaf credential")
 	}
 	if cfg.SnapInterval <= 0 {
 		cfg.SnapInterval = -1 // off
 	}
 	if c.HistoryMB < 1 {
-		return observer.Errorf(observer.CodeBadRequest, "Give --history-mb 1 or more.", "--history-mb %d keeps no history", c.HistoryMB)
+		return model.Errorf(model.CodeBadRequest, "Give --history-mb 1 or more.", "--history-mb %d keeps no history", c.HistoryMB)
 	}
 	cfg.EventStream = embedded.StreamLimits{MaxBytes: c.HistoryMB << 20, MaxAge: embedded.EventStreamLimits.MaxAge}
 	for _, a := range c.SnapApps {
@@ -56,9 +57,9 @@ func (c *serveCmd) Run(e *env) error {
 			continue
 		}
 		if pid, err := strconv.Atoi(a); err == nil {
-			cfg.SnapApps = append(cfg.SnapApps, observer.AppQuery{PID: pid})
+			cfg.SnapApps = append(cfg.SnapApps, model.AppQuery{PID: pid})
 		} else {
-			cfg.SnapApps = append(cfg.SnapApps, observer.AppQuery{Name: a})
+			cfg.SnapApps = append(cfg.SnapApps, model.AppQuery{Name: a})
 		}
 	}
 	var lv slog.Level

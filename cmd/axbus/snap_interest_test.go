@@ -10,18 +10,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
 
 // pollStats is the poller's view of app pid; ok is false when it does not know the app.
-func pollStats(d *daemon.Daemon, pid int) (s observer.AppPollStats, ok bool) {
+func pollStats(d *daemon.Daemon, pid int) (s model.AppPollStats, ok bool) {
 	for _, s := range d.Poller.Stats() {
 		if s.App.PID == pid {
 			return s, true
@@ -63,14 +64,14 @@ func TestSnapPolledOnlyWhileSubscribed(t *testing.T) {
 	}
 
 	exact := testkit.Subscribed(t, nc, d.Subjects.Snap("Ledger"))
-	if env := nextSnap(t, exact); env.Kind != observer.DiffReset || len(env.Added) != 4000 || env.Elements != 4000 {
+	if env := nextSnap(t, exact); env.Kind != model.DiffReset || len(env.Added) != 4000 || env.Elements != 4000 {
 		t.Fatalf("first diff of a new subscriber: %s with %d added", env.Kind, len(env.Added))
 	}
 	wild := testkit.Subscribed(t, nc, d.Subjects.AllSnaps())
-	if env := nextSnap(t, wild); env.Kind != observer.DiffReset || len(env.Added) != 4000 {
+	if env := nextSnap(t, wild); env.Kind != model.DiffReset || len(env.Added) != 4000 {
 		t.Fatalf("first diff of a wildcard subscriber: %s with %d added", env.Kind, len(env.Added))
 	}
-	if env := nextSnap(t, exact); env.Kind != observer.DiffReset { // the same reset reaches both
+	if env := nextSnap(t, exact); env.Kind != model.DiffReset { // the same reset reaches both
 		t.Fatalf("the first subscriber got %s", env.Kind)
 	}
 	if s, _ := pollStats(d, ledger); !s.Polling || s.Listeners != 2 || s.Elements != 4000 {
@@ -158,7 +159,7 @@ func TestSnapNatsSub(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("nats sub saw no diff in 10 s")
 	}
-	if env.Kind != observer.DiffReset || env.App.PID != notes || len(env.Added) != env.Elements || env.Elements < 100 {
+	if env.Kind != model.DiffReset || env.App.PID != notes || len(env.Added) != env.Elements || env.Elements < 100 {
 		t.Fatalf("first diff %s of %s: %d added of %d elements; want a reset of the whole window", env.Kind, env.App.Name, len(env.Added), env.Elements)
 	}
 	out, _, code := d.cli(t, "status")

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats.go/micro"
 
 	"github.com/axbus/axbus/api"
@@ -21,7 +23,6 @@ import (
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
 
@@ -34,7 +35,7 @@ func TestAppsWindowsInspectStatusThroughTheCLI(t *testing.T) {
 	}
 	testdaemon.MustMatch(t, "apps.reply", []byte(out))
 	apps := testdaemon.Decode[api.AppsReply](t, out)
-	var notes *observer.App
+	var notes *model.App
 	for i := range apps.Apps {
 		if apps.Apps[i].Name == "Notes" {
 			notes = &apps.Apps[i]
@@ -58,16 +59,16 @@ func TestAppsWindowsInspectStatusThroughTheCLI(t *testing.T) {
 		t.Fatalf("inspect: exit %d: %s", code, errOut)
 	}
 	testdaemon.MustMatch(t, "inspect.reply", []byte(out))
-	insp := testdaemon.Decode[observer.Inspection](t, out)
+	insp := testdaemon.Decode[model.Inspection](t, out)
 	if !strings.HasPrefix(insp.SnapshotID, "s_") || len(insp.Elements) == 0 || insp.Elements[0].ID != "e0" {
 		t.Fatalf("inspect reply: %s", out)
 	}
-	if insp.Elements[0].Role != observer.RoleWindow || insp.App.PID != 501 {
+	if insp.Elements[0].Role != model.RoleWindow || insp.App.PID != 501 {
 		t.Fatalf("first element %+v, app %+v", insp.Elements[0], insp.App)
 	}
 	var save bool
 	for _, e := range insp.Elements {
-		save = save || (e.Role == observer.RoleButton && e.Name == "Save")
+		save = save || (e.Role == model.RoleButton && e.Name == "Save")
 		if e.Secure && e.Value != nil {
 			t.Fatalf("secure field listed with a value: %+v", e)
 		}
@@ -125,17 +126,17 @@ func TestBadInputGetsClearErrors(t *testing.T) {
 	for _, c := range []struct {
 		name, subject string
 		body          []byte
-		code          observer.Code
+		code          model.Code
 		status        string
 	}{
-		{"malformed JSON", endpoint("inspect"), []byte(`{"app": "Notes"`), observer.CodeBadRequest, "400"},
-		{"unknown field", endpoint("inspect"), []byte(`{"app": "Notes", "depth": 3}`), observer.CodeBadRequest, "400"},
-		{"wrong type", endpoint("windows"), []byte(`{"pid": "501"}`), observer.CodeBadRequest, "400"},
-		{"2 MB request", endpoint("inspect"), []byte(`{"app": "` + strings.Repeat("N", 2<<20) + `"}`), observer.CodePayloadTooLarge, "413"},
-		{"unknown app", endpoint("inspect"), []byte(`{"app": "NoSuchApp"}`), observer.CodeAppNotFound, "404"},
-		{"unknown pid", endpoint("windows"), []byte(`{"pid": 4242}`), observer.CodeAppNotFound, "404"},
-		{"unknown snapshot", endpoint("snapshot"), []byte(`{"snapshot_id": "s_000000000000"}`), observer.CodeSnapshotExpired, "410"},
-		{"bad element id", endpoint("snapshot"), []byte(`{"snapshot_id": "s_0", "element": "12"}`), observer.CodeBadRequest, "400"},
+		{"malformed JSON", endpoint("inspect"), []byte(`{"app": "Notes"`), model.CodeBadRequest, "400"},
+		{"unknown field", endpoint("inspect"), []byte(`{"app": "Notes", "depth": 3}`), model.CodeBadRequest, "400"},
+		{"wrong type", endpoint("windows"), []byte(`{"pid": "501"}`), model.CodeBadRequest, "400"},
+		{"2 MB request", endpoint("inspect"), []byte(`{"app": "` + strings.Repeat("N", 2<<20) + `"}`), model.CodePayloadTooLarge, "413"},
+		{"unknown app", endpoint("inspect"), []byte(`{"app": "NoSuchApp"}`), model.CodeAppNotFound, "404"},
+		{"unknown pid", endpoint("windows"), []byte(`{"pid": 4242}`), model.CodeAppNotFound, "404"},
+		{"unknown snapshot", endpoint("snapshot"), []byte(`{"snapshot_id": "s_000000000000"}`), model.CodeSnapshotExpired, "410"},
+		{"bad element id", endpoint("snapshot"), []byte(`{"snapshot_id": "s_0", "element": "12"}`), model.CodeBadRequest, "400"},
 	} {
 		start := time.Now()
 		msg, err := nc.Request(c.subject, c.body, 5*time.Second)
@@ -193,7 +194,7 @@ func TestErrorsEchoLongInputCut(t *testing.T) {
 			t.Fatalf("%s: not an error: %.300s", c.endpoint, msg.Data)
 		}
 		header := msg.Header.Get(micro.ErrorHeader)
-		if len(header) > 1200 || len(msg.Data) > 4<<10 || strings.Count(string(msg.Data), "x") > 3*observer.MaxEcho {
+		if len(header) > 1200 || len(msg.Data) > 4<<10 || strings.Count(string(msg.Data), "x") > 3*model.MaxEcho {
 			t.Errorf("%s: header %d bytes, body %d bytes: %.400s", c.endpoint, len(header), len(msg.Data), msg.Data)
 		}
 		if strings.Contains(body.Error.Message, "xxxxxxxxxx") && !strings.Contains(body.Error.Message, "[cut: ") {
@@ -230,7 +231,7 @@ func TestNatsCLI(t *testing.T) {
 
 	// nats sub sees the simulated desktop's events (on a wildcard of events alone: one that
 	// covers ax.<host>.snap.<app> too would get the polled diffs it makes the daemon publish)
-	saved := d.Subjects.Event("Notes", string(observer.EventChildrenChanged))
+	saved := d.Subjects.Event("Notes", string(model.EventChildrenChanged))
 	before := d.Server.Interest(saved)
 	sub := exec.CommandContext(ctx, testdaemon.NatsCLI(t), "--server", d.Server.Info().URL, "--nkey", d.Server.Info().CredsFile,
 		"sub", "--raw", "--count", "1", d.Subjects.Prefix+".*.evt.>")
@@ -283,8 +284,8 @@ func TestTailSeesLiveAndPastEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	pressSave(t, d) // "Saved" appears and a sheet opens 200 ms later
-	published := map[observer.EventType]bool{}
-	for !published[observer.EventDialogOpened] || !published[observer.EventChildrenChanged] {
+	published := map[model.EventType]bool{}
+	for !published[model.EventDialogOpened] || !published[model.EventChildrenChanged] {
 		msg, err := live.NextMsg(5 * time.Second)
 		if err != nil {
 			t.Fatalf("the sheet and the label were not published (saw %v): %v", published, err)
@@ -304,7 +305,7 @@ func TestTailSeesLiveAndPastEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := map[observer.EventType]bool{}
+	seen := map[model.EventType]bool{}
 	for env := range events {
 		raw, _ := json.Marshal(env)
 		testdaemon.MustMatch(t, "event", raw)
@@ -312,11 +313,11 @@ func TestTailSeesLiveAndPastEvents(t *testing.T) {
 			t.Fatalf("envelope %s", raw)
 		}
 		seen[env.Type] = true
-		if seen[observer.EventDialogOpened] && seen[observer.EventChildrenChanged] {
+		if seen[model.EventDialogOpened] && seen[model.EventChildrenChanged] {
 			cancel()
 		}
 	}
-	if !seen[observer.EventDialogOpened] || !seen[observer.EventChildrenChanged] {
+	if !seen[model.EventDialogOpened] || !seen[model.EventChildrenChanged] {
 		t.Fatalf("history lacks the sheet and the new label: saw %v", seen)
 	}
 }

@@ -4,8 +4,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/client"
-	"github.com/axbus/axbus/observer"
 )
 
 type tailCmd struct {
@@ -24,7 +25,7 @@ func (c *tailCmd) Run(e *env) error {
 	opt := client.TailOptions{Since: c.Since, All: c.All, LastPerSubject: c.Last}
 	if len(c.Exclude) > 0 {
 		if c.Actions {
-			return observer.Errorf(observer.CodeBadRequest, "Leave --exclude out with --actions: it chooses events.", "--exclude with --actions")
+			return model.Errorf(model.CodeBadRequest, "Leave --exclude out with --actions: it chooses events.", "--exclude with --actions")
 		}
 		kinds, err := client.ParseEventKinds(c.Exclude)
 		if err != nil {

@@ -5,10 +5,11 @@ import (
 	"os"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/embedded"
-	"github.com/axbus/axbus/observer"
 )
 
 // natsTarget is a server to connect to and how to authenticate: url "" is the local daemon.
@@ -56,7 +57,7 @@ func (f *connFlags) resolve() (natsTarget, error) {
 		}
 	}
 	if (t.cert == "") != (t.key == "") {
-		return t, observer.Errorf(observer.CodeBadRequest, "Give both --tls-cert and --tls-key (NATS_CERT and NATS_KEY), or neither.",
+		return t, model.Errorf(model.CodeBadRequest, "Give both --tls-cert and --tls-key (NATS_CERT and NATS_KEY), or neither.",
 			"a client certificate needs its key and a key its certificate")
 	}
 	return t, nil
@@ -73,7 +74,7 @@ func (f *connFlags) filesExist() error {
 			continue
 		}
 		if fi, err := os.Stat(o.path); err != nil || fi.IsDir() {
-			return observer.Errorf(observer.CodeBadRequest, "Give "+o.flag+" (or "+o.env+") a file.", "%s %s: no such file", o.flag, o.path)
+			return model.Errorf(model.CodeBadRequest, "Give "+o.flag+" (or "+o.env+") a file.", "%s %s: no such file", o.flag, o.path)
 		}
 	}
 	return nil
@@ -168,9 +169,9 @@ func (t natsTarget) connectError(url string, err error) error {
 		via = " (from the nats context " + t.contextName + ", " + t.context + ")"
 	}
 	if errors.Is(err, nats.ErrAuthorization) {
-		return observer.Errorf(observer.CodePermissionDenied, "Check the credentials (--nkey, --creds, --context): an admin lists them with axbus creds ls.",
+		return model.Errorf(model.CodePermissionDenied, "Check the credentials (--nkey, --creds, --context): an admin lists them with axbus creds ls.",
 			"%s%s does not know these credentials (never added, or removed)", url, via).Wrap(err)
 	}
-	return observer.Errorf(observer.CodeUnavailable, "Check the server's URL and credentials (-s, --nkey, --creds, --context).",
+	return model.Errorf(model.CodeUnavailable, "Check the server's URL and credentials (-s, --nkey, --creds, --context).",
 		"cannot connect to %s%s: %v", url, via, err).Wrap(err)
 }

@@ -11,9 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
 
@@ -84,11 +85,11 @@ func TestTTYInspectIsCompact(t *testing.T) {
 }
 
 // oneInspection decodes out as exactly one JSON document, an inspection.
-func oneInspection(t *testing.T, out string) observer.Inspection {
+func oneInspection(t *testing.T, out string) model.Inspection {
 	t.Helper()
 	testdaemon.MustMatch(t, "inspect.reply", []byte(out))
 	dec := json.NewDecoder(strings.NewReader(out))
-	var insp observer.Inspection
+	var insp model.Inspection
 	if err := dec.Decode(&insp); err != nil {
 		t.Fatalf("not JSON: %v\n%.500s", err, out)
 	}

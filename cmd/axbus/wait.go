@@ -3,8 +3,9 @@ package main
 import (
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 )
 
 type waitCmd struct {
@@ -46,12 +47,12 @@ func waitOutcome(r *api.WaitResult, limit time.Duration) error {
 	case api.WaitMet:
 		return nil
 	case api.WaitTimeout:
-		return quiet(observer.Errorf(observer.CodeTimeout, "Wait longer (--timeout) or check the condition.", "the condition did not hold within %v", limit))
+		return quiet(model.Errorf(model.CodeTimeout, "Wait longer (--timeout) or check the condition.", "the condition did not hold within %v", limit))
 	case api.WaitAppGone:
-		return quiet(observer.Errorf(observer.CodeAppGone, "Start the app and wait again.", "the app exited"))
+		return quiet(model.Errorf(model.CodeAppGone, "Start the app and wait again.", "the app exited"))
 	}
 	if r.Error != nil {
 		return r.Error
 	}
-	return observer.Errorf(observer.CodeInternal, "", "the wait ended with %s", r.Outcome)
+	return model.Errorf(model.CodeInternal, "", "the wait ended with %s", r.Outcome)
 }

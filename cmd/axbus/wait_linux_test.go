@@ -6,10 +6,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
-	"github.com/axbus/axbus/observer"
 )
 
 // waitFor arms a wait through NATS, makes the change through the fixture's own control socket
@@ -34,7 +35,7 @@ func (dd *desktopDaemon) waitFor(t *testing.T, kind, expr string, change map[str
 }
 
 // listing decodes the snapshot a wait's reply lists.
-func listing(t *testing.T, r *api.WaitResult) *observer.Inspection {
+func listing(t *testing.T, r *api.WaitResult) *model.Inspection {
 	t.Helper()
 	insp, err := r.Snapshot.Inspection()
 	if err != nil || insp == nil {

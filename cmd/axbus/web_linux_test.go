@@ -8,11 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 // The end-to-end tests on a real browser: Debian's Chromium on the pages of fixtures/web, in the
@@ -60,7 +61,7 @@ func (dd *desktopDaemon) domEventually(t *testing.T, js, want string) {
 
 // webArea inspects the page's web area (the browser window's document, named after the page's
 // title): the scope of everything a test does on the page.
-func (dd *desktopDaemon) webArea(t *testing.T) (*observer.Inspection, *observer.Element) {
+func (dd *desktopDaemon) webArea(t *testing.T) (*model.Inspection, *model.Element) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -68,7 +69,7 @@ func (dd *desktopDaemon) webArea(t *testing.T) (*observer.Inspection, *observer.
 	if err != nil {
 		t.Fatal(err)
 	}
-	area := find(top, observer.RoleWebArea, dd.browser.Title)
+	area := find(top, model.RoleWebArea, dd.browser.Title)
 	if area == nil {
 		t.Fatalf("no web area %q in %d elements", dd.browser.Title, len(top.Elements))
 	}
@@ -76,7 +77,7 @@ func (dd *desktopDaemon) webArea(t *testing.T) (*observer.Inspection, *observer.
 }
 
 // page inspects the web area whole (scoped) and returns it.
-func (dd *desktopDaemon) page(t *testing.T) *observer.Inspection {
+func (dd *desktopDaemon) page(t *testing.T) *model.Inspection {
 	t.Helper()
 	top, area := dd.webArea(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -90,7 +91,7 @@ func (dd *desktopDaemon) page(t *testing.T) *observer.Inspection {
 }
 
 // byID finds the element of the page with the HTML id.
-func byID(t *testing.T, insp *observer.Inspection, id string) *observer.Element {
+func byID(t *testing.T, insp *model.Inspection, id string) *model.Element {
 	t.Helper()
 	for i := range insp.Elements {
 		if insp.Elements[i].Identifier == id {
@@ -106,7 +107,7 @@ func byID(t *testing.T, insp *observer.Inspection, id string) *observer.Element 
 func (dd *desktopDaemon) webAct(t *testing.T, action, id string, req api.ActionRequest) (*api.ActionReply, error) {
 	t.Helper()
 	insp := dd.page(t)
-	var el *observer.Element
+	var el *model.Element
 	if name, ok := strings.CutPrefix(id, "name:"); ok {
 		for i := range insp.Elements {
 			if insp.Elements[i].Name == name {
@@ -126,7 +127,7 @@ func (dd *desktopDaemon) mustWebAct(t *testing.T, action, id string, req api.Act
 	t.Helper()
 	r, err := dd.webAct(t, action, id, req)
 	if err != nil {
-		t.Fatalf("%s %s: %v %v", action, id, err, observer.AsError(err).Details)
+		t.Fatalf("%s %s: %v %v", action, id, err, model.AsError(err).Details)
 	}
 	if !r.Done || !r.Delivered {
 		t.Fatalf("%s %s: %+v", action, id, r)
@@ -168,7 +169,7 @@ func TestWebActionsOnChromium(t *testing.T) {
 		})()`)
 		r, err := dd.client.Act(ctx, "click", api.ActionRequest{Locator: "role=button,name=Apply", AppTarget: app})
 		if err != nil {
-			t.Fatalf("click by locator: %v %v", err, observer.AsError(err).Details)
+			t.Fatalf("click by locator: %v %v", err, model.AsError(err).Details)
 		}
 		if r.Target == nil || r.Target.Locator == "" || r.Target.WaitedMS == nil || r.Target.Name != "Apply" {
 			t.Fatalf("reply: %+v", r.Target)
@@ -187,11 +188,11 @@ func TestWebActionsOnChromium(t *testing.T) {
 			t.Fatalf("wait for the second Apply: %v %+v", err, w)
 		}
 		_, err = dd.client.Act(ctx, "click", api.ActionRequest{Locator: "role=button,name=Apply", AppTarget: app})
-		if e := observer.AsError(err); e.Code != observer.CodeAmbiguousTarget || len(e.Details["candidates"].([]any)) != 2 {
+		if e := model.AsError(err); e.Code != model.CodeAmbiguousTarget || len(e.Details["candidates"].([]any)) != 2 {
 			t.Fatalf("two Apply buttons: %v", err)
 		}
 		if _, err := dd.client.Act(ctx, "click", api.ActionRequest{Locator: "role=button,name=Apply,nth=2", AppTarget: app}); err != nil {
-			t.Fatalf("nth=2: %v %v", err, observer.AsError(err).Details)
+			t.Fatalf("nth=2: %v %v", err, model.AsError(err).Details)
 		}
 		dd.domEventually(t, `String(!!document.getElementById('apply2').dataset.clicked)`, "true")
 		dd.dom(t, `(document.getElementById('apply1').remove(), document.getElementById('apply2').remove(), 'ok')`)
@@ -229,7 +230,7 @@ func TestWebActionsOnChromium(t *testing.T) {
 	})
 	t.Run("text: refused headless, typed with physical input", func(t *testing.T) {
 		_, err := dd.webAct(t, "set_value", "name", api.ActionRequest{Value: "Zoë"})
-		if e := observer.AsError(err); err == nil || !strings.Contains(mustString(t, e.Details), "EditableText") ||
+		if e := model.AsError(err); err == nil || !strings.Contains(mustString(t, e.Details), "EditableText") ||
 			!strings.Contains(e.Suggestion, "physical") {
 			t.Fatalf("headless set_value on a web field: %v %v", err, e.Details)
 		}
@@ -252,7 +253,7 @@ func TestWebActionsOnChromium(t *testing.T) {
 		dd.domEventually(t, `document.getElementById('password').value`, typed)
 		insp := dd.page(t)
 		pw := byID(t, insp, "password")
-		if pw.Role != observer.RolePassword || pw.Value != nil || pw.Text != "" {
+		if pw.Role != model.RolePassword || pw.Value != nil || pw.Text != "" {
 			t.Fatalf("the password field as listed: %+v", pw)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -275,7 +276,7 @@ func TestWebActionsOnChromium(t *testing.T) {
 	})
 }
 
-func elementByID(insp *observer.Inspection, id string) *observer.Element {
+func elementByID(insp *model.Inspection, id string) *model.Element {
 	for i := range insp.Elements {
 		if insp.Elements[i].ID == id {
 			return &insp.Elements[i]
@@ -386,7 +387,7 @@ func TestWebLongPageOnChromium(t *testing.T) {
 		}
 		r, err := dd.client.Act(ctx, "scroll_to", api.ActionRequest{Target: snap.SnapshotID + ":" + w.Match.ID})
 		if err != nil {
-			t.Fatalf("scroll_to: %v %v", err, observer.AsError(err).Details)
+			t.Fatalf("scroll_to: %v %v", err, model.AsError(err).Details)
 		}
 		if !r.Done || r.Mechanism != "accessibility" {
 			t.Fatalf("scroll_to: %+v", r)
@@ -422,6 +423,6 @@ func TestWebEventsOnChromium(t *testing.T) {
 		t.Fatalf("wait for the script's text: %v %+v", err, r)
 	}
 	dd.await(t, "children_changed from the page", dd.browser.PID, 10*time.Second, func(e api.Envelope) bool {
-		return e.Type == observer.EventChildrenChanged
+		return e.Type == model.EventChildrenChanged
 	})
 }

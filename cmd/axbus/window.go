@@ -5,9 +5,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
-	"github.com/axbus/axbus/observer"
 )
 
 type windowCmd struct {
@@ -42,7 +43,7 @@ func pair(s, sep, want string) (*float64, *float64, error) {
 	x, errX := strconv.ParseFloat(strings.TrimSpace(a), 64)
 	y, errY := strconv.ParseFloat(strings.TrimSpace(b), 64)
 	if !ok || errX != nil || errY != nil {
-		return nil, nil, observer.Errorf(observer.CodeBadRequest, "Give "+want+".", "%q is not two numbers", s)
+		return nil, nil, model.Errorf(model.CodeBadRequest, "Give "+want+".", "%q is not two numbers", s)
 	}
 	return &x, &y, nil
 }

@@ -8,10 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
-	"github.com/axbus/axbus/observer"
 )
 
 // windowOp runs axbus window with args on app pid's window, and checks and decodes its reply.
@@ -68,5 +69,5 @@ func TestWindowOnGTK3(t *testing.T) {
 		t.Fatalf("window close: %+v", r)
 	}
 	dd.await(t, "the fixture quitting once its window closed", dd.apps[kind].PID, 10*time.Second,
-		func(e api.Envelope) bool { return e.Type == observer.EventAppTerminated })
+		func(e api.Envelope) bool { return e.Type == model.EventAppTerminated })
 }

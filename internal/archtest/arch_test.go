@@ -169,18 +169,19 @@ func TestNoSourceFileIsLong(t *testing.T) {
 }
 
 // closures are the rules on a package's whole dependency closure, beyond its own imports: the
-// core knows no platform and no NATS; the wire types need nothing but the core; a Go agent's
-// client holds no service, no backend, no server and no platform package (backoff, standard library
-// alone, paces its asking again).
+// model and the observer's core know no platform and no NATS; the wire types need nothing but the
+// model; a Go agent's client holds no service, no observer, no server and no platform package
+// (backoff, standard library alone, paces its asking again).
 var closures = []struct {
 	dir string
 	// allowed are the only packages (not the standard library) the closure may hold; one
 	// ending in "/..." stands for a module and all its packages.
 	allowed []string
 }{
-	{"observer", []string{module + "observer"}},
-	{"api", []string{module + "api", module + "observer"}},
-	{"client", []string{module + "client", module + "api", module + "observer",
+	{"model", []string{module + "model"}},
+	{"observer", []string{module + "observer", module + "model"}},
+	{"api", []string{module + "api", module + "model"}},
+	{"client", []string{module + "client", module + "api", module + "model",
 		"github.com/nats-io/nats.go/...", "github.com/nats-io/nkeys/...", "github.com/nats-io/nuid/...",
 		"github.com/klauspost/compress/...", "github.com/cenkalti/backoff/v4", "golang.org/x/crypto/...", "golang.org/x/sys/..."}},
 }
@@ -193,10 +194,10 @@ func allows(allowed []string, dep string) bool {
 	})
 }
 
-// TestDependencyClosures: observer's closure is the standard library, api's the standard
-// library and observer (no NATS, no schema validator, no platform package), client's api,
-// observer and nats.go with its own dependencies (no bus, no observer/<backend or engine>, no
-// nats-server, no platform package), on linux and darwin.
+// TestDependencyClosures: model's closure is the standard library, observer's and api's the
+// standard library and model (no NATS, no schema validator, no platform package), client's api,
+// model and nats.go with its own dependencies (no bus, no observer, no nats-server, no platform
+// package), on linux and darwin.
 func TestDependencyClosures(t *testing.T) {
 	for _, c := range closures {
 		for _, goos := range []string{"linux", "darwin"} {
@@ -212,6 +213,60 @@ func TestDependencyClosures(t *testing.T) {
 					t.Errorf("GOOS=%s: %s depends on %s: its closure may hold only %v and the standard library", goos, c.dir, dep, c.allowed)
 				}
 			}
+		}
+	}
+}
+
+// fuzzLine is one target of the Makefile's fuzz rule: a fuzz test and its package.
+var fuzzLine = regexp.MustCompile(`-fuzz '\^(Fuzz\w+)\$\$' .* \./(\S+)/$`)
+
+// TestMakeFuzzRunsEveryFuzzTest: every fuzz test in the repository is a target of `make fuzz`,
+// named with the package that holds it (go test -fuzz over a package without it runs nothing and
+// passes, as three did once their tests moved).
+func TestMakeFuzzRunsEveryFuzzTest(t *testing.T) {
+	root := filepath.Join("..", "..")
+	makefile, err := os.ReadFile(filepath.Join(root, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := map[string]bool{}
+	for _, line := range strings.Split(string(makefile), "\n") {
+		if m := fuzzLine.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+			targets[m[2]+"."+m[1]] = true
+		}
+	}
+	decl := regexp.MustCompile(`(?m)^func (Fuzz\w+)\(`)
+	found := map[string]bool{}
+	err = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		dir, _ := filepath.Rel(root, filepath.Dir(path))
+		for _, m := range decl.FindAllStringSubmatch(string(data), -1) {
+			name := filepath.ToSlash(dir) + "." + m[1]
+			found[name] = true
+			if !targets[name] {
+				t.Errorf("%s is not fuzzed by make fuzz: add it with ./%s/", m[1], filepath.ToSlash(dir))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for target := range targets {
+		if !found[target] {
+			t.Errorf("make fuzz names %s, which is no fuzz test of that package", target)
 		}
 	}
 }

@@ -4,9 +4,10 @@ import (
 	"context"
 	"slices"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/embedded"
-	"github.com/axbus/axbus/observer"
 )
 
 // grants are what each role's accounts reach of the daemon's (the server enforces them: a
@@ -113,7 +114,7 @@ func creds(s *embedded.Server) func(ctx context.Context, r api.CredsRequest) (*a
 			err = s.RemoveUser(r.Name)
 		}
 		if err != nil {
-			return nil, observer.Errorf(observer.CodeBadRequest, "See the identities with: axbus creds ls", "%v", err)
+			return nil, model.Errorf(model.CodeBadRequest, "See the identities with: axbus creds ls", "%v", err)
 		}
 		reply := &api.CredsReply{Users: []api.User{}}
 		for _, u := range s.Users() {

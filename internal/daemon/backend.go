@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
@@ -33,7 +35,7 @@ func OpenBackend(cfg Config) (observer.Backend, error) {
 	name := cfg.Backend
 	if name == "" || name == "auto" {
 		if platformBackend == "" {
-			return nil, observer.Errorf(observer.CodeUnavailable,
+			return nil, model.Errorf(model.CodeUnavailable,
 				"Run with --backend sim for the simulated desktop.",
 				"no accessibility backend for this platform yet")
 		}
@@ -41,7 +43,7 @@ func OpenBackend(cfg Config) (observer.Backend, error) {
 	}
 	open, ok := backends[name]
 	if !ok {
-		return nil, observer.Errorf(observer.CodeBadRequest, "Choose one of: auto, "+strings.Join(Backends(), ", ")+".",
+		return nil, model.Errorf(model.CodeBadRequest, "Choose one of: auto, "+strings.Join(Backends(), ", ")+".",
 			"unknown backend %q", name)
 	}
 	return open(cfg)

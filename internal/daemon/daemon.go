@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/commands"
@@ -64,7 +66,7 @@ type Config struct {
 	// re-read runs every SnapResync cycles (0: never). An app nobody subscribes to is not read.
 	SnapInterval time.Duration
 	SnapResync   int
-	SnapApps     []observer.AppQuery
+	SnapApps     []model.AppQuery
 
 	// EventStream bounds the event history (zero: embedded.EventStreamLimits); tests fill a
 	// small one. The audit trail has a stream of its own (embedded.AuditStreamLimits).
@@ -111,7 +113,7 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	if cfg.HubURL != "" {
 		role := cmp.Or(cfg.HubRole, api.RoleAgent)
 		if !slices.Contains(api.Roles, role) {
-			return nil, observer.Errorf(observer.CodeBadRequest, "Give --hub-role monitor, agent or admin.", "unknown hub role %q", role)
+			return nil, model.Errorf(model.CodeBadRequest, "Give --hub-role monitor, agent or admin.", "unknown hub role %q", role)
 		}
 		opts = append(opts, embedded.WithLeaf(embedded.Leaf{URL: cfg.HubURL, SeedFile: cfg.HubSeed, CAFile: cfg.HubCA,
 			Role: role}))
@@ -145,7 +147,7 @@ func Start(cfg Config) (_ *Daemon, err error) {
 	d.Observer = observer.New(d.Backend)
 	d.Pub = bus.NewPublisher(d.Server.Conn(), d.Subjects, 0, cfg.Log.With("part", "publisher"))
 	d.Audit = bus.NewAudit(d.Server.Conn(), d.Subjects, d.Pub.Boot(), d.Observer.Store(), cfg.Log.With("part", "audit"))
-	if d.token, err = d.Observer.Subscribe(func(e observer.Event) { d.Pub.Offer(e) }); err != nil {
+	if d.token, err = d.Observer.Subscribe(func(e model.Event) { d.Pub.Offer(e) }); err != nil {
 		return d, err
 	}
 	if cfg.SnapInterval >= 0 {

@@ -6,8 +6,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/headless"
-	"github.com/axbus/axbus/observer"
 )
 
 // Headless is a private headless desktop the daemon runs, with its fixture app.
@@ -38,14 +39,14 @@ func StartHeadless(cfg *Config, stateDir string) (*Headless, error) {
 		}
 	case "always":
 		if !servesPlatform(cfg.Backend) {
-			return nil, observer.Errorf(observer.CodeBadRequest, "Drop --headless always, or use --backend atspi.",
+			return nil, model.Errorf(model.CodeBadRequest, "Drop --headless always, or use --backend atspi.",
 				"the %s backend serves no headless desktop", cfg.Backend)
 		}
 	default:
-		return nil, observer.Errorf(observer.CodeBadRequest, "Use --headless never, auto or always.", "unknown --headless %q", cfg.Headless)
+		return nil, model.Errorf(model.CodeBadRequest, "Use --headless never, auto or always.", "unknown --headless %q", cfg.Headless)
 	}
 	if err := headless.Available(); err != nil {
-		return nil, observer.Errorf(observer.CodeUnavailable, "Run make deps (or install the packages it names).", "%v", err)
+		return nil, model.Errorf(model.CodeUnavailable, "Run make deps (or install the packages it names).", "%v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

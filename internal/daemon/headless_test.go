@@ -4,7 +4,7 @@ import (
 	"log/slog"
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // TestSimNeedsNoDesktop: the simulated desktop never brings up a headless desktop, so `make run
@@ -17,7 +17,7 @@ func TestSimNeedsNoDesktop(t *testing.T) {
 		t.Fatalf("--backend sim --headless auto: %v, %v", h, err)
 	}
 	cfg.Headless = "always"
-	if _, err := StartHeadless(&cfg, t.TempDir()); observer.CodeOf(err) != observer.CodeBadRequest {
+	if _, err := StartHeadless(&cfg, t.TempDir()); model.CodeOf(err) != model.CodeBadRequest {
 		t.Fatalf("--backend sim --headless always: %v", err)
 	}
 }

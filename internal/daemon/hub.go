@@ -9,9 +9,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/embedded"
-	"github.com/axbus/axbus/observer"
 )
 
 // HubPermissions are what a hub's client of role may publish and subscribe to, on hosts (none:
@@ -74,17 +75,17 @@ func LoadHubClients(dir string) ([]HubClient, error) {
 // and records it; the hub takes it at its next start. It returns the credential's file.
 func AddHubClient(dir, name, role string, hosts []string) (string, error) {
 	if err := embedded.CheckUserName(name); err != nil {
-		return "", observer.Errorf(observer.CodeBadRequest, "Name it with lower-case letters, digits, - and _.", "%v", err)
+		return "", model.Errorf(model.CodeBadRequest, "Name it with lower-case letters, digits, - and _.", "%v", err)
 	}
 	if !slices.Contains(api.Roles, role) {
-		return "", observer.Errorf(observer.CodeBadRequest, "Give --role monitor, agent or admin.", "unknown role %q", role)
+		return "", model.Errorf(model.CodeBadRequest, "Give --role monitor, agent or admin.", "unknown role %q", role)
 	}
 	clients, err := LoadHubClients(dir)
 	if err != nil {
 		return "", err
 	}
 	if slices.ContainsFunc(clients, func(c HubClient) bool { return c.Name == name }) {
-		return "", observer.Errorf(observer.CodeBadRequest, "Choose another name.", "the hub has a client %s already", name)
+		return "", model.Errorf(model.CodeBadRequest, "Choose another name.", "the hub has a client %s already", name)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err

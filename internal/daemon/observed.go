@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -19,10 +21,10 @@ func (d *Daemon) gateRechecks() {
 		return
 	}
 	// The stream's own subscription covers every event subject: a client is interest past it.
-	const probeType = string(observer.EventValueChanged)
+	const probeType = string(model.EventValueChanged)
 	own := d.Server.Interest(d.Subjects.Event("-", probeType))
 	stream := d.Subjects.StreamName()
-	gate.RecheckWhen(func(app observer.App) observer.Recheck {
+	gate.RecheckWhen(func(app model.App) observer.Recheck {
 		switch {
 		case d.Waits.Pending(app.PID) || d.Commands.Settling(app.PID):
 			return observer.RecheckFast

@@ -5,8 +5,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 )
 
 // heavyGate admits heavy work (api.MaxHeavy and the rest) by count and estimated bytes, for
@@ -54,7 +55,7 @@ func (g *heavyGate) acquire(ctx context.Context, who string, cost int64) (releas
 			g.drop(t)
 			g.busy++
 			g.mu.Unlock()
-			return nil, observer.Errorf(observer.CodeBusy, "Wait for your screenshots, reads or scoped inspections to end, then retry.",
+			return nil, model.Errorf(model.CodeBusy, "Wait for your screenshots, reads or scoped inspections to end, then retry.",
 				"%s has %d heavy requests running and %d waiting (the daemon %d and %d)", who, u.running, u.queued, g.running, g.queued).
 				With("heavy_running", u.running)
 		}
@@ -75,7 +76,7 @@ func (g *heavyGate) acquire(ctx context.Context, who string, cost int64) (releas
 		if admitted {
 			g.release(t)
 		}
-		return nil, observer.Errorf(observer.CodeBusy, "Retry when the daemon is less busy, or ask for less (a window, a region, a smaller max_side).",
+		return nil, model.Errorf(model.CodeBusy, "Retry when the daemon is less busy, or ask for less (a window, a region, a smaller max_side).",
 			"no turn for heavy work came within the request's time (%v waited)", time.Since(start).Round(time.Millisecond)).
 			With("waited_ms", time.Since(start).Milliseconds())
 	}
@@ -193,7 +194,7 @@ func (o *Observing) admitShot(ctx context.Context, pixelBytes int64) (func(), er
 }
 
 // walkCost is the estimated memory of a walk within budget.
-func walkCost(b observer.Budget) int64 { return int64(b.MaxElements) * api.HeavyElementBytes }
+func walkCost(b model.Budget) int64 { return int64(b.MaxElements) * api.HeavyElementBytes }
 
 // HeavyStatus is what status reports of the heavy work.
 func (o *Observing) HeavyStatus() *api.HeavyStatus { return o.gate.status() }

@@ -6,9 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 // TestHeavyGateShares: an identity runs at most its share, queues a few more and is BUSY
@@ -39,7 +40,7 @@ func TestHeavyGateShares(t *testing.T) {
 		defer g.mu.Unlock()
 		return g.queued == api.MaxHeavyQueuedPerIdentity
 	})
-	if _, err := g.acquire(ctx, "a", 1); observer.CodeOf(err) != observer.CodeBusy {
+	if _, err := g.acquire(ctx, "a", 1); model.CodeOf(err) != model.CodeBusy {
 		t.Fatalf("past the queue: %v, want BUSY", err)
 	}
 	rb, err := g.acquire(ctx, "b", api.MaxHeavyBytesPerIdentity*10) // clamped to its share
@@ -75,7 +76,7 @@ func TestHeavyGateDeadline(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 	defer cancel()
-	if _, err := g.acquire(ctx, "a", 1); observer.CodeOf(err) != observer.CodeBusy {
+	if _, err := g.acquire(ctx, "a", 1); model.CodeOf(err) != model.CodeBusy {
 		t.Fatalf("after its deadline: %v, want BUSY", err)
 	}
 	for _, r := range releases {

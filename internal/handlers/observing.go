@@ -3,6 +3,8 @@ package handlers
 import (
 	"context"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/observer"
@@ -32,7 +34,7 @@ func (o *Observing) Apps(ctx context.Context, _ api.AppsRequest) (any, error) {
 		return nil, err
 	}
 	if apps == nil {
-		apps = []observer.App{}
+		apps = []model.App{}
 	}
 	return api.AppsReply{Apps: apps}, nil
 }
@@ -44,7 +46,7 @@ func (o *Observing) Windows(ctx context.Context, r api.WindowsRequest) (any, err
 		return nil, err
 	}
 	if wins == nil {
-		wins = []observer.Window{}
+		wins = []model.Window{}
 	}
 	return api.WindowsReply{App: app.Ref(), Windows: wins}, nil
 }
@@ -57,7 +59,7 @@ func (o *Observing) Inspect(ctx context.Context, r api.InspectRequest) (any, err
 		return nil, err
 	}
 	if who := api.IdentityOf(ctx); r.OCR && !api.Pixels.May(who.Role) {
-		return nil, observer.Errorf(observer.CodePermissionDenied, "Inspect without ocr, or ask an admin for an agent's credentials.",
+		return nil, model.Errorf(model.CodePermissionDenied, "Inspect without ocr, or ask an admin for an agent's credentials.",
 			"%s (role %s) may not read the screen's pixels (ocr)", who.Name, who.Role)
 	}
 	inspect := func() (any, error) {
@@ -70,7 +72,7 @@ func (o *Observing) Inspect(ctx context.Context, r api.InspectRequest) (any, err
 	if scope == nil {
 		return inspect()
 	}
-	return o.heavy(ctx, walkCost(observer.WideBudget()), inspect)
+	return o.heavy(ctx, walkCost(model.WideBudget()), inspect)
 }
 
 // Read walks a window for its text with the whole budget: heavy work.
@@ -79,7 +81,7 @@ func (o *Observing) Read(ctx context.Context, r api.ReadRequest) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return o.heavy(ctx, walkCost(observer.WholeBudget()), func() (any, error) {
+	return o.heavy(ctx, walkCost(model.WholeBudget()), func() (any, error) {
 		return text.Read(ctx, o.obs, text.Request{App: r.Query(), Window: r.Window, Scope: scope, Limit: r.Limit, All: r.All})
 	})
 }
@@ -115,7 +117,7 @@ func optionalScope(s string) (*observer.Scope, error) {
 
 // encodeListing encodes an inspection with its own encoder, as the wait endpoint does: the
 // same bytes as encoding/json, 2.7x faster.
-func encodeListing(insp *observer.Inspection, err error) (any, error) {
+func encodeListing(insp *model.Inspection, err error) (any, error) {
 	if err != nil {
 		return nil, err
 	}

@@ -9,9 +9,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/screen"
 )
 
@@ -112,16 +113,16 @@ func (st *shotStore) part(holder, id string, i int) ([]byte, error) {
 			continue
 		}
 		if s.holder != holder {
-			return nil, observer.Errorf(observer.CodePermissionDenied, "Take a screenshot yourself: its parts are the taker's alone.",
+			return nil, model.Errorf(model.CodePermissionDenied, "Take a screenshot yourself: its parts are the taker's alone.",
 				"screenshot %s is another identity's", id)
 		}
 		start := i * api.ShotPartSize
 		if i < 0 || start >= len(s.png) {
-			return nil, observer.Errorf(observer.CodeBadRequest, "Ask for the parts from 0 to the reply's parts - 1.", "screenshot %s has no part %d", id, i)
+			return nil, model.Errorf(model.CodeBadRequest, "Ask for the parts from 0 to the reply's parts - 1.", "screenshot %s has no part %d", id, i)
 		}
 		return s.png[start:min(start+api.ShotPartSize, len(s.png))], nil
 	}
-	return nil, observer.Errorf(observer.CodeSnapshotExpired, "Take the screenshot again: its parts are kept 2 minutes, for the identity that took it.",
+	return nil, model.Errorf(model.CodeSnapshotExpired, "Take the screenshot again: its parts are kept 2 minutes, for the identity that took it.",
 		"no screenshot %s of yours is kept", id)
 }
 
@@ -155,21 +156,21 @@ func (o *Observing) ScreenshotPart(ctx context.Context, r api.ScreenshotPartRequ
 
 // recognizeWindow is the text recognised in a screenshot of the inspected window; a screenshot
 // that fails is its error, never the inspection's.
-func (o *Observing) recognizeWindow(ctx context.Context, insp *observer.Inspection) *observer.RecognizedText {
-	shot, err := screen.Screenshot(ctx, o.obs, screen.Request{App: observer.AppQuery{PID: insp.App.PID}, Window: insp.Window.ID,
+func (o *Observing) recognizeWindow(ctx context.Context, insp *model.Inspection) *model.RecognizedText {
+	shot, err := screen.Screenshot(ctx, o.obs, screen.Request{App: model.AppQuery{PID: insp.App.PID}, Window: insp.Window.ID,
 		Admit: o.admitShot})
 	if err != nil {
-		return &observer.RecognizedText{From: observer.RecognizedFrom, Lines: []observer.RecognizedLine{}, Error: observer.AsError(err)}
+		return &model.RecognizedText{From: model.RecognizedFrom, Lines: []model.RecognizedLine{}, Error: model.AsError(err)}
 	}
 	return o.recognize(ctx, shot)
 }
 
 // recognize is the text recognised in shot, in a turn of heavy work of the requester's (the
 // recogniser's own memory is its process's: the turn bounds how many run, weighed by the PNG).
-func (o *Observing) recognize(ctx context.Context, shot *screen.Shot) *observer.RecognizedText {
+func (o *Observing) recognize(ctx context.Context, shot *screen.Shot) *model.RecognizedText {
 	release, err := o.gate.acquire(ctx, api.IdentityOf(ctx).Name, int64(len(shot.PNG)))
 	if err != nil {
-		return &observer.RecognizedText{From: observer.RecognizedFrom, Lines: []observer.RecognizedLine{}, Error: observer.AsError(err)}
+		return &model.RecognizedText{From: model.RecognizedFrom, Lines: []model.RecognizedLine{}, Error: model.AsError(err)}
 	}
 	defer release()
 	return screen.Recognize(ctx, o.recognizer, shot.PNG, shot.Width, shot.Height)

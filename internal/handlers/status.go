@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/nats-io/nats.go"
 
 	"github.com/axbus/axbus/api"
@@ -103,7 +105,7 @@ func (s *Status) streamStatus(stream string) api.StreamStatus {
 
 // snapStatus is status's view of the diffs: pub's counters, p's apps.
 func snapStatus(pub *bus.SnapPublisher, p *live.Poller, subj api.Subjects) *api.SnapStatus {
-	st := &api.SnapStatus{PublisherStats: pub.Stats(), Polled: []observer.AppPollStats{}}
+	st := &api.SnapStatus{PublisherStats: pub.Stats(), Polled: []model.AppPollStats{}}
 	if p == nil {
 		return st
 	}

@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 	"github.com/nats-io/nats.go"
 )
 
@@ -80,7 +81,7 @@ func (a *LeaseAgent) Act(t *testing.T, action string, req api.ActionRequest) (*a
 }
 
 // InspectTarget is SNAPSHOT:ELEMENT of the element of app's window with this role and name.
-func (a *LeaseAgent) InspectTarget(t *testing.T, app api.AppTarget, role observer.Role, name string) string {
+func (a *LeaseAgent) InspectTarget(t *testing.T, app api.AppTarget, role model.Role, name string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -109,8 +110,8 @@ func MustJSON(t *testing.T, v any) []byte {
 // MustBeHeldBy fails unless err is LEASE_HELD naming holder, with its expiry.
 func MustBeHeldBy(t *testing.T, what string, err error, holder string) {
 	t.Helper()
-	e := observer.AsError(err)
-	if e == nil || e.Code != observer.CodeLeaseHeld || e.Details["holder"] != holder || e.Details["expires"] == nil ||
+	e := model.AsError(err)
+	if e == nil || e.Code != model.CodeLeaseHeld || e.Details["holder"] != holder || e.Details["expires"] == nil ||
 		!strings.Contains(e.Message, holder) || e.Suggestion == "" {
 		t.Fatalf("%s: want LEASE_HELD naming %s, got %#v", what, holder, e)
 	}

@@ -12,9 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
-	"github.com/axbus/axbus/observer"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -203,7 +204,7 @@ func StoredAfter(t *testing.T, c *client.Client, app string, cursor uint64, n in
 }
 
 // ErrorOf is a tool error's code and its JSON body's error.
-func ErrorOf(t *testing.T, r *mcp.CallToolResult) *observer.Error {
+func ErrorOf(t *testing.T, r *mcp.CallToolResult) *model.Error {
 	t.Helper()
 	if !r.IsError || len(r.Content) < 2 {
 		t.Fatalf("want a tool error, got %s", Text(r))

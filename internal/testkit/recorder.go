@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // Received is an event as a Recorder kept it, with when its sink got it.
 type Received struct {
-	observer.Event
+	model.Event
 	At time.Time
 }
 
@@ -26,10 +26,10 @@ type Recorder struct {
 
 // Record starts watch with a sink that keeps every event; the watch stops with the test. watch
 // is a backend's Watch or anything of its shape.
-func Record(t testing.TB, watch func(sink func(observer.Event)) (stop func(), err error)) *Recorder {
+func Record(t testing.TB, watch func(sink func(model.Event)) (stop func(), err error)) *Recorder {
 	t.Helper()
 	r := &Recorder{more: make(chan struct{}, 1)}
-	stop, err := watch(func(e observer.Event) {
+	stop, err := watch(func(e model.Event) {
 		now := time.Now()
 		r.mu.Lock()
 		r.events = append(r.events, Received{Event: e, At: now})
@@ -54,10 +54,10 @@ func (r *Recorder) All() []Received {
 }
 
 // Events is every event so far.
-func (r *Recorder) Events() []observer.Event {
+func (r *Recorder) Events() []model.Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	out := make([]observer.Event, len(r.events))
+	out := make([]model.Event, len(r.events))
 	for i, e := range r.events {
 		out[i] = e.Event
 	}
@@ -73,7 +73,7 @@ func (r *Recorder) Mark() int {
 
 // WaitFor returns the first event from index after on that matches, waiting up to within for
 // it; it fails t, listing what came, when none does.
-func (r *Recorder) WaitFor(t testing.TB, after int, within time.Duration, what string, match func(observer.Event) bool) Received {
+func (r *Recorder) WaitFor(t testing.TB, after int, within time.Duration, what string, match func(model.Event) bool) Received {
 	t.Helper()
 	deadline := time.After(within)
 	for {

@@ -6,31 +6,31 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // structuralRoles lay other elements out: one without a name, a value or a state worth saying,
 // that takes no focus, is folded away and its children take its place. An unnamed label is one
 // too: HTML's <label> wraps the text that names a control.
-var structuralRoles = map[observer.Role]bool{
-	observer.RoleFiller: true, observer.RolePanel: true, observer.RoleGroup: true, observer.RoleSplitGroup: true,
-	observer.RoleScrollArea: true, observer.RoleLabel: true,
+var structuralRoles = map[model.Role]bool{
+	model.RoleFiller: true, model.RolePanel: true, model.RoleGroup: true, model.RoleSplitGroup: true,
+	model.RoleScrollArea: true, model.RoleLabel: true,
 }
 
 // echoRoles are the roles of a run of text that may only repeat the element it is in: the text of
 // a web page's cell or heading, the label inside a GTK 4 button. One that says nothing more is
 // folded away.
-var echoRoles = map[observer.Role]bool{observer.RoleText: true, observer.RoleLabel: true}
+var echoRoles = map[model.Role]bool{model.RoleText: true, model.RoleLabel: true}
 
 // toggleRoles show their value as a state (checked, mixed): their value says it again.
-var toggleRoles = map[observer.Role]bool{
-	observer.RoleCheckbox: true, observer.RoleRadio: true, observer.RoleSwitch: true, observer.RoleToggleButton: true,
+var toggleRoles = map[model.Role]bool{
+	model.RoleCheckbox: true, model.RoleRadio: true, model.RoleSwitch: true, model.RoleToggleButton: true,
 }
 
 // inspectionForm is the header (the snapshot's id, once), one element a line indented by depth
 // (id, role, name, value, the states that say something), then the text recognised from pixels
 // when asked. Structural containers and repeated text are folded away (see elementLines).
-func inspectionForm(w io.Writer, insp *observer.Inspection) error {
+func inspectionForm(w io.Writer, insp *model.Inspection) error {
 	lines, folded := elementLines(insp.Elements)
 	fmt.Fprintf(w, "snapshot %s: %s (pid %d), window %q: %d elements", insp.SnapshotID, insp.App.Name, insp.App.PID, insp.Window.Title, len(insp.Elements))
 	if folded > 0 {
@@ -66,7 +66,7 @@ type placed struct {
 // and how many were folded away: a structural container with nothing of its own to say (its
 // children are printed at its depth), and text that repeats the name or value of the element it
 // is in. The first element, the listing's root, is always printed.
-func elementLines(els []observer.Element) (lines []string, folded int) {
+func elementLines(els []model.Element) (lines []string, folded int) {
 	at := make(map[string]placed, len(els))
 	for i := range els {
 		el := &els[i]
@@ -76,7 +76,7 @@ func elementLines(els []observer.Element) (lines []string, folded int) {
 		}
 		states := stateWords(el.Role, el.States)
 		value, hasValue := shownValue(el)
-		says := len(states) > 0 || hasValue || el.Secure || el.States.Has(observer.StateFocusable)
+		says := len(states) > 0 || hasValue || el.Secure || el.States.Has(model.StateFocusable)
 		structural := structuralRoles[el.Role] && el.Name == "" && !says
 		echo := echoRoles[el.Role] && el.Children == 0 && el.Name != "" && !says && (el.Name == up.name || el.Name == up.value)
 		if i > 0 && (structural || echo) {
@@ -91,7 +91,7 @@ func elementLines(els []observer.Element) (lines []string, folded int) {
 }
 
 // elementLine is `e12 button "Save" [disabled]`, indented two spaces a level.
-func elementLine(el *observer.Element, depth int, states []string, value string, hasValue bool) string {
+func elementLine(el *model.Element, depth int, states []string, value string, hasValue bool) string {
 	var b strings.Builder
 	b.WriteString(strings.Repeat("  ", depth) + el.ID + " " + string(el.Role))
 	if el.Name != "" {
@@ -111,7 +111,7 @@ func elementLine(el *observer.Element, depth int, states []string, value string,
 
 // shownValue is an element's value when it says something: not a secure field's (never read),
 // not empty, not its name again, not a toggle's (its state says it).
-func shownValue(el *observer.Element) (string, bool) {
+func shownValue(el *model.Element) (string, bool) {
 	if el.Value == nil || el.Secure || *el.Value == "" || *el.Value == el.Name || toggleRoles[el.Role] {
 		return "", false
 	}
@@ -120,7 +120,7 @@ func shownValue(el *observer.Element) (string, bool) {
 
 // recognizedForm is the text recognised from the window's pixels, one line each with its box as
 // fractions of the window (x,y from its top-left corner, then width x height).
-func recognizedForm(w io.Writer, rt *observer.RecognizedText) error {
+func recognizedForm(w io.Writer, rt *model.RecognizedText) error {
 	if rt == nil {
 		return nil
 	}

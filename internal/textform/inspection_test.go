@@ -4,20 +4,20 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // shown are the states of an element on screen that a user can act on.
-const shown = observer.StateVisible | observer.StateShowing | observer.StateFocusable
+const shown = model.StateVisible | model.StateShowing | model.StateFocusable
 
 // listing is an inspection of els, each given as its parent's index (-1 for the root).
-func listing(parents []int, els ...observer.Element) *observer.Inspection {
-	insp := &observer.Inspection{SnapshotID: "s_0123456789ab", App: observer.AppRef{Name: "Notes", PID: 501},
-		Window: observer.WindowRef{ID: "w1", Title: "Notes"}}
+func listing(parents []int, els ...model.Element) *model.Inspection {
+	insp := &model.Inspection{SnapshotID: "s_0123456789ab", App: model.AppRef{Name: "Notes", PID: 501},
+		Window: model.WindowRef{ID: "w1", Title: "Notes"}}
 	for i, el := range els {
-		el.ID = observer.ElementID(i)
+		el.ID = model.ElementID(i)
 		if p := parents[i]; p >= 0 {
-			el.Parent = observer.ElementID(p)
+			el.Parent = model.ElementID(p)
 			el.Depth = insp.Elements[p].Depth + 1
 			insp.Elements[p].Children++
 		}
@@ -27,7 +27,7 @@ func listing(parents []int, els ...observer.Element) *observer.Inspection {
 }
 
 // text is insp's text form, a line each.
-func text(t *testing.T, insp *observer.Inspection) []string {
+func text(t *testing.T, insp *model.Inspection) []string {
 	t.Helper()
 	var b strings.Builder
 	if err := Of(insp)(&b); err != nil {
@@ -37,7 +37,7 @@ func text(t *testing.T, insp *observer.Inspection) []string {
 }
 
 // wantLines checks insp's text form line by line.
-func wantLines(t *testing.T, insp *observer.Inspection, want []string) {
+func wantLines(t *testing.T, insp *model.Inspection, want []string) {
 	t.Helper()
 	if got := text(t, insp); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -50,13 +50,13 @@ func ptr(s string) *string { return &s }
 // focusable) are never written; an element that reports no state at all is not disabled.
 func TestStatesSayTheExceptions(t *testing.T) {
 	insp := listing([]int{-1, 0, 0, 0, 0, 0, 0},
-		observer.Element{Role: observer.RoleWindow, Name: "Notes", States: shown | observer.StateEnabled | observer.StateActive},
-		observer.Element{Role: observer.RoleCheckbox, Name: "Remember me", Value: ptr("0"), States: shown},
-		observer.Element{Role: observer.RoleCheckbox, Name: "Bold", Value: ptr("1"), States: shown | observer.StateEnabled | observer.StateChecked | observer.StateFocused},
-		observer.Element{Role: observer.RoleGroup, Name: "Web view"},
-		observer.Element{Role: observer.RoleComboBox, Name: "Colour", States: shown | observer.StateEnabled | observer.StateExpandable},
-		observer.Element{Role: observer.RoleTextField, Name: "Name", Value: ptr(""), States: shown | observer.StateEnabled | observer.StateEditable},
-		observer.Element{Role: observer.RoleTextArea, Name: "Log", Value: ptr("line 1"), States: shown | observer.StateEnabled | observer.StateMultiLine | observer.StateReadOnly},
+		model.Element{Role: model.RoleWindow, Name: "Notes", States: shown | model.StateEnabled | model.StateActive},
+		model.Element{Role: model.RoleCheckbox, Name: "Remember me", Value: ptr("0"), States: shown},
+		model.Element{Role: model.RoleCheckbox, Name: "Bold", Value: ptr("1"), States: shown | model.StateEnabled | model.StateChecked | model.StateFocused},
+		model.Element{Role: model.RoleGroup, Name: "Web view"},
+		model.Element{Role: model.RoleComboBox, Name: "Colour", States: shown | model.StateEnabled | model.StateExpandable},
+		model.Element{Role: model.RoleTextField, Name: "Name", Value: ptr(""), States: shown | model.StateEnabled | model.StateEditable},
+		model.Element{Role: model.RoleTextArea, Name: "Log", Value: ptr("line 1"), States: shown | model.StateEnabled | model.StateMultiLine | model.StateReadOnly},
 	)
 	want := []string{
 		`snapshot s_0123456789ab: Notes (pid 501), window "Notes": 7 elements`,
@@ -75,17 +75,17 @@ func TestStatesSayTheExceptions(t *testing.T) {
 // one with a name, a state or the focus stays, and so does the root.
 func TestStructuralContainersFold(t *testing.T) {
 	insp := listing([]int{-1, 0, 1, 2, 2, 1, 5, 1, 7, 1, 9},
-		observer.Element{Role: observer.RoleFiller, States: shown | observer.StateEnabled},                                         // e0, the root
-		observer.Element{Role: observer.RoleFiller, States: observer.StateVisible | observer.StateShowing | observer.StateEnabled}, // e1 folded
-		observer.Element{Role: observer.RoleScrollArea, States: observer.StateVisible | observer.StateEnabled},                     // e2 folded
-		observer.Element{Role: observer.RoleButton, Name: "Save", States: shown | observer.StateEnabled},                           // e3 at depth 1
-		observer.Element{Role: observer.RoleLabel, Name: "Ready", States: observer.StateEnabled},                                   // e4 at depth 1
-		observer.Element{Role: observer.RolePanel, Name: "Sidebar", States: observer.StateEnabled},                                 // e5 named: stays
-		observer.Element{Role: observer.RoleButton, Name: "Add", States: observer.StateEnabled},                                    // e6 at depth 2
-		observer.Element{Role: observer.RoleGroup, States: shown | observer.StateEnabled},                                          // e7 focusable: stays
-		observer.Element{Role: observer.RoleImage, Name: "Map", States: observer.StateEnabled},                                     // e8
-		observer.Element{Role: observer.RoleGroup, States: observer.StateEnabled | observer.StateSelected},                         // e9 selected: stays
-		observer.Element{Role: observer.RoleSplitGroup},                                                                            // e10 an empty leaf: folded
+		model.Element{Role: model.RoleFiller, States: shown | model.StateEnabled},                                   // e0, the root
+		model.Element{Role: model.RoleFiller, States: model.StateVisible | model.StateShowing | model.StateEnabled}, // e1 folded
+		model.Element{Role: model.RoleScrollArea, States: model.StateVisible | model.StateEnabled},                  // e2 folded
+		model.Element{Role: model.RoleButton, Name: "Save", States: shown | model.StateEnabled},                     // e3 at depth 1
+		model.Element{Role: model.RoleLabel, Name: "Ready", States: model.StateEnabled},                             // e4 at depth 1
+		model.Element{Role: model.RolePanel, Name: "Sidebar", States: model.StateEnabled},                           // e5 named: stays
+		model.Element{Role: model.RoleButton, Name: "Add", States: model.StateEnabled},                              // e6 at depth 2
+		model.Element{Role: model.RoleGroup, States: shown | model.StateEnabled},                                    // e7 focusable: stays
+		model.Element{Role: model.RoleImage, Name: "Map", States: model.StateEnabled},                               // e8
+		model.Element{Role: model.RoleGroup, States: model.StateEnabled | model.StateSelected},                      // e9 selected: stays
+		model.Element{Role: model.RoleSplitGroup},                                                                   // e10 an empty leaf: folded
 	)
 	want := []string{
 		`snapshot s_0123456789ab: Notes (pid 501), window "Notes": 11 elements, 3 folded`,
@@ -105,17 +105,17 @@ func TestStructuralContainersFold(t *testing.T) {
 // the text of an entry's value), through folded containers too; other text stays.
 func TestRepeatedTextFolds(t *testing.T) {
 	insp := listing([]int{-1, 0, 1, 0, 3, 3, 0, 6, 7, 0, 9},
-		observer.Element{Role: observer.RoleTable, Name: "Items"},
-		observer.Element{Role: observer.RoleCell, Name: "Apples"},
-		observer.Element{Role: observer.RoleText, Name: "Apples"}, // folded
-		observer.Element{Role: observer.RoleButton, Name: "Save", States: shown | observer.StateEnabled},
-		observer.Element{Role: observer.RoleLabel, Name: "Save", States: observer.StateEnabled | observer.StateVisible}, // folded
-		observer.Element{Role: observer.RoleLabel, Name: "Ctrl+S"},
-		observer.Element{Role: observer.RoleGroup, Name: "Size"},
-		observer.Element{Role: observer.RoleLabel},              // unnamed: folded
-		observer.Element{Role: observer.RoleText, Name: "Size"}, // repeats the group through the label: folded
-		observer.Element{Role: observer.RoleTextArea, Name: "Editor", Value: ptr("Edit me"), States: shown | observer.StateEnabled | observer.StateEditable},
-		observer.Element{Role: observer.RoleText, Name: "Edit me", Value: ptr("Edit me"), States: observer.StateEditable | observer.StateEnabled}, // folded
+		model.Element{Role: model.RoleTable, Name: "Items"},
+		model.Element{Role: model.RoleCell, Name: "Apples"},
+		model.Element{Role: model.RoleText, Name: "Apples"}, // folded
+		model.Element{Role: model.RoleButton, Name: "Save", States: shown | model.StateEnabled},
+		model.Element{Role: model.RoleLabel, Name: "Save", States: model.StateEnabled | model.StateVisible}, // folded
+		model.Element{Role: model.RoleLabel, Name: "Ctrl+S"},
+		model.Element{Role: model.RoleGroup, Name: "Size"},
+		model.Element{Role: model.RoleLabel},              // unnamed: folded
+		model.Element{Role: model.RoleText, Name: "Size"}, // repeats the group through the label: folded
+		model.Element{Role: model.RoleTextArea, Name: "Editor", Value: ptr("Edit me"), States: shown | model.StateEnabled | model.StateEditable},
+		model.Element{Role: model.RoleText, Name: "Edit me", Value: ptr("Edit me"), States: model.StateEditable | model.StateEnabled}, // folded
 	)
 	want := []string{
 		`snapshot s_0123456789ab: Notes (pid 501), window "Notes": 11 elements, 5 folded`,
@@ -131,7 +131,7 @@ func TestRepeatedTextFolds(t *testing.T) {
 
 // A secure field's value is never written, not even when a listing carries one.
 func TestSecureValueNeverWritten(t *testing.T) {
-	insp := listing([]int{-1}, observer.Element{Role: observer.RolePassword, Name: "Password", Value: ptr("hunter2"), Secure: true, States: shown | observer.StateEnabled})
+	insp := listing([]int{-1}, model.Element{Role: model.RolePassword, Name: "Password", Value: ptr("hunter2"), Secure: true, States: shown | model.StateEnabled})
 	got := text(t, insp)
 	if len(got) != 2 || got[1] != `e0 password_field "Password" (secure)` {
 		t.Fatalf("%q", got)
@@ -141,10 +141,10 @@ func TestSecureValueNeverWritten(t *testing.T) {
 // Text recognised from pixels follows the elements, one line each with its box; a failure says
 // why.
 func TestRecognizedTextFollowsTheElements(t *testing.T) {
-	insp := listing([]int{-1}, observer.Element{Role: observer.RoleWindow, Name: "Notes", States: shown | observer.StateEnabled})
-	insp.RecognizedText = &observer.RecognizedText{From: observer.RecognizedFrom, Lines: []observer.RecognizedLine{
-		{Text: "Save", Confidence: 0.96, Box: observer.Rect{X: 0.125, Y: 0.4, W: 0.1, H: 0.03}},
-		{Text: "Ready", Confidence: 0.9, Box: observer.Rect{X: 0.5, Y: 0.9, W: 0.2, H: 0.03}},
+	insp := listing([]int{-1}, model.Element{Role: model.RoleWindow, Name: "Notes", States: shown | model.StateEnabled})
+	insp.RecognizedText = &model.RecognizedText{From: model.RecognizedFrom, Lines: []model.RecognizedLine{
+		{Text: "Save", Confidence: 0.96, Box: model.Rect{X: 0.125, Y: 0.4, W: 0.1, H: 0.03}},
+		{Text: "Ready", Confidence: 0.9, Box: model.Rect{X: 0.5, Y: 0.9, W: 0.2, H: 0.03}},
 	}, Truncated: "line limit (300)"}
 	want := []string{
 		`snapshot s_0123456789ab: Notes (pid 501), window "Notes": 1 elements`,
@@ -155,8 +155,8 @@ func TestRecognizedTextFollowsTheElements(t *testing.T) {
 	}
 	wantLines(t, insp, want)
 
-	insp.RecognizedText = &observer.RecognizedText{From: observer.RecognizedFrom, Lines: []observer.RecognizedLine{},
-		Error: observer.Errorf(observer.CodeNotSupported, "Install Tesseract.", "no text recognition on this machine")}
+	insp.RecognizedText = &model.RecognizedText{From: model.RecognizedFrom, Lines: []model.RecognizedLine{},
+		Error: model.Errorf(model.CodeNotSupported, "Install Tesseract.", "no text recognition on this machine")}
 	got := text(t, insp)
 	if last := got[len(got)-1]; !strings.HasSuffix(last, ": 0 lines, none: NOT_SUPPORTED: no text recognition on this machine") {
 		t.Fatalf("%q", last)

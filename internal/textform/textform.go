@@ -13,8 +13,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/api"
-	"github.com/axbus/axbus/observer"
 )
 
 // Of is the writer of v's text form, or nil when v has none.
@@ -24,7 +25,7 @@ func Of(v any) func(io.Writer) error {
 		return func(w io.Writer) error { return appsForm(w, r) }
 	case *api.WindowsReply:
 		return func(w io.Writer) error { return windowsForm(w, r) }
-	case *observer.Inspection:
+	case *model.Inspection:
 		return func(w io.Writer) error { return inspectionForm(w, r) }
 	case *api.WaitResult:
 		return func(w io.Writer) error { return waitForm(w, r) }
@@ -179,7 +180,7 @@ func EventLine(env *api.Envelope) string {
 	return line
 }
 
-func rect(r *observer.Rect) string {
+func rect(r *model.Rect) string {
 	if r == nil {
 		return "-"
 	}

@@ -6,11 +6,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
 
 	"github.com/axbus/axbus/internal/xauth"
-	"github.com/axbus/axbus/observer"
 )
 
 // The clipboard is the X CLIPBOARD selection (ICCCM 2). Writing it makes a window of the
@@ -52,7 +53,7 @@ var clipAtoms = []string{"CLIPBOARD", "TARGETS", "UTF8_STRING", "TEXT", "text/pl
 
 // OpenClipboard connects to display (with xauthority's cookie, as Dial) for the clipboard alone
 // and starts its event loop. A failure to connect is xauth.Dial's error; the others are
-// *observer.Error.
+// *model.Error.
 func OpenClipboard(display, xauthority string) (*Clipboard, error) {
 	silenceXGB()
 	c, err := xauth.Dial(display, xauthority)
@@ -64,7 +65,7 @@ func OpenClipboard(display, xauthority string) (*Clipboard, error) {
 		r, err := xproto.InternAtom(c, false, uint16(len(name)), name).Reply()
 		if err != nil {
 			c.Close()
-			return nil, observer.Errorf(observer.CodeUnavailable, "Check that the X server runs.", "interning %s: %v", name, err).Wrap(err)
+			return nil, model.Errorf(model.CodeUnavailable, "Check that the X server runs.", "interning %s: %v", name, err).Wrap(err)
 		}
 		cc.atom[name] = r.Atom
 	}
@@ -75,7 +76,7 @@ func OpenClipboard(display, xauthority string) (*Clipboard, error) {
 	}
 	if err != nil {
 		c.Close()
-		return nil, observer.Errorf(observer.CodeUnavailable, "Check that the X server runs.", "creating the clipboard window: %v", err).Wrap(err)
+		return nil, model.Errorf(model.CodeUnavailable, "Check that the X server runs.", "creating the clipboard window: %v", err).Wrap(err)
 	}
 	go cc.loop()
 	return cc, nil
@@ -128,7 +129,7 @@ func (cc *Clipboard) do(ctx context.Context, op func()) error {
 	case <-cc.done:
 		return ErrClosed
 	case <-ctx.Done():
-		return observer.AsError(ctx.Err())
+		return model.AsError(ctx.Err())
 	}
 	<-ran
 	return nil
@@ -205,7 +206,7 @@ func (cc *Clipboard) Write(ctx context.Context, text string, has bool) (func() <
 		return nil, clipFailed("taking the clipboard", setErr)
 	}
 	if now, err := xproto.GetSelectionOwner(cc.c, cc.atom["CLIPBOARD"]).Reply(); err != nil || now.Owner != owner {
-		return nil, observer.Errorf(observer.CodeActionFailed, "Retry: another app took the clipboard at the same moment.", "the clipboard did not take the text")
+		return nil, model.Errorf(model.CodeActionFailed, "Retry: another app took the clipboard at the same moment.", "the clipboard did not take the text")
 	}
 	return func() <-chan struct{} {
 		if own == nil {

@@ -3,10 +3,10 @@ package x11
 import (
 	"context"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
-
-	"github.com/axbus/axbus/observer"
 )
 
 // Read reads the CLIPBOARD selection as text: ours from memory, another app's by asking it to
@@ -43,7 +43,7 @@ func (cc *Clipboard) Read(ctx context.Context) (string, bool, error) {
 		}
 	}
 	if target == 0 && len(targets.data) > 0 {
-		return "", false, observer.Errorf(observer.CodeNotSupported,
+		return "", false, model.Errorf(model.CodeNotSupported,
 			"The clipboard holds something other than text (an image, files); axbus reads and writes text only.",
 			"the clipboard offers no text")
 	}
@@ -86,12 +86,12 @@ func (cc *Clipboard) convert(ctx context.Context, target xproto.Atom) (converted
 			continue
 		}
 		if n.Property == xproto.AtomNone {
-			return converted{}, observer.Errorf(observer.CodeNotSupported, "The app that holds the clipboard refuses to give it as text; copy the text again.",
+			return converted{}, model.Errorf(model.CodeNotSupported, "The app that holds the clipboard refuses to give it as text; copy the text again.",
 				"the clipboard's owner refused the conversion")
 		}
 		break
 	}
-	r, err := xproto.GetProperty(cc.c, true, cc.win, prop, xproto.GetPropertyTypeAny, 0, observer.MaxClipboardText/4+1).Reply()
+	r, err := xproto.GetProperty(cc.c, true, cc.win, prop, xproto.GetPropertyTypeAny, 0, model.MaxClipboardText/4+1).Reply()
 	if err != nil {
 		return converted{}, clipFailed("reading the clipboard", err)
 	}
@@ -110,7 +110,7 @@ func (cc *Clipboard) convert(ctx context.Context, target xproto.Atom) (converted
 		if p, ok := ev.(xproto.PropertyNotifyEvent); !ok || p.Atom != prop || p.State != xproto.PropertyNewValue {
 			continue
 		}
-		r, err := xproto.GetProperty(cc.c, true, cc.win, prop, xproto.GetPropertyTypeAny, 0, observer.MaxClipboardText/4+1).Reply()
+		r, err := xproto.GetProperty(cc.c, true, cc.win, prop, xproto.GetPropertyTypeAny, 0, model.MaxClipboardText/4+1).Reply()
 		if err != nil {
 			return converted{}, clipFailed("reading the clipboard", err)
 		}
@@ -118,7 +118,7 @@ func (cc *Clipboard) convert(ctx context.Context, target xproto.Atom) (converted
 			return out, nil
 		}
 		out.typ, out.data = r.Type, append(out.data, r.Value...)
-		if len(out.data) > observer.MaxClipboardText {
+		if len(out.data) > model.MaxClipboardText {
 			return converted{}, tooLong()
 		}
 	}
@@ -142,15 +142,15 @@ func (cc *Clipboard) next(ctx context.Context) (xgb.Event, error) {
 	case <-cc.done:
 		return nil, ErrClosed
 	case <-ctx.Done():
-		return nil, observer.Errorf(observer.CodeTimeout, "The app that holds the clipboard does not answer; copy the text again.",
+		return nil, model.Errorf(model.CodeTimeout, "The app that holds the clipboard does not answer; copy the text again.",
 			"the clipboard's owner did not answer within %v", clipboardAnswer)
 	}
 }
 
 func tooLong() error {
-	return observer.Errorf(observer.CodeNotSupported, "Copy at most 200 KiB of text.", "the clipboard holds more than %d bytes of text", observer.MaxClipboardText)
+	return model.Errorf(model.CodeNotSupported, "Copy at most 200 KiB of text.", "the clipboard holds more than %d bytes of text", model.MaxClipboardText)
 }
 
 func clipFailed(what string, err error) error {
-	return observer.Errorf(observer.CodeUnavailable, "Check that the X server runs; retry.", "%s: %v", what, err).Wrap(err)
+	return model.Errorf(model.CodeUnavailable, "Check that the X server runs; retry.", "%s: %v", what, err).Wrap(err)
 }

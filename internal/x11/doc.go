@@ -20,7 +20,7 @@
 //	}
 //	err = x.Click(pid, 100, 200, 1, 1) // its window under the point focused first
 //
-// What X answers is an *observer.Error with the code and suggestion a user needs (a screen not
+// What X answers is an *model.Error with the code and suggestion a user needs (a screen not
 // at depth 24, a text the keyboard map cannot type, a clipboard owner that does not answer); a
 // failure to connect is returned as it is, for the caller to say what it needed the display for.
 package x11

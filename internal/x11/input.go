@@ -3,18 +3,18 @@ package x11
 import (
 	"context"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/jezek/xgb/xproto"
 	"github.com/jezek/xgb/xtest"
-
-	"github.com/axbus/axbus/observer"
 )
 
 // Input synthesised through XTEST. Without a window manager the app's window is raised and given
 // the input focus first, as xdotool's windowfocus does.
 
 // inputFailed is the error of a failed X request.
-func inputFailed(what string, err error) *observer.Error {
-	return observer.Errorf(observer.CodeActionFailed, "Check that the X server is alive; retry.", "%s: %v", what, err).Wrap(err)
+func inputFailed(what string, err error) *model.Error {
+	return model.Errorf(model.CodeActionFailed, "Check that the X server is alive; retry.", "%s: %v", what, err).Wrap(err)
 }
 
 // Click moves the pointer to (px, py) and clicks button count times, after raising and focusing
@@ -76,7 +76,7 @@ func (x *Conn) Tap(ctx context.Context, pid int, strokes []Keystroke) error {
 	}
 	for _, s := range strokes {
 		if err := ctx.Err(); err != nil {
-			return observer.AsError(err)
+			return model.AsError(err)
 		}
 		if err := kb.tap(x, s.Key, s.Mods); err != nil {
 			return err

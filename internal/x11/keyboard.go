@@ -3,10 +3,10 @@ package x11
 import (
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/jezek/xgb/xproto"
 	"github.com/jezek/xgb/xtest"
-
-	"github.com/axbus/axbus/observer"
 )
 
 // keysymShiftL is Shift_L (X11/keysymdef.h), held for a keysym at the shift level.
@@ -95,7 +95,7 @@ func (kb *keyboard) bind(x *Conn, syms []uint32) error {
 		free = kb.freeCodes()
 	}
 	if len(need) > len(free) {
-		return observer.Errorf(observer.CodeNotSupported, "Type the text in smaller pieces.",
+		return model.Errorf(model.CodeNotSupported, "Type the text in smaller pieces.",
 			"the text needs %d characters missing from the keyboard map, and only %d keycodes are free to bind them", len(need), len(free))
 	}
 	for i, s := range need {
@@ -133,14 +133,14 @@ func (kb *keyboard) freeCodes() []xproto.Keycode {
 func (kb *keyboard) tap(x *Conn, sym uint32, mods []uint32) error {
 	code, level, ok := kb.find(sym)
 	if !ok {
-		return observer.Errorf(observer.CodeNotSupported, "Use keys of the keyboard map.", "keysym 0x%x cannot be typed", sym)
+		return model.Errorf(model.CodeNotSupported, "Use keys of the keyboard map.", "keysym 0x%x cannot be typed", sym)
 	}
 	var held []xproto.Keycode
 	hasShift := false
 	for _, m := range mods {
 		mc, _, ok := kb.find(m)
 		if !ok {
-			return observer.Errorf(observer.CodeNotSupported, "Use shift, ctrl, alt or super.", "modifier keysym 0x%x is not on the keyboard", m)
+			return model.Errorf(model.CodeNotSupported, "Use shift, ctrl, alt or super.", "modifier keysym 0x%x is not on the keyboard", m)
 		}
 		if m == keysymShiftL {
 			hasShift = true

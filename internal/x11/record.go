@@ -14,12 +14,13 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/record"
 	"github.com/jezek/xgb/xproto"
 
 	"github.com/axbus/axbus/internal/xauth"
-	"github.com/axbus/axbus/observer"
 )
 
 // What a person does with the mouse and keyboard, read through the X RECORD extension: a control
@@ -78,21 +79,21 @@ const (
 )
 
 // noRecord is the error of a server without RECORD.
-func noRecord(err error) *observer.Error {
-	return observer.Errorf(observer.CodeNotSupported,
+func noRecord(err error) *model.Error {
+	return model.Errorf(model.CodeNotSupported,
 		"Start the X server with the RECORD extension (Xorg and Xvfb: +extension RECORD; it is on by default).",
 		"the X server has no RECORD extension: %v", err).Wrap(err)
 }
 
 // recordFailed is the error of a RECORD request the server refused.
-func recordFailed(what string, err error) *observer.Error {
-	return observer.Errorf(observer.CodeActionFailed, "Check that the X server is alive and allows RECORD; retry.",
+func recordFailed(what string, err error) *model.Error {
+	return model.Errorf(model.CodeActionFailed, "Check that the X server is alive and allows RECORD; retry.",
 		"%s: %v", what, err).Wrap(err)
 }
 
 // OpenRecorder connects twice to display with the cookie xauthority holds for it (as Dial) and
 // starts recording. Input made after it returns is in Events. Only local displays (":N") can be
-// recorded. A failure to connect is returned as it is; what X answers is an *observer.Error.
+// recorded. A failure to connect is returned as it is; what X answers is an *model.Error.
 func OpenRecorder(display, xauthority string) (*Recorder, error) {
 	silenceXGB()
 	ctl, err := xauth.Dial(display, xauthority)
@@ -149,7 +150,7 @@ func (r *Recorder) open(display, xauthority string) error {
 	}
 	// The first reply says recording has started: input after it is intercepted.
 	category, _, err := readReply(r.data)
-	var xerr *observer.Error
+	var xerr *model.Error
 	if errors.As(err, &xerr) {
 		return err
 	} else if err != nil {
@@ -213,7 +214,7 @@ func (r *Recorder) read() {
 }
 
 // readReply reads the next reply of EnableContext: its category and its data. An X error is an
-// *observer.Error; events, which the data connection is not sent, are skipped.
+// *model.Error; events, which the data connection is not sent, are skipped.
 func readReply(c net.Conn) (byte, []byte, error) {
 	head := make([]byte, 32)
 	for {
@@ -359,7 +360,7 @@ func keysymName(sym uint32) string {
 // for it, or none when there is no such file and none was named.
 func dialData(display, xauthority string, number int) (net.Conn, error) {
 	if host, _, _ := cutDisplay(display); host != "" && host != "unix" {
-		return nil, observer.Errorf(observer.CodeNotSupported, "Record the local display (:N).",
+		return nil, model.Errorf(model.CodeNotSupported, "Record the local display (:N).",
 			"recording %s: only a local X display can be recorded", display)
 	}
 	num := strconv.Itoa(number)

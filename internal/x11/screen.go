@@ -4,9 +4,9 @@ import (
 	"context"
 	"image"
 
-	"github.com/jezek/xgb/xproto"
+	"github.com/axbus/axbus/model"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/jezek/xgb/xproto"
 )
 
 // ScreenSize is the size of the default screen's root window: the whole display.
@@ -29,17 +29,17 @@ func (x *Conn) Capture(ctx context.Context, left, top, w, h int) (*image.RGBA, e
 	order := xproto.Setup(x.c).ImageByteOrder
 	for y := 0; y < h; y += band {
 		if err := ctx.Err(); err != nil {
-			return nil, observer.AsError(err)
+			return nil, model.AsError(err)
 		}
 		rows := min(band, h-y)
 		r, err := xproto.GetImage(x.c, xproto.ImageFormatZPixmap, xproto.Drawable(x.root), int16(left), int16(top+y),
 			uint16(w), uint16(rows), 0xffffffff).Reply()
 		if err != nil {
-			return nil, observer.Errorf(observer.CodeUnavailable, "Check that the X server runs and the area is on screen.",
+			return nil, model.Errorf(model.CodeUnavailable, "Check that the X server runs and the area is on screen.",
 				"X GetImage: %v", err).Wrap(err)
 		}
 		if r.Depth != 24 && r.Depth != 32 || len(r.Data) < w*rows*4 {
-			return nil, observer.Errorf(observer.CodeNotSupported, "Run the X server at depth 24 (Xvfb -screen 0 WxHx24).",
+			return nil, model.Errorf(model.CodeNotSupported, "Run the X server at depth 24 (Xvfb -screen 0 WxHx24).",
 				"X screen depth %d: only 24-bit colour is read", r.Depth)
 		}
 		copyPixels(img.Pix[y*img.Stride:], r.Data[:w*rows*4], order == xproto.ImageOrderLSBFirst)

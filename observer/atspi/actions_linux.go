@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/godbus/dbus/v5"
+	"github.com/axbus/axbus/model"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/godbus/dbus/v5"
 )
 
 // pressActions are the names toolkits give the one action that presses an element; a request for
@@ -25,7 +25,7 @@ var pressActions = []string{"click", "press", "activate", "toggle", "check", "un
 // index ("0" is the default action) when no action has that name. A press-like name ("click",
 // "press", "activate", "toggle") falls back to the press-like action the element has. An absent
 // action is NOT_SUPPORTED, listing the element's actions.
-func (b *Backend) Perform(ctx context.Context, ref observer.NodeRef, action string) error {
+func (b *Backend) Perform(ctx context.Context, ref model.NodeRef, action string) error {
 	b.acting()
 	defer b.acting()
 	bus, path, err := b.target(ref)
@@ -38,7 +38,7 @@ func (b *Backend) Perform(ctx context.Context, ref observer.NodeRef, action stri
 	}
 	idx := matchAction(names, action)
 	if idx < 0 {
-		return observer.Errorf(observer.CodeNotSupported,
+		return model.Errorf(model.CodeNotSupported,
 			"Use one of the element's actions, set an attribute, or use physical input (a click at its centre).",
 			"the element has no action %q; it offers [%s]", action, strings.Join(names, ", ")).
 			With("actions", names).With("ref", string(ref))
@@ -50,7 +50,7 @@ func (b *Backend) Perform(ctx context.Context, ref observer.NodeRef, action stri
 		return b.callError(ctx, bus, path, actionDoAction, err)
 	}
 	if !ok {
-		return observer.Errorf(observer.CodeActionFailed, "The app refused the action; check that the element is enabled and visible.",
+		return model.Errorf(model.CodeActionFailed, "The app refused the action; check that the element is enabled and visible.",
 			"%s refused action %q", b.appLabel(bus), names[idx])
 	}
 	return b.settle(ctx, ref, names[idx])
@@ -61,7 +61,7 @@ func (b *Backend) Perform(ctx context.Context, ref observer.NodeRef, action stri
 // button as a keyboard would apply the click after a timer (activationDelay), which is waited
 // out; then one round trip to the app, which it answers only once its main loop has run what
 // was queued before (the timer's click, a posted event).
-func (b *Backend) settle(ctx context.Context, ref observer.NodeRef, action string) error {
+func (b *Backend) settle(ctx context.Context, ref model.NodeRef, action string) error {
 	bus, path, _ := ParseRef(ref)
 	app := b.app(bus)
 	ri, _ := b.cache.get(ref)
@@ -70,14 +70,14 @@ func (b *Backend) settle(ctx context.Context, ref observer.NodeRef, action strin
 			select {
 			case <-time.After(d):
 			case <-ctx.Done():
-				return observer.AsError(ctx.Err())
+				return model.AsError(ctx.Err())
 			}
 		}
 	}
 	cctx, cancel := context.WithTimeout(ctx, b.cfg.callTimeout)
 	defer cancel()
 	if err := b.conn.Object(bus, dbus.ObjectPath(path)).CallWithContext(cctx, accessibleGetState, 0).Err; err != nil {
-		if e := b.callError(ctx, bus, path, accessibleGetState, err); e.Code != observer.CodeElementNotFound {
+		if e := b.callError(ctx, bus, path, accessibleGetState, err); e.Code != model.CodeElementNotFound {
 			return e // gone is an effect (a dialog's OK closes it); not answering is not
 		}
 	}
@@ -117,7 +117,7 @@ func matchAction(names []string, name string) int {
 }
 
 // actionsOf returns the element's action names (cached per element: they do not change).
-func (b *Backend) actionsOf(ctx context.Context, ref observer.NodeRef) ([]string, error) {
+func (b *Backend) actionsOf(ctx context.Context, ref model.NodeRef) ([]string, error) {
 	if ri, ok := b.cache.get(ref); ok && ri.haveActions {
 		return ri.actions, nil
 	}
@@ -141,7 +141,7 @@ func (b *Backend) actionsOf(ctx context.Context, ref observer.NodeRef) ([]string
 }
 
 // target checks a handle and that the backend is open.
-func (b *Backend) target(ref observer.NodeRef) (bus, path string, err error) {
+func (b *Backend) target(ref model.NodeRef) (bus, path string, err error) {
 	if b.isClosed() {
 		return "", "", errClosed()
 	}
@@ -165,7 +165,7 @@ var scrollTypes = map[string]uint32{
 // (Component.GrabFocus), "selected" (the parent's Selection.SelectChild / DeselectChild) or
 // "scroll_to" (Component.ScrollTo: true scrolls the element into view anywhere, a scroll type
 // name such as "top_edge" puts it there).
-func (b *Backend) SetAttribute(ctx context.Context, ref observer.NodeRef, attr string, value any) error {
+func (b *Backend) SetAttribute(ctx context.Context, ref model.NodeRef, attr string, value any) error {
 	b.acting()
 	defer b.acting()
 	bus, path, err := b.target(ref)
@@ -182,7 +182,7 @@ func (b *Backend) SetAttribute(ctx context.Context, ref observer.NodeRef, attr s
 			return badValue(attr, "a string", value)
 		}
 		if ri, ok := b.cache.get(ref); ok && ri.haveIfaces && !ri.ifaces.has(ifEditableText) {
-			return observer.Errorf(observer.CodeNotSupported,
+			return model.Errorf(model.CodeNotSupported,
 				"Type into it with physical input (--policy physical): axbus focuses the field through accessibility and types.",
 				"%s offers no way to set this field's text through accessibility (no EditableText interface, as in Chromium and Electron)",
 				b.appLabel(bus))
@@ -192,7 +192,7 @@ func (b *Backend) SetAttribute(ctx context.Context, ref observer.NodeRef, attr s
 			return b.notSupportedAs(b.callError(ctx, bus, path, editableSetTextContents, err), attr)
 		}
 		if !done {
-			return observer.Errorf(observer.CodeActionFailed, "The field may be read-only or disabled; check its states.",
+			return model.Errorf(model.CodeActionFailed, "The field may be read-only or disabled; check its states.",
 				"%s refused to set the text", b.appLabel(bus))
 		}
 		return nil
@@ -208,14 +208,14 @@ func (b *Backend) SetAttribute(ctx context.Context, ref observer.NodeRef, attr s
 		return nil
 	case "focus", "focused":
 		if on, ok := value.(bool); ok && !on {
-			return observer.Errorf(observer.CodeNotSupported, "Focus another element instead.", "AT-SPI cannot take the focus away from an element")
+			return model.Errorf(model.CodeNotSupported, "Focus another element instead.", "AT-SPI cannot take the focus away from an element")
 		}
 		var done bool
 		if err := obj.CallWithContext(cctx, componentGrabFocus, 0).Store(&done); err != nil {
 			return b.notSupportedAs(b.callError(ctx, bus, path, componentGrabFocus, err), attr)
 		}
 		if !done {
-			return observer.Errorf(observer.CodeActionFailed, "Click the element instead (physical input).",
+			return model.Errorf(model.CodeActionFailed, "Click the element instead (physical input).",
 				"%s refused to focus the element", b.appLabel(bus))
 		}
 		return nil
@@ -246,12 +246,12 @@ func (b *Backend) SetAttribute(ctx context.Context, ref observer.NodeRef, attr s
 			return b.notSupportedAs(b.callError(ctx, bus, path, componentScrollTo, err), attr)
 		}
 		if !done {
-			return observer.Errorf(observer.CodeNotSupported, "Scroll the element's container instead (physical input).",
+			return model.Errorf(model.CodeNotSupported, "Scroll the element's container instead (physical input).",
 				"%s cannot scroll the element into view", b.appLabel(bus))
 		}
 		return nil
 	}
-	return observer.Errorf(observer.CodeNotSupported, "Set one of: "+strings.Join(settableAttrs, ", ")+".",
+	return model.Errorf(model.CodeNotSupported, "Set one of: "+strings.Join(settableAttrs, ", ")+".",
 		"unknown attribute %q", attr).With("settable", settableAttrs)
 }
 
@@ -269,7 +269,7 @@ func (b *Backend) selectInParent(cctx, ctx context.Context, bus, path string, on
 	parent := variantRef(pv)
 	pbus, ppath, ok := ParseRef(parent)
 	if !ok || idx < 0 {
-		return observer.Errorf(observer.CodeNotSupported, "Click the element instead.", "the element has no parent to select it in")
+		return model.Errorf(model.CodeNotSupported, "Click the element instead.", "the element has no parent to select it in")
 	}
 	method := ".SelectChild"
 	if !on {
@@ -280,22 +280,22 @@ func (b *Backend) selectInParent(cctx, ctx context.Context, bus, path string, on
 		return b.notSupportedAs(b.callError(ctx, pbus, ppath, ifaceSelection+method, err), "selected")
 	}
 	if !done {
-		return observer.Errorf(observer.CodeActionFailed, "Click the element instead.", "%s refused to change the selection", b.appLabel(bus))
+		return model.Errorf(model.CodeActionFailed, "Click the element instead.", "%s refused to change the selection", b.appLabel(bus))
 	}
 	return nil
 }
 
 // notSupportedAs rewrites a NOT_SUPPORTED error into one that names the attribute.
-func (b *Backend) notSupportedAs(e *observer.Error, attr string) error {
-	if e.Code != observer.CodeNotSupported {
+func (b *Backend) notSupportedAs(e *model.Error, attr string) error {
+	if e.Code != model.CodeNotSupported {
 		return e
 	}
-	return observer.Errorf(observer.CodeNotSupported, "Use another attribute, an action, or physical input.",
+	return model.Errorf(model.CodeNotSupported, "Use another attribute, an action, or physical input.",
 		"the element cannot set %q (%s)", attr, e.Message).Wrap(e)
 }
 
 func badValue(attr, want string, value any) error {
-	return observer.Errorf(observer.CodeBadRequest, fmt.Sprintf("Give %s as %s.", attr, want),
+	return model.Errorf(model.CodeBadRequest, fmt.Sprintf("Give %s as %s.", attr, want),
 		"%s must be %s, not %T", attr, want, value)
 }
 
@@ -312,7 +312,7 @@ func toFloat(v any) (float64, bool) {
 	case int32:
 		return float64(x), true
 	case string:
-		f, err := observer.ParseNumber(x)
+		f, err := model.ParseNumber(x)
 		return f, err == nil
 	}
 	return 0, false

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/internal/x11"
@@ -21,10 +23,10 @@ func TestActionPrimitives(t *testing.T) {
 			b := open(t, s)
 			win := mainWindow(t, b, a)
 			res := walk(t, b, win.Ref)
-			save := find(t, res, observer.RoleButton, "Save")
-			name := find(t, res, observer.RoleTextField, "Name")
-			volume := find(t, res, observer.RoleSlider, "Volume")
-			remember := find(t, res, observer.RoleCheckbox, "Remember me")
+			save := find(t, res, model.RoleButton, "Save")
+			name := find(t, res, model.RoleTextField, "Name")
+			volume := find(t, res, model.RoleSlider, "Volume")
+			remember := find(t, res, model.RoleCheckbox, "Remember me")
 			ctx := testkit.Context(t, 30*time.Second)
 
 			// DoAction on Save ("click", whatever case the toolkit uses).
@@ -34,7 +36,7 @@ func TestActionPrimitives(t *testing.T) {
 			testkit.Eventually(t, 3*time.Second, "the save to happen", func() bool { return state(t, a).Saves >= 1 })
 			do(t, a, map[string]any{"cmd": "close_dialog"})
 			err := b.Perform(ctx, save.Ref, "frobnicate")
-			if e := observer.AsError(err); e == nil || e.Code != observer.CodeNotSupported || len(e.Details["actions"].([]string)) == 0 {
+			if e := model.AsError(err); e == nil || e.Code != model.CodeNotSupported || len(e.Details["actions"].([]string)) == 0 {
 				t.Errorf("Perform(frobnicate): %v", err)
 			}
 
@@ -49,10 +51,10 @@ func TestActionPrimitives(t *testing.T) {
 				t.Fatalf("SetAttribute(value): %v", err)
 			}
 			testkit.Eventually(t, 2*time.Second, "the volume to change", func() bool { return state(t, a).Volume == 70 })
-			if err := b.SetAttribute(ctx, volume.Ref, "value", "loud"); observer.CodeOf(err) != observer.CodeBadRequest {
+			if err := b.SetAttribute(ctx, volume.Ref, "value", "loud"); model.CodeOf(err) != model.CodeBadRequest {
 				t.Errorf("SetAttribute(value, loud): %v", err)
 			}
-			if err := b.SetAttribute(ctx, volume.Ref, "colour", "red"); observer.CodeOf(err) != observer.CodeNotSupported {
+			if err := b.SetAttribute(ctx, volume.Ref, "colour", "red"); model.CodeOf(err) != model.CodeNotSupported {
 				t.Errorf("SetAttribute(colour): %v", err)
 			}
 
@@ -67,7 +69,7 @@ func TestActionPrimitives(t *testing.T) {
 			}
 
 			// Selecting a list row through the list's Selection interface.
-			row5 := find(t, res, observer.RoleLabel, "Row 5")
+			row5 := find(t, res, model.RoleLabel, "Row 5")
 			if err := b.SetAttribute(ctx, res.Nodes[row5.Parent].Ref, "selected", true); err != nil {
 				t.Fatalf("SetAttribute(selected): %v", err)
 			}
@@ -75,7 +77,7 @@ func TestActionPrimitives(t *testing.T) {
 
 			// An XTEST click at the checkbox's centre.
 			before := state(t, a).Remember
-			n := b.Read(ctx, []observer.NodeRef{remember.Ref})[0]
+			n := b.Read(ctx, []model.NodeRef{remember.Ref})[0]
 			if n.Err != nil || n.Bounds == nil {
 				t.Fatalf("checkbox bounds: %+v", n)
 			}
@@ -99,7 +101,7 @@ func TestActionPrimitives(t *testing.T) {
 				t.Fatalf("keys: %v", err)
 			}
 			testkit.Eventually(t, 2*time.Second, "ctrl+a BackSpace to clear the name", func() bool { return state(t, a).Name == "" })
-			if err := b.Input(ctx, observer.Input{Kind: observer.InputKey, PID: a.PID, Keys: "hyper+q"}); observer.CodeOf(err) != observer.CodeBadRequest {
+			if err := b.Input(ctx, observer.Input{Kind: observer.InputKey, PID: a.PID, Keys: "hyper+q"}); model.CodeOf(err) != model.CodeBadRequest {
 				t.Errorf("bad keys: %v", err)
 			}
 		})
@@ -111,7 +113,7 @@ func TestInputWithoutDisplay(t *testing.T) {
 	s := session(t)
 	b := open(t, s, WithDisplay(""))
 	err := b.Input(testkit.Context(t, 5*time.Second), observer.Input{Kind: observer.InputClick, X: 1, Y: 1})
-	if e := observer.AsError(err); e == nil || e.Code != observer.CodeUnavailable {
+	if e := model.AsError(err); e == nil || e.Code != model.CodeUnavailable {
 		t.Fatalf("Input without a display: %v", err)
 	}
 }
@@ -130,12 +132,12 @@ func TestActivatedAndMovedWindow(t *testing.T) {
 		if err := b.Input(ctx, observer.Input{Kind: observer.InputKey, PID: a.PID, Keys: "shift"}); err != nil {
 			t.Fatal(err)
 		}
-		rec.WaitFor(t, m, 3*time.Second, "app_activated", ofApp(a.PID, observer.EventAppActivated, ""))
+		rec.WaitFor(t, m, 3*time.Second, "app_activated", ofApp(a.PID, model.EventAppActivated, ""))
 	}
 
 	win := mainWindow(t, b, a4)
 	res := walk(t, b, win.Ref)
-	remember := find(t, res, observer.RoleCheckbox, "Remember me")
+	remember := find(t, res, model.RoleCheckbox, "Remember me")
 	before := *remember.Bounds
 	x, err := b.xconn()
 	if err != nil {
@@ -153,9 +155,9 @@ func TestActivatedAndMovedWindow(t *testing.T) {
 			}
 		}
 	}
-	var after observer.Rect
+	var after model.Rect
 	testkit.Eventually(t, 3*time.Second, "the checkbox to move with its window", func() bool {
-		n := b.Read(ctx, []observer.NodeRef{remember.Ref})[0]
+		n := b.Read(ctx, []model.NodeRef{remember.Ref})[0]
 		if n.Err != nil || n.Bounds == nil {
 			return false
 		}
@@ -195,7 +197,7 @@ func TestActivatedAndMovedWindow(t *testing.T) {
 		for _, w := range wins {
 			if w.Title == "Saved" {
 				for _, n := range walk(t, b, w.Ref).Nodes {
-					if n.Role == observer.RoleButton && n.Name == "OK" {
+					if n.Role == model.RoleButton && n.Name == "OK" {
 						okButton = n
 						return true
 					}
@@ -204,11 +206,11 @@ func TestActivatedAndMovedWindow(t *testing.T) {
 		}
 		return false
 	})
-	xr := observer.Rect{X: float64(dialog.X), Y: float64(dialog.Y), W: float64(dialog.W), H: float64(dialog.H)}
+	xr := model.Rect{X: float64(dialog.X), Y: float64(dialog.Y), W: float64(dialog.W), H: float64(dialog.H)}
 	if okButton.Bounds == nil || !inside(*okButton.Bounds, xr) {
 		t.Errorf("the dialog's OK button %+v is not inside the dialog's X window %+v", okButton.Bounds, xr)
 	}
-	if n := b.Read(ctx, []observer.NodeRef{remember.Ref})[0]; n.Bounds == nil || *n.Bounds != after {
+	if n := b.Read(ctx, []model.NodeRef{remember.Ref})[0]; n.Bounds == nil || *n.Bounds != after {
 		t.Errorf("with the dialog open the checkbox reads at %+v, want %+v", n.Bounds, after)
 	}
 }

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/godbus/dbus/v5"
+	"github.com/axbus/axbus/model"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/godbus/dbus/v5"
 )
 
 // What a read makes of the answers of its phases: the element's node, and what the cache keeps
@@ -47,7 +47,7 @@ func (b *Backend) takeIdentity(ctx context.Context, live []*rd) []*rd {
 		_ = answer(it.cState, &words)
 		it.st = makeStateSet(words)
 		if it.st.has(stateDefunct) {
-			it.err = observer.Errorf(observer.CodeElementNotFound, suggestionFor(observer.CodeElementNotFound),
+			it.err = model.Errorf(model.CodeElementNotFound, suggestionFor(model.CodeElementNotFound),
 				"element %s of %s is defunct (destroyed)", it.path, b.appLabel(it.bus))
 			b.cache.forget(it.ref)
 			continue
@@ -130,7 +130,7 @@ var accessibleProps = []string{"Name", "Description", "Parent", "ChildCount", "A
 
 // eachProp collects the answers of the Properties.Get calls of accessibleProps into GetAll's
 // shape; a property the toolkit lacks is left out, and a fatal error is the element's.
-func (b *Backend) eachProp(ctx context.Context, it *rd) (map[string]dbus.Variant, *observer.Error) {
+func (b *Backend) eachProp(ctx context.Context, it *rd) (map[string]dbus.Variant, *model.Error) {
 	props := make(map[string]dbus.Variant, len(it.cPropEach))
 	for i, c := range it.cPropEach {
 		var v dbus.Variant
@@ -210,7 +210,7 @@ func (b *Backend) buildNode(ctx context.Context, live []*rd, mode readMode) []*r
 		}
 		if it.cKids != nil && it.cKids.Err == nil {
 			if kids, err := answerRefs(it.cKids); err == nil {
-				n.Children = make([]observer.NodeRef, 0, len(kids))
+				n.Children = make([]model.NodeRef, 0, len(kids))
 				for _, k := range kids {
 					if !isNullRef(k.Bus, string(k.Path)) {
 						n.Children = append(n.Children, MakeRef(k.Bus, string(k.Path)))

@@ -7,9 +7,9 @@ import (
 	"log/slog"
 	"sort"
 
-	"github.com/godbus/dbus/v5"
+	"github.com/axbus/axbus/model"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/godbus/dbus/v5"
 )
 
 // appInfo is what the backend knows of one app (one connection on the accessibility bus).
@@ -33,7 +33,7 @@ type appInfo struct {
 	complete bool
 }
 
-func (a *appInfo) ref() observer.AppRef { return observer.AppRef{Name: a.name, PID: a.pid} }
+func (a *appInfo) ref() model.AppRef { return model.AppRef{Name: a.name, PID: a.pid} }
 
 // setToolkit records the toolkit and what follows from it.
 func (a *appInfo) setToolkit(name, version string) {
@@ -47,7 +47,7 @@ func (a *appInfo) setToolkit(name, version string) {
 // on the accessibility bus that a restarted registry does not know. An app that does not answer
 // within the call timeout is left out (and logged) rather than failing the list; so is axbus
 // itself.
-func (b *Backend) Apps(ctx context.Context) ([]observer.App, error) {
+func (b *Backend) Apps(ctx context.Context) ([]model.App, error) {
 	if b.isClosed() {
 		return nil, errClosed()
 	}
@@ -57,8 +57,8 @@ func (b *Backend) Apps(ctx context.Context) ([]observer.App, error) {
 	root := b.conn.Object(registryName, rootPath)
 	if err := root.CallWithContext(cctx, accessibleGetChildren, 0).Store(&kids); err != nil {
 		e := b.callError(ctx, registryName, rootPath, accessibleGetChildren, err)
-		if e.Code == observer.CodeAppGone || e.Code == observer.CodeAppNotResponding {
-			e = observer.Errorf(observer.CodeUnavailable,
+		if e.Code == model.CodeAppGone || e.Code == model.CodeAppNotResponding {
+			e = model.Errorf(model.CodeUnavailable,
 				"Restart the desktop session (or axbus serve --headless always); check that at-spi2-core is installed.",
 				"the AT-SPI registry did not list the apps: %s", e.Message).Wrap(err)
 		}
@@ -93,13 +93,13 @@ func (b *Backend) Apps(ctx context.Context) ([]observer.App, error) {
 	for bus := range infos {
 		b.dialPeer(ctx, bus)
 	}
-	out := make([]observer.App, 0, len(infos))
+	out := make([]model.App, 0, len(infos))
 	for _, bus := range buses {
 		a := infos[bus]
 		if a == nil || a.pid == b.selfPID {
 			continue
 		}
-		out = append(out, observer.App{PID: a.pid, Name: a.name, Toolkit: a.toolkit, Instance: a.bus})
+		out = append(out, model.App{PID: a.pid, Name: a.name, Toolkit: a.toolkit, Instance: a.bus})
 	}
 	return out, nil
 }
@@ -164,7 +164,7 @@ func (b *Backend) fetchApps(ctx context.Context, buses []string, fresh bool, lev
 			name, _ := tk.Value().(string)
 			version, _ := ver.Value().(string)
 			a.setToolkit(name, version)
-			a.complete = x.cTK.Err == nil || x.cVer.Err == nil || codeOfCall(x.cTK) == observer.CodeNotSupported
+			a.complete = x.cTK.Err == nil || x.cVer.Err == nil || codeOfCall(x.cTK) == model.CodeNotSupported
 		}
 		if old := b.apps[a.bus]; old != nil {
 			*old = *a
@@ -179,7 +179,7 @@ func (b *Backend) fetchApps(ctx context.Context, buses []string, fresh bool, lev
 }
 
 // codeOfCall is the observer code of a failed call's D-Bus error, or "".
-func codeOfCall(c *dbus.Call) observer.Code {
+func codeOfCall(c *dbus.Call) model.Code {
 	if c == nil || c.Err == nil {
 		return ""
 	}
@@ -190,7 +190,7 @@ func codeOfCall(c *dbus.Call) observer.Code {
 		}
 		return codeOfDBusError(de.Name, msg)
 	}
-	return observer.CodeInternal
+	return model.CodeInternal
 }
 
 // ensureApps returns what is known of the apps on buses, asking for what is missing.
@@ -254,13 +254,13 @@ func (b *Backend) busOf(ctx context.Context, pid int) (*appInfo, error) {
 	if a := find(); a != nil {
 		return a, nil
 	}
-	return nil, observer.Errorf(observer.CodeAppNotFound, "",
+	return nil, model.Errorf(model.CodeAppNotFound, "",
 		"no app with pid %d is registered with AT-SPI", pid).With("pid", pid)
 }
 
 // Windows lists the app's top-level windows and dialogs: the children of its root that are
 // visible and no menu or tool tip (isTopLevel).
-func (b *Backend) Windows(ctx context.Context, pid int) ([]observer.Window, error) {
+func (b *Backend) Windows(ctx context.Context, pid int) ([]model.Window, error) {
 	a, err := b.busOf(ctx, pid)
 	if err != nil {
 		return nil, err
@@ -273,38 +273,38 @@ func (b *Backend) Windows(ctx context.Context, pid int) ([]observer.Window, erro
 }
 
 // listWindows reads the app's top-level windows and remembers them for window events.
-func (b *Backend) listWindows(ctx context.Context, a *appInfo) ([]observer.Window, error) {
+func (b *Backend) listWindows(ctx context.Context, a *appInfo) ([]model.Window, error) {
 	cctx, cancel := context.WithTimeout(ctx, b.cfg.callTimeout)
 	defer cancel()
 	var kids []objRef
 	if err := b.conn.Object(a.bus, rootPath).CallWithContext(cctx, accessibleGetChildren, 0).Store(&kids); err != nil {
 		return nil, b.callError(ctx, a.bus, rootPath, accessibleGetChildren, err)
 	}
-	refs := make([]observer.NodeRef, 0, len(kids))
+	refs := make([]model.NodeRef, 0, len(kids))
 	for _, k := range kids {
 		if !isNullRef(k.Bus, string(k.Path)) {
 			refs = append(refs, MakeRef(k.Bus, string(k.Path)))
 		}
 	}
 	nodes := b.read(ctx, refs, modeWindow, false)
-	var out []observer.Window
+	var out []model.Window
 	var firstErr error
 	for _, n := range nodes {
 		if n.Err != nil {
-			if e := observer.AsError(n.Err); e.Code == observer.CodeAppGone || e.Code == observer.CodeAppNotResponding || e.Code == observer.CodeTimeout {
+			if e := model.AsError(n.Err); e.Code == model.CodeAppGone || e.Code == model.CodeAppNotResponding || e.Code == model.CodeTimeout {
 				firstErr = e
 			}
 			continue
 		}
 		role, _ := RoleNumber(n.PlatformRole)
-		if !isTopLevel(role) || n.States&(observer.StateVisible|observer.StateShowing|observer.StateMinimized) == 0 {
+		if !isTopLevel(role) || n.States&(model.StateVisible|model.StateShowing|model.StateMinimized) == 0 {
 			continue
 		}
 		_, path, _ := ParseRef(n.Ref)
-		out = append(out, observer.Window{
+		out = append(out, model.Window{
 			ID: windowID(path), Title: n.Name, Role: windowRole(role), Bounds: n.Bounds,
-			Focused: n.States.Has(observer.StateActive), Modal: n.States.Has(observer.StateModal),
-			Minimized: n.States.Has(observer.StateMinimized), Ref: n.Ref,
+			Focused: n.States.Has(model.StateActive), Modal: n.States.Has(model.StateModal),
+			Minimized: n.States.Has(model.StateMinimized), Ref: n.Ref,
 		})
 	}
 	if len(out) == 0 && firstErr != nil {

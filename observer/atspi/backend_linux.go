@@ -15,6 +15,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/godbus/dbus/v5"
 
 	"github.com/axbus/axbus/internal/x11"
@@ -113,7 +115,7 @@ type Backend struct {
 	cache   *refCache
 	peers   peers
 	// recheckWhen gates the re-reads of apps whose toolkit misses events (RecheckWhen).
-	recheckWhen atomic.Pointer[func(observer.App) observer.Recheck]
+	recheckWhen atomic.Pointer[func(model.App) observer.Recheck]
 	// acted counts our actions, inputs and window changes. An app answers an action over its
 	// peer connection before its events reach us through the bus daemon, so what events keep
 	// true is asked again by the reads after an action, not taken from the cache (see acting).
@@ -142,10 +144,10 @@ type Backend struct {
 
 // RecheckWhen makes the backend re-read an app whose toolkit misses events (GTK4) only while
 // observed says someone observes it: its waits, its polled diffs, a client of its events.
-func (b *Backend) RecheckWhen(rate func(observer.App) observer.Recheck) { b.recheckWhen.Store(&rate) }
+func (b *Backend) RecheckWhen(rate func(model.App) observer.Recheck) { b.recheckWhen.Store(&rate) }
 
 // Open connects to the accessibility bus and returns the backend. Without a session bus or an
-// accessibility bus it returns an *observer.Error with code UNAVAILABLE that says what is missing
+// accessibility bus it returns an *model.Error with code UNAVAILABLE that says what is missing
 // and how to get it.
 func Open(ctx context.Context, opts ...Option) (*Backend, error) {
 	cfg := config{callTimeout: DefaultCallTimeout, recheck: DefaultRecheck, reannounce: reannounceWindow}
@@ -175,7 +177,7 @@ func Open(ctx context.Context, opts ...Option) (*Backend, error) {
 	sigs := newSignalQueue(cfg.loseEvery)
 	conn, err := connectBus(ctx, addr, dbus.WithSignalHandler(sigs))
 	if err != nil {
-		return nil, observer.Errorf(observer.CodeUnavailable,
+		return nil, model.Errorf(model.CodeUnavailable,
 			"The accessibility bus was found but refused the connection; restart the desktop session (or axbus serve --headless always) and check that at-spi2-core is installed.",
 			"cannot connect to the accessibility bus at %s: %v", addr, err).Wrap(err)
 	}
@@ -205,7 +207,7 @@ func discover(ctx context.Context, cfg *config) (string, error) {
 		if envA11y != "" {
 			return envA11y, nil
 		}
-		return "", observer.Errorf(observer.CodeUnavailable,
+		return "", model.Errorf(model.CodeUnavailable,
 			"Run axbus inside a desktop session (where DBUS_SESSION_BUS_ADDRESS is set), or start a headless one with axbus serve --headless always.",
 			"no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set, so the accessibility bus cannot be found")
 	}
@@ -214,7 +216,7 @@ func discover(ctx context.Context, cfg *config) (string, error) {
 		if envA11y != "" {
 			return envA11y, nil
 		}
-		return "", observer.Errorf(observer.CodeUnavailable,
+		return "", model.Errorf(model.CodeUnavailable,
 			"Start a desktop session, or axbus serve --headless always; check DBUS_SESSION_BUS_ADDRESS.",
 			"cannot connect to the D-Bus session bus at %s: %v", sessionAddr, err).Wrap(err)
 	}
@@ -234,7 +236,7 @@ func discover(ctx context.Context, cfg *config) (string, error) {
 		if err == nil {
 			err = errors.New("empty address")
 		}
-		return "", observer.Errorf(observer.CodeUnavailable,
+		return "", model.Errorf(model.CodeUnavailable,
 			"Install at-spi2-core (it provides at-spi-bus-launcher and at-spi2-registryd), or start a full desktop session or axbus serve --headless always.",
 			"no accessibility bus: org.a11y.Bus.GetAddress on the session bus failed: %v", err).Wrap(err)
 	}
@@ -263,7 +265,7 @@ func (b *Backend) start(ctx context.Context) error {
 		b.log.Debug("atspi: StartServiceByName registry", "err", err)
 	}
 	if err := b.conn.BusObject().CallWithContext(ctx, dbusName+".GetNameOwner", 0, registryName).Store(&owner); err != nil {
-		return observer.Errorf(observer.CodeUnavailable,
+		return model.Errorf(model.CodeUnavailable,
 			"Install at-spi2-core (at-spi2-registryd), or restart the desktop session (or axbus serve --headless always).",
 			"the accessibility bus has no registry (%s): %v", registryName, err).Wrap(err)
 	}
@@ -279,8 +281,8 @@ func (b *Backend) start(ctx context.Context) error {
 	return nil
 }
 
-func (b *Backend) unavailable(what string, err error) *observer.Error {
-	return observer.Errorf(observer.CodeUnavailable,
+func (b *Backend) unavailable(what string, err error) *model.Error {
+	return model.Errorf(model.CodeUnavailable,
 		"Restart the desktop session (or axbus serve --headless always); check that at-spi2-core is installed.",
 		"%s on the accessibility bus: %v", what, err).Wrap(err)
 }
@@ -361,13 +363,13 @@ func (b *Backend) isClosed() bool {
 }
 
 // errClosed is the error of a call on a closed backend.
-func errClosed() *observer.Error {
-	return observer.Errorf(observer.CodeUnavailable, "Open the backend again.", "the AT-SPI backend is closed")
+func errClosed() *model.Error {
+	return model.Errorf(model.CodeUnavailable, "Open the backend again.", "the AT-SPI backend is closed")
 }
 
-// callError turns the error of a D-Bus call on (bus, path) into an *observer.Error. A call that
+// callError turns the error of a D-Bus call on (bus, path) into an *model.Error. A call that
 // ran out of its own time is APP_NOT_RESPONDING; one whose caller's ctx ended is TIMEOUT.
-func (b *Backend) callError(ctx context.Context, bus, path, method string, err error) *observer.Error {
+func (b *Backend) callError(ctx context.Context, bus, path, method string, err error) *model.Error {
 	if err == nil {
 		return nil
 	}
@@ -379,30 +381,30 @@ func (b *Backend) callError(ctx context.Context, bus, path, method string, err e
 			msg, _ = de.Body[0].(string)
 		}
 		code := codeOfDBusError(de.Name, msg)
-		var e *observer.Error
+		var e *model.Error
 		switch code {
-		case observer.CodeAppGone:
-			e = observer.Errorf(code, suggestionFor(code), "%s has left the accessibility bus", app)
-		case observer.CodeElementNotFound:
-			e = observer.Errorf(code, suggestionFor(code), "element %s of %s no longer exists", path, app)
-		case observer.CodeAppNotResponding:
-			e = observer.Errorf(code, suggestionFor(code), "%s did not answer %s", app, shortMethod(method))
+		case model.CodeAppGone:
+			e = model.Errorf(code, suggestionFor(code), "%s has left the accessibility bus", app)
+		case model.CodeElementNotFound:
+			e = model.Errorf(code, suggestionFor(code), "element %s of %s no longer exists", path, app)
+		case model.CodeAppNotResponding:
+			e = model.Errorf(code, suggestionFor(code), "%s did not answer %s", app, shortMethod(method))
 		default:
-			e = observer.Errorf(code, suggestionFor(code), "%s on %s of %s failed: %s: %s", shortMethod(method), path, app, de.Name, msg)
+			e = model.Errorf(code, suggestionFor(code), "%s on %s of %s failed: %s: %s", shortMethod(method), path, app, de.Name, msg)
 		}
 		return e.Wrap(err).With("dbus_error", de.Name).With("bus", bus)
 	}
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		if ctx.Err() != nil {
-			return observer.Errorf(observer.CodeTimeout, suggestionFor(observer.CodeTimeout),
+			return model.Errorf(model.CodeTimeout, suggestionFor(model.CodeTimeout),
 				"the read of %s ended before %s answered: %v", path, app, ctx.Err()).Wrap(err)
 		}
-		return observer.Errorf(observer.CodeAppNotResponding, suggestionFor(observer.CodeAppNotResponding),
+		return model.Errorf(model.CodeAppNotResponding, suggestionFor(model.CodeAppNotResponding),
 			"%s did not answer %s within %v", app, shortMethod(method), b.cfg.callTimeout).Wrap(err).With("bus", bus)
 	}
 	if errors.Is(err, os.ErrDeadlineExceeded) { // a peer connection's write: the app stopped reading
 		b.stallPeer(bus)
-		return observer.Errorf(observer.CodeAppNotResponding, suggestionFor(observer.CodeAppNotResponding),
+		return model.Errorf(model.CodeAppNotResponding, suggestionFor(model.CodeAppNotResponding),
 			"%s stopped reading its requests (%s)", app, shortMethod(method)).Wrap(err).With("bus", bus)
 	}
 	if errors.Is(err, dbus.ErrClosed) || errors.Is(err, net.ErrClosed) || b.isClosed() {
@@ -411,16 +413,16 @@ func (b *Backend) callError(ctx context.Context, bus, path, method string, err e
 			return errClosed().Wrap(err)
 		case b.peerStalled(bus): // we closed its peer connection: it did not answer
 			if ctx.Err() != nil {
-				return observer.Errorf(observer.CodeTimeout, suggestionFor(observer.CodeTimeout),
+				return model.Errorf(model.CodeTimeout, suggestionFor(model.CodeTimeout),
 					"the read of %s ended before %s answered: %v", path, app, ctx.Err()).Wrap(err)
 			}
-			return observer.Errorf(observer.CodeAppNotResponding, suggestionFor(observer.CodeAppNotResponding),
+			return model.Errorf(model.CodeAppNotResponding, suggestionFor(model.CodeAppNotResponding),
 				"%s did not answer %s", app, shortMethod(method)).Wrap(err).With("bus", bus)
 		}
 		// a peer connection ends when its app does
-		return observer.Errorf(observer.CodeAppGone, suggestionFor(observer.CodeAppGone), "%s has closed its connection", app).Wrap(err)
+		return model.Errorf(model.CodeAppGone, suggestionFor(model.CodeAppGone), "%s has closed its connection", app).Wrap(err)
 	}
-	return observer.Errorf(observer.CodeInternal, suggestionFor(observer.CodeInternal),
+	return model.Errorf(model.CodeInternal, suggestionFor(model.CodeInternal),
 		"%s on %s of %s: %v", shortMethod(method), path, app, err).Wrap(err)
 }
 
@@ -446,7 +448,7 @@ func (b *Backend) appLabel(bus string) string {
 
 // errNotOurs is a handle that is no AT-SPI element of this daemon: from another backend, or
 // made up.
-func errNotOurs(ref observer.NodeRef) *observer.Error {
-	return observer.Errorf(observer.CodeStaleRef, "Inspect again: the handle is not an AT-SPI element of this daemon.",
+func errNotOurs(ref model.NodeRef) *model.Error {
+	return model.Errorf(model.CodeStaleRef, "Inspect again: the handle is not an AT-SPI element of this daemon.",
 		"%q is not an AT-SPI element handle", ref)
 }

@@ -6,9 +6,9 @@ import (
 	"context"
 	"math"
 
-	"github.com/godbus/dbus/v5"
+	"github.com/axbus/axbus/model"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/godbus/dbus/v5"
 )
 
 // The coordinate types of Component.GetExtents.
@@ -19,8 +19,8 @@ const (
 
 // ReadBounds reads elements' bounds alone, one pipelined GetExtents each: how the visible-clip
 // walk finds the on-screen rows of a long list before reading any of them in full.
-func (b *Backend) ReadBounds(ctx context.Context, refs []observer.NodeRef) []observer.Bounds {
-	out := make([]observer.Bounds, len(refs))
+func (b *Backend) ReadBounds(ctx context.Context, refs []model.NodeRef) []model.Bounds {
+	out := make([]model.Bounds, len(refs))
 	type query struct {
 		i         int
 		bus, path string
@@ -80,11 +80,11 @@ type extents struct{ X, Y, W, H int32 }
 
 // screenRect turns extents into global bounds: INT_MIN coordinates or an empty size mean the
 // element is off-screen; window coordinates (GTK4) get their window's screen position added.
-func (b *Backend) screenRect(ctx context.Context, app *appInfo, ref observer.NodeRef, e extents, origins originCache) (*observer.Rect, bool) {
+func (b *Backend) screenRect(ctx context.Context, app *appInfo, ref model.NodeRef, e extents, origins originCache) (*model.Rect, bool) {
 	if e.X == math.MinInt32 || e.Y == math.MinInt32 || e.W <= 0 || e.H <= 0 {
 		return nil, true
 	}
-	r := observer.Rect{X: float64(e.X), Y: float64(e.Y), W: float64(e.W), H: float64(e.H)}
+	r := model.Rect{X: float64(e.X), Y: float64(e.Y), W: float64(e.W), H: float64(e.H)}
 	if app != nil && app.windowCoords {
 		o := b.windowOrigin(ctx, app, ref, origins)
 		r.X += o.x

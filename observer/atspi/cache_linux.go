@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // refInfo is what the backend remembers of one object between reads: what does not change
@@ -20,7 +20,7 @@ type refInfo struct {
 	haveAttrs   bool
 	role        uint32
 	haveRole    bool
-	parent      observer.NodeRef
+	parent      model.NodeRef
 	secure      bool
 	// The last states and name a read saw, to tell a real change from a toolkit's repetition
 	// (GTK4 re-announces unchanged states and names whenever it updates an element).
@@ -31,7 +31,7 @@ type refInfo struct {
 	// children kept between reads: listing 400 rows costs a GTK3 app ~15 ms. A children-changed
 	// event drops them, and so does a child count that no longer matches. Without a watch only
 	// a long list's are used.
-	children []observer.NodeRef
+	children []model.NodeRef
 	// childCount is the last child count seen: an element that had children has them asked for
 	// together with its states on the next read.
 	childCount int
@@ -124,7 +124,7 @@ func (ri *refInfo) actionsUnsettled() bool {
 
 // keepActions keeps an element's action names, unless it has none or one is unnamed: what is
 // read as missing is read again (see actionsUnsettled).
-func (b *Backend) keepActions(ref observer.NodeRef, names []string) {
+func (b *Backend) keepActions(ref model.NodeRef, names []string) {
 	if len(names) == 0 || slices.Contains(names, "") {
 		return
 	}
@@ -154,13 +154,13 @@ const maxCachedRefs = 200_000
 // refCache remembers refInfo per object. It is safe for concurrent use.
 type refCache struct {
 	mu sync.Mutex
-	m  map[observer.NodeRef]*refInfo
+	m  map[model.NodeRef]*refInfo
 }
 
-func newRefCache() *refCache { return &refCache{m: map[observer.NodeRef]*refInfo{}} }
+func newRefCache() *refCache { return &refCache{m: map[model.NodeRef]*refInfo{}} }
 
 // get returns a copy of what is known of ref.
-func (c *refCache) get(ref observer.NodeRef) (refInfo, bool) {
+func (c *refCache) get(ref model.NodeRef) (refInfo, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if ri, ok := c.m[ref]; ok {
@@ -170,7 +170,7 @@ func (c *refCache) get(ref observer.NodeRef) (refInfo, bool) {
 }
 
 // children returns the children kept of ref while they are trusted.
-func (c *refCache) children(ref observer.NodeRef) []observer.NodeRef {
+func (c *refCache) children(ref model.NodeRef) []model.NodeRef {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if ri, ok := c.m[ref]; ok && ri.trusted(time.Now()) {
@@ -180,13 +180,13 @@ func (c *refCache) children(ref observer.NodeRef) []observer.NodeRef {
 }
 
 // update changes what is known of ref.
-func (c *refCache) update(ref observer.NodeRef, fn func(*refInfo)) {
+func (c *refCache) update(ref model.NodeRef, fn func(*refInfo)) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	ri, ok := c.m[ref]
 	if !ok {
 		if len(c.m) >= maxCachedRefs {
-			c.m = map[observer.NodeRef]*refInfo{}
+			c.m = map[model.NodeRef]*refInfo{}
 		}
 		ri = &refInfo{}
 		c.m[ref] = ri
@@ -197,7 +197,7 @@ func (c *refCache) update(ref observer.NodeRef, fn func(*refInfo)) {
 // forget drops what is known of ref (a destroyed element), and the children kept of its parent:
 // they named it, so they are wrong whether or not an event said so (Chromium replaces a page's
 // document without a children-changed on its parent).
-func (c *refCache) forget(ref observer.NodeRef) {
+func (c *refCache) forget(ref model.NodeRef) {
 	c.mu.Lock()
 	if ri, ok := c.m[ref]; ok {
 		if p := c.m[ri.parent]; p != nil && slices.Contains(p.children, ref) {

@@ -3,6 +3,8 @@ package atspi
 import (
 	"context"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -66,7 +68,7 @@ func Chains() observer.Chains {
 		},
 		"focus": {
 			Steps:      []observer.Step{observer.SetAttr("focus", true), observer.PhysicalClick()},
-			Proof:      observer.StateFocused,
+			Proof:      model.StateFocused,
 			Suggestion: "Click the element with physical input to focus it (GTK4 ignores focus requests).",
 		},
 		"scroll_to": {
@@ -76,7 +78,7 @@ func Chains() observer.Chains {
 		"expand": {
 			Steps:      []observer.Step{toggleTo("expand or contract", true), toggleTo("activate", true)},
 			Stateful:   true,
-			Proof:      observer.StateExpanded,
+			Proof:      model.StateExpanded,
 			Suggestion: "Click the element to open it instead.",
 		},
 		"collapse": {
@@ -101,7 +103,7 @@ func Chains() observer.Chains {
 		"check": {
 			Steps:      []observer.Step{observer.Perform("toggle"), observer.PhysicalClick()},
 			Stateful:   true,
-			Proof:      observer.StateChecked,
+			Proof:      model.StateChecked,
 			Suggestion: "Check works on check boxes, switches, toggle and radio buttons; use click for other elements.",
 		},
 		"uncheck": {
@@ -130,11 +132,11 @@ func toggleTo(action string, want bool) observer.Step {
 			if err != nil {
 				return err
 			}
-			if !n.States.Has(observer.StateExpandable) {
-				return observer.Errorf(observer.CodeNotSupported, "Expand and collapse work on expandable elements; use click.",
+			if !n.States.Has(model.StateExpandable) {
+				return model.Errorf(model.CodeNotSupported, "Expand and collapse work on expandable elements; use click.",
 					"the element is not expandable")
 			}
-			if n.States.Has(observer.StateExpanded) == want {
+			if n.States.Has(model.StateExpanded) == want {
 				return nil
 			}
 			return b.Perform(ctx, t.Ref, action)
@@ -143,6 +145,6 @@ func toggleTo(action string, want bool) observer.Step {
 }
 
 // isScrollView is what scrolls in AT-SPI: a scroll pane, or a viewport inside one.
-func isScrollView(n observer.Node) bool {
-	return n.Role == observer.RoleScrollArea || n.PlatformRole == "viewport"
+func isScrollView(n model.Node) bool {
+	return n.Role == model.RoleScrollArea || n.PlatformRole == "viewport"
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
@@ -40,7 +42,7 @@ func webWalk(t *testing.T, b *Backend, pid int) observer.WalkResult {
 	if err != nil || len(wins) == 0 {
 		t.Fatalf("windows: %v %v", wins, err)
 	}
-	return observer.Walk(testkit.Context(t, 30*time.Second), b, wins[0].Ref, observer.WalkOptions{Budget: observer.WholeBudget()})
+	return observer.Walk(testkit.Context(t, 30*time.Second), b, wins[0].Ref, observer.WalkOptions{Budget: model.WholeBudget()})
 }
 
 // A Chromium started without --force-renderer-accessibility builds its page's tree only once read
@@ -55,7 +57,7 @@ func TestChromiumPageReadWithoutTheForceSwitch(t *testing.T) {
 		walks++
 		w := webWalk(t, b, br.PID)
 		last = len(w.Nodes)
-		return slices.ContainsFunc(w.Nodes, func(n observer.Walked) bool { return n.Role == observer.RoleButton && n.Name == "Save" })
+		return slices.ContainsFunc(w.Nodes, func(n observer.Walked) bool { return n.Role == model.RoleButton && n.Name == "Save" })
 	}) {
 		t.Fatalf("%d walks in 15 s (the last %d elements) never reach the page's Save button", walks, last)
 	}
@@ -74,7 +76,7 @@ func TestChromiumActions(t *testing.T) {
 		switch {
 		case n.Identifier == "save":
 			save = n
-		case n.Role == observer.RoleText && n.Name == "Web fixture":
+		case n.Role == model.RoleText && n.Name == "Web fixture":
 			static = n
 		}
 	}
@@ -100,7 +102,7 @@ func TestChromiumActions(t *testing.T) {
 		var got string
 		return err == nil && json.Unmarshal(raw, &got) == nil && got == "Saved"
 	})
-	if err := b.Perform(testkit.Context(t, 5*time.Second), save.Ref, "7"); observer.CodeOf(err) != observer.CodeNotSupported {
+	if err := b.Perform(testkit.Context(t, 5*time.Second), save.Ref, "7"); model.CodeOf(err) != model.CodeNotSupported {
 		t.Fatalf("an action index out of range: %v", err)
 	}
 }

@@ -5,7 +5,7 @@ package atspi
 import (
 	"context"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // ReadClipboard reads the CLIPBOARD selection as text (x11.Clipboard.Read).
@@ -21,7 +21,7 @@ func (b *Backend) ReadClipboard(ctx context.Context) (string, bool, error) {
 // WriteClipboard puts text on the CLIPBOARD selection (or, without has, leaves it without owner:
 // empty), served by the clipboard's connection until another app takes it over.
 func (b *Backend) WriteClipboard(ctx context.Context, text string, has bool) (func() <-chan struct{}, error) {
-	if err := observer.CheckClipboardText(text); err != nil {
+	if err := model.CheckClipboardText(text); err != nil {
 		return nil, err
 	}
 	cc, err := b.clip()

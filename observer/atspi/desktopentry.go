@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // desktopEntry is what a launch needs of a freedesktop.org desktop entry (a .desktop file of
@@ -81,7 +81,7 @@ func findEntry(name string, dirs []string) (desktopEntry, error) {
 	if byName != nil {
 		return *byName, nil
 	}
-	return desktopEntry{}, observer.Errorf(observer.CodeAppNotFound,
+	return desktopEntry{}, model.Errorf(model.CodeAppNotFound,
 		"Name an installed desktop entry by its id (ls /usr/share/applications) or its Name, or launch a command.",
 		"no desktop entry %q in %s", name, strings.Join(dirs, ", "))
 }

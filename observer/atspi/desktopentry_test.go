@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 func TestExecArgs(t *testing.T) {
@@ -59,7 +59,7 @@ func TestFindEntry(t *testing.T) {
 		t.Fatalf("by name: %+v, %v", e, err)
 	}
 	for _, missing := range []string{"gone", "link", "nothing"} {
-		if _, err := findEntry(missing, dirs); observer.CodeOf(err) != observer.CodeAppNotFound {
+		if _, err := findEntry(missing, dirs); model.CodeOf(err) != model.CodeAppNotFound {
 			t.Errorf("findEntry(%q): %v; want APP_NOT_FOUND", missing, err)
 		}
 	}

@@ -14,7 +14,7 @@
 // tables, event normalisation, node references, error mapping, toolkit traits, keysyms);
 // ARCHITECTURE.md maps the files tagged linux, one concept each.
 //
-// Element handles (observer.NodeRef) are "<bus name>|<object path>". Reads are pipelined: the
+// Element handles (model.NodeRef) are "<bus name>|<object path>". Reads are pipelined: the
 // calls for a whole batch are in flight together, in three phases (role, states, properties and
 // interfaces; what the interfaces allow; text, whose length is always read first because GTK3
 // crashes on GetText(0, -1)). A call times out when its app has answered nothing for the call

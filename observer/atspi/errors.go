@@ -3,7 +3,7 @@ package atspi
 import (
 	"strings"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // The D-Bus error names that the backend tells apart.
@@ -31,53 +31,53 @@ const (
 // answers UnknownMethod "Object does not exist at path ...". An unknown interface or method on a
 // live object is NOT_SUPPORTED. A destination that is gone from the bus is APP_GONE; the bus's
 // own reply timeout is APP_NOT_RESPONDING.
-func codeOfDBusError(name, message string) observer.Code {
+func codeOfDBusError(name, message string) model.Code {
 	switch name {
 	case dbusServiceUnknown, dbusNameHasNoOwner, dbusDisconnected:
-		return observer.CodeAppGone
+		return model.CodeAppGone
 	case dbusUnknownObject:
-		return observer.CodeElementNotFound
+		return model.CodeElementNotFound
 	case dbusUnknownMethod, dbusUnknownInterface, dbusUnknownProperty:
 		m := strings.ToLower(message)
 		if strings.Contains(m, "does not exist at path") || strings.Contains(m, "no such object") ||
 			(strings.Contains(m, "object") && strings.Contains(m, "does not exist")) {
-			return observer.CodeElementNotFound
+			return model.CodeElementNotFound
 		}
-		return observer.CodeNotSupported
+		return model.CodeNotSupported
 	case dbusNoReply, dbusTimeout, dbusTimedOut:
-		return observer.CodeAppNotResponding
+		return model.CodeAppNotResponding
 	case dbusLimitsExceeded, dbusNoMemory:
-		return observer.CodeTransient
+		return model.CodeTransient
 	case dbusInvalidArgs:
-		return observer.CodeBadRequest
+		return model.CodeBadRequest
 	case dbusNotSupported:
-		return observer.CodeNotSupported
+		return model.CodeNotSupported
 	case dbusAccessDenied:
-		return observer.CodePermissionDenied
+		return model.CodePermissionDenied
 	}
 	if strings.HasSuffix(name, ".Defunct") || strings.Contains(strings.ToLower(message), "defunct") {
-		return observer.CodeElementNotFound
+		return model.CodeElementNotFound
 	}
-	return observer.CodeInternal
+	return model.CodeInternal
 }
 
 // suggestionFor is the suggestion that goes with an error code of this backend: what the D-Bus
 // side of it means to a user; "" (the code table's default) where there is nothing to add.
-func suggestionFor(code observer.Code) string {
+func suggestionFor(code model.Code) string {
 	switch code {
-	case observer.CodeAppGone:
+	case model.CodeAppGone:
 		return "The app has exited; find it again with axbus apps and inspect anew."
-	case observer.CodeElementNotFound:
+	case model.CodeElementNotFound:
 		return "The element is gone (the app destroyed it); inspect again to get fresh ids."
-	case observer.CodeAppNotResponding:
+	case model.CodeAppNotResponding:
 		return "The app did not answer in time; it may be busy or frozen. Retry later or check that it is alive."
-	case observer.CodeNotSupported:
+	case model.CodeNotSupported:
 		return "The element does not offer this; use another action or physical input."
-	case observer.CodeTransient:
+	case model.CodeTransient:
 		return "The bus was busy; retry shortly."
-	case observer.CodePermissionDenied:
+	case model.CodePermissionDenied:
 		return "The bus refused the call; check the session's D-Bus policy."
-	case observer.CodeBadRequest:
+	case model.CodeBadRequest:
 		return "Check the request's arguments."
 	}
 	return ""

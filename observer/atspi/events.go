@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // The AT-SPI event classes this backend registers for. GTK3 (atk-bridge) emits nothing until a
@@ -85,7 +85,7 @@ func (r RawEvent) mainKind() string {
 // Classify normalises an AT-SPI event. It returns the event type and its detail, or false when
 // the event is not reported (focus lost, caret moves, bounds changes). The caller refines the
 // type with what it knows of the source: see refineType.
-func Classify(r RawEvent) (observer.EventType, map[string]any, bool) {
+func Classify(r RawEvent) (model.EventType, map[string]any, bool) {
 	kind := r.mainKind()
 	switch r.Class {
 	case "object":
@@ -97,12 +97,12 @@ func Classify(r RawEvent) (observer.EventType, map[string]any, bool) {
 				if !on {
 					return "", nil, false
 				}
-				return observer.EventFocusChanged, nil, true
+				return model.EventFocusChanged, nil, true
 			case "defunct":
 				if !on {
 					return "", nil, false
 				}
-				return observer.EventElementDestroyed, nil, true
+				return model.EventElementDestroyed, nil, true
 			}
 			// Only states with a normalised counterpart are reported: GTK4 re-announces
 			// orientation (horizontal, vertical) whenever it updates a widget.
@@ -114,63 +114,63 @@ func Classify(r RawEvent) (observer.EventType, map[string]any, bool) {
 			if st.String() != kind {
 				d["platform_state"] = kind
 			}
-			return observer.EventStateChanged, d, true
+			return model.EventStateChanged, d, true
 		case "children-changed":
 			if kind != "add" && kind != "remove" {
 				return "", nil, false
 			}
-			return observer.EventChildrenChanged, map[string]any{"op": kind, "index": int(r.D1)}, true
+			return model.EventChildrenChanged, map[string]any{"op": kind, "index": int(r.D1)}, true
 		case "property-change":
 			switch kind {
 			case "accessible-name":
-				return observer.EventTitleChanged, nil, true
+				return model.EventTitleChanged, nil, true
 			case "accessible-value":
-				return observer.EventValueChanged, nil, true
+				return model.EventValueChanged, nil, true
 			}
 			return "", nil, false
 		case "text-changed":
 			if kind != "insert" && kind != "delete" {
 				return "", nil, false
 			}
-			return observer.EventTextChanged, map[string]any{"op": kind, "start": int(r.D1), "length": int(r.D2)}, true
+			return model.EventTextChanged, map[string]any{"op": kind, "start": int(r.D1), "length": int(r.D2)}, true
 		case "value-changed":
-			return observer.EventValueChanged, nil, true
+			return model.EventValueChanged, nil, true
 		case "selection-changed":
-			return observer.EventSelectionChanged, nil, true
+			return model.EventSelectionChanged, nil, true
 		case "active-descendant-changed":
-			return observer.EventFocusChanged, map[string]any{"active_descendant": true}, true
+			return model.EventFocusChanged, map[string]any{"active_descendant": true}, true
 		case "announcement":
-			return observer.EventAnnouncement, nil, true
+			return model.EventAnnouncement, nil, true
 		}
 	case "window":
 		switch r.Event {
 		case "create":
-			return observer.EventWindowCreated, nil, true
+			return model.EventWindowCreated, nil, true
 		case "destroy", "close":
-			return observer.EventWindowClosed, nil, true
+			return model.EventWindowClosed, nil, true
 		case "activate":
-			return observer.EventAppActivated, nil, true
+			return model.EventAppActivated, nil, true
 		}
 	case "focus":
-		return observer.EventFocusChanged, nil, true
+		return model.EventFocusChanged, nil, true
 	}
 	return "", nil, false
 }
 
 // refineType sharpens a window event by the numeric role of the window it is about: a created
 // dialog is dialog_opened, a created popup menu menu_opened, a closed one menu_closed.
-func refineType(t observer.EventType, role uint32) observer.EventType {
+func refineType(t model.EventType, role uint32) model.EventType {
 	switch t {
-	case observer.EventWindowCreated:
+	case model.EventWindowCreated:
 		if isDialogRole(role) {
-			return observer.EventDialogOpened
+			return model.EventDialogOpened
 		}
 		if isMenuRole(role) {
-			return observer.EventMenuOpened
+			return model.EventMenuOpened
 		}
-	case observer.EventWindowClosed:
+	case model.EventWindowClosed:
 		if isMenuRole(role) {
-			return observer.EventMenuClosed
+			return model.EventMenuClosed
 		}
 	}
 	return t
@@ -178,22 +178,22 @@ func refineType(t observer.EventType, role uint32) observer.EventType {
 
 // closedType is the event that reports the end of a top-level of this role whose element was
 // destroyed (GTK4 closes a dialog with state-changed:defunct only), or "" for other roles.
-func closedType(role uint32) observer.EventType {
+func closedType(role uint32) model.EventType {
 	switch {
 	case isMenuRole(role):
-		return observer.EventMenuClosed
+		return model.EventMenuClosed
 	case isTopLevel(role):
-		return observer.EventWindowClosed
+		return model.EventWindowClosed
 	}
 	return ""
 }
 
 // openedType is the event that reports a new top-level of this role (window_created,
 // dialog_opened, menu_opened), or "" for roles that are not top-levels.
-func openedType(role uint32) observer.EventType {
+func openedType(role uint32) model.EventType {
 	switch {
 	case isTopLevel(role), isMenuRole(role):
-		return refineType(observer.EventWindowCreated, role)
+		return refineType(model.EventWindowCreated, role)
 	}
 	return ""
 }

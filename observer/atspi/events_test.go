@@ -3,42 +3,42 @@ package atspi
 import (
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 func TestClassify(t *testing.T) {
 	cases := []struct {
 		raw    RawEvent
 		name   string
-		want   observer.EventType
+		want   model.EventType
 		detail map[string]any
 	}{
-		{RawEvent{Class: "object", Event: "state-changed", Kind: "focused", D1: 1}, "object:state-changed:focused", observer.EventFocusChanged, nil},
-		{RawEvent{Class: "object", Event: "state-changed", Kind: "checked", D1: 1}, "object:state-changed:checked", observer.EventStateChanged,
+		{RawEvent{Class: "object", Event: "state-changed", Kind: "focused", D1: 1}, "object:state-changed:focused", model.EventFocusChanged, nil},
+		{RawEvent{Class: "object", Event: "state-changed", Kind: "checked", D1: 1}, "object:state-changed:checked", model.EventStateChanged,
 			map[string]any{"state": "checked", "on": true}},
-		{RawEvent{Class: "object", Event: "state-changed", Kind: "checked", D1: 0}, "object:state-changed:checked", observer.EventStateChanged,
+		{RawEvent{Class: "object", Event: "state-changed", Kind: "checked", D1: 0}, "object:state-changed:checked", model.EventStateChanged,
 			map[string]any{"state": "checked", "on": false}},
-		{RawEvent{Class: "object", Event: "state-changed", Kind: "indeterminate", D1: 1}, "", observer.EventStateChanged,
+		{RawEvent{Class: "object", Event: "state-changed", Kind: "indeterminate", D1: 1}, "", model.EventStateChanged,
 			map[string]any{"state": "mixed", "platform_state": "indeterminate", "on": true}},
-		{RawEvent{Class: "object", Event: "state-changed", Kind: "sensitive", D1: 0}, "", observer.EventStateChanged,
+		{RawEvent{Class: "object", Event: "state-changed", Kind: "sensitive", D1: 0}, "", model.EventStateChanged,
 			map[string]any{"state": "enabled", "platform_state": "sensitive", "on": false}},
-		{RawEvent{Class: "object", Event: "state-changed", Kind: "defunct", D1: 1}, "", observer.EventElementDestroyed, nil},
-		{RawEvent{Class: "object", Event: "children-changed", Kind: "add", D1: 3}, "object:children-changed:add", observer.EventChildrenChanged,
+		{RawEvent{Class: "object", Event: "state-changed", Kind: "defunct", D1: 1}, "", model.EventElementDestroyed, nil},
+		{RawEvent{Class: "object", Event: "children-changed", Kind: "add", D1: 3}, "object:children-changed:add", model.EventChildrenChanged,
 			map[string]any{"op": "add", "index": 3}},
-		{RawEvent{Class: "object", Event: "children-changed", Kind: "remove/system", D1: 0}, "object:children-changed:remove/system", observer.EventChildrenChanged,
+		{RawEvent{Class: "object", Event: "children-changed", Kind: "remove/system", D1: 0}, "object:children-changed:remove/system", model.EventChildrenChanged,
 			map[string]any{"op": "remove", "index": 0}},
-		{RawEvent{Class: "object", Event: "text-changed", Kind: "insert", D1: 2, D2: 5}, "", observer.EventTextChanged,
+		{RawEvent{Class: "object", Event: "text-changed", Kind: "insert", D1: 2, D2: 5}, "", model.EventTextChanged,
 			map[string]any{"op": "insert", "start": 2, "length": 5}},
-		{RawEvent{Class: "object", Event: "property-change", Kind: "accessible-name"}, "object:property-change:accessible-name", observer.EventTitleChanged, nil},
-		{RawEvent{Class: "object", Event: "property-change", Kind: "accessible-value"}, "", observer.EventValueChanged, nil},
-		{RawEvent{Class: "object", Event: "value-changed"}, "object:value-changed", observer.EventValueChanged, nil},
-		{RawEvent{Class: "object", Event: "selection-changed"}, "", observer.EventSelectionChanged, nil},
-		{RawEvent{Class: "object", Event: "active-descendant-changed"}, "", observer.EventFocusChanged, map[string]any{"active_descendant": true}},
-		{RawEvent{Class: "object", Event: "announcement"}, "", observer.EventAnnouncement, nil},
-		{RawEvent{Class: "window", Event: "create"}, "window:create", observer.EventWindowCreated, nil},
-		{RawEvent{Class: "window", Event: "destroy"}, "", observer.EventWindowClosed, nil},
-		{RawEvent{Class: "window", Event: "activate"}, "window:activate", observer.EventAppActivated, nil},
-		{RawEvent{Class: "focus", Event: "focus"}, "focus:focus", observer.EventFocusChanged, nil},
+		{RawEvent{Class: "object", Event: "property-change", Kind: "accessible-name"}, "object:property-change:accessible-name", model.EventTitleChanged, nil},
+		{RawEvent{Class: "object", Event: "property-change", Kind: "accessible-value"}, "", model.EventValueChanged, nil},
+		{RawEvent{Class: "object", Event: "value-changed"}, "object:value-changed", model.EventValueChanged, nil},
+		{RawEvent{Class: "object", Event: "selection-changed"}, "", model.EventSelectionChanged, nil},
+		{RawEvent{Class: "object", Event: "active-descendant-changed"}, "", model.EventFocusChanged, map[string]any{"active_descendant": true}},
+		{RawEvent{Class: "object", Event: "announcement"}, "", model.EventAnnouncement, nil},
+		{RawEvent{Class: "window", Event: "create"}, "window:create", model.EventWindowCreated, nil},
+		{RawEvent{Class: "window", Event: "destroy"}, "", model.EventWindowClosed, nil},
+		{RawEvent{Class: "window", Event: "activate"}, "window:activate", model.EventAppActivated, nil},
+		{RawEvent{Class: "focus", Event: "focus"}, "focus:focus", model.EventFocusChanged, nil},
 	}
 	for _, c := range cases {
 		got, d, ok := Classify(c.raw)
@@ -79,27 +79,27 @@ func TestClassify(t *testing.T) {
 
 func TestRefineType(t *testing.T) {
 	cases := []struct {
-		t    observer.EventType
+		t    model.EventType
 		role uint32
-		want observer.EventType
+		want model.EventType
 	}{
-		{observer.EventWindowCreated, roleDialog, observer.EventDialogOpened},
-		{observer.EventWindowCreated, roleAlert, observer.EventDialogOpened},
-		{observer.EventWindowCreated, roleFrame, observer.EventWindowCreated},
-		{observer.EventWindowCreated, rolePopupMenu, observer.EventMenuOpened},
-		{observer.EventWindowClosed, roleMenu, observer.EventMenuClosed},
-		{observer.EventWindowClosed, roleDialog, observer.EventWindowClosed},
-		{observer.EventFocusChanged, roleDialog, observer.EventFocusChanged},
+		{model.EventWindowCreated, roleDialog, model.EventDialogOpened},
+		{model.EventWindowCreated, roleAlert, model.EventDialogOpened},
+		{model.EventWindowCreated, roleFrame, model.EventWindowCreated},
+		{model.EventWindowCreated, rolePopupMenu, model.EventMenuOpened},
+		{model.EventWindowClosed, roleMenu, model.EventMenuClosed},
+		{model.EventWindowClosed, roleDialog, model.EventWindowClosed},
+		{model.EventFocusChanged, roleDialog, model.EventFocusChanged},
 	}
 	for _, c := range cases {
 		if got := refineType(c.t, c.role); got != c.want {
 			t.Errorf("refineType(%s, %s) = %s, want %s", c.t, RoleName(c.role), got, c.want)
 		}
 	}
-	if closedType(roleDialog) != observer.EventWindowClosed || closedType(roleMenu) != observer.EventMenuClosed || closedType(roleToolTip) != "" {
+	if closedType(roleDialog) != model.EventWindowClosed || closedType(roleMenu) != model.EventMenuClosed || closedType(roleToolTip) != "" {
 		t.Error("closedType")
 	}
-	if openedType(roleDialog) != observer.EventDialogOpened || openedType(roleFrame) != observer.EventWindowCreated || openedType(roleToolTip) != "" {
+	if openedType(roleDialog) != model.EventDialogOpened || openedType(roleFrame) != model.EventWindowCreated || openedType(roleToolTip) != "" {
 		t.Error("openedType")
 	}
 	if registeredEvents[len(registeredEvents)-1] != "window:" {

@@ -6,9 +6,9 @@ import (
 	"context"
 	"time"
 
-	"github.com/godbus/dbus/v5"
+	"github.com/axbus/axbus/model"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/godbus/dbus/v5"
 )
 
 // Bounds of the focus search used when no focus event was seen.
@@ -20,12 +20,12 @@ const (
 
 // focusMark is the element an app last reported focused, and when.
 type focusMark struct {
-	ref observer.NodeRef
+	ref model.NodeRef
 	at  time.Time
 }
 
 // trackFocus records focus events (called by the dispatcher for every app, watched or not).
-func (b *Backend) trackFocus(bus string, ref observer.NodeRef, on bool, at time.Time) {
+func (b *Backend) trackFocus(bus string, ref model.NodeRef, on bool, at time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if on {
@@ -39,7 +39,7 @@ func (b *Backend) trackFocus(bus string, ref observer.NodeRef, on bool, at time.
 // the one the app last reported focused (object:state-changed:focused), if it still has the
 // focused state; else it is searched in the app's active window, within bounds. nil, nil means
 // that nothing in the app has focus.
-func (b *Backend) FocusPath(ctx context.Context, pid int) ([]observer.NodeRef, error) {
+func (b *Backend) FocusPath(ctx context.Context, pid int) ([]model.NodeRef, error) {
 	a, err := b.busOf(ctx, pid)
 	if err != nil {
 		return nil, err
@@ -50,7 +50,7 @@ func (b *Backend) FocusPath(ctx context.Context, pid int) ([]observer.NodeRef, e
 	if mark.ref != "" {
 		focused, err := b.hasFocus(ctx, mark.ref)
 		if err != nil {
-			if e := observer.AsError(err); e.Code == observer.CodeAppGone || e.Code == observer.CodeAppNotResponding || e.Code == observer.CodeTimeout {
+			if e := model.AsError(err); e.Code == model.CodeAppGone || e.Code == model.CodeAppNotResponding || e.Code == model.CodeTimeout {
 				return nil, e
 			}
 		}
@@ -73,7 +73,7 @@ func (b *Backend) FocusPath(ctx context.Context, pid int) ([]observer.NodeRef, e
 }
 
 // hasFocus reports whether ref has the focused state (and is not defunct).
-func (b *Backend) hasFocus(ctx context.Context, ref observer.NodeRef) (bool, error) {
+func (b *Backend) hasFocus(ctx context.Context, ref model.NodeRef) (bool, error) {
 	bus, path, ok := ParseRef(ref)
 	if !ok {
 		return false, nil
@@ -89,7 +89,7 @@ func (b *Backend) hasFocus(ctx context.Context, ref observer.NodeRef) (bool, err
 }
 
 // parentOf returns ref's parent, from the cache or by asking.
-func (b *Backend) parentOf(ctx context.Context, ref observer.NodeRef) (observer.NodeRef, bool) {
+func (b *Backend) parentOf(ctx context.Context, ref model.NodeRef) (model.NodeRef, bool) {
 	if ri, ok := b.cache.get(ref); ok && ri.parent != "" {
 		return ri.parent, true
 	}
@@ -114,9 +114,9 @@ func (b *Backend) parentOf(ctx context.Context, ref observer.NodeRef) (observer.
 
 // ancestors returns the path from the app's root down to ref, climbing parents (cached where
 // known), at most maxAncestors levels.
-func (b *Backend) ancestors(ctx context.Context, bus string, ref observer.NodeRef) ([]observer.NodeRef, bool) {
+func (b *Backend) ancestors(ctx context.Context, bus string, ref model.NodeRef) ([]model.NodeRef, bool) {
 	root := RootRef(bus)
-	path := []observer.NodeRef{ref}
+	path := []model.NodeRef{ref}
 	cur := ref
 	for range maxAncestors {
 		if cur == root {
@@ -140,7 +140,7 @@ func (b *Backend) ancestors(ctx context.Context, bus string, ref observer.NodeRe
 }
 
 // windowOf returns the top-level window that holds ref (the root's child on its path).
-func (b *Backend) windowOf(ctx context.Context, bus string, ref observer.NodeRef) (observer.NodeRef, bool) {
+func (b *Backend) windowOf(ctx context.Context, bus string, ref model.NodeRef) (model.NodeRef, bool) {
 	path, ok := b.ancestors(ctx, bus, ref)
 	if !ok || len(path) < 2 {
 		return "", false
@@ -151,7 +151,7 @@ func (b *Backend) windowOf(ctx context.Context, bus string, ref observer.NodeRef
 // searchFocus looks for the focused element of the app when no event told: in GTK4's cache
 // (complete, one call) or breadth-first through the active window, pipelined a level at a time,
 // descending only into showing elements where the toolkit maintains SHOWING (GTK3).
-func (b *Backend) searchFocus(ctx context.Context, a *appInfo) (observer.NodeRef, error) {
+func (b *Backend) searchFocus(ctx context.Context, a *appInfo) (model.NodeRef, error) {
 	ctx, cancel := context.WithTimeout(ctx, focusSearchPeriod)
 	defer cancel()
 	if a.gtk4 {
@@ -172,11 +172,11 @@ func (b *Backend) searchFocus(ctx context.Context, a *appInfo) (observer.NodeRef
 			win = w
 		}
 	}
-	level := []observer.NodeRef{win.Ref}
+	level := []model.NodeRef{win.Ref}
 	seen := 0
 	for len(level) > 0 && seen < focusSearchNodes && ctx.Err() == nil {
 		type q struct {
-			ref        observer.NodeRef
+			ref        model.NodeRef
 			cSt, cKids *dbus.Call
 		}
 		qs := make([]q, 0, len(level))
@@ -189,7 +189,7 @@ func (b *Backend) searchFocus(ctx context.Context, a *appInfo) (observer.NodeRef
 			}
 		})
 		seen += len(level)
-		var next []observer.NodeRef
+		var next []model.NodeRef
 		for _, x := range qs {
 			var words []uint32
 			if x.cSt.Store(&words) != nil {
@@ -250,14 +250,14 @@ func (b *Backend) cacheItems(ctx context.Context, bus string) ([]cacheItem, erro
 
 // focusFromCache finds the focused element in GTK4's cache, preferring one in the active window,
 // and records the parents it learns.
-func (b *Backend) focusFromCache(ctx context.Context, a *appInfo) (observer.NodeRef, bool) {
+func (b *Backend) focusFromCache(ctx context.Context, a *appInfo) (model.NodeRef, bool) {
 	items, err := b.cacheItems(ctx, a.bus)
 	if err != nil {
 		return "", false
 	}
-	parent := make(map[observer.NodeRef]observer.NodeRef, len(items))
-	states := make(map[observer.NodeRef]stateSet, len(items))
-	var focused []observer.NodeRef
+	parent := make(map[model.NodeRef]model.NodeRef, len(items))
+	states := make(map[model.NodeRef]stateSet, len(items))
+	var focused []model.NodeRef
 	for _, it := range items {
 		self := MakeRef(it.Self.Bus, string(it.Self.Path))
 		s := makeStateSet(it.States)

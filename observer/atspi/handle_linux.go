@@ -8,9 +8,9 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/cenkalti/backoff/v4"
+	"github.com/axbus/axbus/model"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/cenkalti/backoff/v4"
 )
 
 // Tuning of event handling.
@@ -35,7 +35,7 @@ func (wk *appWorker) handle(ctx context.Context, j job) bool {
 	switch j.kind {
 	case jobGone:
 		if j.app != nil {
-			wk.w.deliver(observer.Event{Time: j.at, App: j.app.ref(), Type: observer.EventAppTerminated, Raw: j.rawName,
+			wk.w.deliver(model.Event{Time: j.at, App: j.app.ref(), Type: model.EventAppTerminated, Raw: j.rawName,
 				Detail: map[string]any{"bus": wk.bus}})
 		}
 		return true
@@ -65,12 +65,12 @@ func (wk *appWorker) handle(ctx context.Context, j job) bool {
 	var prevName string
 	havePrev := false
 	switch t {
-	case observer.EventFocusChanged:
+	case model.EventFocusChanged:
 		if wk.lastFocus.ref == ref && j.at.Sub(wk.lastFocus.at) < focusDedupe {
 			return false
 		}
 		wk.lastFocus = focusMark{ref: ref, at: j.at}
-	case observer.EventStateChanged:
+	case model.EventStateChanged:
 		wk.seen[ref] |= seenState
 		if i, ok := StateNumber(j.raw.mainKind()); ok {
 			if t := wk.lastAnnounced(ref); t.mask.has(i) && t.states.has(i) == (j.raw.D1 != 0) {
@@ -81,28 +81,28 @@ func (wk *appWorker) handle(ctx context.Context, j job) bool {
 				t.states = t.states.with(i, j.raw.D1 != 0)
 			})
 		}
-	case observer.EventTitleChanged:
+	case model.EventTitleChanged:
 		wk.seen[ref] |= seenName
 		if t := wk.lastAnnounced(ref); t.haveName {
 			prevName, havePrev = t.name, true
 		}
-	case observer.EventValueChanged:
+	case model.EventValueChanged:
 		wk.seen[ref] |= seenValue
-	case observer.EventChildrenChanged:
+	case model.EventChildrenChanged:
 		wk.seen[ref] |= seenChildren
-	case observer.EventElementDestroyed:
+	case model.EventElementDestroyed:
 		delete(wk.announced, ref)
 		wk.destroyed(ctx, app, ref, rawName, j.at)
 		return false
 	}
 	node := wk.eventSummary(ctx, t, j, ref)
-	if t == observer.EventTitleChanged && node != nil {
+	if t == model.EventTitleChanged && node != nil {
 		if havePrev && node.Name == prevName {
 			return false // the name did not change
 		}
 		wk.remember(ref, func(t *announced) { t.name, t.haveName = node.Name, true })
 	}
-	if t == observer.EventWindowCreated || t == observer.EventWindowClosed {
+	if t == model.EventWindowCreated || t == model.EventWindowClosed {
 		role := uint32(roleFrame)
 		if node != nil {
 			role, _ = RoleNumber(node.PlatformRole)
@@ -110,7 +110,7 @@ func (wk *appWorker) handle(ctx context.Context, j job) bool {
 			role = ri.role
 		}
 		t = refineType(t, role)
-		if t == observer.EventWindowCreated || t == observer.EventDialogOpened || t == observer.EventMenuOpened {
+		if t == model.EventWindowCreated || t == model.EventDialogOpened || t == model.EventMenuOpened {
 			if _, known := wk.windows[ref]; known {
 				return false // announced already (children-changed on the root came first)
 			}
@@ -121,21 +121,21 @@ func (wk *appWorker) handle(ctx context.Context, j job) bool {
 			_, path, _ := ParseRef(ref)
 			wk.windows[ref] = winMark{role: role, title: title, id: windowID(path)}
 		} else {
-			if _, known := wk.windows[ref]; !known && t == observer.EventWindowClosed {
+			if _, known := wk.windows[ref]; !known && t == model.EventWindowClosed {
 				return false
 			}
 			defer delete(wk.windows, ref)
 		}
 	}
-	if t == observer.EventChildrenChanged {
+	if t == model.EventChildrenChanged {
 		wk.emitAdded(ctx, app, rawName, j, ref, node, detail)
 	} else {
 		wk.emit(ctx, app, t, rawName, j.at, ref, node, detail)
 	}
-	if t == observer.EventChildrenChanged && ref == RootRef(wk.bus) && !wk.rootChild(ctx, app, j, rawName) {
+	if t == model.EventChildrenChanged && ref == RootRef(wk.bus) && !wk.rootChild(ctx, app, j, rawName) {
 		wk.syncWindows(ctx, app, rawName, j.at)
 	}
-	if t == observer.EventTitleChanged {
+	if t == model.EventTitleChanged {
 		if wm, ok := wk.windows[ref]; ok && node != nil {
 			wm.title = node.Name
 			wk.windows[ref] = wm
@@ -146,18 +146,18 @@ func (wk *appWorker) handle(ctx context.Context, j job) bool {
 
 // destroyed reports an element's destruction (state-changed:defunct), and the end of the window
 // when it was a top-level: GTK4 closes a dialog with nothing else.
-func (wk *appWorker) destroyed(ctx context.Context, app *appInfo, ref observer.NodeRef, raw string, at time.Time) {
+func (wk *appWorker) destroyed(ctx context.Context, app *appInfo, ref model.NodeRef, raw string, at time.Time) {
 	b := wk.w.b
 	ri, _ := b.cache.get(ref)
 	node := cachedNode(ri, ref)
 	if node != nil {
-		node.States |= observer.StateDefunct
+		node.States |= model.StateDefunct
 	}
 	wm, isWin := wk.windows[ref]
 	if isWin && node == nil {
-		node = &observer.Node{Ref: ref, Role: NormaliseRole(wm.role, 0), PlatformRole: RoleName(wm.role), Name: wm.title}
+		node = &model.Node{Ref: ref, Role: NormaliseRole(wm.role, 0), PlatformRole: RoleName(wm.role), Name: wm.title}
 	}
-	wk.emit(ctx, app, observer.EventElementDestroyed, raw, at, ref, node, nil)
+	wk.emit(ctx, app, model.EventElementDestroyed, raw, at, ref, node, nil)
 	if isWin {
 		if t := closedType(wm.role); t != "" {
 			wk.emit(ctx, app, t, raw, at, ref, node, nil)
@@ -183,12 +183,12 @@ func (wk *appWorker) launched(ctx context.Context, j job) {
 	if app == nil || app.pid == b.selfPID {
 		return
 	}
-	wk.w.deliver(observer.Event{Time: j.at, App: app.ref(), Type: observer.EventAppLaunched, Raw: j.rawName,
+	wk.w.deliver(model.Event{Time: j.at, App: app.ref(), Type: model.EventAppLaunched, Raw: j.rawName,
 		Detail: map[string]any{"bus": wk.bus, "toolkit": app.toolkit}, Instance: wk.bus})
 	wk.windowsInit = true
 	// Every window of a launched app is new, also one its own earlier events made known
 	// (window:activate may arrive before the registry announces the app).
-	wk.windows = map[observer.NodeRef]winMark{}
+	wk.windows = map[model.NodeRef]winMark{}
 	// An app may register before its first window exists, and GTK4 announces no window:create:
 	// look again for a while until the window shows.
 	_ = backoff.Retry(func() error {
@@ -218,16 +218,16 @@ func (wk *appWorker) registeredAgain(ctx context.Context, j job) {
 }
 
 // emit delivers one event about ref.
-func (wk *appWorker) emit(ctx context.Context, app *appInfo, t observer.EventType, raw string, at time.Time,
-	ref observer.NodeRef, node *observer.Node, detail map[string]any) {
+func (wk *appWorker) emit(ctx context.Context, app *appInfo, t model.EventType, raw string, at time.Time,
+	ref model.NodeRef, node *model.Node, detail map[string]any) {
 	wk.emitWin(app, t, raw, at, ref, node, detail, wk.windowFor(ctx, ref))
 }
 
 // emitAdded is emit for a children-changed that names its child: the event carries it, and the
 // child as prefetch read it, when it did.
-func (wk *appWorker) emitAdded(ctx context.Context, app *appInfo, raw string, j job, ref observer.NodeRef,
-	node *observer.Node, detail map[string]any) {
-	ev := wk.event(app, observer.EventChildrenChanged, raw, j.at, ref, node, detail, wk.windowFor(ctx, ref))
+func (wk *appWorker) emitAdded(ctx context.Context, app *appInfo, raw string, j job, ref model.NodeRef,
+	node *model.Node, detail map[string]any) {
+	ev := wk.event(app, model.EventChildrenChanged, raw, j.at, ref, node, detail, wk.windowFor(ctx, ref))
 	if c := variantRef(j.data); c != "" && c != ref {
 		ev.Child = c
 		if j.raw.mainKind() == "add" {
@@ -237,8 +237,8 @@ func (wk *appWorker) emitAdded(ctx context.Context, app *appInfo, raw string, j 
 	wk.w.deliver(ev)
 }
 
-func (wk *appWorker) emitWin(app *appInfo, t observer.EventType, raw string, at time.Time,
-	ref observer.NodeRef, node *observer.Node, detail map[string]any, win *observer.WindowRef) {
+func (wk *appWorker) emitWin(app *appInfo, t model.EventType, raw string, at time.Time,
+	ref model.NodeRef, node *model.Node, detail map[string]any, win *model.WindowRef) {
 	if t == "" {
 		return
 	}
@@ -246,9 +246,9 @@ func (wk *appWorker) emitWin(app *appInfo, t observer.EventType, raw string, at 
 }
 
 // event is the event of type t about ref, with its summary node.
-func (wk *appWorker) event(app *appInfo, t observer.EventType, raw string, at time.Time,
-	ref observer.NodeRef, node *observer.Node, detail map[string]any, win *observer.WindowRef) observer.Event {
-	ev := observer.Event{Time: at, App: app.ref(), Window: win, Type: t, Raw: raw, Detail: detail, Ref: ref}
+func (wk *appWorker) event(app *appInfo, t model.EventType, raw string, at time.Time,
+	ref model.NodeRef, node *model.Node, detail map[string]any, win *model.WindowRef) model.Event {
+	ev := model.Event{Time: at, App: app.ref(), Window: win, Type: t, Raw: raw, Detail: detail, Ref: ref}
 	if node != nil {
 		ev.Element, ev.Secure = node.Summary(), node.Secure
 	}

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
@@ -83,11 +85,11 @@ func open(t testing.TB, s *headless.Session, opts ...Option) *Backend {
 }
 
 // mainWindow returns the fixture's main window.
-func mainWindow(t testing.TB, b *Backend, a *headless.App) observer.Window {
+func mainWindow(t testing.TB, b *Backend, a *headless.App) model.Window {
 	t.Helper()
 	want := headless.WindowTitle(a.Kind)
-	var last []observer.Window
-	var found observer.Window
+	var last []model.Window
+	var found model.Window
 	if !testkit.Within(5*time.Second, func() bool {
 		wins, err := b.Windows(testkit.Context(t, 5*time.Second), a.PID)
 		if err != nil {
@@ -108,9 +110,9 @@ func mainWindow(t testing.TB, b *Backend, a *headless.App) observer.Window {
 }
 
 // walk reads the whole window with the wide budget.
-func walk(t testing.TB, b observer.Reader, root observer.NodeRef) observer.WalkResult {
+func walk(t testing.TB, b observer.Reader, root model.NodeRef) observer.WalkResult {
 	t.Helper()
-	res := observer.Walk(testkit.Context(t, 30*time.Second), b, root, observer.WalkOptions{Budget: observer.WideBudget()})
+	res := observer.Walk(testkit.Context(t, 30*time.Second), b, root, observer.WalkOptions{Budget: model.WideBudget()})
 	if len(res.Nodes) == 0 {
 		t.Fatalf("empty walk: %+v", res)
 	}
@@ -118,7 +120,7 @@ func walk(t testing.TB, b observer.Reader, root observer.NodeRef) observer.WalkR
 }
 
 // find returns the first walked element with the role and the name (or label).
-func find(t testing.TB, res observer.WalkResult, role observer.Role, name string) observer.Walked {
+func find(t testing.TB, res observer.WalkResult, role model.Role, name string) observer.Walked {
 	t.Helper()
 	for _, n := range res.Nodes {
 		if n.Role == role && (n.Name == name || (n.Name == "" && n.Label == name)) {
@@ -156,7 +158,7 @@ type watchedGTK3 struct {
 	a   *headless.App
 	b   *Backend
 	rec *testkit.Recorder
-	win observer.Window
+	win model.Window
 }
 
 func startWatchedGTK3(t testing.TB) watchedGTK3 {
@@ -170,8 +172,8 @@ func startWatchedGTK3(t testing.TB) watchedGTK3 {
 }
 
 // ofApp matches events of the app with the type and, when name is set, an element of that name.
-func ofApp(pid int, typ observer.EventType, name string) func(observer.Event) bool {
-	return func(e observer.Event) bool {
+func ofApp(pid int, typ model.EventType, name string) func(model.Event) bool {
+	return func(e model.Event) bool {
 		return e.App.PID == pid && e.Type == typ && (name == "" || (e.Element != nil && e.Element.Name == name))
 	}
 }

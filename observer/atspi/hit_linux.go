@@ -7,9 +7,9 @@ import (
 	"math"
 	"slices"
 
-	"github.com/godbus/dbus/v5"
+	"github.com/axbus/axbus/model"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/godbus/dbus/v5"
 )
 
 // maxHitDepth bounds the descent of HitPath: a toolkit that keeps answering with new objects
@@ -23,12 +23,12 @@ const maxHitDepth = 64
 // AT-SPI hit-tests within one window only: another window stacked over the point is not seen.
 // For toolkits that answer in window coordinates (GTK4) the point is made relative to the
 // window's screen origin first, as screenRect adds it to their extents.
-func (b *Backend) HitPath(ctx context.Context, window observer.NodeRef, x, y float64) ([]observer.NodeRef, error) {
+func (b *Backend) HitPath(ctx context.Context, window model.NodeRef, x, y float64) ([]model.NodeRef, error) {
 	bus, _, err := b.target(window)
 	if err != nil {
 		return nil, err
 	}
-	wb := b.ReadBounds(ctx, []observer.NodeRef{window})[0]
+	wb := b.ReadBounds(ctx, []model.NodeRef{window})[0]
 	if wb.Err != nil {
 		return nil, wb.Err
 	}
@@ -41,7 +41,7 @@ func (b *Backend) HitPath(ctx context.Context, window observer.NodeRef, x, y flo
 		x, y, coord = x-o.x, y-o.y, coordWindow
 	}
 	px, py := int32(math.Floor(x)), int32(math.Floor(y))
-	path := []observer.NodeRef{window}
+	path := []model.NodeRef{window}
 	for cur := window; len(path) < maxHitDepth; {
 		next, err := b.accessibleAt(ctx, cur, px, py, coord)
 		if err != nil {
@@ -63,11 +63,11 @@ func (b *Backend) HitPath(ctx context.Context, window observer.NodeRef, x, y flo
 // label would be missing and taken for covered. It climbs Accessible.Parent from the deepest
 // element until it meets an element of the descent and puts the climbed ancestors in between.
 // Where the climb fails (an element gone, no parent) the descent is kept as it is.
-func (b *Backend) fillHitPath(ctx context.Context, path []observer.NodeRef) []observer.NodeRef {
+func (b *Backend) fillHitPath(ctx context.Context, path []model.NodeRef) []model.NodeRef {
 	if len(path) < 2 {
 		return path
 	}
-	var up []observer.NodeRef // the deepest's missing ancestors, bottom up
+	var up []model.NodeRef // the deepest's missing ancestors, bottom up
 	for cur := path[len(path)-1]; len(path)+len(up) < maxHitDepth; {
 		p, ok := b.parentOf(ctx, cur)
 		if !ok {
@@ -88,7 +88,7 @@ func (b *Backend) fillHitPath(ctx context.Context, path []observer.NodeRef) []ob
 // embeddedChild is the one child of a socket (WebKitGTK's web view), which answers no
 // GetAccessibleAtPoint and lists no children though it counts one: the plug of another process,
 // asked by index, where the descent goes on. "" for anything else.
-func (b *Backend) embeddedChild(ctx context.Context, ref observer.NodeRef) observer.NodeRef {
+func (b *Backend) embeddedChild(ctx context.Context, ref model.NodeRef) model.NodeRef {
 	bus, path, _ := ParseRef(ref)
 	cctx, cancel := context.WithTimeout(ctx, b.cfg.callTimeout)
 	defer cancel()
@@ -107,7 +107,7 @@ func (b *Backend) embeddedChild(ctx context.Context, ref observer.NodeRef) obser
 }
 
 // accessibleAt is ref's child at the point (Component.GetAccessibleAtPoint), "" for none.
-func (b *Backend) accessibleAt(ctx context.Context, ref observer.NodeRef, x, y int32, coord uint32) (observer.NodeRef, error) {
+func (b *Backend) accessibleAt(ctx context.Context, ref model.NodeRef, x, y int32, coord uint32) (model.NodeRef, error) {
 	bus, path, _ := ParseRef(ref)
 	const method = ifaceComponent + ".GetAccessibleAtPoint"
 	cctx, cancel := context.WithTimeout(ctx, b.cfg.callTimeout)

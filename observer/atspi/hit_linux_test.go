@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 // HitPath at the Save button's centre descends from the window through Save, one level at a
@@ -20,7 +21,7 @@ func TestHitPathFindsSave(t *testing.T) {
 			a := startApp(t, s, kind)
 			b := open(t, s)
 			win := mainWindow(t, b, a)
-			save := find(t, walk(t, b, win.Ref), observer.RoleButton, "Save")
+			save := find(t, walk(t, b, win.Ref), model.RoleButton, "Save")
 			if save.Bounds == nil || win.Bounds == nil {
 				t.Fatalf("no bounds: Save %+v, window %+v", save.Bounds, win.Bounds)
 			}
@@ -47,7 +48,7 @@ func TestHitPathFindsSave(t *testing.T) {
 			if slices.Contains(path, save.Ref) {
 				t.Fatalf("path outside the window (%v, %v) = %v holds Save", ox, oy, path)
 			}
-			if _, err := b.HitPath(testkit.Context(t, 5*time.Second), "nonsense", x, y); observer.CodeOf(err) != observer.CodeStaleRef {
+			if _, err := b.HitPath(testkit.Context(t, 5*time.Second), "nonsense", x, y); model.CodeOf(err) != model.CodeStaleRef {
 				t.Errorf("HitPath(bad handle): %v", err)
 			}
 		})

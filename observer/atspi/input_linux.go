@@ -6,6 +6,8 @@ import (
 	"context"
 	"math"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/x11"
 	"github.com/axbus/axbus/observer"
 )
@@ -21,11 +23,11 @@ func (b *Backend) Input(ctx context.Context, in observer.Input) error {
 		return err
 	}
 	if !x.HasXTest() {
-		return observer.Errorf(observer.CodeUnavailable, "Use an X server with the XTEST extension (Xorg and Xvfb have it).",
+		return model.Errorf(model.CodeUnavailable, "Use an X server with the XTEST extension (Xorg and Xvfb have it).",
 			"physical input is unavailable: %v", x11.ErrNoXTest)
 	}
 	if err := ctx.Err(); err != nil {
-		return observer.AsError(err)
+		return model.AsError(err)
 	}
 	switch in.Kind {
 	case observer.InputClick:
@@ -35,7 +37,7 @@ func (b *Backend) Input(ctx context.Context, in observer.Input) error {
 	case observer.InputKey:
 		combos, err := ParseKeys(in.Keys)
 		if err != nil {
-			return observer.Errorf(observer.CodeBadRequest, `Give keys like "ctrl+a", "Return", "shift+Tab" or "ctrl+shift+s".`,
+			return model.Errorf(model.CodeBadRequest, `Give keys like "ctrl+a", "Return", "shift+Tab" or "ctrl+shift+s".`,
 				"bad key sequence: %v", err)
 		}
 		strokes := make([]x11.Keystroke, len(combos))
@@ -44,20 +46,20 @@ func (b *Backend) Input(ctx context.Context, in observer.Input) error {
 		}
 		return x.Tap(ctx, in.PID, strokes)
 	}
-	return observer.Errorf(observer.CodeBadRequest, "Use one of: click, type, key.", "unknown input kind %q", in.Kind)
+	return model.Errorf(model.CodeBadRequest, "Use one of: click, type, key.", "unknown input kind %q", in.Kind)
 }
 
 // click checks the point and the button and clicks (x11.Conn.Click).
 func (b *Backend) click(x *x11.Conn, in observer.Input) error {
 	if math.IsNaN(in.X) || math.IsNaN(in.Y) || in.X < -32768 || in.X > 32767 || in.Y < -32768 || in.Y > 32767 {
-		return observer.Errorf(observer.CodeBadRequest, "Give a point on the screen.", "point (%v, %v) is off any screen", in.X, in.Y)
+		return model.Errorf(model.CodeBadRequest, "Give a point on the screen.", "point (%v, %v) is off any screen", in.X, in.Y)
 	}
 	button := in.Button
 	if button == 0 {
 		button = 1
 	}
 	if button < 1 || button > 9 {
-		return observer.ErrButton(in.Button)
+		return model.ErrButton(in.Button)
 	}
 	return x.Click(in.PID, int16(math.Round(in.X)), int16(math.Round(in.Y)), byte(button), max(in.Count, 1))
 }
@@ -68,7 +70,7 @@ func (b *Backend) typeText(ctx context.Context, x *x11.Conn, in observer.Input) 
 		return nil
 	}
 	if len(in.Text) > 65536 {
-		return observer.Errorf(observer.CodeBadRequest, "Type at most 64 KiB at once.", "text too long to type (%d bytes)", len(in.Text))
+		return model.Errorf(model.CodeBadRequest, "Type at most 64 KiB at once.", "text too long to type (%d bytes)", len(in.Text))
 	}
 	strokes := make([]x11.Keystroke, 0, len(in.Text))
 	for _, r := range in.Text {

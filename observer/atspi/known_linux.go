@@ -2,7 +2,7 @@
 
 package atspi
 
-import "github.com/axbus/axbus/observer"
+import "github.com/axbus/axbus/model"
 
 // knownSummary is the element an event is about as the watch knows it, told without asking the
 // app (which is busy with the change: a read then takes 1-5 ms): its role, and its name, states
@@ -11,9 +11,9 @@ import "github.com/axbus/axbus/observer"
 // not read while this watch ran, or the event is about a number behind the Value interface
 // (which the event does not carry; a read kept it until then). Bounds are not kept: a summary
 // told so has none.
-func (wk *appWorker) knownSummary(t observer.EventType, j job, ref observer.NodeRef) *observer.Node {
+func (wk *appWorker) knownSummary(t model.EventType, j job, ref model.NodeRef) *model.Node {
 	switch t {
-	case observer.EventValueChanged, observer.EventElementDestroyed:
+	case model.EventValueChanged, model.EventElementDestroyed:
 		return nil
 	}
 	b := wk.w.b

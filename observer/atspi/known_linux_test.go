@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
@@ -15,17 +17,17 @@ import (
 func TestEventsToldFromTheWatch(t *testing.T) {
 	fx := startWatchedGTK3(t)
 	a, b, rec, win := fx.a, fx.b, fx.rec, fx.win
-	observer.Walk(testkit.Context(t, 10*time.Second), b, win.Ref, observer.WalkOptions{Budget: observer.WideBudget()})
+	observer.Walk(testkit.Context(t, 10*time.Second), b, win.Ref, observer.WalkOptions{Budget: model.WideBudget()})
 
 	m := rec.Mark()
 	do(t, a, map[string]any{"cmd": "set_text", "text": "first"})
 	do(t, a, map[string]any{"cmd": "set_text", "text": "second"})
-	rec.WaitFor(t, m, 3*time.Second, "the second text", func(e observer.Event) bool {
-		return ofApp(a.PID, observer.EventTextChanged, "Name")(e) && e.Element.Value == "second"
+	rec.WaitFor(t, m, 3*time.Second, "the second text", func(e model.Event) bool {
+		return ofApp(a.PID, model.EventTextChanged, "Name")(e) && e.Element.Value == "second"
 	})
 	var values []string
 	for _, e := range rec.All()[m:] {
-		if ofApp(a.PID, observer.EventTextChanged, "Name")(e.Event) {
+		if ofApp(a.PID, model.EventTextChanged, "Name")(e.Event) {
 			values = append(values, e.Detail["op"].(string)+" "+e.Element.Value)
 		}
 	}
@@ -37,11 +39,11 @@ func TestEventsToldFromTheWatch(t *testing.T) {
 	m = rec.Mark()
 	do(t, a, map[string]any{"cmd": "toggle"})
 	do(t, a, map[string]any{"cmd": "toggle"})
-	checked := func(e observer.Event) bool {
-		return ofApp(a.PID, observer.EventStateChanged, "Remember me")(e) && e.Detail["state"] == "checked"
+	checked := func(e model.Event) bool {
+		return ofApp(a.PID, model.EventStateChanged, "Remember me")(e) && e.Detail["state"] == "checked"
 	}
 	first := rec.WaitFor(t, m, 3*time.Second, "the first toggle", checked)
-	second := rec.WaitFor(t, m+1, 3*time.Second, "the second toggle", func(e observer.Event) bool {
+	second := rec.WaitFor(t, m+1, 3*time.Second, "the second toggle", func(e model.Event) bool {
 		return checked(e) && e.Detail["on"] != first.Detail["on"]
 	})
 	for _, e := range []testkit.Received{first, second} {
@@ -49,7 +51,7 @@ func TestEventsToldFromTheWatch(t *testing.T) {
 		if e.Detail["on"] == true {
 			want = "1"
 		}
-		if e.Element.Value != want || e.Element.States.Has(observer.StateChecked) != (want == "1") {
+		if e.Element.Value != want || e.Element.States.Has(model.StateChecked) != (want == "1") {
 			t.Errorf("checked %v: summary %+v", e.Detail["on"], e.Element)
 		}
 		if e.Element.Bounds != nil {
@@ -57,7 +59,7 @@ func TestEventsToldFromTheWatch(t *testing.T) {
 		}
 	}
 	// What the events kept is what the app says.
-	n := b.Read(testkit.Context(t, 5*time.Second), []observer.NodeRef{second.Ref})[0]
+	n := b.Read(testkit.Context(t, 5*time.Second), []model.NodeRef{second.Ref})[0]
 	if n.Err != nil || n.Value != second.Element.Value || n.States != second.Element.States {
 		t.Errorf("read after the toggles: %+v (err %v), the last event told %+v", n.States, n.Err, second.Element)
 	}
@@ -69,18 +71,18 @@ func TestEventsToldFromTheWatch(t *testing.T) {
 	for _, v := range []int{42, 43} {
 		m = rec.Mark()
 		do(t, a, map[string]any{"cmd": "set_value", "value": v})
-		changed := rec.WaitFor(t, m, 3*time.Second, fmt.Sprint("the value ", v), func(e observer.Event) bool {
-			return ofApp(a.PID, observer.EventValueChanged, "Volume")(e) && e.Element.Value == fmt.Sprint(v)
+		changed := rec.WaitFor(t, m, 3*time.Second, fmt.Sprint("the value ", v), func(e model.Event) bool {
+			return ofApp(a.PID, model.EventValueChanged, "Volume")(e) && e.Element.Value == fmt.Sprint(v)
 		})
 		testkit.Eventually(t, 3*time.Second, "a read to keep the value", func() bool {
-			b.Read(testkit.Context(t, 5*time.Second), []observer.NodeRef{changed.Ref})
+			b.Read(testkit.Context(t, 5*time.Second), []model.NodeRef{changed.Ref})
 			ri, _ := b.cache.get(changed.Ref)
 			return ri.haveValue && ri.value == fmt.Sprint(v) && ri.keptFor(b.currentWatch())
 		})
 		m = rec.Mark()
 		do(t, a, map[string]any{"cmd": "focus", "target": "Name"})
 		do(t, a, map[string]any{"cmd": "focus", "target": "Volume"})
-		e := rec.WaitFor(t, m, 3*time.Second, "the focus on Volume", ofApp(a.PID, observer.EventFocusChanged, "Volume"))
+		e := rec.WaitFor(t, m, 3*time.Second, "the focus on Volume", ofApp(a.PID, model.EventFocusChanged, "Volume"))
 		if e.Element.Value != fmt.Sprint(v) || e.Element.Bounds != nil {
 			t.Errorf("focus on Volume after its value %d: summary value %q, bounds %v (bounds: the app was asked)", v, e.Element.Value, e.Element.Bounds)
 		}

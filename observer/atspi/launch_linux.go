@@ -11,39 +11,39 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // Launch starts a desktop entry's command or a command, in the desktop's environment (its
 // display, session bus and accessibility bus), in a session of its own so that it outlives
 // the daemon as an app started from a menu does; the daemon reaps it.
-func (b *Backend) Launch(ctx context.Context, spec observer.LaunchSpec) (observer.Launched, error) {
+func (b *Backend) Launch(ctx context.Context, spec model.LaunchSpec) (model.Launched, error) {
 	if err := spec.Check(); err != nil {
-		return observer.Launched{}, err
+		return model.Launched{}, err
 	}
 	env := b.launchEnv()
 	argv, dir, names := spec.Command, "", []string{}
 	if spec.Entry != "" {
 		e, err := findEntry(spec.Entry, applicationDirs(envLookup(env)))
 		if err != nil {
-			return observer.Launched{}, err
+			return model.Launched{}, err
 		}
 		if e.Terminal {
-			return observer.Launched{}, observer.Errorf(observer.CodeNotSupported, "Launch the program in a terminal app as a command.",
+			return model.Launched{}, model.Errorf(model.CodeNotSupported, "Launch the program in a terminal app as a command.",
 				"desktop entry %s runs in a terminal", e.ID)
 		}
 		argv, dir, names = e.Exec, e.Dir, []string{e.Name, e.WMClass, strings.TrimSuffix(e.ID, ".desktop")}
 	}
 	prog, err := exec.LookPath(argv[0])
 	if err != nil {
-		return observer.Launched{}, observer.Errorf(observer.CodeAppNotFound, "Check the program's name and that it is installed (on PATH).",
+		return model.Launched{}, model.Errorf(model.CodeAppNotFound, "Check the program's name and that it is installed (on PATH).",
 			"cannot launch %q: %v", argv[0], err)
 	}
 	cmd := exec.Command(prog, argv[1:]...)
 	cmd.Env, cmd.Dir = env, dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil { // stdin, stdout and stderr are /dev/null
-		return observer.Launched{}, observer.Errorf(observer.CodeActionFailed, "Check that the program can run.", "cannot launch %s: %v", prog, err).Wrap(err)
+		return model.Launched{}, model.Errorf(model.CodeActionFailed, "Check that the program can run.", "cannot launch %s: %v", prog, err).Wrap(err)
 	}
 	ended := make(chan error, 1)
 	go func() { // no zombie; the app's exit is seen on the accessibility bus too
@@ -52,7 +52,7 @@ func (b *Backend) Launch(ctx context.Context, spec observer.LaunchSpec) (observe
 	}()
 	b.log.Info("atspi: launched", "program", filepath.Base(prog), "pid", cmd.Process.Pid)
 	names = append(names, filepath.Base(prog))
-	return observer.Launched{PID: cmd.Process.Pid, Names: slices.DeleteFunc(names, func(n string) bool { return n == "" }), Ended: ended}, nil
+	return model.Launched{PID: cmd.Process.Pid, Names: slices.DeleteFunc(names, func(n string) bool { return n == "" }), Ended: ended}, nil
 }
 
 // launchEnv is the environment of launched apps: the daemon's, on the desktop it observes, with
@@ -102,16 +102,16 @@ func envLookup(env []string) func(string) string {
 
 // Quit asks app to quit as closing its windows does (WM_DELETE_WINDOW to each that takes it;
 // an app may ask to save first), or SIGTERM when it has none; force is SIGKILL.
-func (b *Backend) Quit(ctx context.Context, app observer.App, force bool) error {
+func (b *Backend) Quit(ctx context.Context, app model.App, force bool) error {
 	if app.PID <= 0 || app.PID == os.Getpid() {
-		return observer.Errorf(observer.CodeBadRequest, "Name another app.", "cannot quit pid %d", app.PID)
+		return model.Errorf(model.CodeBadRequest, "Name another app.", "cannot quit pid %d", app.PID)
 	}
 	signal := func(sig syscall.Signal) error {
 		if err := syscall.Kill(app.PID, sig); err != nil {
 			if err == syscall.ESRCH {
 				return nil // gone already
 			}
-			return observer.Errorf(observer.CodePermissionDenied, "Quit apps of this user only.", "cannot signal pid %d: %v", app.PID, err).Wrap(err)
+			return model.Errorf(model.CodePermissionDenied, "Quit apps of this user only.", "cannot signal pid %d: %v", app.PID, err).Wrap(err)
 		}
 		return nil
 	}

@@ -9,9 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 // A launched app is reported with its windows; a killed one gives app_terminated and APP_GONE
@@ -24,32 +25,32 @@ func TestAppLaunchedAndKilled(t *testing.T) {
 	rec := testkit.Record(t, b.Watch)
 
 	a := startApp(t, s, headless.KindGTK4)
-	launched := rec.WaitFor(t, 0, 5*time.Second, "app_launched", ofApp(a.PID, observer.EventAppLaunched, ""))
+	launched := rec.WaitFor(t, 0, 5*time.Second, "app_launched", ofApp(a.PID, model.EventAppLaunched, ""))
 	if launched.App.Name != headless.AppName(headless.KindGTK4) {
 		t.Errorf("app_launched app %+v", launched.App)
 	}
-	rec.WaitFor(t, 0, 5*time.Second, "window_created", func(e observer.Event) bool {
-		return e.App.PID == a.PID && e.Type == observer.EventWindowCreated && e.Element != nil && e.Element.Name == headless.WindowTitle(a.Kind)
+	rec.WaitFor(t, 0, 5*time.Second, "window_created", func(e model.Event) bool {
+		return e.App.PID == a.PID && e.Type == model.EventWindowCreated && e.Element != nil && e.Element.Name == headless.WindowTitle(a.Kind)
 	})
 	win := mainWindow(t, b, a)
 	res := walk(t, b, win.Ref)
-	refs := []observer.NodeRef{win.Ref, res.Nodes[len(res.Nodes)/2].Ref}
+	refs := []model.NodeRef{win.Ref, res.Nodes[len(res.Nodes)/2].Ref}
 
 	m := rec.Mark()
 	if err := a.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	_ = a.Wait()
-	rec.WaitFor(t, m, 5*time.Second, "app_terminated", ofApp(a.PID, observer.EventAppTerminated, ""))
+	rec.WaitFor(t, m, 5*time.Second, "app_terminated", ofApp(a.PID, model.EventAppTerminated, ""))
 	for _, n := range b.Read(testkit.Context(t, 5*time.Second), refs) {
-		if observer.CodeOf(n.Err) != observer.CodeAppGone {
+		if model.CodeOf(n.Err) != model.CodeAppGone {
 			t.Errorf("read of a killed app's element: %v", n.Err)
 		}
 	}
-	if _, err := b.Windows(testkit.Context(t, 5*time.Second), a.PID); observer.CodeOf(err) != observer.CodeAppNotFound {
+	if _, err := b.Windows(testkit.Context(t, 5*time.Second), a.PID); model.CodeOf(err) != model.CodeAppNotFound {
 		t.Errorf("Windows of a killed app: %v", err)
 	}
-	if n := b.Read(testkit.Context(t, 5*time.Second), []observer.NodeRef{otherWin.Ref})[0]; n.Err != nil || n.Name != otherWin.Title {
+	if n := b.Read(testkit.Context(t, 5*time.Second), []model.NodeRef{otherWin.Ref})[0]; n.Err != nil || n.Name != otherWin.Title {
 		t.Errorf("the other app: %+v", n)
 	}
 	apps, err := b.Apps(testkit.Context(t, 5*time.Second))
@@ -81,24 +82,24 @@ func TestAppNotResponding(t *testing.T) {
 	defer func() { _ = frozen.Cont() }()
 
 	var wg sync.WaitGroup
-	var frozenNodes []observer.Node
+	var frozenNodes []model.Node
 	var frozenTook time.Duration
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		t0 := time.Now()
-		frozenNodes = b.Read(testkit.Context(t, 10*time.Second), []observer.NodeRef{fres.Nodes[0].Ref, fres.Nodes[3].Ref})
+		frozenNodes = b.Read(testkit.Context(t, 10*time.Second), []model.NodeRef{fres.Nodes[0].Ref, fres.Nodes[3].Ref})
 		frozenTook = time.Since(t0)
 	}()
 	testkit.Eventually(t, 5*time.Second, "the frozen read in flight", func() bool {
 		return testkit.Blocked("github.com/axbus/axbus/observer/atspi.(*Backend).Read") > 0
 	})
 	t0 := time.Now()
-	on := b.Read(testkit.Context(t, 10*time.Second), []observer.NodeRef{ores.Nodes[0].Ref, ores.Nodes[5].Ref})
+	on := b.Read(testkit.Context(t, 10*time.Second), []model.NodeRef{ores.Nodes[0].Ref, ores.Nodes[5].Ref})
 	otherTook := time.Since(t0)
 	wg.Wait()
 	for _, n := range frozenNodes {
-		if observer.CodeOf(n.Err) != observer.CodeAppNotResponding {
+		if model.CodeOf(n.Err) != model.CodeAppNotResponding {
 			t.Errorf("read of a frozen app: %v", n.Err)
 		}
 	}
@@ -130,14 +131,14 @@ func TestAppNotResponding(t *testing.T) {
 	if !seen[other.PID] || !seen[frozen.PID] {
 		t.Errorf("Apps with a frozen app: %+v", apps)
 	}
-	if _, err := b.Windows(testkit.Context(t, 10*time.Second), frozen.PID); observer.CodeOf(err) != observer.CodeAppNotResponding {
+	if _, err := b.Windows(testkit.Context(t, 10*time.Second), frozen.PID); model.CodeOf(err) != model.CodeAppNotResponding {
 		t.Errorf("Windows of a frozen app: %v", err)
 	}
 	if err := frozen.Cont(); err != nil {
 		t.Fatal(err)
 	}
 	testkit.Eventually(t, 3*time.Second, "the thawed app to answer", func() bool {
-		return b.Read(testkit.Context(t, 5*time.Second), []observer.NodeRef{fwin.Ref})[0].Err == nil
+		return b.Read(testkit.Context(t, 5*time.Second), []model.NodeRef{fwin.Ref})[0].Err == nil
 	})
 }
 
@@ -148,7 +149,7 @@ func TestReadCancelled(t *testing.T) {
 	b := open(t, s)
 	win := mainWindow(t, b, a)
 	res := walk(t, b, win.Ref)
-	refs := make([]observer.NodeRef, len(res.Nodes))
+	refs := make([]model.NodeRef, len(res.Nodes))
 	for i, n := range res.Nodes {
 		refs[i] = n.Ref
 	}
@@ -165,7 +166,7 @@ func TestReadCancelled(t *testing.T) {
 		t.Errorf("a cancelled read took %v", d)
 	}
 	for _, n := range nodes {
-		if observer.CodeOf(n.Err) != observer.CodeTimeout {
+		if model.CodeOf(n.Err) != model.CodeTimeout {
 			t.Fatalf("element of a cancelled read: %v", n.Err)
 		}
 	}
@@ -183,7 +184,7 @@ func TestFocusPath(t *testing.T) {
 			ctx := testkit.Context(t, 10*time.Second)
 			check := func(want string) {
 				t.Helper()
-				var path []observer.NodeRef
+				var path []model.NodeRef
 				testkit.Eventually(t, 3*time.Second, "a focus path ending at "+want, func() bool {
 					p, err := b.FocusPath(ctx, a.PID)
 					if err != nil {
@@ -194,7 +195,7 @@ func TestFocusPath(t *testing.T) {
 						return false
 					}
 					n := b.Read(ctx, p[len(p)-1:])[0]
-					return n.Err == nil && (n.Name == want || n.Label == want) && n.States.Has(observer.StateFocused)
+					return n.Err == nil && (n.Name == want || n.Label == want) && n.States.Has(model.StateFocused)
 				})
 				bus, _, _ := ParseRef(win.Ref)
 				if path[0] != RootRef(bus) || path[1] != win.Ref {
@@ -252,7 +253,7 @@ func TestRegistryRestart(t *testing.T) {
 	}
 	m := rec.Mark()
 	do(t, a, map[string]any{"cmd": "set_text", "text": "after the restart"})
-	rec.WaitFor(t, m, 3*time.Second, "text_changed after the registry restart", ofApp(a.PID, observer.EventTextChanged, "Name"))
+	rec.WaitFor(t, m, 3*time.Second, "text_changed after the registry restart", ofApp(a.PID, model.EventTextChanged, "Name"))
 	// The connections that never registered again (the bus's own, this backend's) are not kept
 	// past the window (found by the soak: they were, until the next restart).
 	testkit.Eventually(t, 10*time.Second, "the connections of the restart forgotten", func() bool { return b.Resources()["reannounce"] == 0 })
@@ -279,11 +280,11 @@ func TestAppsUnregisteredAfterARegistryRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	later := open(t, own)
-	var apps []observer.App
+	var apps []model.App
 	lists := func(pids ...int) bool {
 		apps, err = later.Apps(testkit.Context(t, 5*time.Second))
 		for _, p := range pids {
-			if !slices.ContainsFunc(apps, func(a observer.App) bool { return a.PID == p }) {
+			if !slices.ContainsFunc(apps, func(a model.App) bool { return a.PID == p }) {
 				return false
 			}
 		}

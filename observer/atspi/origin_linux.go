@@ -5,10 +5,11 @@ package atspi
 import (
 	"context"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/godbus/dbus/v5"
 
 	"github.com/axbus/axbus/internal/x11"
-	"github.com/axbus/axbus/observer"
 )
 
 // point is a position on screen.
@@ -22,7 +23,7 @@ type originCache map[string]point
 // extents in window coordinates (GTK4). It is found through X11: the origin all the app's visible
 // top-level windows share (under Xvfb without a window manager they sit at 0,0), else the origin
 // of the one whose title is the title of ref's window. Without X it is (0, 0).
-func (b *Backend) windowOrigin(ctx context.Context, a *appInfo, ref observer.NodeRef, cache originCache) point {
+func (b *Backend) windowOrigin(ctx context.Context, a *appInfo, ref model.NodeRef, cache originCache) point {
 	if o, ok := cache[a.bus]; ok {
 		return o
 	}
@@ -75,7 +76,7 @@ func (b *Backend) windowOrigin(ctx context.Context, a *appInfo, ref observer.Nod
 }
 
 // titleOf reads a window's name.
-func (b *Backend) titleOf(ctx context.Context, win observer.NodeRef) (string, bool) {
+func (b *Backend) titleOf(ctx context.Context, win model.NodeRef) (string, bool) {
 	bus, path, ok := ParseRef(win)
 	if !ok {
 		return "", false

@@ -5,6 +5,8 @@ package atspi
 import (
 	"context"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/x11"
 	"github.com/axbus/axbus/observer"
 )
@@ -14,7 +16,7 @@ import (
 // WatchInput delivers a person's button and key presses until stop.
 func (b *Backend) WatchInput(fn func(observer.PersonInput)) (stop func(), err error) {
 	if b.cfg.display == "" {
-		return nil, observer.Errorf(observer.CodeUnavailable, "Recording a person's input needs an X11 display: run axbus in an X session (DISPLAY set).",
+		return nil, model.Errorf(model.CodeUnavailable, "Recording a person's input needs an X11 display: run axbus in an X session (DISPLAY set).",
 			"no X display: DISPLAY is not set")
 	}
 	rec, err := x11.OpenRecorder(b.cfg.display, b.cfg.xauthority)
@@ -36,20 +38,20 @@ func (b *Backend) WatchInput(fn func(observer.PersonInput)) (stop func(), err er
 }
 
 // ElementAt is the deepest element at (x, y) in the top-most window there.
-func (b *Backend) ElementAt(ctx context.Context, x, y float64) (observer.App, observer.Window, observer.NodeRef, error) {
+func (b *Backend) ElementAt(ctx context.Context, x, y float64) (model.App, model.Window, model.NodeRef, error) {
 	xc, err := b.xconn()
 	if err != nil {
-		return observer.App{}, observer.Window{}, "", err
+		return model.App{}, model.Window{}, "", err
 	}
 	pid, xw, ok := xc.TopAt(int(x), int(y))
 	if !ok {
-		return observer.App{}, observer.Window{}, "", nothingAt(x, y)
+		return model.App{}, model.Window{}, "", nothingAt(x, y)
 	}
 	apps, err := b.Apps(ctx)
 	if err != nil {
-		return observer.App{}, observer.Window{}, "", err
+		return model.App{}, model.Window{}, "", err
 	}
-	var app observer.App
+	var app model.App
 	for _, a := range apps {
 		if a.PID == pid {
 			app = a
@@ -57,9 +59,9 @@ func (b *Backend) ElementAt(ctx context.Context, x, y float64) (observer.App, ob
 	}
 	wins, err := b.Windows(ctx, pid)
 	if app.PID == 0 || err != nil {
-		return observer.App{}, observer.Window{}, "", nothingAt(x, y)
+		return model.App{}, model.Window{}, "", nothingAt(x, y)
 	}
-	var win observer.Window
+	var win model.Window
 	for _, w := range wins { // the accessible window there, the X window's title first
 		r := w.Bounds
 		if r != nil && x >= r.X && y >= r.Y && x < r.X+r.W && y < r.Y+r.H && (win.Ref == "" || w.Title == xw.Title) {
@@ -67,7 +69,7 @@ func (b *Backend) ElementAt(ctx context.Context, x, y float64) (observer.App, ob
 		}
 	}
 	if win.Ref == "" {
-		return observer.App{}, observer.Window{}, "", nothingAt(x, y)
+		return model.App{}, model.Window{}, "", nothingAt(x, y)
 	}
 	path, err := b.HitPath(ctx, win.Ref, x, y)
 	if err != nil || len(path) == 0 {
@@ -76,8 +78,8 @@ func (b *Backend) ElementAt(ctx context.Context, x, y float64) (observer.App, ob
 	return app, win, path[len(path)-1], nil
 }
 
-func nothingAt(x, y float64) *observer.Error {
-	return observer.Errorf(observer.CodeElementNotFound, "Click on an app's window.", "no app's window at (%.0f, %.0f)", x, y)
+func nothingAt(x, y float64) *model.Error {
+	return model.Errorf(model.CodeElementNotFound, "Click on an app's window.", "no app's window at (%.0f, %.0f)", x, y)
 }
 
 var _ observer.InputWatcher = (*Backend)(nil)

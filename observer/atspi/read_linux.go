@@ -6,9 +6,9 @@ import (
 	"context"
 	"time"
 
-	"github.com/godbus/dbus/v5"
+	"github.com/axbus/axbus/model"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/godbus/dbus/v5"
 )
 
 // longList is the child count from which an element's children are kept between reads.
@@ -40,11 +40,11 @@ func (m readMode) full() bool { return m == modeFull || m == modeText }
 
 // rd is one element being read.
 type rd struct {
-	ref       observer.NodeRef
+	ref       model.NodeRef
 	bus, path string
 	app       *appInfo
 	known     refInfo
-	err       *observer.Error
+	err       *model.Error
 
 	cRole, cState, cProps, cIfaces               *dbus.Call
 	cPropEach                                    []*dbus.Call // Get of each of accessibleProps, instead of cProps (propsOneByOne)
@@ -73,18 +73,18 @@ type rd struct {
 	asksAll bool
 	began   time.Time
 	watch   *watchState // the watch running when the read began (nil: none): what it keeps, its events keep true
-	node    observer.Node
+	node    model.Node
 }
 
 // Read reads many elements at once, pipelined: the calls of the whole batch are in flight
 // together, in three phases (what every element needs; what its interfaces allow; its text).
-func (b *Backend) Read(ctx context.Context, refs []observer.NodeRef) []observer.Node {
+func (b *Backend) Read(ctx context.Context, refs []model.NodeRef) []model.Node {
 	return b.read(ctx, refs, modeFull, b.cfg.sequential)
 }
 
 // KnownChildren returns the children ref had when last read, while events are watched: they
 // would have said that the children changed (Read still checks their count).
-func (b *Backend) KnownChildren(ref observer.NodeRef) []observer.NodeRef {
+func (b *Backend) KnownChildren(ref model.NodeRef) []model.NodeRef {
 	if b.currentWatch() == nil {
 		return nil
 	}
@@ -93,24 +93,24 @@ func (b *Backend) KnownChildren(ref observer.NodeRef) []observer.NodeRef {
 
 // ReadWithText reads like Read and also the text of every text element, labels included, whose
 // name Read takes for their text: what the read endpoint needs.
-func (b *Backend) ReadWithText(ctx context.Context, refs []observer.NodeRef) []observer.Node {
+func (b *Backend) ReadWithText(ctx context.Context, refs []model.NodeRef) []model.Node {
 	return b.read(ctx, refs, modeText, b.cfg.sequential)
 }
 
 // SequentialRead reads like Read but one call at a time, each waiting for its answer: the way a
 // naive client walks. It exists to measure what pipelining gains.
-func (b *Backend) SequentialRead(ctx context.Context, refs []observer.NodeRef) []observer.Node {
+func (b *Backend) SequentialRead(ctx context.Context, refs []model.NodeRef) []model.Node {
 	return b.read(ctx, refs, modeFull, true)
 }
 
-func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMode, seq bool) []observer.Node {
-	out := make([]observer.Node, len(refs))
+func (b *Backend) read(ctx context.Context, refs []model.NodeRef, mode readMode, seq bool) []model.Node {
+	out := make([]model.Node, len(refs))
 	if len(refs) == 0 {
 		return out
 	}
 	if b.isClosed() {
 		for i, r := range refs {
-			out[i] = observer.Node{Ref: r, Err: errClosed()}
+			out[i] = model.Node{Ref: r, Err: errClosed()}
 		}
 		return out
 	}
@@ -232,7 +232,7 @@ func (b *Backend) read(ctx context.Context, refs []observer.NodeRef, mode readMo
 	}
 	for i, it := range items {
 		if it.err != nil {
-			out[i] = observer.Node{Ref: it.ref, Err: it.err}
+			out[i] = model.Node{Ref: it.ref, Err: it.err}
 			continue
 		}
 		out[i] = it.node
@@ -272,10 +272,10 @@ func (b *Backend) cancelled(ctx context.Context, live []*rd) []*rd {
 
 // fatal reports whether an error of a call makes the whole element unreadable (it is gone, its
 // app is gone or frozen, the read was cancelled) rather than one attribute unavailable.
-func fatal(e *observer.Error) bool {
+func fatal(e *model.Error) bool {
 	switch e.Code {
-	case observer.CodeElementNotFound, observer.CodeAppGone, observer.CodeAppNotResponding, observer.CodeTimeout,
-		observer.CodeUnavailable:
+	case model.CodeElementNotFound, model.CodeAppGone, model.CodeAppNotResponding, model.CodeTimeout,
+		model.CodeUnavailable:
 		return true
 	}
 	return false

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/godbus/dbus/v5"
 
 	"github.com/axbus/axbus/internal/headless"
@@ -25,14 +27,14 @@ import (
 var kinds = []string{headless.KindGTK3, headless.KindGTK4}
 
 // screen is the size of the headless session's screen.
-var screen = observer.Rect{W: 1280, H: 1024}
+var screen = model.Rect{W: 1280, H: 1024}
 
 func TestOpenWithoutSessionBus(t *testing.T) {
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "")
 	t.Setenv("AT_SPI_BUS_ADDRESS", "")
 	_, err := Open(context.Background())
-	var e *observer.Error
-	if !errors.As(err, &e) || e.Code != observer.CodeUnavailable {
+	var e *model.Error
+	if !errors.As(err, &e) || e.Code != model.CodeUnavailable {
 		t.Fatalf("Open without a session bus: %v", err)
 	}
 	if !strings.Contains(e.Message, "DBUS_SESSION_BUS_ADDRESS") || !strings.Contains(e.Suggestion, "--headless") {
@@ -64,8 +66,8 @@ func TestOpenWithoutA11yBus(t *testing.T) {
 	testkit.Eventually(t, 5*time.Second, "the bare bus socket", func() bool { _, err := os.Stat(sock); return err == nil })
 	t.Setenv("AT_SPI_BUS_ADDRESS", "")
 	_, err := Open(testkit.Context(t, 15*time.Second), WithSessionBus("unix:path="+sock))
-	var e *observer.Error
-	if !errors.As(err, &e) || e.Code != observer.CodeUnavailable {
+	var e *model.Error
+	if !errors.As(err, &e) || e.Code != model.CodeUnavailable {
 		t.Fatalf("Open without an accessibility bus: %v", err)
 	}
 	if !strings.Contains(e.Message, "accessibility bus") || !strings.Contains(e.Suggestion, "at-spi2-core") {
@@ -88,7 +90,7 @@ func TestAppsAndWindows(t *testing.T) {
 		t.Fatal(err)
 	}
 	for kind, a := range apps {
-		var got *observer.App
+		var got *model.App
 		for i := range list {
 			if list[i].PID == a.PID {
 				got = &list[i]
@@ -105,7 +107,7 @@ func TestAppsAndWindows(t *testing.T) {
 			t.Error("axbus lists itself")
 		}
 		w := mainWindow(t, b, a)
-		if w.Role != observer.RoleWindow || w.ID == "" || len(w.ID) > 12 || w.Bounds == nil || w.Bounds.W < 300 || w.Bounds.H < 300 {
+		if w.Role != model.RoleWindow || w.ID == "" || len(w.ID) > 12 || w.Bounds == nil || w.Bounds.W < 300 || w.Bounds.H < 300 {
 			t.Errorf("%s window: %+v %+v", kind, w, w.Bounds)
 		}
 		if _, _, ok := ParseRef(w.Ref); !ok {
@@ -115,7 +117,7 @@ func TestAppsAndWindows(t *testing.T) {
 			t.Errorf("window id not stable: %q then %q", w.ID, again.ID)
 		}
 	}
-	if _, err := b.Windows(testkit.Context(t, 5*time.Second), 999999); observer.CodeOf(err) != observer.CodeAppNotFound {
+	if _, err := b.Windows(testkit.Context(t, 5*time.Second), 999999); model.CodeOf(err) != model.CodeAppNotFound {
 		t.Errorf("Windows(unknown pid): %v", err)
 	}
 }
@@ -132,29 +134,29 @@ func TestReadFixture(t *testing.T) {
 				t.Errorf("walk incomplete: %v", res.Truncation)
 			}
 			root := res.Nodes[0]
-			if root.Role != observer.RoleWindow || root.Name != headless.WindowTitle(kind) || root.Bounds == nil {
+			if root.Role != model.RoleWindow || root.Name != headless.WindowTitle(kind) || root.Bounds == nil {
 				t.Errorf("root: %+v", root.Node)
 			}
-			save := find(t, res, observer.RoleButton, "Save")
-			name := find(t, res, observer.RoleTextField, "Name")
-			remember := find(t, res, observer.RoleCheckbox, "Remember me")
-			volume := find(t, res, observer.RoleSlider, "Volume")
-			if save.PlatformRole != "push button" || !save.States.Has(observer.StateEnabled) {
+			save := find(t, res, model.RoleButton, "Save")
+			name := find(t, res, model.RoleTextField, "Name")
+			remember := find(t, res, model.RoleCheckbox, "Remember me")
+			volume := find(t, res, model.RoleSlider, "Volume")
+			if save.PlatformRole != "push button" || !save.States.Has(model.StateEnabled) {
 				t.Errorf("Save: %+v", save.Node)
 			}
-			if !name.HasValue || name.Value != "" || !name.States.Has(observer.StateEditable) {
+			if !name.HasValue || name.Value != "" || !name.States.Has(model.StateEditable) {
 				t.Errorf("Name: %+v", name.Node)
 			}
-			if status := find(t, res, observer.RoleLabel, "Status"); status.Text != "Ready" || status.HasValue {
+			if status := find(t, res, model.RoleLabel, "Status"); status.Text != "Ready" || status.HasValue {
 				t.Errorf("Status label: text %q (want Ready, its text beside its name)", status.Text)
 			}
-			if row := find(t, res, observer.RoleLabel, "Row 1"); row.Text != "" {
+			if row := find(t, res, model.RoleLabel, "Row 1"); row.Text != "" {
 				t.Errorf("a label whose text is its name carries Text %q", row.Text)
 			}
 			if volume.Value != "25" || !volume.HasValue {
 				t.Errorf("Volume value %q (want 25)", volume.Value)
 			}
-			if remember.States.Has(observer.StateChecked) || remember.Value != "0" {
+			if remember.States.Has(model.StateChecked) || remember.Value != "0" {
 				t.Errorf("Remember me before the toggle: %v value %q", remember.States, remember.Value)
 			}
 			for _, n := range []observer.Walked{save, name, remember, volume} {
@@ -164,12 +166,12 @@ func TestReadFixture(t *testing.T) {
 			}
 			// Far rows of the 400-row list are off-screen: GTK3 reports INT_MIN extents for them, GTK4
 			// 0x0 for the rows it has realised beyond the viewport (about 200 of 400).
-			list := find(t, res, observer.RoleList, "Rows")
+			list := find(t, res, model.RoleList, "Rows")
 			viewport := visiblePart(res, list)
 			far := 0
 			for _, n := range res.Nodes {
 				var row int
-				if _, err := fmt.Sscanf(n.Name, "Row %d", &row); err != nil || n.Role != observer.RoleLabel || row < 100 {
+				if _, err := fmt.Sscanf(n.Name, "Row %d", &row); err != nil || n.Role != model.RoleLabel || row < 100 {
 					continue
 				}
 				far++
@@ -183,7 +185,7 @@ func TestReadFixture(t *testing.T) {
 			if far == 0 {
 				t.Error("no far row in the walk")
 			}
-			first := find(t, res, observer.RoleLabel, "Row 1")
+			first := find(t, res, model.RoleLabel, "Row 1")
 			if first.Offscreen || first.Bounds == nil || !first.Bounds.Touches(viewport) {
 				t.Errorf("Row 1 %+v is not in the viewport %+v", first.Bounds, viewport)
 			}
@@ -194,18 +196,18 @@ func TestReadFixture(t *testing.T) {
 				t.Fatalf("toggle: %v", r)
 			}
 			testkit.Eventually(t, 2*time.Second, "the checkbox to read checked", func() bool {
-				n := b.Read(testkit.Context(t, 5*time.Second), []observer.NodeRef{remember.Ref})[0]
-				return n.Err == nil && n.States.Has(observer.StateChecked) && n.Value == "1"
+				n := b.Read(testkit.Context(t, 5*time.Second), []model.NodeRef{remember.Ref})[0]
+				return n.Err == nil && n.States.Has(model.StateChecked) && n.Value == "1"
 			})
 			do(t, a, map[string]any{"cmd": "set_text", "text": "Ada Lovelace"})
 			testkit.Eventually(t, 2*time.Second, "the entry's new text", func() bool {
-				n := b.Read(testkit.Context(t, 5*time.Second), []observer.NodeRef{name.Ref})[0]
+				n := b.Read(testkit.Context(t, 5*time.Second), []model.NodeRef{name.Ref})[0]
 				return n.Err == nil && n.Value == "Ada Lovelace"
 			})
 			// A handle that is not ours, and one whose object does not exist.
 			bus, _, _ := ParseRef(win.Ref)
-			nodes := b.Read(testkit.Context(t, 5*time.Second), []observer.NodeRef{"e3", MakeRef(bus, "/org/a11y/atspi/accessible/987654")})
-			if observer.CodeOf(nodes[0].Err) != observer.CodeStaleRef || observer.CodeOf(nodes[1].Err) != observer.CodeElementNotFound {
+			nodes := b.Read(testkit.Context(t, 5*time.Second), []model.NodeRef{"e3", MakeRef(bus, "/org/a11y/atspi/accessible/987654")})
+			if model.CodeOf(nodes[0].Err) != model.CodeStaleRef || model.CodeOf(nodes[1].Err) != model.CodeElementNotFound {
 				t.Errorf("bad refs: %v / %v", nodes[0].Err, nodes[1].Err)
 			}
 		})
@@ -213,7 +215,7 @@ func TestReadFixture(t *testing.T) {
 }
 
 // visiblePart is the part of n inside every clipping ancestor (scroll area) above it.
-func visiblePart(res observer.WalkResult, n observer.Walked) observer.Rect {
+func visiblePart(res observer.WalkResult, n observer.Walked) model.Rect {
 	r := *n.Bounds
 	for p := n.Parent; p >= 0; p = res.Nodes[p].Parent {
 		an := res.Nodes[p]
@@ -224,7 +226,7 @@ func visiblePart(res observer.WalkResult, n observer.Walked) observer.Rect {
 	return r
 }
 
-func inside(r, outer observer.Rect) bool {
+func inside(r, outer model.Rect) bool {
 	return r.X >= outer.X && r.Y >= outer.Y && r.X+r.W <= outer.X+outer.W && r.Y+r.H <= outer.Y+outer.H
 }
 
@@ -238,7 +240,7 @@ func TestPasswordNeverRead(t *testing.T) {
 			b := open(t, s)
 			win := mainWindow(t, b, a)
 			res := walk(t, b, win.Ref)
-			pw := find(t, res, observer.RolePassword, "Password")
+			pw := find(t, res, model.RolePassword, "Password")
 			if !pw.Secure || pw.HasValue || pw.Value != "" || pw.Text != "" || pw.PlatformRole != "password text" {
 				t.Errorf("password field: %+v", pw.Node)
 			}
@@ -246,11 +248,11 @@ func TestPasswordNeverRead(t *testing.T) {
 				t.Fatal("the walk holds the password")
 			}
 			for _, mode := range []readMode{modeFull, modeSummary, modeWindow} {
-				if n := b.read(testkit.Context(t, 5*time.Second), []observer.NodeRef{pw.Ref}, mode, false); leaks(n) {
+				if n := b.read(testkit.Context(t, 5*time.Second), []model.NodeRef{pw.Ref}, mode, false); leaks(n) {
 					t.Fatalf("read mode %d holds the password", mode)
 				}
 			}
-			if n := b.SequentialRead(testkit.Context(t, 5*time.Second), []observer.NodeRef{pw.Ref}); leaks(n) || !n[0].Secure {
+			if n := b.SequentialRead(testkit.Context(t, 5*time.Second), []model.NodeRef{pw.Ref}); leaks(n) || !n[0].Secure {
 				t.Fatal("the sequential read holds the password")
 			}
 			if st := state(t, a); st.PasswordLen != len(headless.FixturePassword) {
@@ -266,8 +268,8 @@ func TestPasswordNeverRead(t *testing.T) {
 				t.Fatalf("setting the password: %v", err)
 			}
 			testkit.Eventually(t, 3*time.Second, "the new password", func() bool { return state(t, a).PasswordLen == len(secret) })
-			e := rec.WaitFor(t, m, 3*time.Second, "text_changed on the password field", func(e observer.Event) bool {
-				return e.App.PID == a.PID && e.Type == observer.EventTextChanged && e.Element != nil && e.Element.Role == observer.RolePassword
+			e := rec.WaitFor(t, m, 3*time.Second, "text_changed on the password field", func(e model.Event) bool {
+				return e.App.PID == a.PID && e.Type == model.EventTextChanged && e.Element != nil && e.Element.Role == model.RolePassword
 			})
 			if e.Element.Value != "" {
 				t.Errorf("password event carries a value")
@@ -275,8 +277,8 @@ func TestPasswordNeverRead(t *testing.T) {
 			m = rec.Mark()
 			do(t, a, map[string]any{"cmd": "focus", "target": "Password"})
 			// What the focus move sends comes by its focus event: once it is in, so are they.
-			rec.WaitFor(t, m, 3*time.Second, "focus_changed to the password field", func(e observer.Event) bool {
-				return e.App.PID == a.PID && e.Type == observer.EventFocusChanged && e.Element != nil && e.Element.Role == observer.RolePassword
+			rec.WaitFor(t, m, 3*time.Second, "focus_changed to the password field", func(e model.Event) bool {
+				return e.App.PID == a.PID && e.Type == model.EventFocusChanged && e.Element != nil && e.Element.Role == model.RolePassword
 			})
 			for _, ev := range rec.All() {
 				if leaks(ev.Event) {
@@ -298,7 +300,7 @@ func TestGetTextTrapGTK3(t *testing.T) {
 	b := open(t, s)
 	win := mainWindow(t, b, a)
 	res := walk(t, b, win.Ref)
-	var texts []observer.NodeRef
+	var texts []model.NodeRef
 	for _, n := range res.Nodes {
 		if ri, ok := b.cache.get(n.Ref); ok && ri.ifaces.has(ifText) {
 			texts = append(texts, n.Ref)
@@ -337,7 +339,7 @@ func TestGetTextTrapGTK3(t *testing.T) {
 func TestWarmReadTakesPropertiesFromTheWatch(t *testing.T) {
 	fx := startWatchedGTK3(t)
 	s, b, win := fx.s, fx.b, fx.win
-	wide := observer.WalkOptions{Budget: observer.WideBudget()}
+	wide := observer.WalkOptions{Budget: model.WideBudget()}
 	observer.Walk(testkit.Context(t, 10*time.Second), b, win.Ref, wide)
 	warm := observer.Walk(testkit.Context(t, 10*time.Second), b, win.Ref, wide)
 	w := b.currentWatch()
@@ -378,9 +380,9 @@ func TestReadAfterAnActionAsksAgain(t *testing.T) {
 	fx := startWatchedGTK3(t)
 	a, b, win := fx.a, fx.b, fx.win
 	ctx := testkit.Context(t, 20*time.Second)
-	wide := observer.WalkOptions{Budget: observer.WideBudget()}
+	wide := observer.WalkOptions{Budget: model.WideBudget()}
 	observer.Walk(ctx, b, win.Ref, wide)
-	name := find(t, observer.Walk(ctx, b, win.Ref, wide), observer.RoleTextField, "Name")
+	name := find(t, observer.Walk(ctx, b, win.Ref, wide), model.RoleTextField, "Name")
 	if ri, _ := b.cache.get(name.Ref); !ri.haveText || ri.propsBy != b.currentWatch() {
 		t.Fatalf("the entry's text and properties are not kept after two reads: %+v", ri)
 	}
@@ -391,7 +393,7 @@ func TestReadAfterAnActionAsksAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	testkit.Eventually(t, 2*time.Second, "the app to take the text", func() bool { return state(t, a).Name == "typed by us" })
-	if n := b.Read(ctx, []observer.NodeRef{name.Ref})[0]; n.Err != nil || n.Value != "typed by us" {
+	if n := b.Read(ctx, []model.NodeRef{name.Ref})[0]; n.Err != nil || n.Value != "typed by us" {
 		t.Errorf("read after our action: value %q (err %v), want the app's %q", n.Value, n.Err, "typed by us")
 	}
 }

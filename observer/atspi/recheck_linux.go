@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/godbus/dbus/v5"
 
 	"github.com/axbus/axbus/observer"
@@ -38,8 +40,8 @@ func stateNumbers(names ...string) []int {
 
 // pollState is what the last re-read of an app saw.
 type pollState struct {
-	items  map[observer.NodeRef]cacheItem
-	values map[observer.NodeRef]string
+	items  map[model.NodeRef]cacheItem
+	values map[model.NodeRef]string
 }
 
 // seenFlags records which real events arrived for an element since the last re-read, so that a
@@ -93,11 +95,11 @@ func (w *watchState) poller() {
 		rate := w.b.recheckWhen.Load()
 		w.b.mu.Lock()
 		var buses []string
-		var apps []observer.App
+		var apps []model.App
 		for bus, a := range w.b.apps {
 			if a.recheck && a.complete && a.pid != w.b.selfPID {
 				buses = append(buses, bus)
-				apps = append(apps, observer.App{PID: a.pid, Name: a.name})
+				apps = append(apps, model.App{PID: a.pid, Name: a.name})
 			}
 		}
 		w.b.mu.Unlock()
@@ -137,7 +139,7 @@ func (wk *appWorker) recheck(ctx context.Context) {
 	}
 	items, err := b.cacheItems(ctx, wk.bus)
 	if err != nil {
-		if observer.CodeOf(err) == observer.CodeAppNotResponding {
+		if model.CodeOf(err) == model.CodeAppNotResponding {
 			wk.unresponsive = time.Now().Add(unresponsiveQuiet)
 		}
 		return
@@ -148,14 +150,14 @@ func (wk *appWorker) recheck(ctx context.Context) {
 	prev := wk.poll
 	wk.poll = &pollState{items: cur, values: values}
 	seen := wk.seen
-	wk.seen = map[observer.NodeRef]seenFlags{}
+	wk.seen = map[model.NodeRef]seenFlags{}
 	wk.pendingSeen(seen)
 	if prev == nil {
 		return // the first re-read is the baseline
 	}
 	root := RootRef(wk.bus)
 	budget := maxPollEvents
-	emit := func(t observer.EventType, raw string, ref observer.NodeRef, detail map[string]any) {
+	emit := func(t model.EventType, raw string, ref model.NodeRef, detail map[string]any) {
 		if budget <= 0 {
 			return
 		}
@@ -163,7 +165,7 @@ func (wk *appWorker) recheck(ctx context.Context) {
 		wk.emit(ctx, app, t, raw, at, ref, wk.summary(ctx, ref), detail)
 	}
 	windows := false
-	added := map[observer.NodeRef]int{}
+	added := map[model.NodeRef]int{}
 	for ref, it := range cur {
 		if _, ok := prev.items[ref]; ok {
 			continue
@@ -179,13 +181,13 @@ func (wk *appWorker) recheck(ctx context.Context) {
 	}
 	// GTK4 realises a new child only when a client lists its parent's children, and says nothing
 	// of it: the parent's child count tells.
-	delta := map[observer.NodeRef]int{}
+	delta := map[model.NodeRef]int{}
 	for ref, it := range cur {
 		if old, ok := prev.items[ref]; ok && old.ChildCount != it.ChildCount {
 			delta[ref] = int(it.ChildCount - old.ChildCount)
 		}
 	}
-	removed := map[observer.NodeRef]int{}
+	removed := map[model.NodeRef]int{}
 	for ref, it := range prev.items {
 		if _, ok := cur[ref]; ok {
 			continue
@@ -202,7 +204,7 @@ func (wk *appWorker) recheck(ctx context.Context) {
 	if windows {
 		wk.syncWindows(ctx, app, "poll:window:create", at)
 	}
-	parents := map[observer.NodeRef]int{}
+	parents := map[model.NodeRef]int{}
 	for p, n := range added {
 		parents[p] += n
 	}
@@ -214,7 +216,7 @@ func (wk *appWorker) recheck(ctx context.Context) {
 			parents[p] = d
 		}
 	}
-	var grown []observer.NodeRef
+	var grown []model.NodeRef
 	for p, n := range parents {
 		if d := delta[p]; d > 0 {
 			grown = append(grown, p)
@@ -226,7 +228,7 @@ func (wk *appWorker) recheck(ctx context.Context) {
 		if n < 0 {
 			op, n = "remove", -n
 		}
-		emit(observer.EventChildrenChanged, "poll:object:children-changed:"+op, p, map[string]any{"op": op, "count": n})
+		emit(model.EventChildrenChanged, "poll:object:children-changed:"+op, p, map[string]any{"op": op, "count": n})
 	}
 	if len(grown) > 0 {
 		b.phase(ctx, false, func(c *caller) { // list the new children so that GTK4 realises them
@@ -242,7 +244,7 @@ func (wk *appWorker) recheck(ctx context.Context) {
 			continue
 		}
 		if it.Name != old.Name && seen[ref]&seenName == 0 && !(app.gtk4 && gtkClassName.MatchString(it.Name)) {
-			emit(observer.EventTitleChanged, "poll:object:property-change:accessible-name", ref, nil)
+			emit(model.EventTitleChanged, "poll:object:property-change:accessible-name", ref, nil)
 		}
 		if seen[ref]&seenState == 0 {
 			was, is := makeStateSet(old.States), makeStateSet(it.States)
@@ -251,19 +253,19 @@ func (wk *appWorker) recheck(ctx context.Context) {
 					continue
 				}
 				_, d, _ := Classify(RawEvent{Class: "object", Event: "state-changed", Kind: StateName(st), D1: boolInt(is.has(st))})
-				emit(observer.EventStateChanged, "poll:object:state-changed:"+StateName(st), ref, d)
+				emit(model.EventStateChanged, "poll:object:state-changed:"+StateName(st), ref, d)
 			}
 		}
 	}
 	for ref, v := range values {
 		if old, ok := prev.values[ref]; ok && old != v && seen[ref]&seenValue == 0 {
-			emit(observer.EventValueChanged, "poll:object:value-changed", ref, nil)
+			emit(model.EventValueChanged, "poll:object:value-changed", ref, nil)
 		}
 	}
 }
 
 // pendingSeen marks the changes that real events still waiting in the queue will report.
-func (wk *appWorker) pendingSeen(seen map[observer.NodeRef]seenFlags) {
+func (wk *appWorker) pendingSeen(seen map[model.NodeRef]seenFlags) {
 	wk.mu.Lock()
 	defer wk.mu.Unlock()
 	for _, j := range wk.queue {
@@ -284,8 +286,8 @@ func boolInt(b bool) int32 {
 }
 
 // readValues reads Value.CurrentValue of many elements, pipelined.
-func (b *Backend) readValues(ctx context.Context, refs []observer.NodeRef) map[observer.NodeRef]string {
-	out := make(map[observer.NodeRef]string, len(refs))
+func (b *Backend) readValues(ctx context.Context, refs []model.NodeRef) map[model.NodeRef]string {
+	out := make(map[model.NodeRef]string, len(refs))
 	if len(refs) == 0 {
 		return out
 	}
@@ -310,9 +312,9 @@ func (b *Backend) readValues(ctx context.Context, refs []observer.NodeRef) map[o
 
 // indexItems maps cache items by element, and lists the elements with a value to re-read (never
 // a secure one's).
-func indexItems(items []cacheItem) (map[observer.NodeRef]cacheItem, []observer.NodeRef) {
-	cur := make(map[observer.NodeRef]cacheItem, len(items))
-	var valued []observer.NodeRef
+func indexItems(items []cacheItem) (map[model.NodeRef]cacheItem, []model.NodeRef) {
+	cur := make(map[model.NodeRef]cacheItem, len(items))
+	var valued []model.NodeRef
 	for _, it := range items {
 		ref := MakeRef(it.Self.Bus, string(it.Self.Path))
 		cur[ref] = it
@@ -340,6 +342,6 @@ func (wk *appWorker) prime(ctx context.Context, app *appInfo) {
 }
 
 // realize walks a window once, so that the toolkit creates (and then reports on) its elements.
-func (wk *appWorker) realize(ctx context.Context, win observer.NodeRef) {
-	observer.Walk(ctx, wk.w.b, win, observer.WalkOptions{Budget: observer.WideBudget()})
+func (wk *appWorker) realize(ctx context.Context, win model.NodeRef) {
+	observer.Walk(ctx, wk.w.b, win, observer.WalkOptions{Budget: model.WideBudget()})
 }

@@ -3,7 +3,7 @@ package atspi
 import (
 	"strings"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // The object paths with a fixed meaning in AT-SPI.
@@ -14,13 +14,13 @@ const (
 )
 
 // MakeRef is the handle of the object at path on the connection bus: "<bus name>|<object path>".
-func MakeRef(bus, path string) observer.NodeRef {
-	return observer.NodeRef(bus + "|" + path)
+func MakeRef(bus, path string) model.NodeRef {
+	return model.NodeRef(bus + "|" + path)
 }
 
 // ParseRef splits a handle into its bus name and object path. It fails on handles that are not
 // of this backend (no separator, an empty bus name, a path that does not start with "/").
-func ParseRef(ref observer.NodeRef) (bus, path string, ok bool) {
+func ParseRef(ref model.NodeRef) (bus, path string, ok bool) {
 	bus, path, ok = strings.Cut(string(ref), "|")
 	if !ok || bus == "" || !strings.HasPrefix(path, "/") {
 		return "", "", false
@@ -29,7 +29,7 @@ func ParseRef(ref observer.NodeRef) (bus, path string, ok bool) {
 }
 
 // RootRef is the handle of an app's root (its application object).
-func RootRef(bus string) observer.NodeRef { return MakeRef(bus, rootPath) }
+func RootRef(bus string) model.NodeRef { return MakeRef(bus, rootPath) }
 
 // isNullRef reports whether (bus, path) is AT-SPI's "no object" (an empty bus name or the null path).
 func isNullRef(bus, path string) bool { return bus == "" || path == "" || path == nullPath }

@@ -9,9 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 // perApp are the resources an app costs the backend while it runs: each returns to its value
@@ -42,7 +43,7 @@ func TestPerAppResourcesReturnToBaseline(t *testing.T) {
 	t.Logf("baseline %v", base)
 	for _, end := range []string{"killed", "quit"} {
 		a := startApp(t, s, headless.KindGTK3)
-		rec.WaitFor(t, 0, 10*time.Second, "app_launched", ofApp(a.PID, observer.EventAppLaunched, ""))
+		rec.WaitFor(t, 0, 10*time.Second, "app_launched", ofApp(a.PID, model.EventAppLaunched, ""))
 		if _, err := b.Apps(testkit.Context(t, 5*time.Second)); err != nil { // the list dials the app's peer connection
 			t.Fatal(err)
 		}
@@ -50,7 +51,7 @@ func TestPerAppResourcesReturnToBaseline(t *testing.T) {
 		res := walk(t, b, win.Ref)
 		m := rec.Mark()
 		do(t, a, map[string]any{"cmd": "set_text", "text": "resources " + end})
-		rec.WaitFor(t, m, 5*time.Second, "the label's event", ofApp(a.PID, observer.EventTextChanged, ""))
+		rec.WaitFor(t, m, 5*time.Second, "the label's event", ofApp(a.PID, model.EventTextChanged, ""))
 		during := pick(b.Resources())
 		for _, k := range []string{"apps", "workers", "peer_connections"} {
 			if during[k] != base[k]+1 {
@@ -69,7 +70,7 @@ func TestPerAppResourcesReturnToBaseline(t *testing.T) {
 			do(t, a, map[string]any{"cmd": "quit"})
 		}
 		_ = a.Wait()
-		rec.WaitFor(t, m, 5*time.Second, "app_terminated", ofApp(a.PID, observer.EventAppTerminated, ""))
+		rec.WaitFor(t, m, 5*time.Second, "app_terminated", ofApp(a.PID, model.EventAppTerminated, ""))
 		var now map[string]int
 		if !testkit.Within(5*time.Second, func() bool { now = pick(b.Resources()); return maps.Equal(now, base) }) {
 			t.Errorf("%s: resources not back to baseline: %s", end, differences(base, now))
@@ -115,7 +116,7 @@ func TestPeerDialOfAGoneAppLeavesNothing(t *testing.T) {
 	b := open(t, s)
 	rec := testkit.Record(t, b.Watch)
 	a := startApp(t, s, headless.KindGTK3)
-	rec.WaitFor(t, 0, 10*time.Second, "app_launched", ofApp(a.PID, observer.EventAppLaunched, ""))
+	rec.WaitFor(t, 0, 10*time.Second, "app_launched", ofApp(a.PID, model.EventAppLaunched, ""))
 	app, err := b.busOf(testkit.Context(t, 5*time.Second), a.PID)
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +127,7 @@ func TestPeerDialOfAGoneAppLeavesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = a.Wait()
-	rec.WaitFor(t, m, 5*time.Second, "app_terminated", ofApp(a.PID, observer.EventAppTerminated, ""))
+	rec.WaitFor(t, m, 5*time.Second, "app_terminated", ofApp(a.PID, model.EventAppTerminated, ""))
 	after := b.Resources()["peers_tried"]
 	b.dialPeer(testkit.Context(t, 5*time.Second), app.bus) // as Apps does for what it just listed
 	if got := b.Resources()["peers_tried"]; got != after || after > before {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // The numeric AT-SPI roles (AtspiRole in atspi-constants.h) that the backend treats specially.
@@ -51,7 +51,7 @@ const (
 // the enum's nick with spaces) and the normalised role.
 type roleInfo struct {
 	name string
-	role observer.Role
+	role model.Role
 }
 
 // roleTable lists every AtspiRole of at-spi2-core, indexed by number (ATSPI_ROLE_INVALID 0 to
@@ -60,137 +60,137 @@ type roleInfo struct {
 // a number never changes its meaning. Roles with no counterpart map to the closest container
 // (group, panel) or to RoleUnknown.
 var roleTable = [roleCount]roleInfo{
-	0:   {"invalid", observer.RoleUnknown},                  // ATSPI_ROLE_INVALID
-	1:   {"accelerator label", observer.RoleLabel},          // ATSPI_ROLE_ACCELERATOR_LABEL
-	2:   {"alert", observer.RoleAlert},                      // ATSPI_ROLE_ALERT
-	3:   {"animation", observer.RoleImage},                  // ATSPI_ROLE_ANIMATION
-	4:   {"arrow", observer.RoleImage},                      // ATSPI_ROLE_ARROW
-	5:   {"calendar", observer.RoleGroup},                   // ATSPI_ROLE_CALENDAR
-	6:   {"canvas", observer.RoleGroup},                     // ATSPI_ROLE_CANVAS
-	7:   {"check box", observer.RoleCheckbox},               // ATSPI_ROLE_CHECK_BOX
-	8:   {"check menu item", observer.RoleMenuItem},         // ATSPI_ROLE_CHECK_MENU_ITEM
-	9:   {"color chooser", observer.RoleDialog},             // ATSPI_ROLE_COLOR_CHOOSER
-	10:  {"column header", observer.RoleColumnHeader},       // ATSPI_ROLE_COLUMN_HEADER
-	11:  {"combo box", observer.RoleComboBox},               // ATSPI_ROLE_COMBO_BOX
-	12:  {"date editor", observer.RoleTextField},            // ATSPI_ROLE_DATE_EDITOR
-	13:  {"desktop icon", observer.RoleImage},               // ATSPI_ROLE_DESKTOP_ICON
-	14:  {"desktop frame", observer.RoleWindow},             // ATSPI_ROLE_DESKTOP_FRAME
-	15:  {"dial", observer.RoleSlider},                      // ATSPI_ROLE_DIAL
-	16:  {"dialog", observer.RoleDialog},                    // ATSPI_ROLE_DIALOG
-	17:  {"directory pane", observer.RoleGroup},             // ATSPI_ROLE_DIRECTORY_PANE
-	18:  {"drawing area", observer.RoleImage},               // ATSPI_ROLE_DRAWING_AREA
-	19:  {"file chooser", observer.RoleDialog},              // ATSPI_ROLE_FILE_CHOOSER
-	20:  {"filler", observer.RoleFiller},                    // ATSPI_ROLE_FILLER
-	21:  {"focus traversable", observer.RoleUnknown},        // ATSPI_ROLE_FOCUS_TRAVERSABLE
-	22:  {"font chooser", observer.RoleDialog},              // ATSPI_ROLE_FONT_CHOOSER
-	23:  {"frame", observer.RoleWindow},                     // ATSPI_ROLE_FRAME
-	24:  {"glass pane", observer.RolePanel},                 // ATSPI_ROLE_GLASS_PANE
-	25:  {"html container", observer.RoleWebArea},           // ATSPI_ROLE_HTML_CONTAINER
-	26:  {"icon", observer.RoleImage},                       // ATSPI_ROLE_ICON
-	27:  {"image", observer.RoleImage},                      // ATSPI_ROLE_IMAGE
-	28:  {"internal frame", observer.RolePanel},             // ATSPI_ROLE_INTERNAL_FRAME
-	29:  {"label", observer.RoleLabel},                      // ATSPI_ROLE_LABEL
-	30:  {"layered pane", observer.RolePanel},               // ATSPI_ROLE_LAYERED_PANE
-	31:  {"list", observer.RoleList},                        // ATSPI_ROLE_LIST
-	32:  {"list item", observer.RoleListItem},               // ATSPI_ROLE_LIST_ITEM
-	33:  {"menu", observer.RoleMenu},                        // ATSPI_ROLE_MENU
-	34:  {"menu bar", observer.RoleMenuBar},                 // ATSPI_ROLE_MENU_BAR
-	35:  {"menu item", observer.RoleMenuItem},               // ATSPI_ROLE_MENU_ITEM
-	36:  {"option pane", observer.RolePanel},                // ATSPI_ROLE_OPTION_PANE
-	37:  {"page tab", observer.RoleTab},                     // ATSPI_ROLE_PAGE_TAB
-	38:  {"page tab list", observer.RoleTabList},            // ATSPI_ROLE_PAGE_TAB_LIST
-	39:  {"panel", observer.RolePanel},                      // ATSPI_ROLE_PANEL
-	40:  {"password text", observer.RolePassword},           // ATSPI_ROLE_PASSWORD_TEXT
-	41:  {"popup menu", observer.RoleMenu},                  // ATSPI_ROLE_POPUP_MENU
-	42:  {"progress bar", observer.RoleProgress},            // ATSPI_ROLE_PROGRESS_BAR
-	43:  {"push button", observer.RoleButton},               // ATSPI_ROLE_PUSH_BUTTON
-	44:  {"radio button", observer.RoleRadio},               // ATSPI_ROLE_RADIO_BUTTON
-	45:  {"radio menu item", observer.RoleMenuItem},         // ATSPI_ROLE_RADIO_MENU_ITEM
-	46:  {"root pane", observer.RolePanel},                  // ATSPI_ROLE_ROOT_PANE
-	47:  {"row header", observer.RoleCell},                  // ATSPI_ROLE_ROW_HEADER
-	48:  {"scroll bar", observer.RoleScrollBar},             // ATSPI_ROLE_SCROLL_BAR
-	49:  {"scroll pane", observer.RoleScrollArea},           // ATSPI_ROLE_SCROLL_PANE
-	50:  {"separator", observer.RoleSeparator},              // ATSPI_ROLE_SEPARATOR
-	51:  {"slider", observer.RoleSlider},                    // ATSPI_ROLE_SLIDER
-	52:  {"spin button", observer.RoleSpinButton},           // ATSPI_ROLE_SPIN_BUTTON
-	53:  {"split pane", observer.RoleSplitGroup},            // ATSPI_ROLE_SPLIT_PANE
-	54:  {"status bar", observer.RoleStatusBar},             // ATSPI_ROLE_STATUS_BAR
-	55:  {"table", observer.RoleTable},                      // ATSPI_ROLE_TABLE
-	56:  {"table cell", observer.RoleCell},                  // ATSPI_ROLE_TABLE_CELL
-	57:  {"table column header", observer.RoleColumnHeader}, // ATSPI_ROLE_TABLE_COLUMN_HEADER
-	58:  {"table row header", observer.RoleCell},            // ATSPI_ROLE_TABLE_ROW_HEADER
-	59:  {"tearoff menu item", observer.RoleMenuItem},       // ATSPI_ROLE_TEAROFF_MENU_ITEM
-	60:  {"terminal", observer.RoleTextArea},                // ATSPI_ROLE_TERMINAL
-	61:  {"text", observer.RoleTextField},                   // ATSPI_ROLE_TEXT
-	62:  {"toggle button", observer.RoleToggleButton},       // ATSPI_ROLE_TOGGLE_BUTTON
-	63:  {"tool bar", observer.RoleToolbar},                 // ATSPI_ROLE_TOOL_BAR
-	64:  {"tool tip", observer.RoleToolTip},                 // ATSPI_ROLE_TOOL_TIP
-	65:  {"tree", observer.RoleTree},                        // ATSPI_ROLE_TREE
-	66:  {"tree table", observer.RoleOutline},               // ATSPI_ROLE_TREE_TABLE
-	67:  {"unknown", observer.RoleUnknown},                  // ATSPI_ROLE_UNKNOWN
-	68:  {"viewport", observer.RoleGroup},                   // ATSPI_ROLE_VIEWPORT
-	69:  {"window", observer.RoleWindow},                    // ATSPI_ROLE_WINDOW
-	70:  {"extended", observer.RoleUnknown},                 // ATSPI_ROLE_EXTENDED
-	71:  {"header", observer.RoleGroup},                     // ATSPI_ROLE_HEADER
-	72:  {"footer", observer.RoleGroup},                     // ATSPI_ROLE_FOOTER
-	73:  {"paragraph", observer.RoleParagraph},              // ATSPI_ROLE_PARAGRAPH
-	74:  {"ruler", observer.RoleUnknown},                    // ATSPI_ROLE_RULER
-	75:  {"application", observer.RoleApplication},          // ATSPI_ROLE_APPLICATION
-	76:  {"autocomplete", observer.RoleComboBox},            // ATSPI_ROLE_AUTOCOMPLETE
-	77:  {"editbar", observer.RoleTextField},                // ATSPI_ROLE_EDITBAR
-	78:  {"embedded", observer.RoleGroup},                   // ATSPI_ROLE_EMBEDDED
-	79:  {"entry", observer.RoleTextField},                  // ATSPI_ROLE_ENTRY
-	80:  {"chart", observer.RoleImage},                      // ATSPI_ROLE_CHART
-	81:  {"caption", observer.RoleLabel},                    // ATSPI_ROLE_CAPTION
-	82:  {"document frame", observer.RoleWebArea},           // ATSPI_ROLE_DOCUMENT_FRAME
-	83:  {"heading", observer.RoleHeading},                  // ATSPI_ROLE_HEADING
-	84:  {"page", observer.RoleGroup},                       // ATSPI_ROLE_PAGE
-	85:  {"section", observer.RoleGroup},                    // ATSPI_ROLE_SECTION
-	86:  {"redundant object", observer.RoleUnknown},         // ATSPI_ROLE_REDUNDANT_OBJECT
-	87:  {"form", observer.RoleGroup},                       // ATSPI_ROLE_FORM
-	88:  {"link", observer.RoleLink},                        // ATSPI_ROLE_LINK
-	89:  {"input method window", observer.RoleWindow},       // ATSPI_ROLE_INPUT_METHOD_WINDOW
-	90:  {"table row", observer.RoleRow},                    // ATSPI_ROLE_TABLE_ROW
-	91:  {"tree item", observer.RoleTreeItem},               // ATSPI_ROLE_TREE_ITEM
-	92:  {"document spreadsheet", observer.RoleTable},       // ATSPI_ROLE_DOCUMENT_SPREADSHEET
-	93:  {"document presentation", observer.RoleGroup},      // ATSPI_ROLE_DOCUMENT_PRESENTATION
-	94:  {"document text", observer.RoleGroup},              // ATSPI_ROLE_DOCUMENT_TEXT
-	95:  {"document web", observer.RoleWebArea},             // ATSPI_ROLE_DOCUMENT_WEB
-	96:  {"document email", observer.RoleGroup},             // ATSPI_ROLE_DOCUMENT_EMAIL
-	97:  {"comment", observer.RoleGroup},                    // ATSPI_ROLE_COMMENT
-	98:  {"list box", observer.RoleList},                    // ATSPI_ROLE_LIST_BOX
-	99:  {"grouping", observer.RoleGroup},                   // ATSPI_ROLE_GROUPING
-	100: {"image map", observer.RoleImage},                  // ATSPI_ROLE_IMAGE_MAP
-	101: {"notification", observer.RoleAlert},               // ATSPI_ROLE_NOTIFICATION
-	102: {"info bar", observer.RoleStatusBar},               // ATSPI_ROLE_INFO_BAR
-	103: {"level bar", observer.RoleProgress},               // ATSPI_ROLE_LEVEL_BAR
-	104: {"title bar", observer.RoleGroup},                  // ATSPI_ROLE_TITLE_BAR
-	105: {"block quote", observer.RoleGroup},                // ATSPI_ROLE_BLOCK_QUOTE
-	106: {"audio", observer.RoleGroup},                      // ATSPI_ROLE_AUDIO
-	107: {"video", observer.RoleGroup},                      // ATSPI_ROLE_VIDEO
-	108: {"definition", observer.RoleText},                  // ATSPI_ROLE_DEFINITION
-	109: {"article", observer.RoleGroup},                    // ATSPI_ROLE_ARTICLE
-	110: {"landmark", observer.RoleGroup},                   // ATSPI_ROLE_LANDMARK
-	111: {"log", observer.RoleGroup},                        // ATSPI_ROLE_LOG
-	112: {"marquee", observer.RoleGroup},                    // ATSPI_ROLE_MARQUEE
-	113: {"math", observer.RoleGroup},                       // ATSPI_ROLE_MATH
-	114: {"rating", observer.RoleGroup},                     // ATSPI_ROLE_RATING
-	115: {"timer", observer.RoleLabel},                      // ATSPI_ROLE_TIMER
-	116: {"static", observer.RoleText},                      // ATSPI_ROLE_STATIC
-	117: {"math fraction", observer.RoleGroup},              // ATSPI_ROLE_MATH_FRACTION
-	118: {"math root", observer.RoleGroup},                  // ATSPI_ROLE_MATH_ROOT
-	119: {"subscript", observer.RoleText},                   // ATSPI_ROLE_SUBSCRIPT
-	120: {"superscript", observer.RoleText},                 // ATSPI_ROLE_SUPERSCRIPT
-	121: {"description list", observer.RoleList},            // ATSPI_ROLE_DESCRIPTION_LIST
-	122: {"description term", observer.RoleListItem},        // ATSPI_ROLE_DESCRIPTION_TERM
-	123: {"description value", observer.RoleGroup},          // ATSPI_ROLE_DESCRIPTION_VALUE
-	124: {"footnote", observer.RoleGroup},                   // ATSPI_ROLE_FOOTNOTE
-	125: {"content deletion", observer.RoleText},            // ATSPI_ROLE_CONTENT_DELETION
-	126: {"content insertion", observer.RoleText},           // ATSPI_ROLE_CONTENT_INSERTION
-	127: {"mark", observer.RoleText},                        // ATSPI_ROLE_MARK
-	128: {"suggestion", observer.RoleText},                  // ATSPI_ROLE_SUGGESTION
-	129: {"push button menu", observer.RoleMenuButton},      // ATSPI_ROLE_PUSH_BUTTON_MENU
-	130: {"switch", observer.RoleSwitch},                    // ATSPI_ROLE_SWITCH
+	0:   {"invalid", model.RoleUnknown},                  // ATSPI_ROLE_INVALID
+	1:   {"accelerator label", model.RoleLabel},          // ATSPI_ROLE_ACCELERATOR_LABEL
+	2:   {"alert", model.RoleAlert},                      // ATSPI_ROLE_ALERT
+	3:   {"animation", model.RoleImage},                  // ATSPI_ROLE_ANIMATION
+	4:   {"arrow", model.RoleImage},                      // ATSPI_ROLE_ARROW
+	5:   {"calendar", model.RoleGroup},                   // ATSPI_ROLE_CALENDAR
+	6:   {"canvas", model.RoleGroup},                     // ATSPI_ROLE_CANVAS
+	7:   {"check box", model.RoleCheckbox},               // ATSPI_ROLE_CHECK_BOX
+	8:   {"check menu item", model.RoleMenuItem},         // ATSPI_ROLE_CHECK_MENU_ITEM
+	9:   {"color chooser", model.RoleDialog},             // ATSPI_ROLE_COLOR_CHOOSER
+	10:  {"column header", model.RoleColumnHeader},       // ATSPI_ROLE_COLUMN_HEADER
+	11:  {"combo box", model.RoleComboBox},               // ATSPI_ROLE_COMBO_BOX
+	12:  {"date editor", model.RoleTextField},            // ATSPI_ROLE_DATE_EDITOR
+	13:  {"desktop icon", model.RoleImage},               // ATSPI_ROLE_DESKTOP_ICON
+	14:  {"desktop frame", model.RoleWindow},             // ATSPI_ROLE_DESKTOP_FRAME
+	15:  {"dial", model.RoleSlider},                      // ATSPI_ROLE_DIAL
+	16:  {"dialog", model.RoleDialog},                    // ATSPI_ROLE_DIALOG
+	17:  {"directory pane", model.RoleGroup},             // ATSPI_ROLE_DIRECTORY_PANE
+	18:  {"drawing area", model.RoleImage},               // ATSPI_ROLE_DRAWING_AREA
+	19:  {"file chooser", model.RoleDialog},              // ATSPI_ROLE_FILE_CHOOSER
+	20:  {"filler", model.RoleFiller},                    // ATSPI_ROLE_FILLER
+	21:  {"focus traversable", model.RoleUnknown},        // ATSPI_ROLE_FOCUS_TRAVERSABLE
+	22:  {"font chooser", model.RoleDialog},              // ATSPI_ROLE_FONT_CHOOSER
+	23:  {"frame", model.RoleWindow},                     // ATSPI_ROLE_FRAME
+	24:  {"glass pane", model.RolePanel},                 // ATSPI_ROLE_GLASS_PANE
+	25:  {"html container", model.RoleWebArea},           // ATSPI_ROLE_HTML_CONTAINER
+	26:  {"icon", model.RoleImage},                       // ATSPI_ROLE_ICON
+	27:  {"image", model.RoleImage},                      // ATSPI_ROLE_IMAGE
+	28:  {"internal frame", model.RolePanel},             // ATSPI_ROLE_INTERNAL_FRAME
+	29:  {"label", model.RoleLabel},                      // ATSPI_ROLE_LABEL
+	30:  {"layered pane", model.RolePanel},               // ATSPI_ROLE_LAYERED_PANE
+	31:  {"list", model.RoleList},                        // ATSPI_ROLE_LIST
+	32:  {"list item", model.RoleListItem},               // ATSPI_ROLE_LIST_ITEM
+	33:  {"menu", model.RoleMenu},                        // ATSPI_ROLE_MENU
+	34:  {"menu bar", model.RoleMenuBar},                 // ATSPI_ROLE_MENU_BAR
+	35:  {"menu item", model.RoleMenuItem},               // ATSPI_ROLE_MENU_ITEM
+	36:  {"option pane", model.RolePanel},                // ATSPI_ROLE_OPTION_PANE
+	37:  {"page tab", model.RoleTab},                     // ATSPI_ROLE_PAGE_TAB
+	38:  {"page tab list", model.RoleTabList},            // ATSPI_ROLE_PAGE_TAB_LIST
+	39:  {"panel", model.RolePanel},                      // ATSPI_ROLE_PANEL
+	40:  {"password text", model.RolePassword},           // ATSPI_ROLE_PASSWORD_TEXT
+	41:  {"popup menu", model.RoleMenu},                  // ATSPI_ROLE_POPUP_MENU
+	42:  {"progress bar", model.RoleProgress},            // ATSPI_ROLE_PROGRESS_BAR
+	43:  {"push button", model.RoleButton},               // ATSPI_ROLE_PUSH_BUTTON
+	44:  {"radio button", model.RoleRadio},               // ATSPI_ROLE_RADIO_BUTTON
+	45:  {"radio menu item", model.RoleMenuItem},         // ATSPI_ROLE_RADIO_MENU_ITEM
+	46:  {"root pane", model.RolePanel},                  // ATSPI_ROLE_ROOT_PANE
+	47:  {"row header", model.RoleCell},                  // ATSPI_ROLE_ROW_HEADER
+	48:  {"scroll bar", model.RoleScrollBar},             // ATSPI_ROLE_SCROLL_BAR
+	49:  {"scroll pane", model.RoleScrollArea},           // ATSPI_ROLE_SCROLL_PANE
+	50:  {"separator", model.RoleSeparator},              // ATSPI_ROLE_SEPARATOR
+	51:  {"slider", model.RoleSlider},                    // ATSPI_ROLE_SLIDER
+	52:  {"spin button", model.RoleSpinButton},           // ATSPI_ROLE_SPIN_BUTTON
+	53:  {"split pane", model.RoleSplitGroup},            // ATSPI_ROLE_SPLIT_PANE
+	54:  {"status bar", model.RoleStatusBar},             // ATSPI_ROLE_STATUS_BAR
+	55:  {"table", model.RoleTable},                      // ATSPI_ROLE_TABLE
+	56:  {"table cell", model.RoleCell},                  // ATSPI_ROLE_TABLE_CELL
+	57:  {"table column header", model.RoleColumnHeader}, // ATSPI_ROLE_TABLE_COLUMN_HEADER
+	58:  {"table row header", model.RoleCell},            // ATSPI_ROLE_TABLE_ROW_HEADER
+	59:  {"tearoff menu item", model.RoleMenuItem},       // ATSPI_ROLE_TEAROFF_MENU_ITEM
+	60:  {"terminal", model.RoleTextArea},                // ATSPI_ROLE_TERMINAL
+	61:  {"text", model.RoleTextField},                   // ATSPI_ROLE_TEXT
+	62:  {"toggle button", model.RoleToggleButton},       // ATSPI_ROLE_TOGGLE_BUTTON
+	63:  {"tool bar", model.RoleToolbar},                 // ATSPI_ROLE_TOOL_BAR
+	64:  {"tool tip", model.RoleToolTip},                 // ATSPI_ROLE_TOOL_TIP
+	65:  {"tree", model.RoleTree},                        // ATSPI_ROLE_TREE
+	66:  {"tree table", model.RoleOutline},               // ATSPI_ROLE_TREE_TABLE
+	67:  {"unknown", model.RoleUnknown},                  // ATSPI_ROLE_UNKNOWN
+	68:  {"viewport", model.RoleGroup},                   // ATSPI_ROLE_VIEWPORT
+	69:  {"window", model.RoleWindow},                    // ATSPI_ROLE_WINDOW
+	70:  {"extended", model.RoleUnknown},                 // ATSPI_ROLE_EXTENDED
+	71:  {"header", model.RoleGroup},                     // ATSPI_ROLE_HEADER
+	72:  {"footer", model.RoleGroup},                     // ATSPI_ROLE_FOOTER
+	73:  {"paragraph", model.RoleParagraph},              // ATSPI_ROLE_PARAGRAPH
+	74:  {"ruler", model.RoleUnknown},                    // ATSPI_ROLE_RULER
+	75:  {"application", model.RoleApplication},          // ATSPI_ROLE_APPLICATION
+	76:  {"autocomplete", model.RoleComboBox},            // ATSPI_ROLE_AUTOCOMPLETE
+	77:  {"editbar", model.RoleTextField},                // ATSPI_ROLE_EDITBAR
+	78:  {"embedded", model.RoleGroup},                   // ATSPI_ROLE_EMBEDDED
+	79:  {"entry", model.RoleTextField},                  // ATSPI_ROLE_ENTRY
+	80:  {"chart", model.RoleImage},                      // ATSPI_ROLE_CHART
+	81:  {"caption", model.RoleLabel},                    // ATSPI_ROLE_CAPTION
+	82:  {"document frame", model.RoleWebArea},           // ATSPI_ROLE_DOCUMENT_FRAME
+	83:  {"heading", model.RoleHeading},                  // ATSPI_ROLE_HEADING
+	84:  {"page", model.RoleGroup},                       // ATSPI_ROLE_PAGE
+	85:  {"section", model.RoleGroup},                    // ATSPI_ROLE_SECTION
+	86:  {"redundant object", model.RoleUnknown},         // ATSPI_ROLE_REDUNDANT_OBJECT
+	87:  {"form", model.RoleGroup},                       // ATSPI_ROLE_FORM
+	88:  {"link", model.RoleLink},                        // ATSPI_ROLE_LINK
+	89:  {"input method window", model.RoleWindow},       // ATSPI_ROLE_INPUT_METHOD_WINDOW
+	90:  {"table row", model.RoleRow},                    // ATSPI_ROLE_TABLE_ROW
+	91:  {"tree item", model.RoleTreeItem},               // ATSPI_ROLE_TREE_ITEM
+	92:  {"document spreadsheet", model.RoleTable},       // ATSPI_ROLE_DOCUMENT_SPREADSHEET
+	93:  {"document presentation", model.RoleGroup},      // ATSPI_ROLE_DOCUMENT_PRESENTATION
+	94:  {"document text", model.RoleGroup},              // ATSPI_ROLE_DOCUMENT_TEXT
+	95:  {"document web", model.RoleWebArea},             // ATSPI_ROLE_DOCUMENT_WEB
+	96:  {"document email", model.RoleGroup},             // ATSPI_ROLE_DOCUMENT_EMAIL
+	97:  {"comment", model.RoleGroup},                    // ATSPI_ROLE_COMMENT
+	98:  {"list box", model.RoleList},                    // ATSPI_ROLE_LIST_BOX
+	99:  {"grouping", model.RoleGroup},                   // ATSPI_ROLE_GROUPING
+	100: {"image map", model.RoleImage},                  // ATSPI_ROLE_IMAGE_MAP
+	101: {"notification", model.RoleAlert},               // ATSPI_ROLE_NOTIFICATION
+	102: {"info bar", model.RoleStatusBar},               // ATSPI_ROLE_INFO_BAR
+	103: {"level bar", model.RoleProgress},               // ATSPI_ROLE_LEVEL_BAR
+	104: {"title bar", model.RoleGroup},                  // ATSPI_ROLE_TITLE_BAR
+	105: {"block quote", model.RoleGroup},                // ATSPI_ROLE_BLOCK_QUOTE
+	106: {"audio", model.RoleGroup},                      // ATSPI_ROLE_AUDIO
+	107: {"video", model.RoleGroup},                      // ATSPI_ROLE_VIDEO
+	108: {"definition", model.RoleText},                  // ATSPI_ROLE_DEFINITION
+	109: {"article", model.RoleGroup},                    // ATSPI_ROLE_ARTICLE
+	110: {"landmark", model.RoleGroup},                   // ATSPI_ROLE_LANDMARK
+	111: {"log", model.RoleGroup},                        // ATSPI_ROLE_LOG
+	112: {"marquee", model.RoleGroup},                    // ATSPI_ROLE_MARQUEE
+	113: {"math", model.RoleGroup},                       // ATSPI_ROLE_MATH
+	114: {"rating", model.RoleGroup},                     // ATSPI_ROLE_RATING
+	115: {"timer", model.RoleLabel},                      // ATSPI_ROLE_TIMER
+	116: {"static", model.RoleText},                      // ATSPI_ROLE_STATIC
+	117: {"math fraction", model.RoleGroup},              // ATSPI_ROLE_MATH_FRACTION
+	118: {"math root", model.RoleGroup},                  // ATSPI_ROLE_MATH_ROOT
+	119: {"subscript", model.RoleText},                   // ATSPI_ROLE_SUBSCRIPT
+	120: {"superscript", model.RoleText},                 // ATSPI_ROLE_SUPERSCRIPT
+	121: {"description list", model.RoleList},            // ATSPI_ROLE_DESCRIPTION_LIST
+	122: {"description term", model.RoleListItem},        // ATSPI_ROLE_DESCRIPTION_TERM
+	123: {"description value", model.RoleGroup},          // ATSPI_ROLE_DESCRIPTION_VALUE
+	124: {"footnote", model.RoleGroup},                   // ATSPI_ROLE_FOOTNOTE
+	125: {"content deletion", model.RoleText},            // ATSPI_ROLE_CONTENT_DELETION
+	126: {"content insertion", model.RoleText},           // ATSPI_ROLE_CONTENT_INSERTION
+	127: {"mark", model.RoleText},                        // ATSPI_ROLE_MARK
+	128: {"suggestion", model.RoleText},                  // ATSPI_ROLE_SUGGESTION
+	129: {"push button menu", model.RoleMenuButton},      // ATSPI_ROLE_PUSH_BUTTON_MENU
+	130: {"switch", model.RoleSwitch},                    // ATSPI_ROLE_SWITCH
 }
 
 // RoleName is the canonical AT-SPI name of a numeric role ("push button", "password text"),
@@ -204,13 +204,13 @@ func RoleName(role uint32) string {
 
 // NormaliseRole maps a numeric AT-SPI role onto a normalised role. A text role (text, entry)
 // that is multi-line is a text area; an unknown number is RoleUnknown.
-func NormaliseRole(role uint32, states observer.States) observer.Role {
+func NormaliseRole(role uint32, states model.States) model.Role {
 	if role >= roleCount {
-		return observer.RoleUnknown
+		return model.RoleUnknown
 	}
 	r := roleTable[role].role
-	if r == observer.RoleTextField && states.Has(observer.StateMultiLine) {
-		return observer.RoleTextArea
+	if r == model.RoleTextField && states.Has(model.StateMultiLine) {
+		return model.RoleTextArea
 	}
 	return r
 }
@@ -260,12 +260,12 @@ func isDialogRole(role uint32) bool {
 // isMenuRole reports whether a top-level of this role is a menu (a popup menu's window).
 func isMenuRole(role uint32) bool { return role == roleMenu || role == rolePopupMenu }
 
-// windowRole is the role a top-level of this numeric role has in observer.Window.
-func windowRole(role uint32) observer.Role {
+// windowRole is the role a top-level of this numeric role has in model.Window.
+func windowRole(role uint32) model.Role {
 	if isDialogRole(role) {
-		return observer.RoleDialog
+		return model.RoleDialog
 	}
-	return observer.RoleWindow
+	return model.RoleWindow
 }
 
 // isCheckable reports whether elements of this role carry their checked state as a 0/1/2 value.

@@ -6,21 +6,21 @@ import (
 	"context"
 	"image"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // ScreenBounds is the X screen's root window: the whole display.
-func (b *Backend) ScreenBounds(context.Context) (observer.Rect, error) {
+func (b *Backend) ScreenBounds(context.Context) (model.Rect, error) {
 	x, err := b.xconn()
 	if err != nil {
-		return observer.Rect{}, err
+		return model.Rect{}, err
 	}
 	w, h := x.ScreenSize()
-	return observer.Rect{W: float64(w), H: float64(h)}, nil
+	return model.Rect{W: float64(w), H: float64(h)}, nil
 }
 
 // Capture reads rect of the screen as the X server composes it (x11.Conn.Capture).
-func (b *Backend) Capture(ctx context.Context, rect observer.Rect) (*image.RGBA, error) {
+func (b *Backend) Capture(ctx context.Context, rect model.Rect) (*image.RGBA, error) {
 	x, err := b.xconn()
 	if err != nil {
 		return nil, err

@@ -3,7 +3,7 @@ package atspi
 import (
 	"strings"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // The AT-SPI states (AtspiStateType in atspi-constants.h) that the backend reads itself.
@@ -26,7 +26,7 @@ const (
 // "object:state-changed:checked") and the normalised state, 0 when there is none.
 type stateInfo struct {
 	name  string
-	state observer.States
+	state model.States
 }
 
 // stateTable lists every AtspiStateType of at-spi2-core 2.46 by number (bit i of the 64-bit set
@@ -34,49 +34,49 @@ type stateInfo struct {
 // libatspi's GEnum. ENABLED and SENSITIVE both mean enabled: GTK4 sets only SENSITIVE.
 var stateTable = [stateCount]stateInfo{
 	0:  {"invalid", 0},
-	1:  {"active", observer.StateActive},
+	1:  {"active", model.StateActive},
 	2:  {"armed", 0},
-	3:  {"busy", observer.StateBusy},
-	4:  {"checked", observer.StateChecked},
-	5:  {"collapsed", observer.StateExpandable},
-	6:  {"defunct", observer.StateDefunct},
-	7:  {"editable", observer.StateEditable},
-	8:  {"enabled", observer.StateEnabled},
-	9:  {"expandable", observer.StateExpandable},
-	10: {"expanded", observer.StateExpanded},
-	11: {"focusable", observer.StateFocusable},
-	12: {"focused", observer.StateFocused},
+	3:  {"busy", model.StateBusy},
+	4:  {"checked", model.StateChecked},
+	5:  {"collapsed", model.StateExpandable},
+	6:  {"defunct", model.StateDefunct},
+	7:  {"editable", model.StateEditable},
+	8:  {"enabled", model.StateEnabled},
+	9:  {"expandable", model.StateExpandable},
+	10: {"expanded", model.StateExpanded},
+	11: {"focusable", model.StateFocusable},
+	12: {"focused", model.StateFocused},
 	13: {"has-tooltip", 0},
 	14: {"horizontal", 0},
-	15: {"iconified", observer.StateMinimized},
-	16: {"modal", observer.StateModal},
-	17: {"multi-line", observer.StateMultiLine},
+	15: {"iconified", model.StateMinimized},
+	16: {"modal", model.StateModal},
+	17: {"multi-line", model.StateMultiLine},
 	18: {"multiselectable", 0},
 	19: {"opaque", 0},
-	20: {"pressed", observer.StatePressed},
+	20: {"pressed", model.StatePressed},
 	21: {"resizable", 0},
-	22: {"selectable", observer.StateSelectable},
-	23: {"selected", observer.StateSelected},
-	24: {"sensitive", observer.StateEnabled},
-	25: {"showing", observer.StateShowing},
+	22: {"selectable", model.StateSelectable},
+	23: {"selected", model.StateSelected},
+	24: {"sensitive", model.StateEnabled},
+	25: {"showing", model.StateShowing},
 	26: {"single-line", 0},
 	27: {"stale", 0},
 	28: {"transient", 0},
 	29: {"vertical", 0},
-	30: {"visible", observer.StateVisible},
+	30: {"visible", model.StateVisible},
 	31: {"manages-descendants", 0},
-	32: {"indeterminate", observer.StateMixed},
-	33: {"required", observer.StateRequired},
+	32: {"indeterminate", model.StateMixed},
+	33: {"required", model.StateRequired},
 	34: {"truncated", 0},
 	35: {"animated", 0},
-	36: {"invalid-entry", observer.StateInvalid},
+	36: {"invalid-entry", model.StateInvalid},
 	37: {"supports-autocompletion", 0},
 	38: {"selectable-text", 0},
 	39: {"is-default", 0},
 	40: {"visited", 0},
 	41: {"checkable", 0},
 	42: {"has-popup", 0},
-	43: {"read-only", observer.StateReadOnly},
+	43: {"read-only", model.StateReadOnly},
 }
 
 // stateSet is the 64-bit AT-SPI state set.
@@ -98,22 +98,22 @@ func makeStateSet(words []uint32) stateSet {
 func (s stateSet) has(i int) bool { return i >= 0 && i < 64 && s&(1<<uint(i)) != 0 }
 
 // States maps an AT-SPI state set (the two words of GetState) onto normalised states.
-func States(words []uint32) observer.States { return makeStateSet(words).normalised() }
+func States(words []uint32) model.States { return makeStateSet(words).normalised() }
 
 // nodeStates normalises the state set of an element of this role. A button that is pressed is
 // a toggle button that is on (GTK 4.8 has no toggle-button role and signals "on" as pressed): it
 // is checked too, so that toggle, check and uncheck, their proofs and state=checked conditions
 // see one on state whatever the toolkit calls it.
-func nodeStates(role uint32, s stateSet) observer.States {
+func nodeStates(role uint32, s stateSet) model.States {
 	out := s.normalised()
-	if (role == rolePushButton || role == roleToggleButton) && out.Has(observer.StatePressed) {
-		out |= observer.StateChecked
+	if (role == rolePushButton || role == roleToggleButton) && out.Has(model.StatePressed) {
+		out |= model.StateChecked
 	}
 	return out
 }
 
-func (s stateSet) normalised() observer.States {
-	var out observer.States
+func (s stateSet) normalised() model.States {
+	var out model.States
 	for i := range stateTable {
 		if s.has(i) {
 			out |= stateTable[i].state
@@ -142,7 +142,7 @@ func StateNumber(name string) (int, bool) {
 }
 
 // normalisedState is the normalised state of the AT-SPI state called name, or 0.
-func normalisedState(name string) observer.States {
+func normalisedState(name string) model.States {
 	if i, ok := StateNumber(name); ok {
 		return stateTable[i].state
 	}

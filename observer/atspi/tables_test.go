@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // The role table covers the whole AtspiRole enum with distinct names, and the roles that matter
@@ -36,24 +36,24 @@ func TestRoleTable(t *testing.T) {
 	}
 	cases := []struct {
 		role   uint32
-		states observer.States
-		want   observer.Role
+		states model.States
+		want   model.Role
 	}{
-		{43, 0, observer.RoleButton},
-		{7, 0, observer.RoleCheckbox},
-		{40, 0, observer.RolePassword},
-		{61, 0, observer.RoleTextField},
-		{61, observer.StateMultiLine, observer.RoleTextArea},
-		{79, 0, observer.RoleTextField},
-		{23, 0, observer.RoleWindow},
-		{16, 0, observer.RoleDialog},
-		{49, 0, observer.RoleScrollArea},
-		{95, 0, observer.RoleWebArea},
-		{51, 0, observer.RoleSlider},
-		{32, 0, observer.RoleListItem},
-		{130, 0, observer.RoleSwitch},
-		{131, 0, observer.RoleUnknown},
-		{9999, 0, observer.RoleUnknown},
+		{43, 0, model.RoleButton},
+		{7, 0, model.RoleCheckbox},
+		{40, 0, model.RolePassword},
+		{61, 0, model.RoleTextField},
+		{61, model.StateMultiLine, model.RoleTextArea},
+		{79, 0, model.RoleTextField},
+		{23, 0, model.RoleWindow},
+		{16, 0, model.RoleDialog},
+		{49, 0, model.RoleScrollArea},
+		{95, 0, model.RoleWebArea},
+		{51, 0, model.RoleSlider},
+		{32, 0, model.RoleListItem},
+		{130, 0, model.RoleSwitch},
+		{131, 0, model.RoleUnknown},
+		{9999, 0, model.RoleUnknown},
 	}
 	for _, c := range cases {
 		if got := NormaliseRole(c.role, c.states); got != c.want {
@@ -101,8 +101,8 @@ func TestWindowRoles(t *testing.T) {
 	if !isTopLevel(filler) || !isTopLevel(roleFrame) || isTopLevel(roleToolTip) || isTopLevel(roleMenu) || isTopLevel(roleApplication) {
 		t.Error("isTopLevel: a filler or frame under the root is a window; a tool tip, menu or application is not")
 	}
-	if windowRole(roleDialog) != observer.RoleDialog || windowRole(roleFileChooser) != observer.RoleDialog ||
-		windowRole(roleFrame) != observer.RoleWindow {
+	if windowRole(roleDialog) != model.RoleDialog || windowRole(roleFileChooser) != model.RoleDialog ||
+		windowRole(roleFrame) != model.RoleWindow {
 		t.Error("windowRole")
 	}
 }
@@ -128,18 +128,18 @@ func TestStateTable(t *testing.T) {
 	}
 	// GTK3 entry (enabled, sensitive, showing, visible, focusable, editable, single-line).
 	gtk3 := States([]uint32{0x47000980, 0})
-	for _, want := range []observer.States{observer.StateEnabled, observer.StateShowing, observer.StateVisible,
-		observer.StateFocusable, observer.StateEditable} {
+	for _, want := range []model.States{model.StateEnabled, model.StateShowing, model.StateVisible,
+		model.StateFocusable, model.StateEditable} {
 		if !gtk3.Has(want) {
 			t.Errorf("GTK3 entry states %v lack %v", gtk3, want)
 		}
 	}
 	// GTK4 sets SENSITIVE without ENABLED: it is still enabled.
-	if gtk4 := States([]uint32{0x41000000}); !gtk4.Has(observer.StateEnabled) || gtk4.Has(observer.StateShowing) {
+	if gtk4 := States([]uint32{0x41000000}); !gtk4.Has(model.StateEnabled) || gtk4.Has(model.StateShowing) {
 		t.Errorf("GTK4 states %v", gtk4)
 	}
 	// The high word: indeterminate (32) is mixed, read-only (43) read_only.
-	if s := States([]uint32{0, 1 | 1<<11}); !s.Has(observer.StateMixed) || !s.Has(observer.StateReadOnly) {
+	if s := States([]uint32{0, 1 | 1<<11}); !s.Has(model.StateMixed) || !s.Has(model.StateReadOnly) {
 		t.Errorf("high word: %v", s)
 	}
 	if s := States(nil); s != 0 {
@@ -156,7 +156,7 @@ func TestRefs(t *testing.T) {
 	if !ok || bus != ":1.42" || path != "/org/a11y/atspi/accessible/7" {
 		t.Fatalf("ParseRef = %q %q %v", bus, path, ok)
 	}
-	for _, bad := range []observer.NodeRef{"", "x", "|/a", ":1.2|", ":1.2|rel", "e3"} {
+	for _, bad := range []model.NodeRef{"", "x", "|/a", ":1.2|", ":1.2|rel", "e3"} {
 		if _, _, ok := ParseRef(bad); ok {
 			t.Errorf("ParseRef(%q) accepted", bad)
 		}
@@ -193,28 +193,28 @@ func TestRoleTraits(t *testing.T) {
 func TestDBusErrorCodes(t *testing.T) {
 	cases := []struct {
 		name, msg string
-		want      observer.Code
+		want      model.Code
 	}{
-		{dbusServiceUnknown, "The name :1.99 was not provided by any .service files", observer.CodeAppGone},
-		{dbusNameHasNoOwner, "", observer.CodeAppGone},
-		{dbusUnknownObject, "could not be processed as object /org/a11y/atspi/accessible/99999 does not exist", observer.CodeElementNotFound},
-		{dbusUnknownMethod, "Object does not exist at path “/org/gtk/a11y/nope”", observer.CodeElementNotFound},
-		{dbusUnknownMethod, "No such interface “org.a11y.atspi.Value” on object at path /org/a11y/atspi/accessible/root", observer.CodeNotSupported},
-		{dbusUnknownMethod, `Method "GetFoo" with signature "" on interface "org.a11y.atspi.Value" doesn't exist`, observer.CodeNotSupported},
-		{dbusNoReply, "Did not receive a reply", observer.CodeAppNotResponding},
-		{dbusLimitsExceeded, "", observer.CodeTransient},
-		{"org.example.Weird", "", observer.CodeInternal},
+		{dbusServiceUnknown, "The name :1.99 was not provided by any .service files", model.CodeAppGone},
+		{dbusNameHasNoOwner, "", model.CodeAppGone},
+		{dbusUnknownObject, "could not be processed as object /org/a11y/atspi/accessible/99999 does not exist", model.CodeElementNotFound},
+		{dbusUnknownMethod, "Object does not exist at path “/org/gtk/a11y/nope”", model.CodeElementNotFound},
+		{dbusUnknownMethod, "No such interface “org.a11y.atspi.Value” on object at path /org/a11y/atspi/accessible/root", model.CodeNotSupported},
+		{dbusUnknownMethod, `Method "GetFoo" with signature "" on interface "org.a11y.atspi.Value" doesn't exist`, model.CodeNotSupported},
+		{dbusNoReply, "Did not receive a reply", model.CodeAppNotResponding},
+		{dbusLimitsExceeded, "", model.CodeTransient},
+		{"org.example.Weird", "", model.CodeInternal},
 	}
 	for _, c := range cases {
 		if got := codeOfDBusError(c.name, c.msg); got != c.want {
 			t.Errorf("codeOfDBusError(%s, %q) = %s, want %s", c.name, c.msg, got, c.want)
 		}
-		if observer.Errorf(c.want, suggestionFor(c.want), "x").Suggestion == "" {
+		if model.Errorf(c.want, suggestionFor(c.want), "x").Suggestion == "" {
 			t.Errorf("no suggestion for %s", c.want)
 		}
 	}
-	e := observer.Errorf(codeOfDBusError(dbusServiceUnknown, ""), "s", "m")
-	if !errors.Is(e, &observer.Error{Code: observer.CodeAppGone}) {
+	e := model.Errorf(codeOfDBusError(dbusServiceUnknown, ""), "s", "m")
+	if !errors.Is(e, &model.Error{Code: model.CodeAppGone}) {
 		t.Error("errors.Is by code")
 	}
 }
@@ -298,7 +298,7 @@ func TestPressedButtonIsChecked(t *testing.T) {
 		{roleLabel, pressed, false},
 	} {
 		got := nodeStates(c.role, c.set)
-		if got.Has(observer.StateChecked) != c.want || got.Has(observer.StatePressed) != (c.set != 0) {
+		if got.Has(model.StateChecked) != c.want || got.Has(model.StatePressed) != (c.set != 0) {
 			t.Errorf("%s %v: %v", RoleName(c.role), c.set, got)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"context"
 	"sync"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/godbus/dbus/v5"
 
 	"github.com/axbus/axbus/observer"
@@ -15,9 +17,9 @@ import (
 // AT-SPI events with the registry (GTK3 emits nothing until someone does) and, for toolkits that
 // miss events (GTK4), starts re-reading them every recheck period; the last stop undoes both.
 // sink must not block.
-func (b *Backend) Watch(sink func(observer.Event)) (stop func(), err error) {
+func (b *Backend) Watch(sink func(model.Event)) (stop func(), err error) {
 	if sink == nil {
-		return nil, observer.ErrNilSink()
+		return nil, model.ErrNilSink()
 	}
 	b.mu.Lock()
 	if b.closed {
@@ -164,8 +166,8 @@ func (w *watchState) worker(bus string, start bool) (wk *appWorker, created bool
 	}
 	wk = w.workers[bus]
 	if wk == nil {
-		wk = &appWorker{w: w, bus: bus, notify: make(chan struct{}, 1), windows: map[observer.NodeRef]winMark{},
-			seen: map[observer.NodeRef]seenFlags{}, announced: map[observer.NodeRef]announced{}}
+		wk = &appWorker{w: w, bus: bus, notify: make(chan struct{}, 1), windows: map[model.NodeRef]winMark{},
+			seen: map[model.NodeRef]seenFlags{}, announced: map[model.NodeRef]announced{}}
 		w.workers[bus] = wk
 		created = true
 		if start {
@@ -224,4 +226,4 @@ func (w *watchState) leftBus(bus string) {
 }
 
 // deliver hands an event to every sink.
-func (w *watchState) deliver(ev observer.Event) { w.sinks.Deliver(ev) }
+func (w *watchState) deliver(ev model.Event) { w.sinks.Deliver(ev) }

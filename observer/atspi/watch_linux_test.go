@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
@@ -46,33 +48,33 @@ func TestEvents(t *testing.T) {
 			// Text typed into Name.
 			m := rec.Mark()
 			r := do(t, a, map[string]any{"cmd": "set_text", "text": "typed text"})
-			e := rec.WaitFor(t, m, 3*time.Second, "text_changed", ofApp(a.PID, observer.EventTextChanged, "Name"))
+			e := rec.WaitFor(t, m, 3*time.Second, "text_changed", ofApp(a.PID, model.EventTextChanged, "Name"))
 			check("text", e, tns(t, r))
-			if e.Element.Role != observer.RoleTextField || e.Window == nil || e.Window.Title != win.Title {
+			if e.Element.Role != model.RoleTextField || e.Window == nil || e.Window.Title != win.Title {
 				t.Errorf("text_changed element %+v window %+v", e.Element, e.Window)
 			}
 
 			// Checkbox toggled.
 			m = rec.Mark()
 			r = do(t, a, map[string]any{"cmd": "toggle"})
-			e = rec.WaitFor(t, m, 3*time.Second, "state_changed checked", func(e observer.Event) bool {
-				return ofApp(a.PID, observer.EventStateChanged, "Remember me")(e) && e.Detail["state"] == "checked" && e.Detail["on"] == true
+			e = rec.WaitFor(t, m, 3*time.Second, "state_changed checked", func(e model.Event) bool {
+				return ofApp(a.PID, model.EventStateChanged, "Remember me")(e) && e.Detail["state"] == "checked" && e.Detail["on"] == true
 			})
 			check("checked", e, tns(t, r))
-			if !e.Element.States.Has(observer.StateChecked) || e.Element.Value != "1" {
+			if !e.Element.States.Has(model.StateChecked) || e.Element.Value != "1" {
 				t.Errorf("toggled checkbox summary %+v", e.Element)
 			}
 
 			// Label added to Messages.
 			m = rec.Mark()
 			r = do(t, a, map[string]any{"cmd": "add_label", "text": "note one"})
-			e = rec.WaitFor(t, m, 3*time.Second, "children_changed", ofApp(a.PID, observer.EventChildrenChanged, "Messages"))
+			e = rec.WaitFor(t, m, 3*time.Second, "children_changed", ofApp(a.PID, model.EventChildrenChanged, "Messages"))
 			check("label", e, tns(t, r))
 
 			// Slider value changed (GTK4 4.8 emits nothing: the re-read finds it).
 			m = rec.Mark()
 			r = do(t, a, map[string]any{"cmd": "set_value", "value": 70})
-			e = rec.WaitFor(t, m, 3*time.Second, "value_changed", ofApp(a.PID, observer.EventValueChanged, "Volume"))
+			e = rec.WaitFor(t, m, 3*time.Second, "value_changed", ofApp(a.PID, model.EventValueChanged, "Volume"))
 			check("value", e, tns(t, r))
 			if e.Element.Value != "70" {
 				t.Errorf("value_changed summary value %q", e.Element.Value)
@@ -81,9 +83,9 @@ func TestEvents(t *testing.T) {
 			// Focus moved.
 			m = rec.Mark()
 			r = do(t, a, map[string]any{"cmd": "focus", "target": "Save"})
-			e = rec.WaitFor(t, m, 3*time.Second, "focus_changed", ofApp(a.PID, observer.EventFocusChanged, "Save"))
+			e = rec.WaitFor(t, m, 3*time.Second, "focus_changed", ofApp(a.PID, model.EventFocusChanged, "Save"))
 			check("focus", e, tns(t, r))
-			if !e.Element.States.Has(observer.StateFocused) {
+			if !e.Element.States.Has(model.StateFocused) {
 				// GTK3 sets FOCUSED only while its window has the X input focus; the event is what counts.
 				t.Logf("the focused element's summary lacks the focused state: %v", e.Element.States)
 			}
@@ -91,13 +93,13 @@ func TestEvents(t *testing.T) {
 			// Dialog opened (Save, no delay) and closed.
 			m = rec.Mark()
 			do(t, a, map[string]any{"cmd": "press_save"})
-			e = rec.WaitFor(t, m, 3*time.Second, "dialog_opened", ofApp(a.PID, observer.EventDialogOpened, "Saved"))
+			e = rec.WaitFor(t, m, 3*time.Second, "dialog_opened", ofApp(a.PID, model.EventDialogOpened, "Saved"))
 			st := state(t, a)
 			if !st.DialogOpen {
 				t.Fatalf("the fixture has no dialog: %+v", st)
 			}
 			check("dialog", e, st.SavedAt)
-			if e.Element.Role != observer.RoleDialog || e.Window == nil || e.Window.Title != "Saved" {
+			if e.Element.Role != model.RoleDialog || e.Window == nil || e.Window.Title != "Saved" {
 				t.Errorf("dialog_opened element %+v window %+v", e.Element, e.Window)
 			}
 			wins, err := b.Windows(testkit.Context(t, 5*time.Second), a.PID)
@@ -108,7 +110,7 @@ func TestEvents(t *testing.T) {
 			for _, w := range wins {
 				if w.Title == "Saved" {
 					dialogs++
-					if w.Role != observer.RoleDialog || !w.Modal || w.Bounds == nil {
+					if w.Role != model.RoleDialog || !w.Modal || w.Bounds == nil {
 						t.Errorf("the dialog in Windows: %+v", w)
 					}
 				}
@@ -121,17 +123,17 @@ func TestEvents(t *testing.T) {
 			if r["closed"] != true {
 				t.Fatalf("close_dialog: %v", r)
 			}
-			e = rec.WaitFor(t, m, 3*time.Second, "window_closed", func(e observer.Event) bool {
-				return e.App.PID == a.PID && e.Type == observer.EventWindowClosed && e.Window != nil && e.Window.Title == "Saved"
+			e = rec.WaitFor(t, m, 3*time.Second, "window_closed", func(e model.Event) bool {
+				return e.App.PID == a.PID && e.Type == model.EventWindowClosed && e.Window != nil && e.Window.Title == "Saved"
 			})
 			check("dialog closed", e, tns(t, r))
 
 			// Row selected.
 			m = rec.Mark()
 			r = do(t, a, map[string]any{"cmd": "select_row", "row": 5})
-			e = rec.WaitFor(t, m, 3*time.Second, "selection_changed or state_changed selected", func(e observer.Event) bool {
-				return e.App.PID == a.PID && (e.Type == observer.EventSelectionChanged ||
-					(e.Type == observer.EventStateChanged && e.Detail["state"] == "selected" && e.Detail["on"] == true))
+			e = rec.WaitFor(t, m, 3*time.Second, "selection_changed or state_changed selected", func(e model.Event) bool {
+				return e.App.PID == a.PID && (e.Type == model.EventSelectionChanged ||
+					(e.Type == model.EventStateChanged && e.Detail["state"] == "selected" && e.Detail["on"] == true))
 			})
 			check("select", e, tns(t, r))
 
@@ -141,7 +143,7 @@ func TestEvents(t *testing.T) {
 				t.Fatal(err)
 			}
 			killed := time.Now()
-			e = rec.WaitFor(t, m, 5*time.Second, "app_terminated", ofApp(a.PID, observer.EventAppTerminated, ""))
+			e = rec.WaitFor(t, m, 5*time.Second, "app_terminated", ofApp(a.PID, model.EventAppTerminated, ""))
 			if d := e.At.Sub(killed); d > time.Second {
 				t.Errorf("app_terminated %v after the kill", d)
 			}
@@ -150,7 +152,7 @@ func TestEvents(t *testing.T) {
 			}
 			t.Logf("%s latencies (change to sink / signal to sink): %s", kind, strings.Join(lat, " "))
 			for _, ev := range rec.All() {
-				if ev.Type == observer.EventAppTerminated && ev.App.PID == a.PID && ev.At.Before(e.At) {
+				if ev.Type == model.EventAppTerminated && ev.App.PID == a.PID && ev.At.Before(e.At) {
 					t.Error("app_terminated twice")
 				}
 			}
@@ -167,7 +169,7 @@ func TestRecheckOnlyWhileObserved(t *testing.T) {
 	mainWindow(t, b, a)
 	var observed atomic.Bool
 	var asked atomic.Int32
-	b.RecheckWhen(func(app observer.App) observer.Recheck {
+	b.RecheckWhen(func(app model.App) observer.Recheck {
 		if app.PID == a.PID {
 			asked.Add(1)
 		}
@@ -181,12 +183,12 @@ func TestRecheckOnlyWhileObserved(t *testing.T) {
 	do(t, a, map[string]any{"cmd": "set_value", "value": 40})
 	testkit.Eventually(t, 10*testRecheck, "the gate asked twice", func() bool { return asked.Load() >= 2 })
 	for _, e := range rec.All()[m:] {
-		if ofApp(a.PID, observer.EventValueChanged, "Volume")(e.Event) {
+		if ofApp(a.PID, model.EventValueChanged, "Volume")(e.Event) {
 			t.Fatalf("a re-read ran while nobody observed the app: %+v", e.Event)
 		}
 	}
 	observed.Store(true)
-	e := rec.WaitFor(t, m, 3*time.Second, "value_changed once observed", ofApp(a.PID, observer.EventValueChanged, "Volume"))
+	e := rec.WaitFor(t, m, 3*time.Second, "value_changed once observed", ofApp(a.PID, model.EventValueChanged, "Volume"))
 	if e.Element.Value != "40" {
 		t.Fatalf("value_changed summary value %q", e.Element.Value)
 	}

@@ -7,13 +7,14 @@ import (
 	"math"
 	"strings"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/x11"
-	"github.com/axbus/axbus/observer"
 )
 
 // ChangeWindow moves, resizes, closes, raises or minimizes app pid's top-level X window that
 // shows win, as x11.Conn does it (asked of the window manager, or done as one would).
-func (b *Backend) ChangeWindow(ctx context.Context, pid int, win observer.Window, ch observer.WindowChange) error {
+func (b *Backend) ChangeWindow(ctx context.Context, pid int, win model.Window, ch model.WindowChange) error {
 	b.acting()
 	defer b.acting()
 	x, err := b.xconn()
@@ -22,30 +23,30 @@ func (b *Backend) ChangeWindow(ctx context.Context, pid int, win observer.Window
 	}
 	wins, err := x.WindowsOf(pid)
 	if err != nil {
-		return observer.Errorf(observer.CodeUnavailable, "Check that the X server runs.", "listing the X windows of pid %d: %v", pid, err).Wrap(err)
+		return model.Errorf(model.CodeUnavailable, "Check that the X server runs.", "listing the X windows of pid %d: %v", pid, err).Wrap(err)
 	}
-	w, ok := xWindowOf(wins, win, ch.Op == observer.WindowRaise) // a minimized window is unmapped
+	w, ok := xWindowOf(wins, win, ch.Op == model.WindowRaise) // a minimized window is unmapped
 	if !ok {
-		return observer.Errorf(observer.CodeWindowNotFound, "Name the window by its title (axbus windows); on Wayland apps without XWayland are out of reach.",
+		return model.Errorf(model.CodeWindowNotFound, "Name the window by its title (axbus windows); on Wayland apps without XWayland are out of reach.",
 			"no X window of pid %d shows window %q", pid, win.Title)
 	}
-	if ch.Op == observer.WindowRaise {
+	if ch.Op == model.WindowRaise {
 		x.Restore(w)
 		x.Activate(w)
 		return nil
 	}
 	switch ch.Op {
-	case observer.WindowMinimize:
+	case model.WindowMinimize:
 		err = x.Iconify(w)
-	case observer.WindowMove:
+	case model.WindowMove:
 		err = x.Move(w, int(ch.X), int(ch.Y))
-	case observer.WindowResize:
+	case model.WindowResize:
 		err = x.Resize(w, int(ch.W), int(ch.H))
-	case observer.WindowClose:
+	case model.WindowClose:
 		err = x.RequestClose(w)
 	}
 	if err != nil {
-		return observer.Errorf(observer.CodeActionFailed, "Check the window (axbus windows) and retry.", "X refused the %s: %v", ch.Op, err).Wrap(err)
+		return model.Errorf(model.CodeActionFailed, "Check the window (axbus windows) and retry.", "X refused the %s: %v", ch.Op, err).Wrap(err)
 	}
 	return nil
 }
@@ -53,7 +54,7 @@ func (b *Backend) ChangeWindow(ctx context.Context, pid int, win observer.Window
 // xWindowOf is the mapped X window titled like win (or, with unmapped, an unmapped one so
 // titled), else the one at win's bounds, else the only one mapped bigger than GTK's 10x10
 // helper windows. An X title may not be the accessible one (GTK's header bars).
-func xWindowOf(wins []x11.Window, win observer.Window, unmapped bool) (x11.Window, bool) {
+func xWindowOf(wins []x11.Window, win model.Window, unmapped bool) (x11.Window, bool) {
 	titled := func(w x11.Window) bool {
 		return w.Title == win.Title || strings.EqualFold(strings.TrimSpace(w.Title), strings.TrimSpace(win.Title))
 	}

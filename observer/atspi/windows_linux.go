@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // winMark is a known top-level window of an app.
@@ -17,7 +17,7 @@ type winMark struct {
 	id    string
 }
 
-func (wk *appWorker) setWindows(wins []observer.Window) {
+func (wk *appWorker) setWindows(wins []model.Window) {
 	for _, win := range wins {
 		wk.windows[win.Ref] = wk.markOf(win)
 	}
@@ -25,11 +25,11 @@ func (wk *appWorker) setWindows(wins []observer.Window) {
 }
 
 // markOf describes a listed window, with its numeric role when the cache knows it.
-func (wk *appWorker) markOf(win observer.Window) winMark {
+func (wk *appWorker) markOf(win model.Window) winMark {
 	role := uint32(roleFrame)
 	if ri, ok := wk.w.b.cache.get(win.Ref); ok && ri.haveRole {
 		role = ri.role
-	} else if win.Role == observer.RoleDialog {
+	} else if win.Role == model.RoleDialog {
 		role = roleDialog
 	}
 	return winMark{role: role, title: win.Title, id: win.ID}
@@ -50,7 +50,7 @@ func (wk *appWorker) rootChild(ctx context.Context, app *appInfo, j job, raw str
 		}
 		n := wk.pre[child]
 		if n == nil || n.PlatformRole == "" { // not read within the summary budget: read it alone
-			if r := wk.w.b.read(ctx, []observer.NodeRef{child}, modeWindow, false)[0]; r.Err == nil {
+			if r := wk.w.b.read(ctx, []model.NodeRef{child}, modeWindow, false)[0]; r.Err == nil {
 				n = &r
 			}
 		}
@@ -71,7 +71,7 @@ func (wk *appWorker) rootChild(ctx context.Context, app *appInfo, j job, raw str
 	case "remove":
 		wm, known := wk.windows[child]
 		if known {
-			node := &observer.Node{Ref: child, Role: NormaliseRole(wm.role, 0), PlatformRole: RoleName(wm.role), Name: wm.title}
+			node := &model.Node{Ref: child, Role: NormaliseRole(wm.role, 0), PlatformRole: RoleName(wm.role), Name: wm.title}
 			wk.emit(ctx, app, closedType(wm.role), raw, j.at, child, node, nil)
 			delete(wk.windows, child)
 		}
@@ -100,7 +100,7 @@ func (wk *appWorker) syncWindows(ctx context.Context, app *appInfo, raw string, 
 	if err != nil {
 		return
 	}
-	now := map[observer.NodeRef]bool{}
+	now := map[model.NodeRef]bool{}
 	for _, win := range wins {
 		now[win.Ref] = true
 		if _, known := wk.windows[win.Ref]; known {
@@ -112,10 +112,10 @@ func (wk *appWorker) syncWindows(ctx context.Context, app *appInfo, raw string, 
 		if app.recheck && wk.poll != nil {
 			wk.realize(ctx, win.Ref) // GTK4 emits events only for elements a client has seen
 		}
-		node := &observer.Node{Ref: win.Ref, Role: NormaliseRole(role, 0), PlatformRole: RoleName(role), Name: win.Title,
+		node := &model.Node{Ref: win.Ref, Role: NormaliseRole(role, 0), PlatformRole: RoleName(role), Name: win.Title,
 			Bounds: win.Bounds}
 		if win.Focused {
-			node.States |= observer.StateActive
+			node.States |= model.StateActive
 		}
 		wk.emit(ctx, app, openedType(role), raw, at, win.Ref, node, nil)
 	}
@@ -124,32 +124,32 @@ func (wk *appWorker) syncWindows(ctx context.Context, app *appInfo, raw string, 
 			continue
 		}
 		delete(wk.windows, ref)
-		node := &observer.Node{Ref: ref, Role: NormaliseRole(wm.role, 0), PlatformRole: RoleName(wm.role), Name: wm.title}
+		node := &model.Node{Ref: ref, Role: NormaliseRole(wm.role, 0), PlatformRole: RoleName(wm.role), Name: wm.title}
 		closedRaw := raw
 		if strings.HasPrefix(raw, "poll:") {
 			closedRaw = "poll:window:destroy"
 		}
-		wk.emitWin(app, closedType(wm.role), closedRaw, at, ref, node, nil, &observer.WindowRef{ID: wm.id, Title: wm.title})
+		wk.emitWin(app, closedType(wm.role), closedRaw, at, ref, node, nil, &model.WindowRef{ID: wm.id, Title: wm.title})
 	}
 }
 
 // windowFor names the window that holds ref: ref itself, the app's only window, or the window
 // found by climbing ref's parents.
-func (wk *appWorker) windowFor(ctx context.Context, ref observer.NodeRef) *observer.WindowRef {
+func (wk *appWorker) windowFor(ctx context.Context, ref model.NodeRef) *model.WindowRef {
 	if wm, ok := wk.windows[ref]; ok {
-		return &observer.WindowRef{ID: wm.id, Title: wm.title}
+		return &model.WindowRef{ID: wm.id, Title: wm.title}
 	}
 	if ref == RootRef(wk.bus) {
 		return nil
 	}
 	if len(wk.windows) == 1 {
 		for _, wm := range wk.windows {
-			return &observer.WindowRef{ID: wm.id, Title: wm.title}
+			return &model.WindowRef{ID: wm.id, Title: wm.title}
 		}
 	}
 	if win, ok := wk.w.b.windowOf(ctx, wk.bus, ref); ok {
 		if wm, ok := wk.windows[win]; ok {
-			return &observer.WindowRef{ID: wm.id, Title: wm.title}
+			return &model.WindowRef{ID: wm.id, Title: wm.title}
 		}
 	}
 	return nil

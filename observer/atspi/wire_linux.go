@@ -5,9 +5,9 @@ package atspi
 import (
 	"math"
 
-	"github.com/godbus/dbus/v5"
+	"github.com/axbus/axbus/model"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/godbus/dbus/v5"
 )
 
 // AT-SPI values as D-Bus carries them, and their decoding.
@@ -22,7 +22,7 @@ type objRef struct {
 }
 
 // variantRef reads an object reference out of a variant ("Parent" property, event data).
-func variantRef(v dbus.Variant) observer.NodeRef {
+func variantRef(v dbus.Variant) model.NodeRef {
 	switch x := v.Value().(type) {
 	case []any:
 		if len(x) == 2 {

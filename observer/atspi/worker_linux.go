@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/godbus/dbus/v5"
 
 	"github.com/axbus/axbus/observer"
@@ -38,7 +40,7 @@ type job struct {
 	kind    int
 	raw     RawEvent
 	rawName string
-	src     observer.NodeRef
+	src     model.NodeRef
 	data    dbus.Variant
 	at      time.Time
 	app     *appInfo
@@ -60,19 +62,19 @@ type appWorker struct {
 	pollQueued bool
 
 	// owned by the worker's goroutine
-	windows      map[observer.NodeRef]winMark
+	windows      map[model.NodeRef]winMark
 	windowsInit  bool
 	lastFocus    focusMark
 	unresponsive time.Time
-	seen         map[observer.NodeRef]seenFlags
+	seen         map[model.NodeRef]seenFlags
 	poll         *pollState
 	primed       bool
 	// pre holds the elements of the current run of events, read together; prior what the watch
 	// knew of them before the run.
-	pre   map[observer.NodeRef]*observer.Node
-	prior map[observer.NodeRef]announced
+	pre   map[model.NodeRef]*model.Node
+	prior map[model.NodeRef]announced
 	// announced is what the watch knew of elements after the runs so far.
-	announced map[observer.NodeRef]announced
+	announced map[model.NodeRef]announced
 	// pending says a wait was pending on the app when last asked, at pendingAt (waitPending).
 	pending   bool
 	pendingAt time.Time
@@ -89,7 +91,7 @@ type announced struct {
 }
 
 // lastAnnounced is what the watch knows of ref: from this run, the runs before, or GTK4's baseline.
-func (wk *appWorker) lastAnnounced(ref observer.NodeRef) announced {
+func (wk *appWorker) lastAnnounced(ref model.NodeRef) announced {
 	if t, ok := wk.prior[ref]; ok {
 		return t
 	}
@@ -206,7 +208,7 @@ func (wk *appWorker) loop() {
 				wk.handle(ctx, j)
 			}
 			if len(wk.announced) > maxAnnounced { // a long-lived app: start afresh rather than grow without bound
-				wk.announced = map[observer.NodeRef]announced{}
+				wk.announced = map[model.NodeRef]announced{}
 			}
 			for ref, t := range wk.prior {
 				wk.announced[ref] = t
@@ -222,17 +224,17 @@ func (wk *appWorker) loop() {
 // repeated state or name can still be announced from a change.
 func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 	b := wk.w.b
-	wk.pre = map[observer.NodeRef]*observer.Node{}
-	wk.prior = map[observer.NodeRef]announced{}
+	wk.pre = map[model.NodeRef]*model.Node{}
+	wk.prior = map[model.NodeRef]announced{}
 	if time.Now().Before(wk.unresponsive) {
 		return
 	}
-	var refs, added []observer.NodeRef
-	reading := map[observer.NodeRef]bool{}
-	fresh := map[observer.NodeRef]bool{} // an event about a change of the element's own content
+	var refs, added []model.NodeRef
+	reading := map[model.NodeRef]bool{}
+	fresh := map[model.NodeRef]bool{} // an event about a change of the element's own content
 	for _, j := range jobs {
 		t, _, ok := Classify(j.raw)
-		if !ok || t == observer.EventElementDestroyed {
+		if !ok || t == model.EventElementDestroyed {
 			continue
 		}
 		ref := eventRef(j)
@@ -259,7 +261,7 @@ func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 			continue // announced from what the watch knows
 		}
 		switch t {
-		case observer.EventValueChanged, observer.EventTextChanged, observer.EventStateChanged, observer.EventTitleChanged:
+		case model.EventValueChanged, model.EventTextChanged, model.EventStateChanged, model.EventTitleChanged:
 			fresh[ref] = true
 		}
 		if !reading[ref] {
@@ -282,15 +284,15 @@ func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 	// would tell a subscriber wrong.
 	rctx, cancel := context.WithTimeout(ctx, summaryBudget)
 	defer cancel()
-	var late []observer.NodeRef
+	var late []model.NodeRef
 	for i, n := range b.read(rctx, refs, modeSummary, false) {
 		switch {
 		case n.Err == nil:
 			wk.pre[refs[i]] = &n
-		case observer.CodeOf(n.Err) == observer.CodeAppNotResponding:
+		case model.CodeOf(n.Err) == model.CodeAppNotResponding:
 			wk.unresponsive = time.Now().Add(unresponsiveQuiet)
 			wk.pre[refs[i]] = nil
-		case observer.CodeOf(n.Err) == observer.CodeTimeout && ctx.Err() == nil:
+		case model.CodeOf(n.Err) == model.CodeTimeout && ctx.Err() == nil:
 			if ri, _ := b.cache.get(refs[i]); ri.haveRole && ri.haveName && !fresh[refs[i]] {
 				wk.pre[refs[i]] = cachedNode(ri, refs[i])
 			} else {
@@ -309,11 +311,11 @@ func (wk *appWorker) prefetch(ctx context.Context, jobs []job) {
 }
 
 // cachedNode is an element as the cache knows it (role, name, states), or nil.
-func cachedNode(ri refInfo, ref observer.NodeRef) *observer.Node {
+func cachedNode(ri refInfo, ref model.NodeRef) *model.Node {
 	if !ri.haveRole {
 		return nil
 	}
-	n := &observer.Node{Ref: ref, PlatformRole: RoleName(ri.role), Name: ri.name, Secure: ri.secure}
+	n := &model.Node{Ref: ref, PlatformRole: RoleName(ri.role), Name: ri.name, Secure: ri.secure}
 	if ri.haveStates {
 		n.States = nodeStates(ri.role, ri.states)
 	}
@@ -322,7 +324,7 @@ func cachedNode(ri refInfo, ref observer.NodeRef) *observer.Node {
 }
 
 // eventRef is the element an event is about: its source, or the new active descendant.
-func eventRef(j job) observer.NodeRef {
+func eventRef(j job) model.NodeRef {
 	if j.raw.Event == "active-descendant-changed" {
 		if d := variantRef(j.data); d != "" {
 			return d
@@ -332,7 +334,7 @@ func eventRef(j job) observer.NodeRef {
 }
 
 // remember records what an event delivered announced about ref, for the events after it.
-func (wk *appWorker) remember(ref observer.NodeRef, change func(*announced)) {
+func (wk *appWorker) remember(ref model.NodeRef, change func(*announced)) {
 	t := wk.lastAnnounced(ref)
 	change(&t)
 	if wk.prior != nil {
@@ -358,7 +360,7 @@ func (wk *appWorker) appInfo(ctx context.Context) *appInfo {
 }
 
 // eventSummary is the element event j of type t is about: as the watch knows it, or read.
-func (wk *appWorker) eventSummary(ctx context.Context, t observer.EventType, j job, ref observer.NodeRef) *observer.Node {
+func (wk *appWorker) eventSummary(ctx context.Context, t model.EventType, j job, ref model.NodeRef) *model.Node {
 	if n := wk.knownSummary(t, j, ref); n != nil {
 		return n
 	}
@@ -368,16 +370,16 @@ func (wk *appWorker) eventSummary(ctx context.Context, t observer.EventType, j j
 // summary reads the element an event is about, in one pipelined read. After a read of the app
 // timed out, events go without summaries for a while, so that a frozen app is not asked again
 // for every event.
-func (wk *appWorker) summary(ctx context.Context, ref observer.NodeRef) *observer.Node {
+func (wk *appWorker) summary(ctx context.Context, ref model.NodeRef) *model.Node {
 	if n, ok := wk.pre[ref]; ok {
 		return n
 	}
 	if time.Now().Before(wk.unresponsive) {
 		return nil
 	}
-	n := wk.w.b.read(ctx, []observer.NodeRef{ref}, modeSummary, false)[0]
+	n := wk.w.b.read(ctx, []model.NodeRef{ref}, modeSummary, false)[0]
 	if n.Err != nil {
-		if observer.CodeOf(n.Err) == observer.CodeAppNotResponding {
+		if model.CodeOf(n.Err) == model.CodeAppNotResponding {
 			wk.unresponsive = time.Now().Add(unresponsiveQuiet)
 		}
 		return nil
@@ -388,8 +390,8 @@ func (wk *appWorker) summary(ctx context.Context, ref observer.NodeRef) *observe
 // readsChild reports whether the child a children-changed:add names is read with the event: a
 // new top-level's (its role says whether it is a dialog), and, while a wait is pending on the
 // app, any child's (Event.Added).
-func (wk *appWorker) readsChild(t observer.EventType, j job) bool {
-	if t != observer.EventChildrenChanged || j.raw.mainKind() != "add" {
+func (wk *appWorker) readsChild(t model.EventType, j job) bool {
+	if t != model.EventChildrenChanged || j.raw.mainKind() != "add" {
 		return false
 	}
 	return eventRef(j) == RootRef(wk.bus) || wk.waitPending()
@@ -407,7 +409,7 @@ func (wk *appWorker) waitPending() bool {
 	if now := time.Now(); now.Sub(wk.pendingAt) >= again {
 		rate := wk.w.b.recheckWhen.Load()
 		a := wk.w.b.app(wk.bus)
-		wk.pending = rate != nil && a != nil && (*rate)(observer.App{PID: a.pid, Name: a.name}) == observer.RecheckFast
+		wk.pending = rate != nil && a != nil && (*rate)(model.App{PID: a.pid, Name: a.name}) == observer.RecheckFast
 		wk.pendingAt = now
 	}
 	return wk.pending

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/internal/xauth"
 	"github.com/axbus/axbus/observer"
@@ -30,7 +32,7 @@ func TestPhysicalInputPresentsTheXAuthorityCookie(t *testing.T) {
 	for what, opt := range map[string]Option{"a wrong cookie": WithXAuthority(wrong), "no cookie": WithXAuthority("")} {
 		b := open(t, s, opt)
 		err := b.Input(testkit.Context(t, 5*time.Second), observer.Input{Kind: observer.InputClick, X: 1, Y: 1})
-		if e := observer.AsError(err); e == nil || e.Code != observer.CodeUnavailable ||
+		if e := model.AsError(err); e == nil || e.Code != model.CodeUnavailable ||
 			!strings.Contains(e.Message, "refused") || !strings.Contains(e.Suggestion, "XAUTHORITY") {
 			t.Errorf("Input with %s: %v, want UNAVAILABLE: refused, with a suggestion naming XAUTHORITY", what, err)
 		}

@@ -5,8 +5,9 @@ package atspi
 import (
 	"errors"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/x11"
-	"github.com/axbus/axbus/observer"
 )
 
 // The backend's two X connections, opened on first use: one for windows, input and the screen,
@@ -23,13 +24,13 @@ func (b *Backend) xconn() (*x11.Conn, error) {
 		return b.x, nil
 	}
 	if b.cfg.display == "" {
-		return nil, observer.Errorf(observer.CodeUnavailable,
+		return nil, model.Errorf(model.CodeUnavailable,
 			"Physical input needs an X11 display: run axbus in an X session (DISPLAY set), or axbus serve --headless always.",
 			"no X display: DISPLAY is not set")
 	}
 	x, err := x11.Dial(b.cfg.display, b.cfg.xauthority)
 	if err != nil {
-		return nil, observer.Errorf(observer.CodeUnavailable,
+		return nil, model.Errorf(model.CodeUnavailable,
 			"Check DISPLAY, that the X server runs (Wayland sessions need XWayland for physical input) and that XAUTHORITY names its cookie.",
 			"cannot connect to the X display %s: %v", b.cfg.display, err).Wrap(err)
 	}
@@ -48,16 +49,16 @@ func (b *Backend) clip() (*x11.Clipboard, error) {
 		return b.clipboard, nil
 	}
 	if b.cfg.display == "" {
-		return nil, observer.Errorf(observer.CodeUnavailable, "The clipboard needs an X11 display: run axbus in an X session (DISPLAY set).",
+		return nil, model.Errorf(model.CodeUnavailable, "The clipboard needs an X11 display: run axbus in an X session (DISPLAY set).",
 			"no X display: DISPLAY is not set")
 	}
 	cc, err := x11.OpenClipboard(b.cfg.display, b.cfg.xauthority)
 	if err != nil {
-		var told *observer.Error
+		var told *model.Error
 		if errors.As(err, &told) {
 			return nil, told
 		}
-		return nil, observer.Errorf(observer.CodeUnavailable, "Check DISPLAY and XAUTHORITY, and that the X server runs.",
+		return nil, model.Errorf(model.CodeUnavailable, "Check DISPLAY and XAUTHORITY, and that the X server runs.",
 			"cannot connect to the X display %s: %v", b.cfg.display, err).Wrap(err)
 	}
 	b.clipboard = cc

@@ -3,13 +3,13 @@ package ax
 import (
 	"context"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // Perform performs an AX action ("AXPress", "AXShowMenu", ...). AX may answer CannotComplete
 // although the action happened (the app was slow to reply): that is TRANSIENT, whose suggestion
 // says to check before retrying; the executor observes the result rather than trusting it.
-func (b *Backend) Perform(ctx context.Context, ref observer.NodeRef, action string) error {
+func (b *Backend) Perform(ctx context.Context, ref model.NodeRef, action string) error {
 	if err := b.checkCall(ctx, action, "action"); err != nil {
 		return err
 	}
@@ -23,16 +23,16 @@ func (b *Backend) Perform(ctx context.Context, ref observer.NodeRef, action stri
 	code := axUIElementPerformAction(ax, act)
 	if code == AXActionUnsupported {
 		actions, _ := actionNames(ax)
-		return observer.AsError(b.callErr(code, info.pid, ref, "%s on %s", action, ref)).With("actions", actions)
+		return model.AsError(b.callErr(code, info.pid, ref, "%s on %s", action, ref)).With("actions", actions)
 	}
 	return b.callErr(code, info.pid, ref, "%s on %s", action, ref)
 }
 
 // SetAttribute sets an AX attribute: a string becomes a CFString (a number for the AXValue of a
 // slider, stepper or checkbox when it reads as one), a float64 a CFNumber, a bool a CFBoolean,
-// and element handles ([]observer.NodeRef, or one) a CFArray of elements (AXSelectedRows). A
+// and element handles ([]model.NodeRef, or one) a CFArray of elements (AXSelectedRows). A
 // secure field's AXValue may be set, never read back; values are never logged.
-func (b *Backend) SetAttribute(ctx context.Context, ref observer.NodeRef, attr string, value any) error {
+func (b *Backend) SetAttribute(ctx context.Context, ref model.NodeRef, attr string, value any) error {
 	if err := b.checkCall(ctx, attr, "attribute"); err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func (b *Backend) checkCall(ctx context.Context, name, what string) error {
 		return errEnded(ctx, "the "+what+" "+name)
 	}
 	if name == "" {
-		return observer.Errorf(observer.CodeBadRequest, "Name the "+what+" (inspect lists an element's actions).", "no %s given", what)
+		return model.Errorf(model.CodeBadRequest, "Name the "+what+" (inspect lists an element's actions).", "no %s given", what)
 	}
 	return nil
 }
@@ -80,16 +80,16 @@ func (b *Backend) createValue(value any) (uintptr, error) {
 		return createNumber(v), nil
 	case bool:
 		return cfRetain(booleanRef(v)), nil
-	case observer.NodeRef:
-		return b.createElementArray([]observer.NodeRef{v})
-	case []observer.NodeRef:
+	case model.NodeRef:
+		return b.createElementArray([]model.NodeRef{v})
+	case []model.NodeRef:
 		return b.createElementArray(v)
 	}
-	return 0, observer.Errorf(observer.CodeBadRequest, "Pass text, a number, a boolean or element ids.",
+	return 0, model.Errorf(model.CodeBadRequest, "Pass text, a number, a boolean or element ids.",
 		"cannot set a value of type %T", value)
 }
 
-func (b *Backend) createElementArray(refs []observer.NodeRef) (uintptr, error) {
+func (b *Backend) createElementArray(refs []model.NodeRef) (uintptr, error) {
 	items := make([]uintptr, 0, len(refs))
 	defer func() {
 		for _, ax := range items {

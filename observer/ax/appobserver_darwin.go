@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 const (
@@ -29,7 +29,7 @@ type notification struct {
 // events. Each app has its own worker, so a frozen app delays only its own events.
 type appObserver struct {
 	w          *watchState
-	app        observer.App
+	app        model.App
 	token      uintptr
 	ctx        context.Context
 	cancel     context.CancelFunc
@@ -39,13 +39,13 @@ type appObserver struct {
 	dropped    atomic.Uint64
 
 	// The worker's own: the windows met, by handle.
-	windows map[observer.NodeRef]observer.WindowRef
+	windows map[model.NodeRef]model.WindowRef
 }
 
-func newAppObserver(w *watchState, app observer.App) *appObserver {
+func newAppObserver(w *watchState, app model.App) *appObserver {
 	ctx, cancel := context.WithCancel(w.ctx)
 	o := &appObserver{w: w, app: app, ctx: ctx, cancel: cancel, events: make(chan notification, eventQueue),
-		registered: make(chan struct{}), windows: map[observer.NodeRef]observer.WindowRef{}}
+		registered: make(chan struct{}), windows: map[model.NodeRef]model.WindowRef{}}
 	o.token = addObserverRoute(o)
 	return o
 }
@@ -176,7 +176,7 @@ func (o *appObserver) handle(n notification) {
 		return
 	}
 	b := o.w.b
-	ev := observer.Event{Time: n.at, App: o.app.Ref(), Raw: n.name}
+	ev := model.Event{Time: n.at, App: o.app.Ref(), Raw: n.name}
 	if destroysElement(n.name) {
 		ev.Ref = b.refs.lookup(n.elem) // "" for an element never handed out
 		o.w.deliver(o.destroyed(ev))
@@ -195,37 +195,37 @@ func (o *appObserver) handle(n notification) {
 
 // destroyed completes the event of an element destroyed and forgets its handle. The element is
 // gone: only what was known of it says what it was; of one without a handle nothing is.
-func (o *appObserver) destroyed(ev observer.Event) observer.Event {
+func (o *appObserver) destroyed(ev model.Event) model.Event {
 	b := o.w.b
 	info, _ := b.refs.info(ev.Ref) // nothing known of "", and nothing to forget
 	role := NormaliseRole(info.role, info.subrole)
 	ev.Type, _ = NormaliseElementNotification(ev.Raw, role)
 	if info.roleRead {
-		ev.Element = &observer.ElementSummary{Role: role, PlatformRole: info.role}
+		ev.Element = &model.ElementSummary{Role: role, PlatformRole: info.role}
 	}
 	if win, ok := o.windows[ev.Ref]; ok {
 		ev.Window = &win
 		delete(o.windows, ev.Ref)
 	} else if role.IsWindowLike() {
-		ev.Window = &observer.WindowRef{ID: windowID(ev.Ref)} // listed by Windows, never in an event: no title known
+		ev.Window = &model.WindowRef{ID: windowID(ev.Ref)} // listed by Windows, never in an event: no title known
 	}
 	b.refs.forget(ev.Ref)
 	return ev
 }
 
 // windowOf names the window that holds ref: ref itself when it is a window, else its AXWindow.
-func (o *appObserver) windowOf(ref observer.NodeRef, node observer.Node) *observer.WindowRef {
+func (o *appObserver) windowOf(ref model.NodeRef, node model.Node) *model.WindowRef {
 	if node.Err != nil {
 		if w, ok := o.windows[ref]; ok {
 			return &w
 		}
 		return nil
 	}
-	if node.Role == observer.RoleApplication {
+	if node.Role == model.RoleApplication {
 		return nil
 	}
 	if node.Role.IsWindowLike() {
-		w := observer.WindowRef{ID: windowID(ref), Title: node.Name}
+		w := model.WindowRef{ID: windowID(ref), Title: node.Name}
 		o.windows[ref] = w
 		return &w
 	}

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // A process that is not an app when first seen is asked again as it ages, each time at twice
@@ -27,7 +27,7 @@ type appCache struct {
 
 type appEntry struct {
 	start   time.Time
-	app     *observer.App // nil: not an app with UI
+	app     *model.App    // nil: not an app with UI
 	recheck time.Duration // the age at which a young non-app is asked again
 }
 
@@ -43,7 +43,7 @@ func (c *appCache) drop(pid int) {
 // Apps lists the running apps with UI (activation policy regular or accessory), by pid, the
 // frontmost one marked Active. Instance is the process's start time. The elements of apps that
 // exited since the last call are forgotten.
-func (b *Backend) Apps(ctx context.Context) ([]observer.App, error) {
+func (b *Backend) Apps(ctx context.Context) ([]model.App, error) {
 	if err := b.checkOpen(); err != nil {
 		return nil, err
 	}
@@ -66,7 +66,7 @@ func (b *Backend) Apps(ctx context.Context) ([]observer.App, error) {
 
 // scanApps brings the cache up to date with the process table. It returns the apps and the
 // pids whose process ended or was replaced.
-func (b *Backend) scanApps() (apps []observer.App, gone []int, err error) {
+func (b *Backend) scanApps() (apps []model.App, gone []int, err error) {
 	procs, err := processes()
 	if err != nil {
 		return nil, nil, err
@@ -74,7 +74,7 @@ func (b *Backend) scanApps() (apps []observer.App, gone []int, err error) {
 	c := &b.apps
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	var seed map[int]observer.App
+	var seed map[int]model.App
 	if !c.seeded {
 		seed, c.seeded = workspaceApps(), true
 	}
@@ -119,12 +119,12 @@ func (b *Backend) scanApps() (apps []observer.App, gone []int, err error) {
 			gone = append(gone, pid)
 		}
 	}
-	slices.SortFunc(apps, func(x, y observer.App) int { return x.PID - y.PID })
+	slices.SortFunc(apps, func(x, y model.App) int { return x.PID - y.PID })
 	return apps, gone, nil
 }
 
 // askApp asks AppKit whether process pid is an app with UI; nil when it is not.
-func askApp(pid int) *observer.App {
+func askApp(pid int) *model.App {
 	if a, ok := runningApp(pid); ok {
 		return &a
 	}
@@ -142,7 +142,7 @@ func (b *Backend) frontPID() int {
 }
 
 // appRef is the handle of app pid's application element.
-func (b *Backend) appRef(pid int) (observer.NodeRef, error) {
+func (b *Backend) appRef(pid int) (model.NodeRef, error) {
 	if !processAlive(pid) {
 		return "", errNoApp(pid)
 	}

@@ -3,7 +3,7 @@ package ax
 import (
 	"slices"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // Attributes are the AX attribute values of one element, as a backend copies them in one
@@ -18,24 +18,24 @@ type Attributes struct {
 	// the element has no AXValue.
 	Value    string
 	HasValue bool
-	Frame    *observer.Rect // AXPosition + AXSize, global coordinates
-	Enabled  bool           // AXEnabled
-	Focused  bool           // AXFocused
-	Selected bool           // AXSelected
+	Frame    *model.Rect // AXPosition + AXSize, global coordinates
+	Enabled  bool        // AXEnabled
+	Focused  bool        // AXFocused
+	Selected bool        // AXSelected
 	// Expanded is AXExpanded (AXDisclosing for outline rows); nil when the element has neither.
 	Expanded *bool
 	Modal    bool // AXModal
 	// Settable lists the attributes AXUIElementIsAttributeSettable allows to set.
 	Settable []string
 	Actions  []string // AXUIElementCopyActionNames
-	Children []observer.NodeRef
+	Children []model.NodeRef
 }
 
-// Node turns the attributes into an observer.Node. A secure text field's value is dropped here,
+// Node turns the attributes into an model.Node. A secure text field's value is dropped here,
 // so no caller can leak it.
-func (a *Attributes) Node(ref observer.NodeRef) observer.Node {
+func (a *Attributes) Node(ref model.NodeRef) model.Node {
 	role := NormaliseRole(a.Role, a.Subrole)
-	n := observer.Node{
+	n := model.Node{
 		Ref: ref, Role: role, PlatformRole: a.Role, Subrole: a.Subrole,
 		Name: a.Title, Description: a.Description, Identifier: a.Identifier,
 		Bounds: a.Frame, States: a.states(role), Actions: a.Actions,
@@ -46,7 +46,7 @@ func (a *Attributes) Node(ref observer.NodeRef) observer.Node {
 	}
 	switch {
 	case n.Secure:
-	case role == observer.RoleText:
+	case role == model.RoleText:
 		// A static text's text is its AXValue; it is also its name.
 		n.Text = a.Value
 		if n.Name == "" {
@@ -58,32 +58,32 @@ func (a *Attributes) Node(ref observer.NodeRef) observer.Node {
 	return n
 }
 
-func (a *Attributes) states(role observer.Role) observer.States {
-	var s observer.States
-	set := func(on bool, st observer.States) {
+func (a *Attributes) states(role model.Role) model.States {
+	var s model.States
+	set := func(on bool, st model.States) {
 		if on {
 			s |= st
 		}
 	}
 	settable := func(attr string) bool { return slices.Contains(a.Settable, attr) }
-	set(a.Enabled, observer.StateEnabled)
-	set(a.Focused, observer.StateFocused)
-	set(settable("AXFocused"), observer.StateFocusable)
-	set(a.Selected, observer.StateSelected)
-	set(settable("AXSelected"), observer.StateSelectable)
-	set(a.Modal || role == observer.RoleSheet, observer.StateModal)
+	set(a.Enabled, model.StateEnabled)
+	set(a.Focused, model.StateFocused)
+	set(settable("AXFocused"), model.StateFocusable)
+	set(a.Selected, model.StateSelected)
+	set(settable("AXSelected"), model.StateSelectable)
+	set(a.Modal || role == model.RoleSheet, model.StateModal)
 	if a.Expanded != nil {
-		s |= observer.StateExpandable
-		set(*a.Expanded, observer.StateExpanded)
+		s |= model.StateExpandable
+		set(*a.Expanded, model.StateExpanded)
 	}
 	switch role {
-	case observer.RoleCheckbox, observer.RoleRadio, observer.RoleSwitch, observer.RoleToggleButton, observer.RoleTab:
-		set(a.Value == "1", observer.StateChecked)
-		set(a.Value == "2", observer.StateMixed) // NSControlStateValueMixed
-	case observer.RoleTextField, observer.RoleTextArea, observer.RolePassword, observer.RoleSearchField, observer.RoleComboBox:
-		set(settable("AXValue"), observer.StateEditable)
-		set(!settable("AXValue"), observer.StateReadOnly)
-		set(role == observer.RoleTextArea, observer.StateMultiLine)
+	case model.RoleCheckbox, model.RoleRadio, model.RoleSwitch, model.RoleToggleButton, model.RoleTab:
+		set(a.Value == "1", model.StateChecked)
+		set(a.Value == "2", model.StateMixed) // NSControlStateValueMixed
+	case model.RoleTextField, model.RoleTextArea, model.RolePassword, model.RoleSearchField, model.RoleComboBox:
+		set(settable("AXValue"), model.StateEditable)
+		set(!settable("AXValue"), model.StateReadOnly)
+		set(role == model.RoleTextArea, model.StateMultiLine)
 	}
 	return s
 }

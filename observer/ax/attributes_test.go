@@ -3,7 +3,7 @@ package ax
 import (
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 func TestAttributesNodeHidesSecureValue(t *testing.T) {
@@ -20,7 +20,7 @@ func TestAttributesNodeHidesSecureValue(t *testing.T) {
 func TestAttributesNodeStaticTextIsNamedByValue(t *testing.T) {
 	a := Attributes{Role: "AXStaticText", Value: "Saved", HasValue: true}
 	n := a.Node("r")
-	if n.Role != observer.RoleText || n.Name != "Saved" || n.Text != "Saved" || n.HasValue {
+	if n.Role != model.RoleText || n.Name != "Saved" || n.Text != "Saved" || n.HasValue {
 		t.Fatalf("static text = %+v", n)
 	}
 }
@@ -41,20 +41,20 @@ func TestAttributesStates(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		a    Attributes
-		want observer.States
+		want model.States
 	}{
 		{"checked box", Attributes{Role: "AXCheckBox", Value: "1", Enabled: true},
-			observer.StateChecked | observer.StateEnabled},
-		{"mixed box", Attributes{Role: "AXCheckBox", Value: "2"}, observer.StateMixed},
+			model.StateChecked | model.StateEnabled},
+		{"mixed box", Attributes{Role: "AXCheckBox", Value: "2"}, model.StateMixed},
 		{"editable field", Attributes{Role: "AXTextField", Settable: []string{"AXValue", "AXFocused"}, Focused: true},
-			observer.StateEditable | observer.StateFocusable | observer.StateFocused},
-		{"read-only area", Attributes{Role: "AXTextArea"}, observer.StateReadOnly | observer.StateMultiLine},
+			model.StateEditable | model.StateFocusable | model.StateFocused},
+		{"read-only area", Attributes{Role: "AXTextArea"}, model.StateReadOnly | model.StateMultiLine},
 		{"selected row", Attributes{Role: "AXRow", Selected: true, Settable: []string{"AXSelected"}},
-			observer.StateSelected | observer.StateSelectable},
-		{"expanded row", Attributes{Role: "AXRow", Expanded: &yes}, observer.StateExpandable | observer.StateExpanded},
-		{"collapsed row", Attributes{Role: "AXRow", Expanded: &no}, observer.StateExpandable},
-		{"sheet", Attributes{Role: "AXSheet"}, observer.StateModal},
-		{"modal dialog", Attributes{Role: "AXWindow", Subrole: "AXDialog", Modal: true}, observer.StateModal},
+			model.StateSelected | model.StateSelectable},
+		{"expanded row", Attributes{Role: "AXRow", Expanded: &yes}, model.StateExpandable | model.StateExpanded},
+		{"collapsed row", Attributes{Role: "AXRow", Expanded: &no}, model.StateExpandable},
+		{"sheet", Attributes{Role: "AXSheet"}, model.StateModal},
+		{"modal dialog", Attributes{Role: "AXWindow", Subrole: "AXDialog", Modal: true}, model.StateModal},
 		{"button value 1", Attributes{Role: "AXButton", Value: "1"}, 0},
 	} {
 		if got := tc.a.Node("r").States; got != tc.want {
@@ -64,7 +64,7 @@ func TestAttributesStates(t *testing.T) {
 }
 
 func TestAttributesNodeCountsChildren(t *testing.T) {
-	a := Attributes{Role: "AXGroup", Children: []observer.NodeRef{"a", "b"}}
+	a := Attributes{Role: "AXGroup", Children: []model.NodeRef{"a", "b"}}
 	if n := a.Node("g"); n.ChildCount != 2 || len(n.Children) != 2 {
 		t.Fatalf("children = %v (%d)", n.Children, n.ChildCount)
 	}

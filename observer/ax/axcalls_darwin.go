@@ -1,12 +1,12 @@
 package ax
 
-import "github.com/axbus/axbus/observer"
+import "github.com/axbus/axbus/model"
 
 // The AX calls that read, each one round trip to the app, with their answers copied out of
 // CoreFoundation into Go values (values.go turns those into nodes).
 
 // goValue copies a CF value out: a string, float64, bool, []any, an AXValue's payload (Point,
-// Size, observer.Rect, Range, AXError) or, for an element, its handle (interned). Other types
+// Size, model.Rect, Range, AXError) or, for an element, its handle (interned). Other types
 // are nil.
 func (t *refTable) goValue(v uintptr) any {
 	if v == 0 {
@@ -90,12 +90,12 @@ func (t *refTable) copyValue(ax uintptr, attr string) (any, AXError) {
 
 // copyElement reads an attribute whose value is an element, as its handle; AXNoValue when the
 // element has none.
-func (t *refTable) copyElement(ax uintptr, attr string) (observer.NodeRef, AXError) {
+func (t *refTable) copyElement(ax uintptr, attr string) (model.NodeRef, AXError) {
 	v, code := t.copyValue(ax, attr)
 	if code != AXSuccess {
 		return "", code
 	}
-	r, ok := v.(observer.NodeRef)
+	r, ok := v.(model.NodeRef)
 	if !ok {
 		return "", AXNoValue
 	}

@@ -3,7 +3,7 @@ package ax
 import (
 	"fmt"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // AXError is an error code of the HIServices accessibility API.
@@ -37,46 +37,46 @@ const PermissionSuggestion = "Open System Settings > Privacy & Security > Access
 // axErrorInfo is what the backend makes of one AXError.
 type axErrorInfo struct {
 	name       string
-	code       observer.Code
+	code       model.Code
 	suggestion string
 }
 
 // axErrors maps every AXError but Success. NoValue is an error only where a value is required:
 // reads take it for an absent attribute.
 var axErrors = map[AXError]axErrorInfo{
-	AXFailure: {"kAXErrorFailure", observer.CodeTransient,
+	AXFailure: {"kAXErrorFailure", model.CodeTransient,
 		"The app reported a failure; retry shortly, and if it persists use another action or physical input."},
-	AXIllegalArgument: {"kAXErrorIllegalArgument", observer.CodeBadRequest,
+	AXIllegalArgument: {"kAXErrorIllegalArgument", model.CodeBadRequest,
 		"Check the value's type: the attribute takes text, a number, a boolean or element ids."},
-	AXInvalidUIElement: {"kAXErrorInvalidUIElement", observer.CodeStaleRef,
+	AXInvalidUIElement: {"kAXErrorInvalidUIElement", model.CodeStaleRef,
 		"The element no longer exists; inspect again to get fresh ids."},
-	AXInvalidUIElementObserver: {"kAXErrorInvalidUIElementObserver", observer.CodeInternal,
+	AXInvalidUIElementObserver: {"kAXErrorInvalidUIElementObserver", model.CodeInternal,
 		"This is a bug in axbus; please report it with the daemon's log."},
-	AXCannotComplete: {"kAXErrorCannotComplete", observer.CodeTransient,
+	AXCannotComplete: {"kAXErrorCannotComplete", model.CodeTransient,
 		"The app did not answer in time (busy, or still carrying out an action): check whether the action happened before retrying."},
-	AXAttributeUnsupported: {"kAXErrorAttributeUnsupported", observer.CodeNotSupported,
+	AXAttributeUnsupported: {"kAXErrorAttributeUnsupported", model.CodeNotSupported,
 		"The element does not have this attribute; inspect it to see what it offers, or use another action."},
-	AXActionUnsupported: {"kAXErrorActionUnsupported", observer.CodeNotSupported,
+	AXActionUnsupported: {"kAXErrorActionUnsupported", model.CodeNotSupported,
 		"The element does not offer this action; use one of its actions (inspect lists them) or physical input."},
-	AXNotificationUnsupported: {"kAXErrorNotificationUnsupported", observer.CodeNotSupported,
+	AXNotificationUnsupported: {"kAXErrorNotificationUnsupported", model.CodeNotSupported,
 		"The app does not post this notification; poll the app's state instead."},
-	AXNotImplemented: {"kAXErrorNotImplemented", observer.CodeNotSupported,
+	AXNotImplemented: {"kAXErrorNotImplemented", model.CodeNotSupported,
 		"The app does not implement accessibility for this; use physical input, or for a web app switch web accessibility on."},
-	AXNotificationAlreadyRegistered: {"kAXErrorNotificationAlreadyRegistered", observer.CodeInternal,
+	AXNotificationAlreadyRegistered: {"kAXErrorNotificationAlreadyRegistered", model.CodeInternal,
 		"This is a bug in axbus; please report it with the daemon's log."},
-	AXNotificationNotRegistered: {"kAXErrorNotificationNotRegistered", observer.CodeInternal,
+	AXNotificationNotRegistered: {"kAXErrorNotificationNotRegistered", model.CodeInternal,
 		"This is a bug in axbus; please report it with the daemon's log."},
-	AXAPIDisabled: {"kAXErrorAPIDisabled", observer.CodePermissionDenied, PermissionSuggestion},
-	AXNoValue: {"kAXErrorNoValue", observer.CodeNotSupported,
+	AXAPIDisabled: {"kAXErrorAPIDisabled", model.CodePermissionDenied, PermissionSuggestion},
+	AXNoValue: {"kAXErrorNoValue", model.CodeNotSupported,
 		"The element has no value for this attribute; inspect it to see what it offers."},
-	AXParameterizedAttributeUnsupported: {"kAXErrorParameterizedAttributeUnsupported", observer.CodeNotSupported,
+	AXParameterizedAttributeUnsupported: {"kAXErrorParameterizedAttributeUnsupported", model.CodeNotSupported,
 		"The element does not offer this parameterised attribute; use another way to read it."},
-	AXNotEnoughPrecision: {"kAXErrorNotEnoughPrecision", observer.CodeBadRequest,
+	AXNotEnoughPrecision: {"kAXErrorNotEnoughPrecision", model.CodeBadRequest,
 		"The value cannot be represented precisely enough; pass a rounder number."},
 }
 
 // unknownAXError describes a code missing from the table.
-var unknownAXError = axErrorInfo{"unknown AXError", observer.CodeInternal,
+var unknownAXError = axErrorInfo{"unknown AXError", model.CodeInternal,
 	"An unexpected answer from the accessibility API; please report it with the daemon's log."}
 
 func (e AXError) info() axErrorInfo {
@@ -95,19 +95,19 @@ func (e AXError) String() string {
 }
 
 // Code is the observer error code of e; "" for Success.
-func (e AXError) Code() observer.Code {
+func (e AXError) Code() model.Code {
 	if e == AXSuccess {
 		return ""
 	}
 	return e.info().code
 }
 
-// Err turns e into an *observer.Error with its code and suggestion, the message being what
+// Err turns e into an *model.Error with its code and suggestion, the message being what
 // failed followed by the AX code; nil for Success.
-func (e AXError) Err(format string, args ...any) *observer.Error {
+func (e AXError) Err(format string, args ...any) *model.Error {
 	if e == AXSuccess {
 		return nil
 	}
 	i := e.info()
-	return observer.Errorf(i.code, i.suggestion, "%s: %s", fmt.Sprintf(format, args...), e).With("ax_error", int(e))
+	return model.Errorf(i.code, i.suggestion, "%s: %s", fmt.Sprintf(format, args...), e).With("ax_error", int(e))
 }

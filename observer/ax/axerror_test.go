@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 func TestAXErrorTable(t *testing.T) {
@@ -13,23 +13,23 @@ func TestAXErrorTable(t *testing.T) {
 		err  AXError
 		num  int32
 		name string
-		code observer.Code
+		code model.Code
 	}{
-		{AXFailure, -25200, "kAXErrorFailure", observer.CodeTransient},
-		{AXIllegalArgument, -25201, "kAXErrorIllegalArgument", observer.CodeBadRequest},
-		{AXInvalidUIElement, -25202, "kAXErrorInvalidUIElement", observer.CodeStaleRef},
-		{AXInvalidUIElementObserver, -25203, "kAXErrorInvalidUIElementObserver", observer.CodeInternal},
-		{AXCannotComplete, -25204, "kAXErrorCannotComplete", observer.CodeTransient},
-		{AXAttributeUnsupported, -25205, "kAXErrorAttributeUnsupported", observer.CodeNotSupported},
-		{AXActionUnsupported, -25206, "kAXErrorActionUnsupported", observer.CodeNotSupported},
-		{AXNotificationUnsupported, -25207, "kAXErrorNotificationUnsupported", observer.CodeNotSupported},
-		{AXNotImplemented, -25208, "kAXErrorNotImplemented", observer.CodeNotSupported},
-		{AXNotificationAlreadyRegistered, -25209, "kAXErrorNotificationAlreadyRegistered", observer.CodeInternal},
-		{AXNotificationNotRegistered, -25210, "kAXErrorNotificationNotRegistered", observer.CodeInternal},
-		{AXAPIDisabled, -25211, "kAXErrorAPIDisabled", observer.CodePermissionDenied},
-		{AXNoValue, -25212, "kAXErrorNoValue", observer.CodeNotSupported},
-		{AXParameterizedAttributeUnsupported, -25213, "kAXErrorParameterizedAttributeUnsupported", observer.CodeNotSupported},
-		{AXNotEnoughPrecision, -25214, "kAXErrorNotEnoughPrecision", observer.CodeBadRequest},
+		{AXFailure, -25200, "kAXErrorFailure", model.CodeTransient},
+		{AXIllegalArgument, -25201, "kAXErrorIllegalArgument", model.CodeBadRequest},
+		{AXInvalidUIElement, -25202, "kAXErrorInvalidUIElement", model.CodeStaleRef},
+		{AXInvalidUIElementObserver, -25203, "kAXErrorInvalidUIElementObserver", model.CodeInternal},
+		{AXCannotComplete, -25204, "kAXErrorCannotComplete", model.CodeTransient},
+		{AXAttributeUnsupported, -25205, "kAXErrorAttributeUnsupported", model.CodeNotSupported},
+		{AXActionUnsupported, -25206, "kAXErrorActionUnsupported", model.CodeNotSupported},
+		{AXNotificationUnsupported, -25207, "kAXErrorNotificationUnsupported", model.CodeNotSupported},
+		{AXNotImplemented, -25208, "kAXErrorNotImplemented", model.CodeNotSupported},
+		{AXNotificationAlreadyRegistered, -25209, "kAXErrorNotificationAlreadyRegistered", model.CodeInternal},
+		{AXNotificationNotRegistered, -25210, "kAXErrorNotificationNotRegistered", model.CodeInternal},
+		{AXAPIDisabled, -25211, "kAXErrorAPIDisabled", model.CodePermissionDenied},
+		{AXNoValue, -25212, "kAXErrorNoValue", model.CodeNotSupported},
+		{AXParameterizedAttributeUnsupported, -25213, "kAXErrorParameterizedAttributeUnsupported", model.CodeNotSupported},
+		{AXNotEnoughPrecision, -25214, "kAXErrorNotEnoughPrecision", model.CodeBadRequest},
 	} {
 		if int32(tc.err) != tc.num {
 			t.Errorf("%s = %d, want %d", tc.name, int32(tc.err), tc.num)
@@ -64,7 +64,7 @@ func TestAXErrorSuccessIsNoError(t *testing.T) {
 
 func TestAXErrorUnknownCode(t *testing.T) {
 	e := AXError(-1).Err("read")
-	if e.Code != observer.CodeInternal || e.Suggestion == "" || !strings.Contains(e.Message, "(-1)") {
+	if e.Code != model.CodeInternal || e.Suggestion == "" || !strings.Contains(e.Message, "(-1)") {
 		t.Fatalf("unknown = %+v", e)
 	}
 }
@@ -80,7 +80,7 @@ func TestAXErrorPermissionNamesTheSetting(t *testing.T) {
 
 func TestAXErrorCodesAreKnown(t *testing.T) {
 	for e, i := range axErrors {
-		if !slices.Contains(observer.Codes, i.code) {
+		if !slices.Contains(model.Codes, i.code) {
 			t.Errorf("%s maps to unknown code %q", e, i.code)
 		}
 	}

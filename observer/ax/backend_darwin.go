@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -111,7 +113,7 @@ func (b *Backend) checkOpen() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.closed {
-		return observer.Errorf(observer.CodeUnavailable, "Open the backend again.", "the macOS backend is closed")
+		return model.Errorf(model.CodeUnavailable, "Open the backend again.", "the macOS backend is closed")
 	}
 	return nil
 }

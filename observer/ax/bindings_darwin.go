@@ -5,9 +5,9 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/ebitengine/purego"
+	"github.com/axbus/axbus/model"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/ebitengine/purego"
 )
 
 // The system libraries the backend calls through purego. AX* lives in HIServices, which the
@@ -275,8 +275,8 @@ func bindOptional(bs []binding) {
 	}
 }
 
-func unavailable(err error) *observer.Error {
-	return observer.Errorf(observer.CodeUnavailable,
+func unavailable(err error) *model.Error {
+	return model.Errorf(model.CodeUnavailable,
 		"The macOS accessibility frameworks could not be loaded: run axbus on macOS 12 or later, or use --backend sim.",
 		"%v", err).Wrap(err)
 }

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -60,7 +62,7 @@ func Chains() observer.Chains {
 				observer.Perform("AXPress"),
 				observer.SetAttr("AXSelected", true),
 			},
-			Proof:      observer.StateFocused,
+			Proof:      model.StateFocused,
 			Suggestion: "Click the element to focus it instead.",
 		},
 		"scroll_to": {
@@ -73,7 +75,7 @@ func Chains() observer.Chains {
 				observer.SetAttr("AXDisclosing", true),
 				observer.SetAttr("AXExpanded", true),
 			},
-			Proof:      observer.StateExpanded,
+			Proof:      model.StateExpanded,
 			Suggestion: "Click the element to open it instead.",
 		},
 		"collapse": {
@@ -96,7 +98,7 @@ func Chains() observer.Chains {
 		"check": {
 			Steps:      []observer.Step{observer.Perform("AXPress"), observer.PhysicalClick()},
 			Stateful:   true,
-			Proof:      observer.StateChecked,
+			Proof:      model.StateChecked,
 			Suggestion: "Check works on checkboxes, switches and radio buttons; use click for other elements.",
 		},
 		"uncheck": {
@@ -118,7 +120,7 @@ func withFocus(inner observer.Step) observer.Step {
 // selectViaParent selects the element's row: the element itself, or the nearest row among its
 // ancestors (a cell's text, a cell), by AXSelected on the row, else by the AXSelectedRows of the
 // table or outline holding it (AXSelectedChildren of a list), set through the container's handle
-// with the row's handle as the value ([]observer.NodeRef).
+// with the row's handle as the value ([]model.NodeRef).
 func selectViaParent() observer.Step {
 	return observer.Step{Kind: observer.StepCustom, Label: "select via parent", Run: runSelectViaParent}
 }
@@ -137,10 +139,10 @@ func runSelectViaParent(ctx context.Context, b observer.Backend, t observer.Step
 			return err
 		}
 	}
-	if n.PlatformRole != "AXRow" && !n.States.Has(observer.StateSelectable) {
+	if n.PlatformRole != "AXRow" && !n.States.Has(model.StateSelectable) {
 		return clickInstead("the element is not in a row or list item")
 	}
-	if n.States.Has(observer.StateSelectable) {
+	if n.States.Has(model.StateSelectable) {
 		if err := b.SetAttribute(ctx, n.Ref, "AXSelected", true); err == nil || !notSupported(err) {
 			return err
 		}
@@ -162,7 +164,7 @@ func runSelectViaParent(ctx context.Context, b observer.Backend, t observer.Step
 		return clickInstead(
 			"the row's parent is a %s, not a table, outline or list", p.PlatformRole)
 	}
-	return b.SetAttribute(ctx, p.Ref, attr, []observer.NodeRef{n.Ref})
+	return b.SetAttribute(ctx, p.Ref, attr, []model.NodeRef{n.Ref})
 }
 
 // showAlternateUI performs AXShowAlternateUI (hover-only controls: a sidebar item's eject
@@ -199,9 +201,9 @@ func runShowAlternateUI(ctx context.Context, b observer.Backend, t observer.Step
 }
 
 // isScrollArea is what scrolls on macOS: an AXScrollArea.
-func isScrollArea(n observer.Node) bool { return n.Role == observer.RoleScrollArea }
+func isScrollArea(n model.Node) bool { return n.Role == model.RoleScrollArea }
 
-func notSupported(err error) bool { return observer.CodeOf(err) == observer.CodeNotSupported }
+func notSupported(err error) bool { return model.CodeOf(err) == model.CodeNotSupported }
 
 func sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
@@ -210,12 +212,12 @@ func sleep(ctx context.Context, d time.Duration) error {
 	case <-t.C:
 		return nil
 	case <-ctx.Done():
-		return observer.Errorf(observer.CodeTimeout, "", "%v", ctx.Err()).Wrap(ctx.Err())
+		return model.Errorf(model.CodeTimeout, "", "%v", ctx.Err()).Wrap(ctx.Err())
 	}
 }
 
 // clickInstead is a selection or an alternate UI the element does not offer: a click is the
 // way left.
-func clickInstead(format string, args ...any) *observer.Error {
-	return observer.Errorf(observer.CodeNotSupported, "Click the element instead.", format, args...)
+func clickInstead(format string, args ...any) *model.Error {
+	return model.Errorf(model.CodeNotSupported, "Click the element instead.", format, args...)
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -35,10 +37,10 @@ func TestChainsShape(t *testing.T) {
 	if s := chains["press"].Steps[0]; s.Kind != observer.StepPerform || s.Action != observer.Dynamic {
 		t.Errorf("press starts with %+v", s)
 	}
-	if c := chains["focus"]; c.Proof != observer.StateFocused || c.Steps[0].Attr != "AXFocused" {
+	if c := chains["focus"]; c.Proof != model.StateFocused || c.Steps[0].Attr != "AXFocused" {
 		t.Errorf("focus = %+v", c)
 	}
-	if c := chains["check"]; c.Proof != observer.StateChecked {
+	if c := chains["check"]; c.Proof != model.StateChecked {
 		t.Errorf("check proof = %v", c.Proof)
 	}
 	for _, a := range []string{"toggle", "check", "uncheck"} {

@@ -5,9 +5,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ebitengine/purego/objc"
+	"github.com/axbus/axbus/model"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/ebitengine/purego/objc"
 )
 
 // The clipboard is NSPasteboard's general pasteboard, text only: its string of type
@@ -54,7 +54,7 @@ func pasteboard() objc.ID {
 
 // ReadClipboard returns the pasteboard's text; has is false when it holds nothing. Content
 // without a plain-text form (an image, files) is NOT_SUPPORTED, and so is text longer than
-// observer.MaxClipboardText, which is never copied out.
+// model.MaxClipboardText, which is never copied out.
 func (b *Backend) ReadClipboard(ctx context.Context) (text string, has bool, err error) {
 	if err := b.checkOpen(); err != nil {
 		return "", false, err
@@ -75,13 +75,13 @@ func (b *Backend) ReadClipboard(ctx context.Context) (text string, has bool, err
 		}
 		s := pb.Send(n.stringForType, name(textType))
 		if s == 0 {
-			err = observer.Errorf(observer.CodeNotSupported, "The clipboard holds something other than text (an image, files); axbus reads and writes text only.",
+			err = model.Errorf(model.CodeNotSupported, "The clipboard holds something other than text (an image, files); axbus reads and writes text only.",
 				"the clipboard holds no text")
 			return
 		}
-		if size := objc.Send[uint64](s, n.utf8Length, uint64(nsUTF8Encoding)); size > observer.MaxClipboardText {
-			err = observer.Errorf(observer.CodeNotSupported, "Copy at most 200 KiB of text.",
-				"the clipboard holds more than %d bytes of text", observer.MaxClipboardText)
+		if size := objc.Send[uint64](s, n.utf8Length, uint64(nsUTF8Encoding)); size > model.MaxClipboardText {
+			err = model.Errorf(model.CodeNotSupported, "Copy at most 200 KiB of text.",
+				"the clipboard holds more than %d bytes of text", model.MaxClipboardText)
 			return
 		}
 		text, has = goString(uintptr(s)), true // an NSString is a CFString (toll-free bridged)
@@ -92,7 +92,7 @@ func (b *Backend) ReadClipboard(ctx context.Context) (text string, has bool, err
 // WriteClipboard makes text the pasteboard's content (-clearContents, then -setString:forType:),
 // or, without has, empties it. taken's channel is closed pasteSettle after taken is called.
 func (b *Backend) WriteClipboard(ctx context.Context, text string, has bool) (func() <-chan struct{}, error) {
-	if err := observer.CheckClipboardText(text); err != nil {
+	if err := model.CheckClipboardText(text); err != nil {
 		return nil, err
 	}
 	if err := b.checkOpen(); err != nil {
@@ -116,7 +116,7 @@ func (b *Backend) WriteClipboard(ctx context.Context, text string, has bool) (fu
 		s := createString(text)
 		defer release(s)
 		if s == 0 || !objc.Send[bool](pb, n.setString, s, name(textType)) {
-			err = observer.Errorf(observer.CodeActionFailed, "Retry: another app may have taken the clipboard at the same moment.",
+			err = model.Errorf(model.CodeActionFailed, "Retry: another app may have taken the clipboard at the same moment.",
 				"the clipboard did not take the text")
 		}
 	})
@@ -134,7 +134,7 @@ func (b *Backend) WriteClipboard(ctx context.Context, text string, has bool) (fu
 	}, nil
 }
 
-func errNoPasteboard() *observer.Error {
-	return observer.Errorf(observer.CodeUnavailable, "Run axbus in the logged-in user's GUI session (not over ssh or as a daemon of another user).",
+func errNoPasteboard() *model.Error {
+	return model.Errorf(model.CodeUnavailable, "Run axbus in the logged-in user's GUI session (not over ssh or as a daemon of another user).",
 		"AppKit has no general pasteboard")
 }

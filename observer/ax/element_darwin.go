@@ -3,7 +3,7 @@ package ax
 import (
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // Element handles: the handle table (handles.go) of retained AXUIElementRefs, compared with
@@ -38,7 +38,7 @@ func keyOf(ax uintptr) (handleKey, bool) {
 
 // intern returns the handle of ax (borrowed), adding it when it is new. It is "" when ax is not
 // an element of a process.
-func (t *refTable) intern(ax uintptr) observer.NodeRef {
+func (t *refTable) intern(ax uintptr) model.NodeRef {
 	key, ok := keyOf(ax)
 	if !ok {
 		return ""
@@ -47,7 +47,7 @@ func (t *refTable) intern(ax uintptr) observer.NodeRef {
 }
 
 // internApp is intern for an application element, which the table never evicts.
-func (t *refTable) internApp(ax uintptr) observer.NodeRef {
+func (t *refTable) internApp(ax uintptr) model.NodeRef {
 	key, ok := keyOf(ax)
 	if !ok {
 		return ""
@@ -57,7 +57,7 @@ func (t *refTable) internApp(ax uintptr) observer.NodeRef {
 
 // lookup returns the handle ax already has, "" when it has none; it never adds one (a destroyed
 // element must not get a handle, nor a call to set its timeout).
-func (t *refTable) lookup(ax uintptr) observer.NodeRef {
+func (t *refTable) lookup(ax uintptr) model.NodeRef {
 	key, ok := keyOf(ax)
 	if !ok {
 		return ""

@@ -4,7 +4,7 @@ import (
 	"context"
 	"slices"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // maxDepth bounds the climb from the focused element to its app.
@@ -13,7 +13,7 @@ const maxDepth = 64
 // FocusPath returns the handles from app pid's application element down to its focused
 // element (AXFocusedUIElement, then AXParent up to the app); nil when nothing in the app has
 // focus or the parents do not lead back to the app.
-func (b *Backend) FocusPath(ctx context.Context, pid int) ([]observer.NodeRef, error) {
+func (b *Backend) FocusPath(ctx context.Context, pid int) ([]model.NodeRef, error) {
 	if err := b.checkOpen(); err != nil {
 		return nil, err
 	}
@@ -25,7 +25,7 @@ func (b *Backend) FocusPath(ctx context.Context, pid int) ([]observer.NodeRef, e
 	if err != nil || focused == "" {
 		return nil, err
 	}
-	path := []observer.NodeRef{focused}
+	path := []model.NodeRef{focused}
 	for cur := focused; cur != app; {
 		if len(path) > maxDepth {
 			return nil, nil
@@ -45,7 +45,7 @@ func (b *Backend) FocusPath(ctx context.Context, pid int) ([]observer.NodeRef, e
 }
 
 // elementAttr reads an attribute of ref whose value is an element; "" when it has none.
-func (b *Backend) elementAttr(ref observer.NodeRef, attr string) (observer.NodeRef, error) {
+func (b *Backend) elementAttr(ref model.NodeRef, attr string) (model.NodeRef, error) {
 	ax, info, err := b.refs.acquire(ref)
 	if err != nil {
 		return "", err

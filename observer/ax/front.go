@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // Bringing an app to the front, which physical input needs: keys typed into whatever app is in
@@ -40,8 +40,8 @@ func (r frontRaiser) raise(ctx context.Context, pid int) error {
 		}
 	}
 	setErr := r.setFrontmost(pid)
-	switch observer.CodeOf(setErr) {
-	case observer.CodeAppNotFound, observer.CodeAppGone:
+	switch model.CodeOf(setErr) {
+	case model.CodeAppNotFound, model.CodeAppGone:
 		return setErr
 	}
 	// An AX call may report failure although it took effect: whether the app came decides.
@@ -54,7 +54,7 @@ func (r frontRaiser) raise(ctx context.Context, pid int) error {
 	}
 	e := errNotFront(pid)
 	if setErr != nil {
-		e = e.With("frontmost_error", observer.AsError(setErr).Message).Wrap(setErr)
+		e = e.With("frontmost_error", model.AsError(setErr).Message).Wrap(setErr)
 	}
 	return e
 }
@@ -75,7 +75,7 @@ func (r frontRaiser) waitFront(ctx context.Context, pid int, d time.Duration) (b
 	}
 }
 
-func errNotFront(pid int) *observer.Error {
-	return observer.Errorf(observer.CodeActionFailed, "Bring the app to the front (close what covers it) and retry.",
+func errNotFront(pid int) *model.Error {
+	return model.Errorf(model.CodeActionFailed, "Bring the app to the front (close what covers it) and retry.",
 		"app pid %d did not come to the front, so no input was sent", pid).With("pid", pid)
 }

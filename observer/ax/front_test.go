@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 const testPID = 42
@@ -58,11 +58,11 @@ func (d *fakeDesktop) raiser() frontRaiser {
 }
 
 func TestRaise(t *testing.T) {
-	noApp := observer.Errorf(observer.CodeAppNotFound, "Run axbus apps.", "no running app has pid %d", testPID)
+	noApp := model.Errorf(model.CodeAppNotFound, "Run axbus apps.", "no running app has pid %d", testPID)
 	for _, tc := range []struct {
 		name                      string
 		desk                      fakeDesktop
-		code                      observer.Code
+		code                      model.Code
 		activations, frontmostSet int
 	}{
 		{name: "already in front", desk: fakeDesktop{front: testPID}},
@@ -76,21 +76,21 @@ func TestRaise(t *testing.T) {
 		{name: "AXFrontmost reports busy but works", desk: fakeDesktop{frontmostWorks: true, frontmostErr: AXCannotComplete.Err("busy")},
 			activations: 1, frontmostSet: 1},
 		{name: "nothing works", desk: fakeDesktop{activateOK: true, frontmostErr: AXFailure.Err("no")},
-			code: observer.CodeActionFailed, activations: 1, frontmostSet: 1},
-		{name: "nothing works, no error said so", desk: fakeDesktop{}, code: observer.CodeActionFailed, activations: 1, frontmostSet: 1},
-		{name: "the app exited", desk: fakeDesktop{frontmostErr: noApp}, code: observer.CodeAppNotFound, activations: 1, frontmostSet: 1},
+			code: model.CodeActionFailed, activations: 1, frontmostSet: 1},
+		{name: "nothing works, no error said so", desk: fakeDesktop{}, code: model.CodeActionFailed, activations: 1, frontmostSet: 1},
+		{name: "the app exited", desk: fakeDesktop{frontmostErr: noApp}, code: model.CodeAppNotFound, activations: 1, frontmostSet: 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := tc.desk
 			err := d.raiser().raise(context.Background(), testPID)
-			if observer.CodeOf(err) != tc.code {
+			if model.CodeOf(err) != tc.code {
 				t.Fatalf("raise = %v, want code %q", err, tc.code)
 			}
 			if d.activations != tc.activations || d.frontmostSets != tc.frontmostSet {
 				t.Errorf("%d activations and %d AXFrontmost sets, want %d and %d",
 					d.activations, d.frontmostSets, tc.activations, tc.frontmostSet)
 			}
-			if tc.code == observer.CodeActionFailed && !strings.Contains(err.Error(), "did not come to the front") {
+			if tc.code == model.CodeActionFailed && !strings.Contains(err.Error(), "did not come to the front") {
 				t.Errorf("error %q does not say the app did not come to the front", err)
 			}
 		})
@@ -116,14 +116,14 @@ func TestRaiseEndsWithContext(t *testing.T) {
 	r.activateWait, r.frontWait = time.Hour, time.Hour
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	if err := r.raise(ctx, testPID); observer.CodeOf(err) != observer.CodeTimeout {
+	if err := r.raise(ctx, testPID); model.CodeOf(err) != model.CodeTimeout {
 		t.Errorf("raise = %v, want TIMEOUT", err)
 	}
 }
 
 func TestRaiseFailureNamesTheAXError(t *testing.T) {
 	d := fakeDesktop{frontmostErr: AXAPIDisabled.Err("not trusted")}
-	err := observer.AsError(d.raiser().raise(context.Background(), testPID))
+	err := model.AsError(d.raiser().raise(context.Background(), testPID))
 	if err == nil || err.Details["frontmost_error"] == nil || err.Details["pid"] != testPID {
 		t.Errorf("raise = %+v, want the pid and AXFrontmost's error in its details", err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // The table of element handles, apart from the platform's objects it holds (element_darwin.go
@@ -43,7 +43,7 @@ type elemInfo struct {
 
 // handleEntry is one object of the table.
 type handleEntry[T any] struct {
-	ref  observer.NodeRef
+	ref  model.NodeRef
 	obj  T
 	key  handleKey
 	used uint64 // the table's use clock at the last lookup
@@ -62,18 +62,18 @@ type handleTable[T any] struct {
 	next     uint64
 	clock    uint64
 	ordinary int // entries that may be evicted
-	byRef    map[observer.NodeRef]*handleEntry[T]
+	byRef    map[model.NodeRef]*handleEntry[T]
 	byKey    map[handleKey][]*handleEntry[T]
 }
 
 func newHandleTable[T any](ops objectOps[T], limit int) *handleTable[T] {
-	return &handleTable[T]{ops: ops, limit: limit, byRef: map[observer.NodeRef]*handleEntry[T]{},
+	return &handleTable[T]{ops: ops, limit: limit, byRef: map[model.NodeRef]*handleEntry[T]{},
 		byKey: map[handleKey][]*handleEntry[T]{}}
 }
 
 // add returns the handle of obj (borrowed), adding it, retained, when it is new; app marks an
 // application element, which is kept.
-func (t *handleTable[T]) add(obj T, key handleKey, app bool) observer.NodeRef {
+func (t *handleTable[T]) add(obj T, key handleKey, app bool) model.NodeRef {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.clock++
@@ -101,7 +101,7 @@ func (t *handleTable[T]) add(obj T, key handleKey, app bool) observer.NodeRef {
 }
 
 // find returns the handle obj already has; it never adds one.
-func (t *handleTable[T]) find(obj T, key handleKey) (observer.NodeRef, bool) {
+func (t *handleTable[T]) find(obj T, key handleKey) (model.NodeRef, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if e := t.findLocked(obj, key); e != nil {
@@ -120,7 +120,7 @@ func (t *handleTable[T]) findLocked(obj T, key handleKey) *handleEntry[T] {
 }
 
 // acquire returns ref's object retained (the caller releases it) and what is known of it.
-func (t *handleTable[T]) acquire(ref observer.NodeRef) (obj T, info elemInfo, err error) {
+func (t *handleTable[T]) acquire(ref model.NodeRef) (obj T, info elemInfo, err error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	e := t.byRef[ref]
@@ -133,7 +133,7 @@ func (t *handleTable[T]) acquire(ref observer.NodeRef) (obj T, info elemInfo, er
 }
 
 // info returns what is known of ref without retaining its object.
-func (t *handleTable[T]) info(ref observer.NodeRef) (elemInfo, bool) {
+func (t *handleTable[T]) info(ref model.NodeRef) (elemInfo, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if e := t.byRef[ref]; e != nil {
@@ -143,7 +143,7 @@ func (t *handleTable[T]) info(ref observer.NodeRef) (elemInfo, bool) {
 }
 
 // setRole records ref's role and subrole; an app element or a window is kept from then on.
-func (t *handleTable[T]) setRole(ref observer.NodeRef, role, subrole string) {
+func (t *handleTable[T]) setRole(ref model.NodeRef, role, subrole string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if e := t.byRef[ref]; e != nil {
@@ -153,7 +153,7 @@ func (t *handleTable[T]) setRole(ref observer.NodeRef, role, subrole string) {
 }
 
 // setSettable records which of its SettableCandidates ref can set.
-func (t *handleTable[T]) setSettable(ref observer.NodeRef, settable []string) {
+func (t *handleTable[T]) setSettable(ref model.NodeRef, settable []string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if e := t.byRef[ref]; e != nil {
@@ -162,7 +162,7 @@ func (t *handleTable[T]) setSettable(ref observer.NodeRef, settable []string) {
 }
 
 // forget drops ref.
-func (t *handleTable[T]) forget(ref observer.NodeRef) {
+func (t *handleTable[T]) forget(ref model.NodeRef) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if e := t.byRef[ref]; e != nil {
@@ -250,12 +250,12 @@ func (t *handleTable[T]) dropLocked(e *handleEntry[T]) {
 }
 
 // makeRef is the handle of the n-th element, of app pid.
-func makeRef(pid int, n uint64) observer.NodeRef {
-	return observer.NodeRef("ax:" + strconv.Itoa(pid) + ":" + strconv.FormatUint(n, 10))
+func makeRef(pid int, n uint64) model.NodeRef {
+	return model.NodeRef("ax:" + strconv.Itoa(pid) + ":" + strconv.FormatUint(n, 10))
 }
 
 // parseRef returns the pid and number of a handle of this backend.
-func parseRef(ref observer.NodeRef) (pid int, n uint64, ok bool) {
+func parseRef(ref model.NodeRef) (pid int, n uint64, ok bool) {
 	rest, ok := strings.CutPrefix(string(ref), "ax:")
 	if !ok {
 		return 0, 0, false
@@ -271,16 +271,16 @@ func parseRef(ref observer.NodeRef) (pid int, n uint64, ok bool) {
 
 // windowID is a window's short id, "w" and the number of its handle: stable while the backend
 // lives, and never mistaken for a title of digits.
-func windowID(ref observer.NodeRef) string {
+func windowID(ref model.NodeRef) string {
 	_, n, _ := parseRef(ref)
 	return "w" + strconv.FormatUint(n, 10)
 }
 
-func errUnknownRef(ref observer.NodeRef) *observer.Error {
+func errUnknownRef(ref model.NodeRef) *model.Error {
 	if _, _, ok := parseRef(ref); !ok {
-		return observer.Errorf(observer.CodeBadRequest, "Use an element id from a listing of the macOS backend.",
+		return model.Errorf(model.CodeBadRequest, "Use an element id from a listing of the macOS backend.",
 			"%q is not an element handle of the macOS backend", ref)
 	}
-	return observer.Errorf(observer.CodeStaleRef, "Inspect again to get fresh ids.",
+	return model.Errorf(model.CodeStaleRef, "Inspect again to get fresh ids.",
 		"element %s is no longer known (it was destroyed, its app exited, or it was unused for long)", ref)
 }

@@ -4,7 +4,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // fakeElem stands for an AXUIElementRef: two refs to one element are equal by id, and refs counts
@@ -53,7 +53,7 @@ func (f *fakeElems) held(id int) int {
 // keyFor buckets element id of app 7; ids that share id%3 share a hash, to exercise the equality.
 func keyFor(id int) handleKey { return handleKey{pid: 7, hash: uintptr(id % 3)} }
 
-func known[T any](t *handleTable[T], ref observer.NodeRef) bool {
+func known[T any](t *handleTable[T], ref model.NodeRef) bool {
 	_, ok := t.info(ref)
 	return ok
 }
@@ -98,10 +98,10 @@ func TestHandleTableFindNeverAdds(t *testing.T) {
 
 func TestHandleTableAcquireUnknown(t *testing.T) {
 	tab := newHandleTable(newFakeElems().ops(), 100)
-	if _, _, err := tab.acquire("ax:7:99"); observer.CodeOf(err) != observer.CodeStaleRef {
+	if _, _, err := tab.acquire("ax:7:99"); model.CodeOf(err) != model.CodeStaleRef {
 		t.Errorf("acquire of a forgotten handle: %v, want STALE_REF", err)
 	}
-	if _, _, err := tab.acquire("at:1:2"); observer.CodeOf(err) != observer.CodeBadRequest {
+	if _, _, err := tab.acquire("at:1:2"); model.CodeOf(err) != model.CodeBadRequest {
 		t.Errorf("acquire of a foreign handle: %v, want BAD_REQUEST", err)
 	}
 }
@@ -109,7 +109,7 @@ func TestHandleTableAcquireUnknown(t *testing.T) {
 func TestHandleTableEvictsLeastRecentlyUsed(t *testing.T) {
 	f := newFakeElems()
 	tab := newHandleTable(f.ops(), 4)
-	var refs []observer.NodeRef
+	var refs []model.NodeRef
 	for id := 1; id <= 4; id++ {
 		refs = append(refs, tab.add(f.elem(id), keyFor(id), false))
 	}
@@ -131,7 +131,7 @@ func TestHandleTableNeverEvictsAppsAndWindows(t *testing.T) {
 	const limit = 8
 	tab := newHandleTable(f.ops(), limit)
 	app := tab.add(f.elem(1), keyFor(1), true)
-	kept := map[observer.NodeRef]string{app: "app"}
+	kept := map[model.NodeRef]string{app: "app"}
 	for id, role := range map[int]string{2: "AXWindow", 3: "AXSheet", 4: "AXDrawer", 5: "AXApplication"} {
 		r := tab.add(f.elem(id), keyFor(id), false)
 		tab.setRole(r, role, "")
@@ -258,7 +258,7 @@ func TestRefFormat(t *testing.T) {
 	if r != "ax:123:45" || pid != 123 || n != 45 || !ok || windowID(r) != "w45" {
 		t.Errorf("makeRef = %q, parseRef = %d %d %v", r, pid, n, ok)
 	}
-	for _, bad := range []observer.NodeRef{"", "ax:", "ax:0:1", "ax:x:1", "at:1:1", "ax:5"} {
+	for _, bad := range []model.NodeRef{"", "ax:", "ax:0:1", "ax:x:1", "at:1:1", "ax:5"} {
 		if _, _, ok := parseRef(bad); ok {
 			t.Errorf("parseRef(%q) ok", bad)
 		}

@@ -3,7 +3,7 @@ package ax
 import (
 	"context"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // HitPath asks macOS which element is at the global point (x, y), whatever app shows it
@@ -11,7 +11,7 @@ import (
 // decides, so another window over the point wins), then climbs AXParent from it to its window
 // (window itself, or any AXWindow) or app, and returns that chain top-down. Nothing at the point
 // is an empty path. window names the app for errors of the hit test itself.
-func (b *Backend) HitPath(ctx context.Context, window observer.NodeRef, x, y float64) ([]observer.NodeRef, error) {
+func (b *Backend) HitPath(ctx context.Context, window model.NodeRef, x, y float64) ([]model.NodeRef, error) {
 	if err := b.checkOpen(); err != nil {
 		return nil, err
 	}
@@ -33,7 +33,7 @@ func (b *Backend) HitPath(ctx context.Context, window observer.NodeRef, x, y flo
 	}
 	deepest := b.refs.intern(hit) // "" for an element of no process: an empty path
 	release(hit)
-	return climbHitPath(deepest, window, func(ref observer.NodeRef) (string, observer.NodeRef, error) {
+	return climbHitPath(deepest, window, func(ref model.NodeRef) (string, model.NodeRef, error) {
 		if ctx.Err() != nil {
 			return "", "", errEnded(ctx, "the hit test")
 		}
@@ -48,7 +48,7 @@ var hitAttributes = []string{"AXRole", "AXSubrole", "AXParent"}
 
 // hitStep reads the role and parent of ref in one round trip, noting the role in the handle
 // table as readRole does.
-func (b *Backend) hitStep(ref observer.NodeRef) (string, observer.NodeRef, error) {
+func (b *Backend) hitStep(ref model.NodeRef) (string, model.NodeRef, error) {
 	ax, info, err := b.refs.acquire(ref)
 	if err != nil {
 		return "", "", err
@@ -62,6 +62,6 @@ func (b *Backend) hitStep(ref observer.NodeRef) (string, observer.NodeRef, error
 	if role != "" {
 		b.refs.setRole(ref, role, stringOf(vals["AXSubrole"]))
 	}
-	parent, _ := vals["AXParent"].(observer.NodeRef)
+	parent, _ := vals["AXParent"].(model.NodeRef)
 	return role, parent, nil
 }

@@ -6,18 +6,18 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // fakeTree is a parent chain for climbHitPath: role and parent by handle, and the handles
 // stepped on.
 type fakeTree struct {
-	role    map[observer.NodeRef]string
-	parent  map[observer.NodeRef]observer.NodeRef
-	stepped []observer.NodeRef
+	role    map[model.NodeRef]string
+	parent  map[model.NodeRef]model.NodeRef
+	stepped []model.NodeRef
 }
 
-func (f *fakeTree) step(ref observer.NodeRef) (string, observer.NodeRef, error) {
+func (f *fakeTree) step(ref model.NodeRef) (string, model.NodeRef, error) {
 	f.stepped = append(f.stepped, ref)
 	if ref == "gone" {
 		return "", "", errors.New("invalid element")
@@ -27,9 +27,9 @@ func (f *fakeTree) step(ref observer.NodeRef) (string, observer.NodeRef, error) 
 
 func newFakeTree() *fakeTree {
 	return &fakeTree{
-		role: map[observer.NodeRef]string{"app": "AXApplication", "win": "AXWindow", "sheet": "AXSheet",
+		role: map[model.NodeRef]string{"app": "AXApplication", "win": "AXWindow", "sheet": "AXSheet",
 			"group": "AXGroup", "ok": "AXButton", "menubar": "AXMenuBar", "item": "AXMenuBarItem"},
-		parent: map[observer.NodeRef]observer.NodeRef{"win": "app", "sheet": "win", "group": "win", "ok": "group",
+		parent: map[model.NodeRef]model.NodeRef{"win": "app", "sheet": "win", "group": "win", "ok": "group",
 			"menubar": "app", "item": "menubar", "orphan": ""},
 	}
 }
@@ -37,14 +37,14 @@ func newFakeTree() *fakeTree {
 func TestClimbHitPath(t *testing.T) {
 	for _, tc := range []struct {
 		name          string
-		deepest, win  observer.NodeRef
-		want, stepped []observer.NodeRef
+		deepest, win  model.NodeRef
+		want, stepped []model.NodeRef
 	}{
-		{"up to the window", "ok", "win", []observer.NodeRef{"win", "group", "ok"}, []observer.NodeRef{"ok", "group"}},
-		{"another window on top", "ok", "other", []observer.NodeRef{"win", "group", "ok"}, []observer.NodeRef{"ok", "group", "win"}},
-		{"stops at the sheet asked about", "sheet", "sheet", []observer.NodeRef{"sheet"}, nil},
-		{"the menu bar, outside any window", "item", "win", []observer.NodeRef{"app", "menubar", "item"}, []observer.NodeRef{"item", "menubar", "app"}},
-		{"no parent", "orphan", "win", []observer.NodeRef{"orphan"}, []observer.NodeRef{"orphan"}},
+		{"up to the window", "ok", "win", []model.NodeRef{"win", "group", "ok"}, []model.NodeRef{"ok", "group"}},
+		{"another window on top", "ok", "other", []model.NodeRef{"win", "group", "ok"}, []model.NodeRef{"ok", "group", "win"}},
+		{"stops at the sheet asked about", "sheet", "sheet", []model.NodeRef{"sheet"}, nil},
+		{"the menu bar, outside any window", "item", "win", []model.NodeRef{"app", "menubar", "item"}, []model.NodeRef{"item", "menubar", "app"}},
+		{"no parent", "orphan", "win", []model.NodeRef{"orphan"}, []model.NodeRef{"orphan"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeTree()
@@ -59,12 +59,12 @@ func TestClimbHitPath(t *testing.T) {
 func TestClimbHitPathIsBounded(t *testing.T) {
 	f := newFakeTree()
 	f.parent["a"], f.parent["b"] = "b", "a" // a cycle
-	if got, err := climbHitPath("a", "win", f.step); err != nil || !slices.Equal(got, []observer.NodeRef{"b", "a"}) {
+	if got, err := climbHitPath("a", "win", f.step); err != nil || !slices.Equal(got, []model.NodeRef{"b", "a"}) {
 		t.Errorf("a cycle: %v, %v", got, err)
 	}
 	f = newFakeTree()
 	for i := range 1000 { // a chain far deeper than any window
-		f.parent[observer.NodeRef(strconv.Itoa(i))] = observer.NodeRef(strconv.Itoa(i + 1))
+		f.parent[model.NodeRef(strconv.Itoa(i))] = model.NodeRef(strconv.Itoa(i + 1))
 	}
 	got, err := climbHitPath("0", "win", f.step)
 	if err != nil || len(got) != maxHitDepth || got[len(got)-1] != "0" || len(f.stepped) != maxHitDepth {

@@ -5,6 +5,8 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -108,7 +110,7 @@ func key(ctx context.Context, code uint16, down bool, flags uint64, text string)
 // post posts an event and releases it; a NULL event means there is no GUI session to post in.
 func post(ev uintptr) error {
 	if ev == 0 {
-		return observer.Errorf(observer.CodeUnavailable, "Run axbus in the logged-in user's GUI session (not over ssh or as a daemon of another user).",
+		return model.Errorf(model.CodeUnavailable, "Run axbus in the logged-in user's GUI session (not over ssh or as a daemon of another user).",
 			"cannot create input events")
 	}
 	defer release(ev)

@@ -1,6 +1,9 @@
 package ax
 
-import "github.com/axbus/axbus/observer"
+import (
+	"github.com/axbus/axbus/model"
+	"github.com/axbus/axbus/observer"
+)
 
 // Physical input is checked and resolved into events before anything is sent, so that a request
 // that cannot be sent fails without bringing its app to the front.
@@ -48,7 +51,7 @@ func planInput(in observer.Input) (inputPlan, error) {
 		case 3:
 			c.down, c.up, c.button = eventRightMouseDown, eventRightMouseUp, mouseButtonRight
 		default:
-			return inputPlan{}, observer.ErrButton(in.Button)
+			return inputPlan{}, model.ErrButton(in.Button)
 		}
 		return inputPlan{click: &c}, nil
 	case observer.InputType:
@@ -56,7 +59,7 @@ func planInput(in observer.Input) (inputPlan, error) {
 	case observer.InputKey:
 		combos, err := parseKeys(in.Keys)
 		if err != nil {
-			return inputPlan{}, observer.Errorf(observer.CodeBadRequest, `Give keys like "cmd+a", "shift+Tab" or "Return", separated by spaces.`,
+			return inputPlan{}, model.Errorf(model.CodeBadRequest, `Give keys like "cmd+a", "shift+Tab" or "Return", separated by spaces.`,
 				"%v", err).Wrap(err)
 		}
 		return inputPlan{combos: combos}, nil

@@ -3,6 +3,8 @@ package ax
 import (
 	"testing"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -40,10 +42,10 @@ func TestPlanInputRefusesBeforeSending(t *testing.T) {
 		{Kind: "scroll"},
 	} {
 		p, err := planInput(in)
-		if observer.CodeOf(err) != observer.CodeBadRequest {
+		if model.CodeOf(err) != model.CodeBadRequest {
 			t.Errorf("%+v: plan %+v, err %v, want BAD_REQUEST", in, p, err)
 		}
-		if e := observer.AsError(err); e != nil && e.Suggestion == "" {
+		if e := model.AsError(err); e != nil && e.Suggestion == "" {
 			t.Errorf("%+v: no suggestion", in)
 		}
 	}

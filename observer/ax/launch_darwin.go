@@ -9,9 +9,9 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/ebitengine/purego/objc"
+	"github.com/axbus/axbus/model"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/ebitengine/purego/objc"
 )
 
 // Starting and ending apps through AppKit. An entry is found with NSWorkspace (by bundle id, or by
@@ -52,20 +52,20 @@ func lookupLaunch() {
 // Launch starts the app spec names and returns once the launch is under way: an entry through
 // NSWorkspace (an app already running is activated, and its pid answered), a command as a
 // process of its own session, reaped here.
-func (b *Backend) Launch(ctx context.Context, spec observer.LaunchSpec) (observer.Launched, error) {
+func (b *Backend) Launch(ctx context.Context, spec model.LaunchSpec) (model.Launched, error) {
 	if err := b.checkOpen(); err != nil {
-		return observer.Launched{}, err
+		return model.Launched{}, err
 	}
 	if err := spec.Check(); err != nil {
-		return observer.Launched{}, err
+		return model.Launched{}, err
 	}
 	if ctx.Err() != nil {
-		return observer.Launched{}, errEnded(ctx, "the launch")
+		return model.Launched{}, errEnded(ctx, "the launch")
 	}
 	if len(spec.Command) > 0 {
 		return b.launchCommand(spec.Command)
 	}
-	var l observer.Launched
+	var l model.Launched
 	var err error
 	withPool(func() {
 		lookupLaunch()
@@ -78,20 +78,20 @@ func (b *Backend) Launch(ctx context.Context, spec observer.LaunchSpec) (observe
 }
 
 // launchEntry opens the app entry names; callers hold a pool.
-func launchEntry(entry string) (observer.Launched, error) {
+func launchEntry(entry string) (model.Launched, error) {
 	n := &launchNames
 	url := appURL(entry)
 	if url == 0 {
-		return observer.Launched{}, observer.Errorf(observer.CodeAppNotFound,
+		return model.Launched{}, model.Errorf(model.CodeAppNotFound,
 			"Give the bundle id (mdls -name kMDItemCFBundleIdentifier /Applications/X.app) or the app's name as in /Applications.",
 			"no app is installed as %q", entry)
 	}
 	ws := objc.ID(objcNames.workspace).Send(objcNames.shared)
 	if ws == 0 {
-		return observer.Launched{}, errNoWorkspace()
+		return model.Launched{}, errNoWorkspace()
 	}
 	if !responds(ws, n.launchAt) {
-		return observer.Launched{}, observer.Errorf(observer.CodeNotSupported, "Launch the app with a command instead: [\"open\", \"-a\", \"X\"].",
+		return model.Launched{}, model.Errorf(model.CodeNotSupported, "Launch the app with a command instead: [\"open\", \"-a\", \"X\"].",
 			"this macOS has no -[NSWorkspace launchApplicationAtURL:options:configuration:error:]")
 	}
 	config := objc.ID(n.dictionary).Send(n.dict) // no configuration: an empty dictionary (autoreleased)
@@ -102,7 +102,7 @@ func launchEntry(entry string) (observer.Launched, error) {
 		if nsErr != 0 {
 			why = nsString(nsErr.Send(n.describe))
 		}
-		return observer.Launched{}, observer.Errorf(observer.CodeActionFailed, "Open the app once from Finder (macOS may ask to confirm it), then retry.",
+		return model.Launched{}, model.Errorf(model.CodeActionFailed, "Open the app once from Finder (macOS may ask to confirm it), then retry.",
 			"macOS did not launch %s: %s", nsString(url.Send(n.path)), why)
 	}
 	pid := int(objc.Send[int32](ra, objcNames.pid)) // -1 until the process exists
@@ -110,7 +110,7 @@ func launchEntry(entry string) (observer.Launched, error) {
 	if KindOf(entry) != EntryPath {
 		names = append(names, entry)
 	}
-	return observer.Launched{PID: max(pid, 0), Names: slices.DeleteFunc(names, func(s string) bool { return s == "" })}, nil
+	return model.Launched{PID: max(pid, 0), Names: slices.DeleteFunc(names, func(s string) bool { return s == "" })}, nil
 }
 
 // appURL is the file URL (autoreleased) of the app entry names, 0 when none is installed so:
@@ -168,16 +168,16 @@ func responds(obj objc.ID, sel objc.SEL) bool {
 
 // launchCommand starts argv in a session of its own (so that it outlives the daemon as an app
 // started from the Dock does), stdin, stdout and stderr on /dev/null, and reaps it.
-func (b *Backend) launchCommand(argv []string) (observer.Launched, error) {
+func (b *Backend) launchCommand(argv []string) (model.Launched, error) {
 	prog, err := exec.LookPath(argv[0])
 	if err != nil {
-		return observer.Launched{}, observer.Errorf(observer.CodeAppNotFound, "Check the program's name and that it is installed (on PATH), or give its full path.",
+		return model.Launched{}, model.Errorf(model.CodeAppNotFound, "Check the program's name and that it is installed (on PATH), or give its full path.",
 			"cannot launch %q: %v", argv[0], err)
 	}
 	cmd := exec.Command(prog, argv[1:]...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil { // nil stdio is /dev/null
-		return observer.Launched{}, observer.Errorf(observer.CodeActionFailed, "Check that the program can run.", "cannot launch %s: %v", prog, err).Wrap(err)
+		return model.Launched{}, model.Errorf(model.CodeActionFailed, "Check that the program can run.", "cannot launch %s: %v", prog, err).Wrap(err)
 	}
 	ended := make(chan error, 1)
 	go func() { // no zombie; the app's exit is seen by the app poller too
@@ -185,19 +185,19 @@ func (b *Backend) launchCommand(argv []string) (observer.Launched, error) {
 		close(ended)
 	}()
 	b.log.Info("ax: launched", "program", filepath.Base(prog), "pid", cmd.Process.Pid)
-	return observer.Launched{PID: cmd.Process.Pid, Names: []string{filepath.Base(prog)}, Ended: ended}, nil
+	return model.Launched{PID: cmd.Process.Pid, Names: []string{filepath.Base(prog)}, Ended: ended}, nil
 }
 
 // Quit asks app to quit as its Quit menu item does (-[NSRunningApplication terminate]; it may
 // ask to save first) or, with force, ends it at once (-forceTerminate); a process AppKit does not
 // know as an app gets SIGTERM or SIGKILL. A pid that another process has taken since app was
 // listed is left alone.
-func (b *Backend) Quit(ctx context.Context, app observer.App, force bool) error {
+func (b *Backend) Quit(ctx context.Context, app model.App, force bool) error {
 	if err := b.checkOpen(); err != nil {
 		return err
 	}
 	if app.PID <= 0 || app.PID == b.self {
-		return observer.Errorf(observer.CodeBadRequest, "Name another app.", "cannot quit pid %d", app.PID)
+		return model.Errorf(model.CodeBadRequest, "Name another app.", "cannot quit pid %d", app.PID)
 	}
 	if ctx.Err() != nil {
 		return errEnded(ctx, "the quit")
@@ -223,7 +223,7 @@ func (b *Backend) Quit(ctx context.Context, app observer.App, force bool) error 
 	case known && (asked || !processAlive(app.PID)):
 		return nil
 	case known:
-		return observer.Errorf(observer.CodeActionFailed, "Quit it from its menu, or quit with force.",
+		return model.Errorf(model.CodeActionFailed, "Quit it from its menu, or quit with force.",
 			"app pid %d refused to be asked to quit", app.PID).With("pid", app.PID)
 	}
 	sig := syscall.SIGTERM
@@ -231,14 +231,14 @@ func (b *Backend) Quit(ctx context.Context, app observer.App, force bool) error 
 		sig = syscall.SIGKILL
 	}
 	if err := syscall.Kill(app.PID, sig); err != nil && err != syscall.ESRCH { // ESRCH: gone already
-		return observer.Errorf(observer.CodePermissionDenied, "Quit apps of this user only.", "cannot signal pid %d: %v", app.PID, err).Wrap(err)
+		return model.Errorf(model.CodePermissionDenied, "Quit apps of this user only.", "cannot signal pid %d: %v", app.PID, err).Wrap(err)
 	}
 	return nil
 }
 
 // replaced reports whether app's process is gone (nothing to quit), and fails with APP_GONE when
 // its pid now belongs to another process (app.Instance is its process's start time).
-func (b *Backend) replaced(app observer.App) (gone bool, err error) {
+func (b *Backend) replaced(app model.App) (gone bool, err error) {
 	if app.Instance == "" {
 		return false, nil
 	}
@@ -258,6 +258,6 @@ func (b *Backend) replaced(app observer.App) (gone bool, err error) {
 	return true, nil
 }
 
-func errNoWorkspace() *observer.Error {
-	return observer.Errorf(observer.CodeUnavailable, "Run axbus in the logged-in user's GUI session.", "AppKit has no shared NSWorkspace")
+func errNoWorkspace() *model.Error {
+	return model.Errorf(model.CodeUnavailable, "Run axbus in the logged-in user's GUI session.", "AppKit has no shared NSWorkspace")
 }

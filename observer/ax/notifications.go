@@ -1,52 +1,52 @@
 package ax
 
-import "github.com/axbus/axbus/observer"
+import "github.com/axbus/axbus/model"
 
 // notificationTypes maps AX notifications, and the NSWorkspace notifications that report app
 // launch and exit, onto normalised event types.
 //
 // AX posts no notification for a text edit as such: an edit arrives as AXValueChanged
 // (value_changed); AXSelectedTextChanged is a caret or text-selection move (selection_changed).
-var notificationTypes = map[string]observer.EventType{
-	"AXFocusedUIElementChanged": observer.EventFocusChanged,
-	"AXFocusedWindowChanged":    observer.EventFocusChanged,
-	"AXMainWindowChanged":       observer.EventFocusChanged,
-	"AXValueChanged":            observer.EventValueChanged,
-	"AXTitleChanged":            observer.EventTitleChanged,
-	"AXWindowCreated":           observer.EventWindowCreated,
-	"AXUIElementDestroyed":      observer.EventElementDestroyed,
-	"AXSheetCreated":            observer.EventDialogOpened,
-	"AXDrawerCreated":           observer.EventDialogOpened,
-	"AXMenuOpened":              observer.EventMenuOpened,
-	"AXMenuClosed":              observer.EventMenuClosed,
-	"AXMenuItemSelected":        observer.EventSelectionChanged,
-	"AXSelectedChildrenChanged": observer.EventSelectionChanged,
-	"AXSelectedRowsChanged":     observer.EventSelectionChanged,
-	"AXSelectedColumnsChanged":  observer.EventSelectionChanged,
-	"AXSelectedCellsChanged":    observer.EventSelectionChanged,
-	"AXSelectedTextChanged":     observer.EventSelectionChanged,
-	"AXLayoutChanged":           observer.EventLayoutChanged,
-	"AXMoved":                   observer.EventLayoutChanged,
-	"AXResized":                 observer.EventLayoutChanged,
-	"AXWindowMoved":             observer.EventLayoutChanged,
-	"AXWindowResized":           observer.EventLayoutChanged,
-	"AXCreated":                 observer.EventChildrenChanged,
-	"AXRowCountChanged":         observer.EventChildrenChanged,
-	"AXSelectedChildrenMoved":   observer.EventChildrenChanged,
-	"AXRowExpanded":             observer.EventStateChanged,
-	"AXRowCollapsed":            observer.EventStateChanged,
-	"AXElementBusyChanged":      observer.EventStateChanged,
-	"AXWindowMiniaturized":      observer.EventStateChanged,
-	"AXWindowDeminiaturized":    observer.EventStateChanged,
-	"AXApplicationDeactivated":  observer.EventStateChanged,
-	"AXApplicationHidden":       observer.EventStateChanged,
-	"AXApplicationShown":        observer.EventStateChanged,
-	"AXApplicationActivated":    observer.EventAppActivated,
-	"AXAnnouncementRequested":   observer.EventAnnouncement,
+var notificationTypes = map[string]model.EventType{
+	"AXFocusedUIElementChanged": model.EventFocusChanged,
+	"AXFocusedWindowChanged":    model.EventFocusChanged,
+	"AXMainWindowChanged":       model.EventFocusChanged,
+	"AXValueChanged":            model.EventValueChanged,
+	"AXTitleChanged":            model.EventTitleChanged,
+	"AXWindowCreated":           model.EventWindowCreated,
+	"AXUIElementDestroyed":      model.EventElementDestroyed,
+	"AXSheetCreated":            model.EventDialogOpened,
+	"AXDrawerCreated":           model.EventDialogOpened,
+	"AXMenuOpened":              model.EventMenuOpened,
+	"AXMenuClosed":              model.EventMenuClosed,
+	"AXMenuItemSelected":        model.EventSelectionChanged,
+	"AXSelectedChildrenChanged": model.EventSelectionChanged,
+	"AXSelectedRowsChanged":     model.EventSelectionChanged,
+	"AXSelectedColumnsChanged":  model.EventSelectionChanged,
+	"AXSelectedCellsChanged":    model.EventSelectionChanged,
+	"AXSelectedTextChanged":     model.EventSelectionChanged,
+	"AXLayoutChanged":           model.EventLayoutChanged,
+	"AXMoved":                   model.EventLayoutChanged,
+	"AXResized":                 model.EventLayoutChanged,
+	"AXWindowMoved":             model.EventLayoutChanged,
+	"AXWindowResized":           model.EventLayoutChanged,
+	"AXCreated":                 model.EventChildrenChanged,
+	"AXRowCountChanged":         model.EventChildrenChanged,
+	"AXSelectedChildrenMoved":   model.EventChildrenChanged,
+	"AXRowExpanded":             model.EventStateChanged,
+	"AXRowCollapsed":            model.EventStateChanged,
+	"AXElementBusyChanged":      model.EventStateChanged,
+	"AXWindowMiniaturized":      model.EventStateChanged,
+	"AXWindowDeminiaturized":    model.EventStateChanged,
+	"AXApplicationDeactivated":  model.EventStateChanged,
+	"AXApplicationHidden":       model.EventStateChanged,
+	"AXApplicationShown":        model.EventStateChanged,
+	"AXApplicationActivated":    model.EventAppActivated,
+	"AXAnnouncementRequested":   model.EventAnnouncement,
 
-	"NSWorkspaceDidLaunchApplicationNotification":    observer.EventAppLaunched,
-	"NSWorkspaceDidTerminateApplicationNotification": observer.EventAppTerminated,
-	"NSWorkspaceDidActivateApplicationNotification":  observer.EventAppActivated,
+	"NSWorkspaceDidLaunchApplicationNotification":    model.EventAppLaunched,
+	"NSWorkspaceDidTerminateApplicationNotification": model.EventAppTerminated,
+	"NSWorkspaceDidActivateApplicationNotification":  model.EventAppActivated,
 }
 
 // Notifications lists the AX notifications an observer registers on each application element.
@@ -67,7 +67,7 @@ var Notifications = []string{
 
 // NormaliseNotification maps an AX (or NSWorkspace) notification name onto an event type;
 // false for a name without a counterpart (AXHelpTagCreated, AXUnitsChanged).
-func NormaliseNotification(name string) (observer.EventType, bool) {
+func NormaliseNotification(name string) (model.EventType, bool) {
 	t, ok := notificationTypes[name]
 	return t, ok
 }
@@ -77,19 +77,19 @@ func NormaliseNotification(name string) (observer.EventType, bool) {
 // nobody saw before names nothing a client knows.
 func destroysElement(name string) bool {
 	t, _ := NormaliseNotification(name)
-	return t == observer.EventElementDestroyed
+	return t == model.EventElementDestroyed
 }
 
 // NormaliseElementNotification refines NormaliseNotification with the role of the element the
 // notification is about: AX has no "window closed", so a window, dialog or sheet destroyed is
 // window_closed, and a window created as a dialog is dialog_opened.
-func NormaliseElementNotification(name string, role observer.Role) (observer.EventType, bool) {
+func NormaliseElementNotification(name string, role model.Role) (model.EventType, bool) {
 	t, ok := NormaliseNotification(name)
 	switch {
-	case t == observer.EventElementDestroyed && role.IsWindowLike():
-		return observer.EventWindowClosed, ok
-	case t == observer.EventWindowCreated && role == observer.RoleDialog:
-		return observer.EventDialogOpened, ok
+	case t == model.EventElementDestroyed && role.IsWindowLike():
+		return model.EventWindowClosed, ok
+	case t == model.EventWindowCreated && role == model.RoleDialog:
+		return model.EventDialogOpened, ok
 	}
 	return t, ok
 }

@@ -5,44 +5,44 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 func TestNormaliseNotification(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		want observer.EventType
+		want model.EventType
 		ok   bool
 	}{
-		{"AXFocusedUIElementChanged", observer.EventFocusChanged, true},
-		{"AXFocusedWindowChanged", observer.EventFocusChanged, true},
-		{"AXMainWindowChanged", observer.EventFocusChanged, true},
-		{"AXValueChanged", observer.EventValueChanged, true},
-		{"AXSelectedTextChanged", observer.EventSelectionChanged, true},
-		{"AXTitleChanged", observer.EventTitleChanged, true},
-		{"AXWindowCreated", observer.EventWindowCreated, true},
-		{"AXUIElementDestroyed", observer.EventElementDestroyed, true},
-		{"AXSheetCreated", observer.EventDialogOpened, true},
-		{"AXDrawerCreated", observer.EventDialogOpened, true},
-		{"AXMenuOpened", observer.EventMenuOpened, true},
-		{"AXMenuClosed", observer.EventMenuClosed, true},
-		{"AXSelectedChildrenChanged", observer.EventSelectionChanged, true},
-		{"AXSelectedRowsChanged", observer.EventSelectionChanged, true},
-		{"AXSelectedCellsChanged", observer.EventSelectionChanged, true},
-		{"AXLayoutChanged", observer.EventLayoutChanged, true},
-		{"AXResized", observer.EventLayoutChanged, true},
-		{"AXMoved", observer.EventLayoutChanged, true},
-		{"AXWindowMoved", observer.EventLayoutChanged, true},
-		{"AXWindowResized", observer.EventLayoutChanged, true},
-		{"AXCreated", observer.EventChildrenChanged, true},
-		{"AXRowCountChanged", observer.EventChildrenChanged, true},
-		{"AXApplicationActivated", observer.EventAppActivated, true},
-		{"AXAnnouncementRequested", observer.EventAnnouncement, true},
-		{"AXRowExpanded", observer.EventStateChanged, true},
-		{"AXRowCollapsed", observer.EventStateChanged, true},
-		{"AXElementBusyChanged", observer.EventStateChanged, true},
-		{"NSWorkspaceDidLaunchApplicationNotification", observer.EventAppLaunched, true},
-		{"NSWorkspaceDidTerminateApplicationNotification", observer.EventAppTerminated, true},
+		{"AXFocusedUIElementChanged", model.EventFocusChanged, true},
+		{"AXFocusedWindowChanged", model.EventFocusChanged, true},
+		{"AXMainWindowChanged", model.EventFocusChanged, true},
+		{"AXValueChanged", model.EventValueChanged, true},
+		{"AXSelectedTextChanged", model.EventSelectionChanged, true},
+		{"AXTitleChanged", model.EventTitleChanged, true},
+		{"AXWindowCreated", model.EventWindowCreated, true},
+		{"AXUIElementDestroyed", model.EventElementDestroyed, true},
+		{"AXSheetCreated", model.EventDialogOpened, true},
+		{"AXDrawerCreated", model.EventDialogOpened, true},
+		{"AXMenuOpened", model.EventMenuOpened, true},
+		{"AXMenuClosed", model.EventMenuClosed, true},
+		{"AXSelectedChildrenChanged", model.EventSelectionChanged, true},
+		{"AXSelectedRowsChanged", model.EventSelectionChanged, true},
+		{"AXSelectedCellsChanged", model.EventSelectionChanged, true},
+		{"AXLayoutChanged", model.EventLayoutChanged, true},
+		{"AXResized", model.EventLayoutChanged, true},
+		{"AXMoved", model.EventLayoutChanged, true},
+		{"AXWindowMoved", model.EventLayoutChanged, true},
+		{"AXWindowResized", model.EventLayoutChanged, true},
+		{"AXCreated", model.EventChildrenChanged, true},
+		{"AXRowCountChanged", model.EventChildrenChanged, true},
+		{"AXApplicationActivated", model.EventAppActivated, true},
+		{"AXAnnouncementRequested", model.EventAnnouncement, true},
+		{"AXRowExpanded", model.EventStateChanged, true},
+		{"AXRowCollapsed", model.EventStateChanged, true},
+		{"AXElementBusyChanged", model.EventStateChanged, true},
+		{"NSWorkspaceDidLaunchApplicationNotification", model.EventAppLaunched, true},
+		{"NSWorkspaceDidTerminateApplicationNotification", model.EventAppTerminated, true},
 		{"AXHelpTagCreated", "", false},
 		{"AXUnitsChanged", "", false},
 		{"", "", false},
@@ -57,16 +57,16 @@ func TestNormaliseNotification(t *testing.T) {
 func TestNormaliseElementNotification(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		role observer.Role
-		want observer.EventType
+		role model.Role
+		want model.EventType
 	}{
-		{"AXUIElementDestroyed", observer.RoleWindow, observer.EventWindowClosed},
-		{"AXUIElementDestroyed", observer.RoleSheet, observer.EventWindowClosed},
-		{"AXUIElementDestroyed", observer.RoleDialog, observer.EventWindowClosed},
-		{"AXUIElementDestroyed", observer.RoleButton, observer.EventElementDestroyed},
-		{"AXWindowCreated", observer.RoleDialog, observer.EventDialogOpened},
-		{"AXWindowCreated", observer.RoleWindow, observer.EventWindowCreated},
-		{"AXValueChanged", observer.RoleWindow, observer.EventValueChanged},
+		{"AXUIElementDestroyed", model.RoleWindow, model.EventWindowClosed},
+		{"AXUIElementDestroyed", model.RoleSheet, model.EventWindowClosed},
+		{"AXUIElementDestroyed", model.RoleDialog, model.EventWindowClosed},
+		{"AXUIElementDestroyed", model.RoleButton, model.EventElementDestroyed},
+		{"AXWindowCreated", model.RoleDialog, model.EventDialogOpened},
+		{"AXWindowCreated", model.RoleWindow, model.EventWindowCreated},
+		{"AXValueChanged", model.RoleWindow, model.EventValueChanged},
 	} {
 		if got, ok := NormaliseElementNotification(tc.name, tc.role); got != tc.want || !ok {
 			t.Errorf("NormaliseElementNotification(%q, %q) = %q, %v; want %q", tc.name, tc.role, got, ok, tc.want)
@@ -91,7 +91,7 @@ func TestNotificationsMatchTable(t *testing.T) {
 		if strings.HasPrefix(name, "AX") && !seen[name] {
 			t.Errorf("%s (%s) is normalised but not registered", name, typ)
 		}
-		if !slices.Contains(observer.EventTypes, typ) {
+		if !slices.Contains(model.EventTypes, typ) {
 			t.Errorf("%s maps to unknown event type %q", name, typ)
 		}
 	}

@@ -3,7 +3,7 @@ package ax
 import (
 	"image"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // The pixels of a screen capture, from the CGImage's bytes to the *image.RGBA the observer takes:
@@ -94,8 +94,8 @@ func LayoutOf(bitmapInfo uint32, bitsPerPixel, bitsPerComponent int) (PixelLayou
 	return l, nil
 }
 
-func errPixelFormat(info uint32, bpp, bpc int) *observer.Error {
-	return observer.Errorf(observer.CodeNotSupported,
+func errPixelFormat(info uint32, bpp, bpc int) *model.Error {
+	return model.Errorf(model.CodeNotSupported,
 		"Set the display to its standard colour mode (not HDR or a high bit depth) and retry; otherwise report it with these details.",
 		"the screen capture is in a pixel format axbus does not read (bitmap info %#x, %d bits per pixel, %d per channel)", info, bpp, bpc).
 		With("bitmap_info", info)
@@ -107,7 +107,7 @@ func errPixelFormat(info uint32, bpp, bpc int) *observer.Error {
 // rect's own size is copied unchanged. It fails on a buffer too short for its dimensions.
 func ToRGBA(src []byte, sw, sh, stride int, l PixelLayout, w, h int) (*image.RGBA, error) {
 	if sw <= 0 || sh <= 0 || w <= 0 || h <= 0 || stride < 4*sw || len(src) < stride*(sh-1)+4*sw {
-		return nil, observer.Errorf(observer.CodeInternal, "Retry; if it persists, report it with the daemon's log.",
+		return nil, model.Errorf(model.CodeInternal, "Retry; if it persists, report it with the daemon's log.",
 			"the screen capture's pixels do not match its size (%dx%d, %d bytes per row, %d bytes) or the rect's (%dx%d)",
 			sw, sh, stride, len(src), w, h)
 	}

@@ -4,7 +4,7 @@ import (
 	"image"
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // The bitmap infos a capture may come in: CoreGraphics's usual screen format and the others of
@@ -52,7 +52,7 @@ func TestLayoutOfRefusesOtherFormats(t *testing.T) {
 		{"a packed pixel format (RGB101010)", alphaNoneSkipFirst | 3<<16, 32, 8},
 		{"unknown bits", infoBGRA | 1<<24, 32, 8},
 	} {
-		if _, err := LayoutOf(c.info, c.bpp, c.bpc); observer.CodeOf(err) != observer.CodeNotSupported {
+		if _, err := LayoutOf(c.info, c.bpp, c.bpc); model.CodeOf(err) != model.CodeNotSupported {
 			t.Errorf("%s: %v, want NOT_SUPPORTED", c.name, err)
 		}
 	}

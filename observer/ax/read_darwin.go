@@ -3,7 +3,7 @@ package ax
 import (
 	"context"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // readParallel bounds the apps read at once. One app's elements are read one after another:
@@ -14,48 +14,48 @@ const readParallel = 4
 // action names; an element met for the first time costs a round trip for its role first (the
 // role decides whether AXValue may be read: a secure field's never is) and one per attribute
 // whose settability makes a state.
-func (b *Backend) Read(ctx context.Context, refs []observer.NodeRef) []observer.Node {
+func (b *Backend) Read(ctx context.Context, refs []model.NodeRef) []model.Node {
 	if err := b.checkOpen(); err != nil {
-		out := make([]observer.Node, len(refs))
+		out := make([]model.Node, len(refs))
 		for i, r := range refs {
-			out[i] = observer.Node{Ref: r, Err: err}
+			out[i] = model.Node{Ref: r, Err: err}
 		}
 		return out
 	}
-	return fanOut(ctx, refs, b.readNode, func(r observer.NodeRef) observer.Node {
-		return observer.Node{Ref: r, Err: errEnded(ctx, "the read of "+string(r))}
+	return fanOut(ctx, refs, b.readNode, func(r model.NodeRef) model.Node {
+		return model.Node{Ref: r, Err: errEnded(ctx, "the read of "+string(r))}
 	})
 }
 
 // ReadBounds reads elements' frames alone: one small round trip each.
-func (b *Backend) ReadBounds(ctx context.Context, refs []observer.NodeRef) []observer.Bounds {
+func (b *Backend) ReadBounds(ctx context.Context, refs []model.NodeRef) []model.Bounds {
 	if err := b.checkOpen(); err != nil {
-		out := make([]observer.Bounds, len(refs))
+		out := make([]model.Bounds, len(refs))
 		for i := range out {
 			out[i].Err = err
 		}
 		return out
 	}
-	return fanOut(ctx, refs, b.readBounds, func(r observer.NodeRef) observer.Bounds {
-		return observer.Bounds{Err: errEnded(ctx, "the read of "+string(r))}
+	return fanOut(ctx, refs, b.readBounds, func(r model.NodeRef) model.Bounds {
+		return model.Bounds{Err: errEnded(ctx, "the read of "+string(r))}
 	})
 }
 
-func (b *Backend) readNode(_ context.Context, ref observer.NodeRef) observer.Node {
+func (b *Backend) readNode(_ context.Context, ref model.NodeRef) model.Node {
 	ax, info, err := b.refs.acquire(ref)
 	if err != nil {
-		return observer.Node{Ref: ref, Err: err}
+		return model.Node{Ref: ref, Err: err}
 	}
 	defer release(ax)
 	role, subrole := info.role, info.subrole
 	if !info.roleRead {
 		if role, subrole, err = b.readRole(ax, info.pid, ref); err != nil {
-			return observer.Node{Ref: ref, Err: err}
+			return model.Node{Ref: ref, Err: err}
 		}
 	}
 	vals, code := b.refs.copyValues(ax, NodeAttributes(role, subrole))
 	if code != AXSuccess {
-		return observer.Node{Ref: ref, Err: b.callErr(code, info.pid, ref, "reading %s", ref)}
+		return model.Node{Ref: ref, Err: b.callErr(code, info.pid, ref, "reading %s", ref)}
 	}
 	// NodeOf goes by the role just read, so a value read under an older role is dropped if the
 	// element is secure now; an answer without a role leaves the known one.
@@ -71,21 +71,21 @@ func (b *Backend) readNode(_ context.Context, ref observer.NodeRef) observer.Nod
 	return NodeOf(ref, vals, actions, settable)
 }
 
-func (b *Backend) readBounds(_ context.Context, ref observer.NodeRef) observer.Bounds {
+func (b *Backend) readBounds(_ context.Context, ref model.NodeRef) model.Bounds {
 	ax, info, err := b.refs.acquire(ref)
 	if err != nil {
-		return observer.Bounds{Err: err}
+		return model.Bounds{Err: err}
 	}
 	defer release(ax)
 	vals, code := b.refs.copyValues(ax, BoundsAttributes)
 	if code != AXSuccess {
-		return observer.Bounds{Err: b.callErr(code, info.pid, ref, "reading the bounds of %s", ref)}
+		return model.Bounds{Err: b.callErr(code, info.pid, ref, "reading the bounds of %s", ref)}
 	}
-	return observer.Bounds{Rect: FrameOf(vals)}
+	return model.Bounds{Rect: FrameOf(vals)}
 }
 
 // readRole reads and records an element's role and subrole.
-func (b *Backend) readRole(ax uintptr, pid int, ref observer.NodeRef) (role, subrole string, err error) {
+func (b *Backend) readRole(ax uintptr, pid int, ref model.NodeRef) (role, subrole string, err error) {
 	vals, code := b.refs.copyValues(ax, RoleAttributes)
 	if code != AXSuccess {
 		return "", "", b.callErr(code, pid, ref, "reading the role of %s", ref)
@@ -96,7 +96,7 @@ func (b *Backend) readRole(ax uintptr, pid int, ref observer.NodeRef) (role, sub
 }
 
 // roleOf is an element's role and subrole, as known or read.
-func (b *Backend) roleOf(ref observer.NodeRef) (role, subrole string, err error) {
+func (b *Backend) roleOf(ref model.NodeRef) (role, subrole string, err error) {
 	ax, info, err := b.refs.acquire(ref)
 	if err != nil {
 		return "", "", err
@@ -117,8 +117,8 @@ func stringOf(v any) string {
 // once, and returns the results in order. When ctx ends first the refs not done get ended(ref)
 // at once; calls in flight finish in the background (an AX call cannot be interrupted, the
 // messaging timeout bounds it) into a channel big enough never to block them.
-func fanOut[T any](ctx context.Context, refs []observer.NodeRef, fn func(context.Context, observer.NodeRef) T,
-	ended func(observer.NodeRef) T) []T {
+func fanOut[T any](ctx context.Context, refs []model.NodeRef, fn func(context.Context, model.NodeRef) T,
+	ended func(model.NodeRef) T) []T {
 	type result struct {
 		i int
 		v T

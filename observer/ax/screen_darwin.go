@@ -5,7 +5,7 @@ import (
 	"image"
 	"unsafe"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // Reading the screen through CoreGraphics: the displays' bounds (CGGetActiveDisplayList,
@@ -36,16 +36,16 @@ const ScreenRecordingSuggestion = "Allow axbus (or the terminal that runs it) in
 
 // ScreenBounds is the union of the active displays' bounds, or the main display's when they
 // cannot be listed.
-func (b *Backend) ScreenBounds(ctx context.Context) (observer.Rect, error) {
+func (b *Backend) ScreenBounds(ctx context.Context) (model.Rect, error) {
 	if err := b.checkOpen(); err != nil {
-		return observer.Rect{}, err
+		return model.Rect{}, err
 	}
 	if ctx.Err() != nil {
-		return observer.Rect{}, errEnded(ctx, "reading the displays")
+		return model.Rect{}, errEnded(ctx, "reading the displays")
 	}
 	var ids [maxDisplays]uint32
 	var n uint32
-	var displays []observer.Rect
+	var displays []model.Rect
 	if cgGetActiveDisplayList(maxDisplays, &ids[0], &n) == 0 {
 		for _, id := range ids[:min(n, maxDisplays)] {
 			displays = append(displays, rectOf(cgDisplayBounds(id)))
@@ -56,7 +56,7 @@ func (b *Backend) ScreenBounds(ctx context.Context) (observer.Rect, error) {
 		u = rectOf(cgDisplayBounds(cgMainDisplayID()))
 	}
 	if u.Empty() {
-		return observer.Rect{}, observer.Errorf(observer.CodeUnavailable,
+		return model.Rect{}, model.Errorf(model.CodeUnavailable,
 			"Run axbus in the logged-in user's GUI session with a display attached (not over ssh alone).", "no display is active")
 	}
 	return u, nil
@@ -66,7 +66,7 @@ func (b *Backend) ScreenBounds(ctx context.Context) (observer.Rect, error) {
 // point. Without the Screen Recording permission macOS would answer the wallpaper and the menu
 // bar alone, so the permission is checked first (CGPreflightScreenCaptureAccess, which never
 // prompts).
-func (b *Backend) Capture(ctx context.Context, rect observer.Rect) (*image.RGBA, error) {
+func (b *Backend) Capture(ctx context.Context, rect model.Rect) (*image.RGBA, error) {
 	if err := b.checkOpen(); err != nil {
 		return nil, err
 	}
@@ -75,10 +75,10 @@ func (b *Backend) Capture(ctx context.Context, rect observer.Rect) (*image.RGBA,
 	}
 	w, h := CaptureSize(rect)
 	if w <= 0 || h <= 0 {
-		return nil, observer.Errorf(observer.CodeBadRequest, "Ask for a window or a region with a size.", "cannot capture %v: it is empty", rect)
+		return nil, model.Errorf(model.CodeBadRequest, "Ask for a window or a region with a size.", "cannot capture %v: it is empty", rect)
 	}
 	if cgPreflightScreenCaptureAccess != nil && !cgPreflightScreenCaptureAccess() {
-		return nil, observer.Errorf(observer.CodePermissionDenied, ScreenRecordingSuggestion,
+		return nil, model.Errorf(model.CodePermissionDenied, ScreenRecordingSuggestion,
 			"this process may not record the screen (Screen Recording permission)")
 	}
 	if cgWindowListCreateImage == nil {
@@ -121,12 +121,12 @@ func imagePixels(ref uintptr, w, h int) (*image.RGBA, error) {
 	return ToRGBA(src, int(cgImageGetWidth(ref)), int(cgImageGetHeight(ref)), int(cgImageGetBytesPerRow(ref)), l, w, h)
 }
 
-func errNoCapture(why string) *observer.Error {
-	return observer.Errorf(observer.CodeNotSupported,
+func errNoCapture(why string) *model.Error {
+	return model.Errorf(model.CodeNotSupported,
 		"This macOS does not let axbus capture the screen with CoreGraphics (ScreenCaptureKit is not bound yet): "+
 			"check the Screen Recording permission, or read the window's text with inspect instead.",
 		"cannot capture the screen: %s", why)
 }
 
-// rectOf is a CGRect as an observer.Rect.
-func rectOf(r cgRect) observer.Rect { return observer.Rect{X: r.x, Y: r.y, W: r.w, H: r.h} }
+// rectOf is a CGRect as an model.Rect.
+func rectOf(r cgRect) model.Rect { return model.Rect{X: r.x, Y: r.y, W: r.w, H: r.h} }

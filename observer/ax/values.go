@@ -5,12 +5,12 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // The platform-free half of value conversion. The darwin files copy attribute values out of
-// CoreFoundation into plain Go values (string, float64, bool, []any, Point, Size, observer.Rect,
-// Range, AXError, and observer.NodeRef for elements); the functions here turn those into nodes
+// CoreFoundation into plain Go values (string, float64, bool, []any, Point, Size, model.Rect,
+// Range, AXError, and model.NodeRef for elements); the functions here turn those into nodes
 // and windows, so that the rules are tested on every OS.
 
 // AXValueType is the type of an AXValue's payload (HIServices/AXValue.h).
@@ -38,7 +38,7 @@ type Size struct{ W, H float64 }
 type Range struct{ Location, Length int64 }
 
 // DecodeAXValue decodes the payload AXValueGetValue wrote for typ, in the machine's byte order:
-// a Point, Size, observer.Rect, Range or AXError. It is false for another type or a short payload.
+// a Point, Size, model.Rect, Range or AXError. It is false for another type or a short payload.
 func DecodeAXValue(typ AXValueType, raw []byte) (any, bool) {
 	f := func(i int) float64 { return math.Float64frombits(binary.NativeEndian.Uint64(raw[8*i:])) }
 	n := func(i int) int64 { return int64(binary.NativeEndian.Uint64(raw[8*i:])) }
@@ -48,7 +48,7 @@ func DecodeAXValue(typ AXValueType, raw []byte) (any, bool) {
 	case typ == AXValueCGSize && len(raw) >= 16:
 		return Size{f(0), f(1)}, true
 	case typ == AXValueCGRect && len(raw) >= 32:
-		return observer.Rect{X: f(0), Y: f(1), W: f(2), H: f(3)}, true
+		return model.Rect{X: f(0), Y: f(1), W: f(2), H: f(3)}, true
 	case typ == AXValueCFRange && len(raw) >= 16:
 		return Range{n(0), n(1)}, true
 	case typ == AXValueAXError && len(raw) >= 4:
@@ -68,7 +68,7 @@ var BoundsAttributes = []string{"AXPosition", "AXSize"}
 var WindowAttributes = []string{"AXRole", "AXSubrole", "AXTitle", "AXPosition", "AXSize", "AXModal", "AXChildren"}
 
 // nodeAttributes are read from every element in one AXUIElementCopyMultipleAttributeValues round
-// trip: what Attributes and observer.Node need.
+// trip: what Attributes and model.Node need.
 var nodeAttributes = []string{
 	"AXRole", "AXSubrole", "AXTitle", "AXDescription", "AXHelp", "AXIdentifier", "AXValue",
 	"AXPosition", "AXSize", "AXEnabled", "AXFocused", "AXSelected", "AXExpanded", "AXDisclosing",
@@ -99,29 +99,29 @@ func withoutAttr(attrs []string, drop string) []string {
 // settableRoles lists, by normalised role, which attributes a first read asks
 // AXUIElementIsAttributeSettable about: one round trip each, so only where the answer makes a
 // state (focusable, selectable, editable).
-var settableRoles = map[observer.Role][]string{
-	observer.RoleTextField:    {"AXValue", "AXFocused"},
-	observer.RoleTextArea:     {"AXValue", "AXFocused"},
-	observer.RolePassword:     {"AXValue", "AXFocused"},
-	observer.RoleSearchField:  {"AXValue", "AXFocused"},
-	observer.RoleComboBox:     {"AXValue", "AXFocused"},
-	observer.RoleRow:          {"AXSelected"},
-	observer.RoleTreeItem:     {"AXSelected"},
-	observer.RoleCell:         {"AXSelected"},
-	observer.RoleButton:       {"AXFocused"},
-	observer.RoleCheckbox:     {"AXFocused"},
-	observer.RoleRadio:        {"AXFocused"},
-	observer.RoleSwitch:       {"AXFocused"},
-	observer.RoleToggleButton: {"AXFocused"},
-	observer.RoleTab:          {"AXFocused"},
-	observer.RoleLink:         {"AXFocused"},
-	observer.RolePopUpButton:  {"AXFocused"},
-	observer.RoleMenuButton:   {"AXFocused"},
-	observer.RoleSlider:       {"AXFocused"},
-	observer.RoleSpinButton:   {"AXFocused"},
-	observer.RoleList:         {"AXFocused"},
-	observer.RoleTable:        {"AXFocused"},
-	observer.RoleOutline:      {"AXFocused"},
+var settableRoles = map[model.Role][]string{
+	model.RoleTextField:    {"AXValue", "AXFocused"},
+	model.RoleTextArea:     {"AXValue", "AXFocused"},
+	model.RolePassword:     {"AXValue", "AXFocused"},
+	model.RoleSearchField:  {"AXValue", "AXFocused"},
+	model.RoleComboBox:     {"AXValue", "AXFocused"},
+	model.RoleRow:          {"AXSelected"},
+	model.RoleTreeItem:     {"AXSelected"},
+	model.RoleCell:         {"AXSelected"},
+	model.RoleButton:       {"AXFocused"},
+	model.RoleCheckbox:     {"AXFocused"},
+	model.RoleRadio:        {"AXFocused"},
+	model.RoleSwitch:       {"AXFocused"},
+	model.RoleToggleButton: {"AXFocused"},
+	model.RoleTab:          {"AXFocused"},
+	model.RoleLink:         {"AXFocused"},
+	model.RolePopUpButton:  {"AXFocused"},
+	model.RoleMenuButton:   {"AXFocused"},
+	model.RoleSlider:       {"AXFocused"},
+	model.RoleSpinButton:   {"AXFocused"},
+	model.RoleList:         {"AXFocused"},
+	model.RoleTable:        {"AXFocused"},
+	model.RoleOutline:      {"AXFocused"},
 }
 
 // SettableCandidates lists the attributes whose settability decides a state of an element of
@@ -159,30 +159,30 @@ func AttributesOf(vals map[string]any) Attributes {
 
 // NodeOf maps one element's converted attribute values, its actions and its settable
 // attributes onto a Node, with its AXParent as Parent.
-func NodeOf(ref observer.NodeRef, vals map[string]any, actions, settable []string) observer.Node {
+func NodeOf(ref model.NodeRef, vals map[string]any, actions, settable []string) model.Node {
 	a := AttributesOf(vals)
 	a.Actions, a.Settable = actions, settable
 	n := a.Node(ref)
-	n.Parent, _ = vals["AXParent"].(observer.NodeRef)
+	n.Parent, _ = vals["AXParent"].(model.NodeRef)
 	return n
 }
 
-// WindowOf maps a window's converted WindowAttributes onto an observer.Window.
-func WindowOf(id string, ref observer.NodeRef, vals map[string]any, focused bool) observer.Window {
+// WindowOf maps a window's converted WindowAttributes onto an model.Window.
+func WindowOf(id string, ref model.NodeRef, vals map[string]any, focused bool) model.Window {
 	a := AttributesOf(vals)
 	role := NormaliseRole(a.Role, a.Subrole)
-	return observer.Window{ID: id, Title: a.Title, Role: role, Bounds: a.Frame, Focused: focused,
-		Modal: a.Modal || role == observer.RoleSheet, Ref: ref}
+	return model.Window{ID: id, Title: a.Title, Role: role, Bounds: a.Frame, Focused: focused,
+		Modal: a.Modal || role == model.RoleSheet, Ref: ref}
 }
 
 // FrameOf is the element's frame from AXPosition and AXSize; nil unless it has both.
-func FrameOf(vals map[string]any) *observer.Rect {
+func FrameOf(vals map[string]any) *model.Rect {
 	p, okP := vals["AXPosition"].(Point)
 	s, okS := vals["AXSize"].(Size)
 	if !okP || !okS {
 		return nil
 	}
-	return &observer.Rect{X: p.X, Y: p.Y, W: s.W, H: s.H}
+	return &model.Rect{X: p.X, Y: p.Y, W: s.W, H: s.H}
 }
 
 // ValueText is an AXValue as Node.Value text: a string as it is, a number formatted by
@@ -221,7 +221,7 @@ func CoerceValue(role, attr string, v any) any {
 	if !ok || attr != "AXValue" || !numericRoles[role] {
 		return v
 	}
-	if f, err := observer.ParseNumber(s); err == nil {
+	if f, err := model.ParseNumber(s); err == nil {
 		return f
 	}
 	return v // not a finite number: the element refuses it as the text it is
@@ -244,11 +244,11 @@ func flag(vals map[string]any, k string) bool {
 }
 
 // refsOf is the element handles of an array, skipping anything that is not one.
-func refsOf(v any) []observer.NodeRef {
+func refsOf(v any) []model.NodeRef {
 	items, _ := v.([]any)
-	var out []observer.NodeRef
+	var out []model.NodeRef
 	for _, it := range items {
-		if r, ok := it.(observer.NodeRef); ok {
+		if r, ok := it.(model.NodeRef); ok {
 			out = append(out, r)
 		}
 	}

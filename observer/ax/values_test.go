@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // payload lays out words as AXValueGetValue writes them, in the machine's byte order.
@@ -40,7 +40,7 @@ func TestDecodeAXValue(t *testing.T) {
 	}{
 		{"point", AXValueCGPoint, floats(10.5, -20), Point{10.5, -20}, true},
 		{"size", AXValueCGSize, floats(640, 480), Size{640, 480}, true},
-		{"rect", AXValueCGRect, floats(1, 2, 3, 4), observer.Rect{X: 1, Y: 2, W: 3, H: 4}, true},
+		{"rect", AXValueCGRect, floats(1, 2, 3, 4), model.Rect{X: 1, Y: 2, W: 3, H: 4}, true},
 		{"range", AXValueCFRange, payload(7, 3), Range{7, 3}, true},
 		{"negative range", AXValueCFRange, payload(uint64(math.MaxUint64), 0), Range{-1, 0}, true},
 		{"error", AXValueAXError, errPayload, AXNoValue, true},
@@ -77,20 +77,20 @@ func TestNodeOf(t *testing.T) {
 	vals := map[string]any{
 		"AXRole": "AXCheckBox", "AXTitle": "Remember me", "AXValue": float64(1), "AXEnabled": true,
 		"AXFocused": false, "AXPosition": Point{10, 20}, "AXSize": Size{100, 18},
-		"AXParent": observer.NodeRef("ax:1:2"), "AXChildren": []any{observer.NodeRef("ax:1:4"), "junk", observer.NodeRef("ax:1:5")},
+		"AXParent": model.NodeRef("ax:1:2"), "AXChildren": []any{model.NodeRef("ax:1:4"), "junk", model.NodeRef("ax:1:5")},
 		"AXIdentifier": "remember",
 	}
 	n := NodeOf("ax:1:3", vals, []string{"AXPress"}, []string{"AXFocused"})
-	if n.Role != observer.RoleCheckbox || n.Name != "Remember me" || n.Value != "1" || !n.HasValue {
+	if n.Role != model.RoleCheckbox || n.Name != "Remember me" || n.Value != "1" || !n.HasValue {
 		t.Fatalf("node = %+v", n)
 	}
-	if !n.States.Has(observer.StateChecked|observer.StateEnabled|observer.StateFocusable) || n.States.Has(observer.StateFocused) {
+	if !n.States.Has(model.StateChecked|model.StateEnabled|model.StateFocusable) || n.States.Has(model.StateFocused) {
 		t.Errorf("states = %v", n.States.Names())
 	}
-	if n.Parent != "ax:1:2" || !slices.Equal(n.Children, []observer.NodeRef{"ax:1:4", "ax:1:5"}) || n.ChildCount != 2 {
+	if n.Parent != "ax:1:2" || !slices.Equal(n.Children, []model.NodeRef{"ax:1:4", "ax:1:5"}) || n.ChildCount != 2 {
 		t.Errorf("parent %q children %v", n.Parent, n.Children)
 	}
-	if n.Bounds == nil || *n.Bounds != (observer.Rect{X: 10, Y: 20, W: 100, H: 18}) {
+	if n.Bounds == nil || *n.Bounds != (model.Rect{X: 10, Y: 20, W: 100, H: 18}) {
 		t.Errorf("bounds = %v", n.Bounds)
 	}
 	if n.Identifier != "remember" || !slices.Equal(n.Actions, []string{"AXPress"}) {
@@ -148,7 +148,7 @@ func TestValueText(t *testing.T) {
 		{"text", "text", true}, {"", "", true},
 		{float64(1), "1", true}, {0.5, "0.5", true}, {-3.25, "-3.25", true}, {float64(1e6), "1000000", true},
 		{true, "1", true}, {false, "0", true},
-		{Point{1, 2}, "", false}, {[]any{"a"}, "", false}, {observer.NodeRef("ax:1:1"), "", false}, {nil, "", false},
+		{Point{1, 2}, "", false}, {[]any{"a"}, "", false}, {model.NodeRef("ax:1:1"), "", false}, {nil, "", false},
 	} {
 		got, ok := ValueText(tc.v)
 		if got != tc.want || ok != tc.ok {
@@ -160,13 +160,13 @@ func TestValueText(t *testing.T) {
 func TestWindowOf(t *testing.T) {
 	w := WindowOf("7", "ax:1:7", map[string]any{"AXRole": "AXWindow", "AXSubrole": "AXDialog", "AXTitle": "Save",
 		"AXPosition": Point{0, 25}, "AXSize": Size{400, 300}, "AXModal": true}, true)
-	if w.ID != "7" || w.Ref != "ax:1:7" || w.Title != "Save" || w.Role != observer.RoleDialog || !w.Focused || !w.Modal {
+	if w.ID != "7" || w.Ref != "ax:1:7" || w.Title != "Save" || w.Role != model.RoleDialog || !w.Focused || !w.Modal {
 		t.Fatalf("window = %+v", w)
 	}
 	if w.Bounds == nil || w.Bounds.H != 300 {
 		t.Errorf("bounds = %v", w.Bounds)
 	}
-	if s := WindowOf("8", "ax:1:8", map[string]any{"AXRole": "AXSheet"}, false); s.Role != observer.RoleSheet || !s.Modal {
+	if s := WindowOf("8", "ax:1:8", map[string]any{"AXRole": "AXSheet"}, false); s.Role != model.RoleSheet || !s.Modal {
 		t.Errorf("sheet = %+v", s)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 const (
@@ -26,9 +26,9 @@ const (
 // loop and one AXObserver per app, registered on the application element for Notifications;
 // apps that start later get theirs when the poller finds them, and app launch and exit are
 // reported as events. The last stop unregisters and ends it all. sink must not block.
-func (b *Backend) Watch(sink func(observer.Event)) (stop func(), err error) {
+func (b *Backend) Watch(sink func(model.Event)) (stop func(), err error) {
 	if sink == nil {
-		return nil, observer.ErrNilSink()
+		return nil, model.ErrNilSink()
 	}
 	if err := b.checkOpen(); err != nil {
 		return nil, err
@@ -46,7 +46,7 @@ func (b *Backend) Watch(sink func(observer.Event)) (stop func(), err error) {
 
 // startWatch is the source of b.sinks: the first Watch starts a watch, whose stop the last one
 // calls.
-func (b *Backend) startWatch(deliver func(observer.Event)) (stop func(), err error) {
+func (b *Backend) startWatch(deliver func(model.Event)) (stop func(), err error) {
 	w := newWatchState(b, deliver)
 	w.start()
 	return w.stop, nil
@@ -57,7 +57,7 @@ type watchState struct {
 	b       *Backend
 	ctx     context.Context
 	cancel  context.CancelFunc
-	deliver func(observer.Event) // hands an event to every sink
+	deliver func(model.Event) // hands an event to every sink
 	loop    *runLoop
 	wg      sync.WaitGroup // the poller and the app workers: all that delivers
 
@@ -65,7 +65,7 @@ type watchState struct {
 	apps map[int]*appObserver // by pid
 }
 
-func newWatchState(b *Backend, deliver func(observer.Event)) *watchState {
+func newWatchState(b *Backend, deliver func(model.Event)) *watchState {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &watchState{b: b, ctx: ctx, cancel: cancel, deliver: deliver, apps: map[int]*appObserver{}}
 }
@@ -78,7 +78,7 @@ func (w *watchState) start() {
 	if err != nil {
 		w.b.log.Warn("ax: cannot list the apps to watch", "err", err)
 	}
-	known := map[int]observer.App{}
+	known := map[int]model.App{}
 	var registered []<-chan struct{}
 	for _, a := range apps {
 		known[a.PID] = a
@@ -107,7 +107,7 @@ func (w *watchState) stop() {
 }
 
 // observe starts app's observer and returns a channel closed once it has tried to register.
-func (w *watchState) observe(app observer.App) <-chan struct{} {
+func (w *watchState) observe(app model.App) <-chan struct{} {
 	o := newAppObserver(w, app)
 	w.mu.Lock()
 	w.apps[app.PID] = o
@@ -129,7 +129,7 @@ func (w *watchState) unobserve(pid int) {
 }
 
 // poll compares the apps with the last list every pollApps and reports the changes.
-func (w *watchState) poll(known map[int]observer.App) {
+func (w *watchState) poll(known map[int]model.App) {
 	defer w.wg.Done()
 	t := time.NewTicker(pollApps)
 	defer t.Stop()
@@ -143,7 +143,7 @@ func (w *watchState) poll(known map[int]observer.App) {
 		if err != nil {
 			continue
 		}
-		now := make(map[int]observer.App, len(apps))
+		now := make(map[int]model.App, len(apps))
 		for _, a := range apps {
 			now[a.PID] = a
 			if old, ok := known[a.PID]; ok && old.Instance == a.Instance {
@@ -151,7 +151,7 @@ func (w *watchState) poll(known map[int]observer.App) {
 			} else if ok {
 				w.terminated(old) // the pid was reused
 			}
-			w.deliver(observer.Event{Time: time.Now(), App: a.Ref(), Type: observer.EventAppLaunched, Raw: rawLaunched,
+			w.deliver(model.Event{Time: time.Now(), App: a.Ref(), Type: model.EventAppLaunched, Raw: rawLaunched,
 				Instance: a.Instance})
 			w.observe(a)
 		}
@@ -164,7 +164,7 @@ func (w *watchState) poll(known map[int]observer.App) {
 	}
 }
 
-func (w *watchState) terminated(a observer.App) {
+func (w *watchState) terminated(a model.App) {
 	w.unobserve(a.PID)
-	w.deliver(observer.Event{Time: time.Now(), App: a.Ref(), Type: observer.EventAppTerminated, Raw: rawTerminated})
+	w.deliver(model.Event{Time: time.Now(), App: a.Ref(), Type: model.EventAppTerminated, Raw: rawTerminated})
 }

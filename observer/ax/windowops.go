@@ -3,14 +3,14 @@ package ax
 import (
 	"strings"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // MatchWindow picks, among an app's windows as Windows lists them, the one that shows win: the
 // one with its id, else the only one with its title (compared as the Linux backend does: exactly,
 // then ignoring case and surrounding space), else the app's only window. A window whose handle
 // the table still holds is used as it is, without a listing (windowops_darwin.go).
-func MatchWindow(wins []observer.Window, win observer.Window) (observer.Window, bool) {
+func MatchWindow(wins []model.Window, win model.Window) (model.Window, bool) {
 	if win.ID != "" {
 		for _, w := range wins {
 			if w.ID == win.ID {
@@ -22,7 +22,7 @@ func MatchWindow(wins []observer.Window, win observer.Window) (observer.Window, 
 		func(a, b string) bool { return a == b },
 		func(a, b string) bool { return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b)) },
 	} {
-		var found []observer.Window
+		var found []model.Window
 		for _, w := range wins {
 			if same(w.Title, win.Title) {
 				found = append(found, w)
@@ -32,11 +32,11 @@ func MatchWindow(wins []observer.Window, win observer.Window) (observer.Window, 
 			return found[0], true
 		}
 		if len(found) > 1 {
-			return observer.Window{}, false // ambiguous: never change the wrong window
+			return model.Window{}, false // ambiguous: never change the wrong window
 		}
 	}
 	if len(wins) == 1 {
 		return wins[0], true
 	}
-	return observer.Window{}, false
+	return model.Window{}, false
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"unsafe"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // Changing windows through AX, with the accessibility permission alone: a window's AXPosition
@@ -16,7 +16,7 @@ import (
 // ChangeWindow moves, resizes, closes, raises or minimizes app pid's window win. Raising also
 // restores it when minimized and brings its app to the front (front.go: activation, then
 // AXFrontmost), so that it has the input focus.
-func (b *Backend) ChangeWindow(ctx context.Context, pid int, win observer.Window, ch observer.WindowChange) error {
+func (b *Backend) ChangeWindow(ctx context.Context, pid int, win model.Window, ch model.WindowChange) error {
 	if err := b.checkOpen(); err != nil {
 		return err
 	}
@@ -37,13 +37,13 @@ func (b *Backend) ChangeWindow(ctx context.Context, pid int, win observer.Window
 	defer release(ax)
 	what := func(attr string) string { return string(ch.Op) + " of window " + windowID(ref) + " (" + attr + ")" }
 	switch ch.Op {
-	case observer.WindowMove:
+	case model.WindowMove:
 		return b.callErr(setAXValue(ax, "AXPosition", AXValueCGPoint, unsafe.Pointer(&cgPoint{ch.X, ch.Y})), pid, ref, "%s", what("AXPosition"))
-	case observer.WindowResize:
+	case model.WindowResize:
 		return b.callErr(setAXValue(ax, "AXSize", AXValueCGSize, unsafe.Pointer(&cgSize{ch.W, ch.H})), pid, ref, "%s", what("AXSize"))
-	case observer.WindowMinimize:
+	case model.WindowMinimize:
 		return b.callErr(setBool(ax, "AXMinimized", true), pid, ref, "%s", what("AXMinimized"))
-	case observer.WindowClose:
+	case model.WindowClose:
 		return b.closeWindow(ax, pid, ref)
 	default: // observer.WindowRaise, as Check leaves no other op
 		return b.raiseWindow(ctx, ax, pid, ref)
@@ -52,7 +52,7 @@ func (b *Backend) ChangeWindow(ctx context.Context, pid int, win observer.Window
 
 // windowElement is the handle of win among app pid's windows: its own while the table holds it
 // (windows are never evicted), else the one MatchWindow picks from a new listing.
-func (b *Backend) windowElement(ctx context.Context, pid int, win observer.Window) (observer.NodeRef, error) {
+func (b *Backend) windowElement(ctx context.Context, pid int, win model.Window) (model.NodeRef, error) {
 	if p, _, ok := parseRef(win.Ref); ok && p == pid {
 		if _, known := b.refs.info(win.Ref); known {
 			return win.Ref, nil
@@ -65,18 +65,18 @@ func (b *Backend) windowElement(ctx context.Context, pid int, win observer.Windo
 	if w, ok := MatchWindow(wins, win); ok {
 		return w.Ref, nil
 	}
-	return "", observer.Errorf(observer.CodeWindowNotFound, "List the app's windows again (axbus windows) and name one by its id.",
+	return "", model.Errorf(model.CodeWindowNotFound, "List the app's windows again (axbus windows) and name one by its id.",
 		"app pid %d has no window %q (%s)", pid, win.Title, win.ID).With("pid", pid)
 }
 
 // closeWindow presses the window's close button, as a user does; a window without one (a sheet,
 // a panel) is NOT_SUPPORTED.
-func (b *Backend) closeWindow(ax uintptr, pid int, ref observer.NodeRef) error {
+func (b *Backend) closeWindow(ax uintptr, pid int, ref model.NodeRef) error {
 	button, code := b.refs.copyElement(ax, "AXCloseButton")
 	switch code {
 	case AXSuccess:
 	case AXNoValue, AXAttributeUnsupported:
-		return observer.Errorf(observer.CodeNotSupported,
+		return model.Errorf(model.CodeNotSupported,
 			"The window has no close button: press its Cancel or Close button, or send cmd+w as input.",
 			"window %s has no AXCloseButton", windowID(ref)).With("pid", pid)
 	default:
@@ -95,7 +95,7 @@ func (b *Backend) closeWindow(ax uintptr, pid int, ref observer.NodeRef) error {
 //
 // A window just restored may still be on its way out of the Dock: its AXRaise failing then is
 // no failure of the raise (restoring brings it forward too), which the caller's re-read proves.
-func (b *Backend) raiseWindow(ctx context.Context, ax uintptr, pid int, ref observer.NodeRef) error {
+func (b *Backend) raiseWindow(ctx context.Context, ax uintptr, pid int, ref model.NodeRef) error {
 	restored := false
 	if b.boolAttr(ax, "AXMinimized") {
 		if err := b.callErr(setBool(ax, "AXMinimized", false), pid, ref, "restoring window %s (AXMinimized)", windowID(ref)); err != nil {
@@ -104,9 +104,9 @@ func (b *Backend) raiseWindow(ctx context.Context, ax uintptr, pid int, ref obse
 		restored = true
 	}
 	err := b.callErr(axUIElementPerformAction(ax, name("AXRaise")), pid, ref, "raising window %s (AXRaise)", windowID(ref))
-	switch observer.CodeOf(err) {
+	switch model.CodeOf(err) {
 	case "":
-	case observer.CodeAppGone, observer.CodeStaleRef:
+	case model.CodeAppGone, model.CodeStaleRef:
 		return err
 	default:
 		if !restored {

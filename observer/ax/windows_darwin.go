@@ -3,14 +3,14 @@ package ax
 import (
 	"context"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // Windows lists app pid's windows (AXWindows) and, after each, the sheets among its children: a
 // sheet is both its own entry and part of its window's tree, as on the simulated desktop.
 // Focused is the app's AXFocusedWindow. The children's roles are read once per element, so a
 // repeated listing costs a round trip per window plus two for the app.
-func (b *Backend) Windows(ctx context.Context, pid int) ([]observer.Window, error) {
+func (b *Backend) Windows(ctx context.Context, pid int) ([]model.Window, error) {
 	if err := b.checkOpen(); err != nil {
 		return nil, err
 	}
@@ -32,7 +32,7 @@ func (b *Backend) Windows(ctx context.Context, pid int) ([]observer.Window, erro
 		return nil, b.callErr(code, pid, app, "listing the windows of pid %d", pid)
 	}
 	focused, _ := b.refs.copyElement(ax, "AXFocusedWindow") // none focused: no window is marked
-	var out []observer.Window
+	var out []model.Window
 	for _, w := range refsOf(list) {
 		if ctx.Err() != nil {
 			return nil, errEnded(ctx, "listing the windows")
@@ -58,15 +58,15 @@ func (b *Backend) Windows(ctx context.Context, pid int) ([]observer.Window, erro
 var windowAttributes = append(WindowAttributes[:len(WindowAttributes):len(WindowAttributes)], "AXMinimized")
 
 // window reads one window or sheet and lists its children; false when it is gone.
-func (b *Backend) window(ref observer.NodeRef, focused bool) (observer.Window, []observer.NodeRef, bool) {
+func (b *Backend) window(ref model.NodeRef, focused bool) (model.Window, []model.NodeRef, bool) {
 	ax, _, err := b.refs.acquire(ref)
 	if err != nil {
-		return observer.Window{}, nil, false
+		return model.Window{}, nil, false
 	}
 	defer release(ax)
 	vals, code := b.refs.copyValues(ax, windowAttributes)
 	if code != AXSuccess {
-		return observer.Window{}, nil, false
+		return model.Window{}, nil, false
 	}
 	if role := stringOf(vals["AXRole"]); role != "" {
 		b.refs.setRole(ref, role, stringOf(vals["AXSubrole"]))

@@ -7,10 +7,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/ebitengine/purego/objc"
 	"golang.org/x/sys/unix"
-
-	"github.com/axbus/axbus/observer"
 )
 
 // The running apps, from AppKit through purego/objc. NSWorkspace's list of running apps and
@@ -40,7 +40,7 @@ type proc struct {
 	mine  bool
 }
 
-// instance is a process's identity as observer.App.Instance: its start time.
+// instance is a process's identity as model.App.Instance: its start time.
 func (p proc) instance() string {
 	return fmt.Sprintf("%d.%09d", p.start.Unix(), p.start.Nanosecond())
 }
@@ -49,7 +49,7 @@ func (p proc) instance() string {
 func processes() ([]proc, error) {
 	kps, err := unix.SysctlKinfoProcSlice("kern.proc.all")
 	if err != nil {
-		return nil, observer.Errorf(observer.CodeUnavailable, "Retry; if it persists, report it with the daemon's log.",
+		return nil, model.Errorf(model.CodeUnavailable, "Retry; if it persists, report it with the daemon's log.",
 			"cannot list the processes (sysctl kern.proc.all): %v", err).Wrap(err)
 	}
 	uid := uint32(os.Geteuid())
@@ -95,8 +95,8 @@ func withPool(fn func()) {
 }
 
 // workspaceApps lists NSWorkspace's running apps that have UI, by pid.
-func workspaceApps() map[int]observer.App {
-	out := map[int]observer.App{}
+func workspaceApps() map[int]model.App {
+	out := map[int]model.App{}
 	withPool(func() {
 		n := &objcNames
 		list := objc.ID(n.workspace).Send(n.shared).Send(n.running)
@@ -110,7 +110,7 @@ func workspaceApps() map[int]observer.App {
 }
 
 // runningApp asks AppKit about process pid: false when it is not an app with UI.
-func runningApp(pid int) (a observer.App, ok bool) {
+func runningApp(pid int) (a model.App, ok bool) {
 	withPool(func() {
 		a, ok = appOf(objc.ID(objcNames.runningApp).Send(objcNames.withPID, int32(pid)))
 	})
@@ -118,17 +118,17 @@ func runningApp(pid int) (a observer.App, ok bool) {
 }
 
 // appOf reads an NSRunningApplication; callers hold a pool.
-func appOf(ra objc.ID) (observer.App, bool) {
+func appOf(ra objc.ID) (model.App, bool) {
 	n := &objcNames
 	if ra == 0 {
-		return observer.App{}, false
+		return model.App{}, false
 	}
 	switch objc.Send[int64](ra, n.policy) {
 	case activationPolicyRegular, activationPolicyAccessory:
 	default:
-		return observer.App{}, false
+		return model.App{}, false
 	}
-	return observer.App{
+	return model.App{
 		PID:  int(objc.Send[int32](ra, n.pid)),
 		Name: nsString(ra.Send(n.name)),
 		ID:   nsString(ra.Send(n.bundleID)),

@@ -3,7 +3,7 @@ package live
 import (
 	"strings"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // A backend's strings may share a buffer with many others: godbus decodes the strings of one
@@ -12,7 +12,7 @@ import (
 // element. What outlives a read (the poller's and the live windows' copies) owns its strings.
 
 // owned is a copy of e whose strings are its own.
-func owned(e observer.DiffElement) observer.DiffElement {
+func owned(e model.DiffElement) model.DiffElement {
 	e.PlatformRole, e.Name, e.Text = strings.Clone(e.PlatformRole), strings.Clone(e.Name), strings.Clone(e.Text)
 	if e.Value != nil {
 		v := strings.Clone(*e.Value)
@@ -26,7 +26,7 @@ func owned(e observer.DiffElement) observer.DiffElement {
 }
 
 // ownNode gives n's strings their own memory.
-func ownNode(n *observer.Node) {
+func ownNode(n *model.Node) {
 	n.PlatformRole, n.Subrole = strings.Clone(n.PlatformRole), strings.Clone(n.Subrole)
 	n.Name, n.Description, n.Label = strings.Clone(n.Name), strings.Clone(n.Description), strings.Clone(n.Label)
 	n.Identifier, n.Value, n.Text = strings.Clone(n.Identifier), strings.Clone(n.Value), strings.Clone(n.Text)

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -24,7 +26,7 @@ func TestCopiesOwnTheirStrings(t *testing.T) {
 	for ref, n := range m.nodes {
 		n.Name, n.PlatformRole, n.Description = buf[:len(ref)+1], buf[8:16], buf[16:32]
 		n.Value, n.HasValue, n.Text, n.Actions = buf[32:40], true, buf[40:48], []string{buf[48:56]}
-		n.Bounds = &observer.Rect{W: 10, H: 10}
+		n.Bounds = &model.Rect{W: 10, H: 10}
 	}
 	check := func(what string, tree *polledTree) {
 		t.Helper()
@@ -38,11 +40,11 @@ func TestCopiesOwnTheirStrings(t *testing.T) {
 			}
 		}
 	}
-	w := observer.Walk(context.Background(), m, "win", observer.WalkOptions{Budget: observer.WideBudget()})
-	check("poller", pollTree(observer.Window{ID: "win", Ref: "win"}, &w, observer.WideBudget()))
-	check("live window", liveTree(observer.Window{ID: "win", Ref: "win"}, &w, observer.WideBudget()))
+	w := observer.Walk(context.Background(), m, "win", observer.WalkOptions{Budget: model.WideBudget()})
+	check("poller", pollTree(model.Window{ID: "win", Ref: "win"}, &w, model.WideBudget()))
+	check("live window", liveTree(model.Window{ID: "win", Ref: "win"}, &w, model.WideBudget()))
 
-	tree := pollTree(observer.Window{ID: "win", Ref: "win"}, &w, observer.WideBudget())
+	tree := pollTree(model.Window{ID: "win", Ref: "win"}, &w, model.WideBudget())
 	m.nodes["a"].Name = buf[100:120] // a change re-read by an event
 	applyMarks(context.Background(), m, tree, markedSelf("a"))
 	check("poller after a change", tree)

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -52,7 +54,7 @@ import (
 // the few known elements that contain them; one that cannot be placed waits for the resync.
 type Poller struct {
 	o    *observer.Observer
-	sink func(observer.Diff) bool
+	sink func(model.Diff) bool
 	cfg  pollConfig
 
 	lifeMu  sync.Mutex // Start, Stop and PollNow
@@ -80,10 +82,10 @@ const (
 type pollConfig struct {
 	interval  time.Duration
 	resync    int
-	only      []observer.AppQuery
-	budget    observer.Budget
-	listeners func(observer.App) int // PollWhen; nil polls every wanted app
-	dormant   func()                 // PollDormant
+	only      []model.AppQuery
+	budget    model.Budget
+	listeners func(model.App) int // PollWhen; nil polls every wanted app
+	dormant   func()              // PollDormant
 }
 
 // PollOption configures a Poller.
@@ -104,16 +106,16 @@ func PollResync(n int) PollOption { return func(c *pollConfig) { c.resync = max(
 
 // PollApps polls only the apps that match one of apps: by pid, or by name or bundle id
 // (case-insensitive, exact). Without it every app is polled.
-func PollApps(apps ...observer.AppQuery) PollOption {
+func PollApps(apps ...model.AppQuery) PollOption {
 	return func(c *pollConfig) { c.only = append(c.only, apps...) }
 }
 
 // wants reports whether app is to be polled.
-func (c *pollConfig) wants(app observer.App) bool {
+func (c *pollConfig) wants(app model.App) bool {
 	if len(c.only) == 0 {
 		return true
 	}
-	return slices.ContainsFunc(c.only, func(q observer.AppQuery) bool {
+	return slices.ContainsFunc(c.only, func(q model.AppQuery) bool {
 		return (q.PID > 0 && q.PID == app.PID) ||
 			(q.Name != "" && (strings.EqualFold(q.Name, app.Name) || strings.EqualFold(q.Name, app.ID)))
 	})
@@ -122,10 +124,10 @@ func (c *pollConfig) wants(app observer.App) bool {
 // NewPoller returns a poller over o that hands its diffs to sink. sink is called from one
 // goroutine per app, so it must be safe for concurrent use, and it must not block: a sink that
 // cannot take a diff returns false, and that app's next cycle publishes a reset.
-func NewPoller(o *observer.Observer, sink func(observer.Diff) bool, opts ...PollOption) *Poller {
+func NewPoller(o *observer.Observer, sink func(model.Diff) bool, opts ...PollOption) *Poller {
 	p := &Poller{
 		o: o, sink: sink, apps: map[int]*appPoller{}, rediscover: make(chan struct{}, 1),
-		cfg: pollConfig{interval: DefaultPollInterval, resync: DefaultPollResync, budget: observer.WideBudget()},
+		cfg: pollConfig{interval: DefaultPollInterval, resync: DefaultPollResync, budget: model.WideBudget()},
 	}
 	for _, opt := range opts {
 		opt(&p.cfg)
@@ -139,13 +141,13 @@ func (p *Poller) Start() error {
 	p.lifeMu.Lock()
 	defer p.lifeMu.Unlock()
 	if p.started {
-		return observer.Errorf(observer.CodeBadRequest, "Make a new poller to poll again.", "the poller was started already")
+		return model.Errorf(model.CodeBadRequest, "Make a new poller to poll again.", "the poller was started already")
 	}
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	tok, err := p.o.Subscribe(p.route)
 	if err != nil {
 		p.cancel()
-		return observer.AsError(err)
+		return model.AsError(err)
 	}
 	p.token, p.started = tok, true
 	p.wg.Add(1)
@@ -206,9 +208,9 @@ func (p *Poller) Resend(pid int) {
 func (p *Poller) Ticks() int64 { return p.ticks.Load() }
 
 // Stats describes the polling of each app the poller knows, by pid, dormant ones included.
-func (p *Poller) Stats() []observer.AppPollStats {
+func (p *Poller) Stats() []model.AppPollStats {
 	aps := p.polled()
-	out := make([]observer.AppPollStats, len(aps))
+	out := make([]model.AppPollStats, len(aps))
 	for i, ap := range aps {
 		out[i] = ap.snapshotStats()
 	}
@@ -260,7 +262,7 @@ func (p *Poller) discover(ctx context.Context) {
 	if err != nil {
 		return // the next tick asks again
 	}
-	listed := make(map[int]observer.App, len(apps))
+	listed := make(map[int]model.App, len(apps))
 	for _, a := range apps {
 		listed[a.PID] = a
 	}
@@ -313,8 +315,8 @@ func (p *Poller) polled() []*appPoller {
 // route marks what an event says changed, on the goroutine that delivers it: it only records,
 // never reads.
 // A dormant app's events mark nothing: its next cycle, if any, reads the window whole.
-func (p *Poller) route(e observer.Event) {
-	if e.Type == observer.EventAppLaunched || e.Type == observer.EventAppTerminated {
+func (p *Poller) route(e model.Event) {
+	if e.Type == model.EventAppLaunched || e.Type == model.EventAppTerminated {
 		p.appsMoved()
 	}
 	p.appsMu.RLock()
@@ -323,7 +325,7 @@ func (p *Poller) route(e observer.Event) {
 	if ap == nil || e.App.Generation != ap.app.Generation {
 		return
 	}
-	if e.Type == observer.EventAppTerminated {
+	if e.Type == model.EventAppTerminated {
 		ap.marks.terminate()
 		ap.nudge() // exit ends the poller now, not at the next tick
 		return

@@ -7,13 +7,15 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
 // appPoller polls one app instance on its own goroutine, so that a hung app delays only itself.
 type appPoller struct {
 	p      *Poller
-	app    observer.App
+	app    model.App
 	marks  *marks
 	tick   chan struct{} // one pending tick at most: a slow cycle skips ticks, never queues them
 	ctx    context.Context
@@ -37,14 +39,14 @@ type appPoller struct {
 	unheard   bool // the cycle's full read stopped: nobody listens any more
 
 	statsMu sync.Mutex
-	stats   observer.AppPollStats
+	stats   model.AppPollStats
 }
 
-func newAppPoller(p *Poller, app observer.App) *appPoller {
+func newAppPoller(p *Poller, app model.App) *appPoller {
 	ap := &appPoller{
 		p: p, app: app, marks: newMarks(4 * p.cfg.budget.MaxElements),
 		tick: make(chan struct{}, 1), done: make(chan struct{}),
-		stats: observer.AppPollStats{App: app.Ref()},
+		stats: model.AppPollStats{App: app.Ref()},
 	}
 	ap.ctx, ap.cancel = context.WithCancel(p.ctx)
 	return ap
@@ -86,7 +88,7 @@ func (ap *appPoller) cycle(ctx context.Context, asked bool) {
 	}
 	wins, err := ap.p.o.Backend().Windows(ctx, ap.app.PID)
 	if err != nil {
-		if code := observer.CodeOf(err); code == observer.CodeAppGone || code == observer.CodeAppNotFound {
+		if code := model.CodeOf(err); code == model.CodeAppGone || code == model.CodeAppNotFound {
 			ap.end()
 		}
 		return // a busy app is asked again at the next tick
@@ -107,14 +109,14 @@ func (ap *appPoller) cycle(ctx context.Context, asked bool) {
 		ap.doze()
 		return
 	}
-	ap.record(d.reads, kind == observer.DiffReset || kind == observer.DiffResync)
-	if ap.tree != nil && ap.owesReset.Swap(false) && kind != observer.DiffReset {
-		d, kind = &delta{added: ap.tree.all(), reads: d.reads}, observer.DiffReset // from memory: no reads
+	ap.record(d.reads, kind == model.DiffReset || kind == model.DiffResync)
+	if ap.tree != nil && ap.owesReset.Swap(false) && kind != model.DiffReset {
+		d, kind = &delta{added: ap.tree.all(), reads: d.reads}, model.DiffReset // from memory: no reads
 	}
 	switch {
 	case kind == "":
 		return
-	case kind != observer.DiffReset && d.empty():
+	case kind != model.DiffReset && d.empty():
 		return // nothing changed: nothing is published
 	}
 	ap.publish(ap.diff(kind, d))
@@ -122,7 +124,7 @@ func (ap *appPoller) cycle(ctx context.Context, asked bool) {
 
 // pick chooses the window to poll: the focused one, else the one polled so far while it stays
 // open (focus left the app), else none.
-func (ap *appPoller) pick(wins []observer.Window) (observer.Window, bool) {
+func (ap *appPoller) pick(wins []model.Window) (model.Window, bool) {
 	for _, w := range wins {
 		if w.Focused {
 			return w, true
@@ -135,13 +137,13 @@ func (ap *appPoller) pick(wins []observer.Window) (observer.Window, bool) {
 			}
 		}
 	}
-	return observer.Window{}, false
+	return model.Window{}, false
 }
 
 // step reads what this cycle must read and returns the changes and how to publish them; an
 // empty kind publishes nothing (a full read that failed, kept for the next cycle). A cycle
 // asked for (PollNow) resyncs when due by count, however long the last full read took.
-func (ap *appPoller) step(ctx context.Context, win observer.Window, asked bool) (*delta, observer.DiffKind) {
+func (ap *appPoller) step(ctx context.Context, win model.Window, asked bool) (*delta, model.DiffKind) {
 	m := ap.marks.take() // a full read covers whatever was marked
 	resync := ap.p.cfg.resync
 	switch {
@@ -154,38 +156,38 @@ func (ap *appPoller) step(ctx context.Context, win observer.Window, asked bool) 
 	ap.tree.window = win
 	d, retry := applyMarks(ctx, ap.p.o.Backend(), ap.tree, m)
 	ap.marks.again(retry)
-	return d, observer.DiffEvents
+	return d, model.DiffEvents
 }
 
 // reset reads a window not polled before (the app's first, or a window switch) whole.
-func (ap *appPoller) reset(ctx context.Context, win observer.Window) (*delta, observer.DiffKind) {
+func (ap *appPoller) reset(ctx context.Context, win model.Window) (*delta, model.DiffKind) {
 	w := ap.walk(ctx, win)
 	if len(w.Nodes) == 0 {
 		return &delta{reads: w.Reads}, "" // the app did not answer: the next cycle tries again
 	}
 	ap.tree, ap.sinceFull = pollTree(win, &w, ap.p.cfg.budget), 0
-	return &delta{added: ap.tree.all(), reads: w.Reads, truncation: w.Truncation}, observer.DiffReset
+	return &delta{added: ap.tree.all(), reads: w.Reads, truncation: w.Truncation}, model.DiffReset
 }
 
 // resync reads the window whole and compares it with what events kept up to date, to find
 // what notifications missed. A read cut by its deadline is thrown away, not compared: every
 // element it did not reach would look removed.
-func (ap *appPoller) resync(ctx context.Context, win observer.Window) (*delta, observer.DiffKind) {
+func (ap *appPoller) resync(ctx context.Context, win model.Window) (*delta, model.DiffKind) {
 	w := ap.walk(ctx, win)
-	if len(w.Nodes) == 0 || slices.Contains(w.Truncation, observer.TruncatedDeadline) {
+	if len(w.Nodes) == 0 || slices.Contains(w.Truncation, model.TruncatedDeadline) {
 		return &delta{reads: w.Reads}, "" // still due: the next cycle reads again
 	}
 	next := pollTree(win, &w, ap.p.cfg.budget)
 	d := &delta{reads: w.Reads, truncation: w.Truncation}
 	diffTrees(ap.tree, next, d)
 	ap.tree, ap.sinceFull = next, 0
-	return d, observer.DiffResync
+	return d, model.DiffResync
 }
 
 // walk reads a window whole with the wide budget, off-screen content included, in small calls
 // (see readsPerCall). A read that nobody listens to any more stops, and marks the poller
 // unheard: its cycle publishes nothing and drops the copy.
-func (ap *appPoller) walk(ctx context.Context, win observer.Window) observer.WalkResult {
+func (ap *appPoller) walk(ctx context.Context, win model.Window) observer.WalkResult {
 	start := time.Now()
 	defer func() { ap.fullAt, ap.fullTook = time.Now(), time.Since(start) }()
 	if ap.p.cfg.listeners == nil {
@@ -203,29 +205,29 @@ func (ap *appPoller) walk(ctx context.Context, win observer.Window) observer.Wal
 // gentle reads in calls of at most readsPerCall elements.
 type gentle struct{ r observer.Reader }
 
-func (g gentle) Read(ctx context.Context, refs []observer.NodeRef) []observer.Node {
-	out := make([]observer.Node, 0, len(refs))
+func (g gentle) Read(ctx context.Context, refs []model.NodeRef) []model.Node {
+	out := make([]model.Node, 0, len(refs))
 	for start := 0; start < len(refs); start += readsPerCall {
 		out = append(out, g.r.Read(ctx, refs[start:min(start+readsPerCall, len(refs))])...)
 	}
 	return out
 }
 
-func (ap *appPoller) diff(kind observer.DiffKind, d *delta) observer.Diff {
-	return observer.Diff{
+func (ap *appPoller) diff(kind model.DiffKind, d *delta) model.Diff {
+	return model.Diff{
 		Kind: kind, App: ap.app.Ref(), Window: ap.tree.window.RefOf(), Time: ap.p.o.Now(),
 		Elements: len(ap.tree.elems), Truncation: d.truncation,
 		Added: d.added, Removed: d.removed, Changed: d.changed, Reads: d.reads,
 	}
 }
 
-func (ap *appPoller) goneDiff() observer.Diff {
-	return observer.Diff{Kind: observer.DiffGone, App: ap.app.Ref(), Window: ap.tree.window.RefOf(), Time: ap.p.o.Now()}
+func (ap *appPoller) goneDiff() model.Diff {
+	return model.Diff{Kind: model.DiffGone, App: ap.app.Ref(), Window: ap.tree.window.RefOf(), Time: ap.p.o.Now()}
 }
 
 // publish hands d to the sink. A diff the sink could not take leaves consumers a diff behind,
 // so the next cycle publishes a reset.
-func (ap *appPoller) publish(d observer.Diff) {
+func (ap *appPoller) publish(d model.Diff) {
 	if !ap.p.sink(d) {
 		ap.owesReset.Store(true)
 		return
@@ -265,7 +267,7 @@ func (ap *appPoller) record(reads int, full bool) {
 	}
 }
 
-func (ap *appPoller) snapshotStats() observer.AppPollStats {
+func (ap *appPoller) snapshotStats() model.AppPollStats {
 	ap.statsMu.Lock()
 	s := ap.stats
 	ap.statsMu.Unlock()

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/live"
 )
@@ -93,11 +95,11 @@ func TestPolledCopyBytesPerElement(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Read the window once, so that what the sim builds on a first read is not counted.
-	observer.Walk(context.Background(), desk, wins[0].Ref, observer.WalkOptions{Budget: observer.WideBudget()})
+	observer.Walk(context.Background(), desk, wins[0].Ref, observer.WalkOptions{Budget: model.WideBudget()})
 
 	before := heapInUse()
-	diffs := make(chan observer.Diff, 1)
-	p := live.NewPoller(o, func(d observer.Diff) bool { diffs <- d; return true },
+	diffs := make(chan model.Diff, 1)
+	p := live.NewPoller(o, func(d model.Diff) bool { diffs <- d; return true },
 		live.PollInterval(time.Hour), live.PollResync(0))
 	if err := p.Start(); err != nil {
 		t.Fatal(err)
@@ -110,7 +112,7 @@ func TestPolledCopyBytesPerElement(t *testing.T) {
 	runtime.KeepAlive(p)
 
 	before = heapInUse()
-	lw, err := live.OpenWindow(context.Background(), o, observer.App{PID: ledgerPID}, wins[0])
+	lw, err := live.OpenWindow(context.Background(), o, model.App{PID: ledgerPID}, wins[0])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -20,19 +22,19 @@ const placeLimit = 8
 
 // delta accumulates one cycle's changes.
 type delta struct {
-	added      []observer.DiffElement
-	removed    []observer.DiffElement
-	changed    []observer.ChangedElement
-	changedAt  map[observer.NodeRef]int
+	added      []model.DiffElement
+	removed    []model.DiffElement
+	changed    []model.ChangedElement
+	changedAt  map[model.NodeRef]int
 	reads      int
-	truncation []observer.Truncation
+	truncation []model.Truncation
 	// read are the elements this cycle read and put in the tree as read: what a wait may take
 	// for confirmed, since they were read after the events that named them.
-	read []observer.NodeRef
+	read []model.NodeRef
 }
 
 // cut records that the cycle's changes were cut short by t.
-func (d *delta) cut(t observer.Truncation) {
+func (d *delta) cut(t model.Truncation) {
 	if !slices.Contains(d.truncation, t) {
 		d.truncation = append(d.truncation, t)
 	}
@@ -46,7 +48,7 @@ func (d *delta) empty() bool {
 
 // change records that ref now reads as now; a second change of the same element in one cycle
 // merges into the first, keeping the oldest old values.
-func (d *delta) change(ref observer.NodeRef, now observer.DiffElement, ch map[string]observer.FieldChange) {
+func (d *delta) change(ref model.NodeRef, now model.DiffElement, ch map[string]model.FieldChange) {
 	if i, ok := d.changedAt[ref]; ok {
 		c := &d.changed[i]
 		c.DiffElement = now
@@ -59,14 +61,14 @@ func (d *delta) change(ref observer.NodeRef, now observer.DiffElement, ch map[st
 		return
 	}
 	if d.changedAt == nil {
-		d.changedAt = map[observer.NodeRef]int{}
+		d.changedAt = map[model.NodeRef]int{}
 	}
 	d.changedAt[ref] = len(d.changed)
-	d.changed = append(d.changed, observer.ChangedElement{DiffElement: now, Changes: ch})
+	d.changed = append(d.changed, model.ChangedElement{DiffElement: now, Changes: ch})
 }
 
 // childChange is a child that appeared in, or dropped out of, a parent's fresh child list.
-type childChange struct{ parent, child observer.NodeRef }
+type childChange struct{ parent, child model.NodeRef }
 
 // eventCycle is one cycle that re-reads only what notifications named: the marked elements,
 // the children that appeared under them (with their subtrees), and, for elements that appeared
@@ -76,18 +78,18 @@ type eventCycle struct {
 	r        observer.Reader
 	t        *polledTree
 	d        *delta
-	done     map[observer.NodeRef]bool          // read in this cycle
-	fresh    map[observer.NodeRef]observer.Node // read in this cycle and not (yet) in the tree
+	done     map[model.NodeRef]bool       // read in this cycle
+	fresh    map[model.NodeRef]model.Node // read in this cycle and not (yet) in the tree
 	appeared []childChange
 	dropped  []childChange
-	retry    []observer.NodeRef // read failed for a reason that may pass: marked again
+	retry    []model.NodeRef // read failed for a reason that may pass: marked again
 }
 
 // applyMarks brings t up to date with what the marks name and returns the changes.
-func applyMarks(ctx context.Context, r observer.Reader, t *polledTree, m markSet) (*delta, []observer.NodeRef) {
-	c := &eventCycle{r: r, t: t, d: &delta{}, done: map[observer.NodeRef]bool{}, fresh: map[observer.NodeRef]observer.Node{}}
-	var known, unknown []observer.NodeRef
-	refs := make([]observer.NodeRef, 0, len(m.refs))
+func applyMarks(ctx context.Context, r observer.Reader, t *polledTree, m markSet) (*delta, []model.NodeRef) {
+	c := &eventCycle{r: r, t: t, d: &delta{}, done: map[model.NodeRef]bool{}, fresh: map[model.NodeRef]model.Node{}}
+	var known, unknown []model.NodeRef
+	refs := make([]model.NodeRef, 0, len(m.refs))
 	for ref := range m.refs {
 		refs = append(refs, ref)
 	}
@@ -102,7 +104,7 @@ func applyMarks(ctx context.Context, r observer.Reader, t *polledTree, m markSet
 				unknown = append(unknown, ref)
 			}
 		case kind&markSubtree != 0:
-			t.each(ref, func(r observer.NodeRef, _ *polledElem) { known = append(known, r) })
+			t.each(ref, func(r model.NodeRef, _ *polledElem) { known = append(known, r) })
 		case kind&markChildren != 0:
 			known = append(known, ref)
 			for _, k := range e.children {
@@ -131,7 +133,7 @@ func applyMarks(ctx context.Context, r observer.Reader, t *polledTree, m markSet
 
 // destroy forgets a destroyed element. The window itself is never dropped here: whether it is
 // still there is for the window list to say.
-func (c *eventCycle) destroy(ref observer.NodeRef) {
+func (c *eventCycle) destroy(ref model.NodeRef) {
 	e := c.t.elems[ref]
 	if e == nil || ref == c.t.root {
 		return
@@ -141,7 +143,7 @@ func (c *eventCycle) destroy(ref observer.NodeRef) {
 }
 
 // reread reads the known elements to refresh them and the unknown ones to place them, in one go.
-func (c *eventCycle) reread(ctx context.Context, known, unknown []observer.NodeRef) {
+func (c *eventCycle) reread(ctx context.Context, known, unknown []model.NodeRef) {
 	refs := c.unread(append(known, unknown...))
 	for i, n := range c.read(ctx, refs) {
 		if c.t.elems[refs[i]] != nil {
@@ -153,8 +155,8 @@ func (c *eventCycle) reread(ctx context.Context, known, unknown []observer.NodeR
 }
 
 // unread drops duplicates and elements read already in this cycle.
-func (c *eventCycle) unread(refs []observer.NodeRef) []observer.NodeRef {
-	out := make([]observer.NodeRef, 0, len(refs))
+func (c *eventCycle) unread(refs []model.NodeRef) []model.NodeRef {
+	out := make([]model.NodeRef, 0, len(refs))
 	for _, r := range refs {
 		if r != "" && !c.done[r] {
 			c.done[r] = true
@@ -165,13 +167,13 @@ func (c *eventCycle) unread(refs []observer.NodeRef) []observer.NodeRef {
 }
 
 // read reads refs in calls of at most readsPerCall elements.
-func (c *eventCycle) read(ctx context.Context, refs []observer.NodeRef) []observer.Node {
-	out := make([]observer.Node, 0, len(refs))
+func (c *eventCycle) read(ctx context.Context, refs []model.NodeRef) []model.Node {
+	out := make([]model.Node, 0, len(refs))
 	for start := 0; start < len(refs); start += readsPerCall {
 		chunk := refs[start:min(start+readsPerCall, len(refs))]
 		if err := ctx.Err(); err != nil {
 			for _, r := range chunk {
-				out = append(out, observer.Node{Ref: r, Err: err})
+				out = append(out, model.Node{Ref: r, Err: err})
 			}
 			continue
 		}
@@ -182,11 +184,11 @@ func (c *eventCycle) read(ctx context.Context, refs []observer.NodeRef) []observ
 }
 
 // refresh compares a fresh read of a known element with what the tree holds.
-func (c *eventCycle) refresh(ref observer.NodeRef, n *observer.Node) {
+func (c *eventCycle) refresh(ref model.NodeRef, n *model.Node) {
 	e := c.t.elems[ref]
 	if n.Err != nil {
-		switch observer.CodeOf(n.Err) {
-		case observer.CodeElementNotFound, observer.CodeStaleRef:
+		switch model.CodeOf(n.Err) {
+		case model.CodeElementNotFound, model.CodeStaleRef:
 			c.destroy(ref)
 		default:
 			c.retry = append(c.retry, ref)
@@ -226,8 +228,8 @@ func (c *eventCycle) refresh(ref observer.NodeRef, n *observer.Node) {
 	e.children = kids
 }
 
-func refSet(refs []observer.NodeRef) map[observer.NodeRef]bool {
-	s := make(map[observer.NodeRef]bool, len(refs))
+func refSet(refs []model.NodeRef) map[model.NodeRef]bool {
+	s := make(map[model.NodeRef]bool, len(refs))
 	for _, r := range refs {
 		s[r] = true
 	}
@@ -237,8 +239,8 @@ func refSet(refs []observer.NodeRef) map[observer.NodeRef]bool {
 // place looks for the parents of elements that appeared on their own: it re-reads the parent
 // the platform names, or else the smallest known elements whose bounds contain them, whose fresh
 // child lists then show them. An element placed by neither waits for the resync.
-func (c *eventCycle) place(ctx context.Context, unknown []observer.NodeRef) {
-	var cands []observer.NodeRef
+func (c *eventCycle) place(ctx context.Context, unknown []model.NodeRef) {
+	var cands []model.NodeRef
 	for _, ref := range unknown {
 		n, ok := c.fresh[ref]
 		switch {
@@ -246,7 +248,7 @@ func (c *eventCycle) place(ctx context.Context, unknown []observer.NodeRef) {
 		case n.Parent != "" && c.t.elems[n.Parent] != nil: // the platform names the parent
 			cands = append(cands, n.Parent)
 		case n.Bounds != nil:
-			cands = append(cands, c.t.containers(*n.Bounds, placeLimit, func(r observer.NodeRef) bool { return c.done[r] })...)
+			cands = append(cands, c.t.containers(*n.Bounds, placeLimit, func(r model.NodeRef) bool { return c.done[r] })...)
 		}
 	}
 	refs := c.unread(cands)
@@ -255,7 +257,7 @@ func (c *eventCycle) place(ctx context.Context, unknown []observer.NodeRef) {
 	}
 }
 
-func (c *eventCycle) appears(ref observer.NodeRef) bool {
+func (c *eventCycle) appears(ref model.NodeRef) bool {
 	return slices.ContainsFunc(c.appeared, func(a childChange) bool { return a.child == ref })
 }
 
@@ -265,7 +267,7 @@ func (c *eventCycle) appears(ref observer.NodeRef) bool {
 func (c *eventCycle) adopt(ctx context.Context) {
 	level := c.appeared
 	for len(level) > 0 && ctx.Err() == nil {
-		var need []observer.NodeRef
+		var need []model.NodeRef
 		for _, a := range level {
 			if _, ok := c.fresh[a.child]; !ok && c.t.elems[a.child] == nil {
 				need = append(need, a.child)
@@ -305,7 +307,7 @@ func (c *eventCycle) adoptOne(a childChange) []childChange {
 	n, ok := c.fresh[a.child]
 	delete(c.fresh, a.child)
 	if c.t.full() {
-		c.d.cut(observer.TruncatedCount) // left out, as a full read past the budget would leave it
+		c.d.cut(model.TruncatedCount) // left out, as a full read past the budget would leave it
 		ok = false
 	}
 	if !ok || n.Err != nil {

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"go.uber.org/goleak"
 
 	"github.com/axbus/axbus/internal/testkit"
@@ -45,17 +47,17 @@ type countingBackend struct {
 	reads, apps, windows atomic.Int64
 }
 
-func (c *countingBackend) Read(ctx context.Context, refs []observer.NodeRef) []observer.Node {
+func (c *countingBackend) Read(ctx context.Context, refs []model.NodeRef) []model.Node {
 	c.reads.Add(int64(len(refs)))
 	return c.Backend.Read(ctx, refs)
 }
 
-func (c *countingBackend) Apps(ctx context.Context) ([]observer.App, error) {
+func (c *countingBackend) Apps(ctx context.Context) ([]model.App, error) {
 	c.apps.Add(1)
 	return c.Backend.Apps(ctx)
 }
 
-func (c *countingBackend) Windows(ctx context.Context, pid int) ([]observer.Window, error) {
+func (c *countingBackend) Windows(ctx context.Context, pid int) ([]model.Window, error) {
 	c.windows.Add(1)
 	return c.Backend.Windows(ctx, pid)
 }
@@ -65,7 +67,7 @@ type pollRig struct {
 	desk    *sim.Desktop
 	backend *countingBackend
 	poller  *live.Poller
-	diffs   chan observer.Diff
+	diffs   chan model.Diff
 	accept  atomic.Bool // what the sink answers: false plays a full publish queue
 }
 
@@ -76,9 +78,9 @@ func startPoller(t testing.TB, fixture string, opts ...live.PollOption) *pollRig
 	ignore := goleak.IgnoreCurrent()
 	t.Cleanup(func() { goleak.VerifyNone(t, ignore) }) // registered first: runs last
 	desk := fixtureDesktop(t, fixture)
-	r := &pollRig{desk: desk, backend: &countingBackend{Backend: desk}, diffs: make(chan observer.Diff, 64)}
+	r := &pollRig{desk: desk, backend: &countingBackend{Backend: desk}, diffs: make(chan model.Diff, 64)}
 	r.accept.Store(true)
-	sink := func(d observer.Diff) bool {
+	sink := func(d model.Diff) bool {
 		if !r.accept.Load() {
 			return false
 		}
@@ -99,14 +101,14 @@ func startPoller(t testing.TB, fixture string, opts ...live.PollOption) *pollRig
 }
 
 // next waits for the next diff.
-func (r *pollRig) next(t testing.TB) observer.Diff {
+func (r *pollRig) next(t testing.TB) model.Diff {
 	t.Helper()
 	select {
 	case d := <-r.diffs:
 		return d
 	case <-time.After(5 * time.Second):
 		t.Fatal("no diff within 5 s")
-		return observer.Diff{}
+		return model.Diff{}
 	}
 }
 
@@ -130,13 +132,13 @@ func (r *pollRig) marked(t testing.TB, pid, n int) {
 	})
 }
 
-func (r *pollRig) stats(pid int) (observer.AppPollStats, bool) {
+func (r *pollRig) stats(pid int) (model.AppPollStats, bool) {
 	for _, s := range r.poller.Stats() {
 		if s.App.PID == pid {
 			return s, true
 		}
 	}
-	return observer.AppPollStats{}, false
+	return model.AppPollStats{}, false
 }
 
 // poll runs one cycle now and returns the elements it read.
@@ -148,7 +150,7 @@ func (r *pollRig) poll(t testing.TB) int64 {
 }
 
 // keyOf is the key of the element named name in a list, or "".
-func keyOf(elems []observer.DiffElement, name string) string {
+func keyOf(elems []model.DiffElement, name string) string {
 	for _, e := range elems {
 		if e.Name == name {
 			return e.Key
@@ -158,10 +160,10 @@ func keyOf(elems []observer.DiffElement, name string) string {
 }
 
 // firstReset waits for the reset of the first cycle and checks it lists the whole window.
-func (r *pollRig) firstReset(t testing.TB, want int) observer.Diff {
+func (r *pollRig) firstReset(t testing.TB, want int) model.Diff {
 	t.Helper()
 	d := r.next(t)
-	if d.Kind != observer.DiffReset || len(d.Added) != want || d.Elements != want {
+	if d.Kind != model.DiffReset || len(d.Added) != want || d.Elements != want {
 		t.Fatalf("first diff: %s with %d added, %d elements; want a reset of %d", d.Kind, len(d.Added), d.Elements, want)
 	}
 	return d

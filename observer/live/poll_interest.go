@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -19,7 +21,7 @@ import (
 // next cycle publishes a reset from memory (no read), so that every consumer starts from the
 // whole window. (One consumer replacing another between two cycles leaves the count as it was
 // and gets no reset of its own.) Without PollWhen every app is polled, consumed or not.
-func PollWhen(listeners func(observer.App) int) PollOption {
+func PollWhen(listeners func(model.App) int) PollOption {
 	return func(c *pollConfig) { c.listeners = listeners }
 }
 
@@ -38,7 +40,7 @@ func PollDormant(fn func()) PollOption {
 const idleDiscovery = 30 * time.Second
 
 // listenersOf is how many consume app's diffs; 1 without PollWhen.
-func (c *pollConfig) listenersOf(app observer.App) int {
+func (c *pollConfig) listenersOf(app model.App) int {
 	if c.listeners == nil {
 		return 1
 	}
@@ -122,8 +124,8 @@ type heeded struct {
 	last   time.Time
 }
 
-func (h *heeded) Read(ctx context.Context, refs []observer.NodeRef) []observer.Node {
-	out := make([]observer.Node, 0, len(refs))
+func (h *heeded) Read(ctx context.Context, refs []model.NodeRef) []model.Node {
+	out := make([]model.Node, 0, len(refs))
 	for start := 0; start < len(refs); start += readsPerCall {
 		chunk := refs[start:min(start+readsPerCall, len(refs))]
 		if time.Since(h.last) >= heedEvery {
@@ -134,7 +136,7 @@ func (h *heeded) Read(ctx context.Context, refs []observer.NodeRef) []observer.N
 		}
 		if err := ctx.Err(); err != nil {
 			for _, r := range chunk {
-				out = append(out, observer.Node{Ref: r, Err: err})
+				out = append(out, model.Node{Ref: r, Err: err})
 			}
 			continue
 		}

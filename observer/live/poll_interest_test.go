@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/live"
@@ -17,7 +19,7 @@ import (
 // at every tick for a dormant app: the test's proof that ticks went by.
 type listeners struct{ ledger, asked atomic.Int64 }
 
-func (l *listeners) of(app observer.App) int {
+func (l *listeners) of(app model.App) int {
 	if app.PID == ledgerPID {
 		l.asked.Add(1)
 		return int(l.ledger.Load())
@@ -165,7 +167,7 @@ type stallingBackend struct {
 	onRead func(read int64)
 }
 
-func (s *stallingBackend) Read(ctx context.Context, refs []observer.NodeRef) []observer.Node {
+func (s *stallingBackend) Read(ctx context.Context, refs []model.NodeRef) []model.Node {
 	s.onRead(s.reads.Add(int64(len(refs))))
 	return s.Backend.Read(ctx, refs)
 }
@@ -183,7 +185,7 @@ func TestPollStopsAFullReadNobodyListensTo(t *testing.T) {
 		time.Sleep(5 * time.Millisecond) // a slow app: 4,000 elements in calls of 32 take over 600 ms
 	}
 	var diffs atomic.Int64
-	p := live.NewPoller(observer.New(b), func(observer.Diff) bool { diffs.Add(1); return true },
+	p := live.NewPoller(observer.New(b), func(model.Diff) bool { diffs.Add(1); return true },
 		live.PollInterval(time.Hour), live.PollWhen(l.of))
 	if err := p.Start(); err != nil {
 		t.Fatal(err)

@@ -3,7 +3,7 @@ package live
 import (
 	"sync"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // markKind says what an event makes a cycle re-read about an element.
@@ -21,15 +21,15 @@ const (
 )
 
 // markOf is what an event of type t asks a cycle to do about the element it names.
-func markOf(t observer.EventType) markKind {
+func markOf(t model.EventType) markKind {
 	switch t {
-	case observer.EventElementDestroyed, observer.EventWindowClosed:
+	case model.EventElementDestroyed, model.EventWindowClosed:
 		return markDestroyed
-	case observer.EventSelectionChanged:
+	case model.EventSelectionChanged:
 		return markSelf | markChildren
-	case observer.EventLayoutChanged:
+	case model.EventLayoutChanged:
 		return markSelf | markSubtree
-	case observer.EventAnnouncement, observer.EventAppLaunched, observer.EventAppTerminated, observer.EventAppActivated:
+	case model.EventAnnouncement, model.EventAppLaunched, model.EventAppTerminated, model.EventAppActivated:
 		return 0 // nothing in the tree changed
 	}
 	return markSelf
@@ -42,7 +42,7 @@ func markOf(t observer.EventType) markKind {
 type marks struct {
 	mu         sync.Mutex
 	limit      int
-	refs       map[observer.NodeRef]markKind
+	refs       map[model.NodeRef]markKind
 	focusMoved bool
 	overflow   bool
 	terminated bool
@@ -50,37 +50,37 @@ type marks struct {
 
 // markSet is what one cycle took from the marks.
 type markSet struct {
-	refs       map[observer.NodeRef]markKind
+	refs       map[model.NodeRef]markKind
 	focusMoved bool
 	overflow   bool
 }
 
-func newMarks(limit int) *marks { return &marks{limit: limit, refs: map[observer.NodeRef]markKind{}} }
+func newMarks(limit int) *marks { return &marks{limit: limit, refs: map[model.NodeRef]markKind{}} }
 
 // note records e. It never blocks on anything but the marks' own short critical section.
-func (m *marks) note(e observer.Event) {
+func (m *marks) note(e model.Event) {
 	kind := markOf(e.Type)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	switch {
-	case e.Type == observer.EventAppTerminated:
+	case e.Type == model.EventAppTerminated:
 		m.terminated = true
 	case kind == 0 || e.Ref == "":
 	case len(m.refs) >= m.limit:
 		m.overflow = true
 	default:
 		m.refs[e.Ref] |= kind
-		if e.Child != "" && e.Type == observer.EventChildrenChanged && e.Detail["op"] == "add" {
+		if e.Child != "" && e.Type == model.EventChildrenChanged && e.Detail["op"] == "add" {
 			m.refs[e.Child] |= markSelf // read with its parent: the parent's fresh list places it
 		}
 	}
-	if e.Type == observer.EventFocusChanged {
+	if e.Type == model.EventFocusChanged {
 		m.focusMoved = true
 	}
 }
 
 // again puts refs back for the next cycle: their read failed for a reason that may pass.
-func (m *marks) again(refs []observer.NodeRef) {
+func (m *marks) again(refs []model.NodeRef) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, r := range refs {
@@ -89,7 +89,7 @@ func (m *marks) again(refs []observer.NodeRef) {
 }
 
 // mark puts refs back with what to read of each.
-func (m *marks) mark(refs map[observer.NodeRef]markKind) {
+func (m *marks) mark(refs map[model.NodeRef]markKind) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for r, kind := range refs {
@@ -102,7 +102,7 @@ func (m *marks) take() markSet {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	s := markSet{refs: m.refs, focusMoved: m.focusMoved, overflow: m.overflow}
-	m.refs, m.focusMoved, m.overflow = map[observer.NodeRef]markKind{}, false, false
+	m.refs, m.focusMoved, m.overflow = map[model.NodeRef]markKind{}, false, false
 	return s
 }
 

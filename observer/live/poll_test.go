@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/live"
 	"github.com/axbus/axbus/observer/sim"
 )
@@ -38,9 +39,9 @@ func TestPollDiffNamesOnlyTheChangedElement(t *testing.T) {
 	wantOneChange(t, r.next(t), payeeKey, "name", "Payee 300", "Payee 300 (paid)")
 }
 
-func wantOneChange(t *testing.T, d observer.Diff, key, field string, was, now any) {
+func wantOneChange(t *testing.T, d model.Diff, key, field string, was, now any) {
 	t.Helper()
-	if d.Kind != observer.DiffEvents || len(d.Added)+len(d.Removed) != 0 || len(d.Changed) != 1 {
+	if d.Kind != model.DiffEvents || len(d.Added)+len(d.Removed) != 0 || len(d.Changed) != 1 {
 		t.Fatalf("diff %s: %d added, %d removed, %d changed; want one change", d.Kind, len(d.Added), len(d.Removed), len(d.Changed))
 	}
 	c := d.Changed[0]
@@ -72,7 +73,7 @@ func TestPollReportsAddedAndRemovedElements(t *testing.T) {
 	r := startPoller(t, "large", live.PollResync(0))
 	reset := r.firstReset(t, 4000)
 	toolbar := reset.Added[1]
-	if toolbar.Role != observer.RoleToolbar {
+	if toolbar.Role != model.RoleToolbar {
 		t.Fatalf("second element is %s, want the toolbar", toolbar.Role)
 	}
 	if err := r.desk.RemoveNode(ledgerPID, "entry-570"); err != nil { // a row: 7 elements
@@ -80,7 +81,7 @@ func TestPollReportsAddedAndRemovedElements(t *testing.T) {
 	}
 	r.marked(t, ledgerPID, 1)
 	r.poll(t)
-	if d := r.next(t); len(d.Removed) != 7 || d.Removed[0].Role != observer.RoleRow || d.Elements != 3993 {
+	if d := r.next(t); len(d.Removed) != 7 || d.Removed[0].Role != model.RoleRow || d.Elements != 3993 {
 		t.Fatalf("removed %d elements (first %s), %d left; want a row of 7", len(d.Removed), d.Removed[0].Role, d.Elements)
 	}
 
@@ -94,7 +95,7 @@ func TestPollReportsAddedAndRemovedElements(t *testing.T) {
 	r.marked(t, ledgerPID, 1)
 	reads := r.poll(t)
 	d := r.next(t)
-	if d.Kind != observer.DiffEvents || len(d.Added) != 3 || len(d.Removed)+len(d.Changed) != 0 || d.Elements != 3996 {
+	if d.Kind != model.DiffEvents || len(d.Added) != 3 || len(d.Removed)+len(d.Changed) != 0 || d.Elements != 3996 {
 		t.Fatalf("diff %s: %d added, %d removed, %d changed, %d elements", d.Kind, len(d.Added), len(d.Removed), len(d.Changed), d.Elements)
 	}
 	group, button := d.Added[0], d.Added[1]
@@ -147,7 +148,7 @@ func TestPollReportsMovesAndFocus(t *testing.T) {
 	if reads := r.poll(t); reads != 6 {
 		t.Errorf("a moved toolbar of 6 elements cost %d reads", reads)
 	}
-	if d := r.next(t); len(d.Changed) != 6 || d.Changed[0].Changes["bounds"].New.(*observer.Rect).Y != 63 {
+	if d := r.next(t); len(d.Changed) != 6 || d.Changed[0].Changes["bounds"].New.(*model.Rect).Y != 63 {
 		t.Errorf("%d changed; want the toolbar and its 5 buttons moved", len(d.Changed))
 	}
 
@@ -164,7 +165,7 @@ func TestPollReportsMovesAndFocus(t *testing.T) {
 		t.Fatalf("%d changed; want New losing focus and Import gaining it", len(d.Changed))
 	}
 	for _, c := range d.Changed {
-		gained := c.States.Has(observer.StateFocused)
+		gained := c.States.Has(model.StateFocused)
 		if (c.Name == "Import") != gained {
 			t.Errorf("%s focused=%v after focus moved to Import", c.Name, gained)
 		}
@@ -186,7 +187,7 @@ func TestPollReportsSelection(t *testing.T) {
 			t.Errorf("a selection change in a table of 570 rows read %d elements, want the table and its rows", reads)
 		}
 	}
-	if d := r.next(t); len(d.Changed) != 1 || !d.Changed[0].States.Has(observer.StateSelected) {
+	if d := r.next(t); len(d.Changed) != 1 || !d.Changed[0].States.Has(model.StateSelected) {
 		t.Fatalf("%d changed; want row 5 selected", len(d.Changed))
 	}
 	d := r.next(t)
@@ -221,7 +222,7 @@ func TestPollResyncFindsChangesWithoutNotification(t *testing.T) {
 	r.marked(t, ledgerPID, 1)
 	r.poll(t) // the second cycle since the reset
 	d := r.next(t)
-	if d.Kind != observer.DiffEvents || len(d.Added) != 1 || d.Added[0].Name != "Hint" || d.Added[0].Parent != reset.Added[1].Key {
+	if d.Kind != model.DiffEvents || len(d.Added) != 1 || d.Added[0].Name != "Hint" || d.Added[0].Parent != reset.Added[1].Key {
 		t.Fatalf("diff %s: added %+v, want Hint under the toolbar", d.Kind, d.Added)
 	}
 
@@ -232,11 +233,11 @@ func TestPollResyncFindsChangesWithoutNotification(t *testing.T) {
 		t.Errorf("the resync read %d elements, want the whole window", reads)
 	}
 	d = r.next(t)
-	if d.Kind != observer.DiffResync || len(d.Changed) != 1 || len(d.Added) != 0 || len(d.Removed) != 0 {
+	if d.Kind != model.DiffResync || len(d.Changed) != 1 || len(d.Added) != 0 || len(d.Removed) != 0 {
 		t.Fatalf("diff %s: %d added, %d removed, %d changed", d.Kind, len(d.Added), len(d.Removed), len(d.Changed))
 	}
 	c := d.Changed[0]
-	if c.Key != keyOf(reset.Added, "Export") || c.States.Has(observer.StateEnabled) {
+	if c.Key != keyOf(reset.Added, "Export") || c.States.Has(model.StateEnabled) {
 		t.Errorf("changed %s %v, want Export disabled", c.Name, c.Changes)
 	}
 }
@@ -255,14 +256,14 @@ func TestPollResetsOnWindowSwitch(t *testing.T) {
 	}
 	r.poll(t)
 	d := r.next(t)
-	if d.Kind != observer.DiffReset || d.Window.ID != "prefs" || len(d.Added) != 2 || d.Elements != 2 {
+	if d.Kind != model.DiffReset || d.Window.ID != "prefs" || len(d.Added) != 2 || d.Elements != 2 {
 		t.Fatalf("diff %s of %s: %d added; want a reset of Preferences", d.Kind, d.Window.ID, len(d.Added))
 	}
 	if err := r.desk.RemoveNode(ledgerPID, "prefs"); err != nil {
 		t.Fatal(err)
 	}
 	r.poll(t)
-	if d = r.next(t); d.Kind != observer.DiffReset || d.Window.ID != "ledger" || len(d.Added) != 4000 {
+	if d = r.next(t); d.Kind != model.DiffReset || d.Window.ID != "ledger" || len(d.Added) != 4000 {
 		t.Fatalf("diff %s of %s: %d added; want a reset of Ledger", d.Kind, d.Window.ID, len(d.Added))
 	}
 }
@@ -274,7 +275,7 @@ func TestPollEndsWithTheApp(t *testing.T) {
 	if err := r.desk.Kill(ledgerPID); err != nil {
 		t.Fatal(err)
 	}
-	if d := r.next(t); d.Kind != observer.DiffGone || d.Window.ID != "ledger" {
+	if d := r.next(t); d.Kind != model.DiffGone || d.Window.ID != "ledger" {
 		t.Fatalf("diff %s after the app exited, want gone", d.Kind)
 	}
 	r.poll(t)
@@ -306,23 +307,23 @@ func TestPollResetsAfterALostDiff(t *testing.T) {
 		t.Errorf("a reset from memory read %d elements", reads)
 	}
 	d := r.next(t)
-	if d.Kind != observer.DiffReset || len(d.Added) != 4000 || keyOf(d.Added, "Sync now") == "" {
+	if d.Kind != model.DiffReset || len(d.Added) != 4000 || keyOf(d.Added, "Sync now") == "" {
 		t.Fatalf("diff %s with %d added; want a reset holding the lost change", d.Kind, len(d.Added))
 	}
 	r.poll(t)
 	r.none(t)
 	r.poller.Resend(ledgerPID)
 	r.poll(t)
-	if d = r.next(t); d.Kind != observer.DiffReset {
+	if d = r.next(t); d.Kind != model.DiffReset {
 		t.Fatalf("diff %s after Resend, want reset", d.Kind)
 	}
 }
 
 // The app filter polls the apps named, and only them.
 func TestPollAppsFilter(t *testing.T) {
-	r := startPoller(t, "demo", live.PollApps(observer.AppQuery{Name: "notes"}))
+	r := startPoller(t, "demo", live.PollApps(model.AppQuery{Name: "notes"}))
 	d := r.next(t)
-	if d.App.Name != "Notes" || d.Kind != observer.DiffReset {
+	if d.App.Name != "Notes" || d.Kind != model.DiffReset {
 		t.Fatalf("first diff %s of %s, want a reset of Notes", d.Kind, d.App.Name)
 	}
 	r.poll(t)
@@ -334,7 +335,7 @@ func TestPollAppsFilter(t *testing.T) {
 
 // Secure text never leaves in a diff, not even in a reset; the JSON names fields as documented.
 func TestPollDiffJSON(t *testing.T) {
-	r := startPoller(t, "demo", live.PollApps(observer.AppQuery{PID: 501}), live.PollResync(0))
+	r := startPoller(t, "demo", live.PollApps(model.AppQuery{PID: 501}), live.PollResync(0))
 	reset := r.next(t)
 	b, err := json.Marshal(reset)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -11,10 +13,10 @@ import (
 // re-read compares against. The poller's copy holds each element's summary alone and never more
 // elements than its budget; a live window's (waits) holds whole nodes too.
 type polledTree struct {
-	window observer.Window
-	root   observer.NodeRef
-	budget observer.Budget
-	elems  map[observer.NodeRef]*polledElem
+	window model.Window
+	root   model.NodeRef
+	budget model.Budget
+	elems  map[model.NodeRef]*polledElem
 	// nodes keeps each element's whole Node: waits match against it and build snapshots from it.
 	// The poller's diffs need only the summary, and a Node is three times its size.
 	nodes bool
@@ -23,48 +25,48 @@ type polledTree struct {
 	limit int
 	// focused is the element last read with the focused state: when focus moves, it is re-read
 	// too, since the notification names only the element that gained focus.
-	focused observer.NodeRef
+	focused model.NodeRef
 	// strangers are elements events named that could not be placed in this window (another
 	// window's, or placed nowhere by their bounds): they are not looked for again until the
 	// next full read, so a busy element elsewhere costs one read, not one per cycle.
-	strangers map[observer.NodeRef]bool
+	strangers map[model.NodeRef]bool
 }
 
 type polledElem struct {
-	observer.DiffElement
+	model.DiffElement
 	// node is the element as last read, whole (without its children's handles, which children
 	// holds), in a tree that keeps nodes: what a wait matches against and a snapshot is built
 	// from. nil in the poller's copy.
-	node   *observer.Node
-	parent observer.NodeRef
+	node   *model.Node
+	parent model.NodeRef
 	depth  int
 	// children are the element's children within the budget, in order.
-	children []observer.NodeRef
+	children []model.NodeRef
 }
 
 // newTree is an empty copy of win.
-func newTree(win observer.Window, b observer.Budget, nodes bool, limit int) *polledTree {
+func newTree(win model.Window, b model.Budget, nodes bool, limit int) *polledTree {
 	return &polledTree{window: win, root: win.Ref, budget: b, nodes: nodes, limit: limit,
-		elems: map[observer.NodeRef]*polledElem{}, strangers: map[observer.NodeRef]bool{}}
+		elems: map[model.NodeRef]*polledElem{}, strangers: map[model.NodeRef]bool{}}
 }
 
 // pollTree is the poller's copy of a window from a full walk of it: summaries, at most the
 // budget's elements.
-func pollTree(win observer.Window, w *observer.WalkResult, b observer.Budget) *polledTree {
+func pollTree(win model.Window, w *observer.WalkResult, b model.Budget) *polledTree {
 	return newTree(win, b, false, b.MaxElements).fill(w)
 }
 
 // liveTree is a live window's copy from a full walk of it: whole nodes.
-func liveTree(win observer.Window, w *observer.WalkResult, b observer.Budget) *polledTree {
+func liveTree(win model.Window, w *observer.WalkResult, b model.Budget) *polledTree {
 	return newTree(win, b, true, 0).fill(w)
 }
 
 // fill records a full walk of the window.
 func (t *polledTree) fill(w *observer.WalkResult) *polledTree {
-	t.elems = make(map[observer.NodeRef]*polledElem, len(w.Nodes))
+	t.elems = make(map[model.NodeRef]*polledElem, len(w.Nodes))
 	for i := range w.Nodes {
 		n := &w.Nodes[i]
-		var parent observer.NodeRef
+		var parent model.NodeRef
 		if n.Parent >= 0 {
 			parent = w.Nodes[n.Parent].Ref
 		}
@@ -77,7 +79,7 @@ func (t *polledTree) fill(w *observer.WalkResult) *polledTree {
 func (t *polledTree) full() bool { return t.limit > 0 && len(t.elems) >= t.limit }
 
 // put records n under parent and returns its entry.
-func (t *polledTree) put(n *observer.Node, parent observer.NodeRef, depth int) *polledElem {
+func (t *polledTree) put(n *model.Node, parent model.NodeRef, depth int) *polledElem {
 	var parentKey string
 	if p := t.elems[parent]; p != nil {
 		parentKey = p.Key
@@ -95,7 +97,7 @@ func (t *polledTree) put(n *observer.Node, parent observer.NodeRef, depth int) *
 }
 
 // childrenOf is the part of n's child list the budget lets a walk follow, as Walk cuts it.
-func (t *polledTree) childrenOf(n *observer.Node, depth int) []observer.NodeRef {
+func (t *polledTree) childrenOf(n *model.Node, depth int) []model.NodeRef {
 	if t.budget.MaxDepth > 0 && depth+1 > t.budget.MaxDepth {
 		return nil
 	}
@@ -107,16 +109,16 @@ func (t *polledTree) childrenOf(n *observer.Node, depth int) []observer.NodeRef 
 }
 
 // bare is a copy of n without its children's handles, with strings of its own.
-func bare(n *observer.Node) *observer.Node {
+func bare(n *model.Node) *model.Node {
 	c := *n
 	c.Children = nil
 	ownNode(&c)
 	return &c
 }
 
-func (t *polledTree) noteFocus(ref observer.NodeRef, s observer.States) {
+func (t *polledTree) noteFocus(ref model.NodeRef, s model.States) {
 	switch {
-	case s.Has(observer.StateFocused):
+	case s.Has(model.StateFocused):
 		t.focused = ref
 	case t.focused == ref:
 		t.focused = ""
@@ -124,7 +126,7 @@ func (t *polledTree) noteFocus(ref observer.NodeRef, s observer.States) {
 }
 
 // each calls fn for ref and the elements under it, in pre-order.
-func (t *polledTree) each(ref observer.NodeRef, fn func(observer.NodeRef, *polledElem)) {
+func (t *polledTree) each(ref model.NodeRef, fn func(model.NodeRef, *polledElem)) {
 	e := t.elems[ref]
 	if e == nil {
 		return
@@ -138,18 +140,18 @@ func (t *polledTree) each(ref observer.NodeRef, fn func(observer.NodeRef, *polle
 }
 
 // all lists the whole window in pre-order.
-func (t *polledTree) all() []observer.DiffElement {
-	out := make([]observer.DiffElement, 0, len(t.elems))
-	t.each(t.root, func(_ observer.NodeRef, e *polledElem) { out = append(out, e.DiffElement) })
+func (t *polledTree) all() []model.DiffElement {
+	out := make([]model.DiffElement, 0, len(t.elems))
+	t.each(t.root, func(_ model.NodeRef, e *polledElem) { out = append(out, e.DiffElement) })
 	return out
 }
 
 // removeSubtree forgets ref and everything under it and returns what was removed, in
 // pre-order. The parent's child list is left as it is: the caller knows whether it is fresh.
-func (t *polledTree) removeSubtree(ref observer.NodeRef) []observer.DiffElement {
-	var out []observer.DiffElement
-	var refs []observer.NodeRef
-	t.each(ref, func(r observer.NodeRef, e *polledElem) {
+func (t *polledTree) removeSubtree(ref model.NodeRef) []model.DiffElement {
+	var out []model.DiffElement
+	var refs []model.NodeRef
+	t.each(ref, func(r model.NodeRef, e *polledElem) {
 		out = append(out, e.DiffElement)
 		refs = append(refs, r)
 	})
@@ -164,27 +166,27 @@ func (t *polledTree) removeSubtree(ref observer.NodeRef) []observer.DiffElement 
 
 // unlink removes child from parent's child list, so that a later re-read of the parent sees
 // it as new again if it is still there.
-func (t *polledTree) unlink(parent, child observer.NodeRef) {
+func (t *polledTree) unlink(parent, child model.NodeRef) {
 	if p := t.elems[parent]; p != nil {
-		p.children = slices.DeleteFunc(p.children, func(c observer.NodeRef) bool { return c == child })
+		p.children = slices.DeleteFunc(p.children, func(c model.NodeRef) bool { return c == child })
 	}
 }
 
 // reparent moves a known element under a new parent and fixes the depths of its subtree.
-func (t *polledTree) reparent(ref, parent observer.NodeRef) (before observer.DiffElement, after observer.DiffElement) {
+func (t *polledTree) reparent(ref, parent model.NodeRef) (before model.DiffElement, after model.DiffElement) {
 	e, p := t.elems[ref], t.elems[parent]
 	before = e.DiffElement
 	e.parent, e.Parent = parent, p.Key
 	shift := p.depth + 1 - e.depth
-	t.each(ref, func(_ observer.NodeRef, d *polledElem) { d.depth += shift })
+	t.each(ref, func(_ model.NodeRef, d *polledElem) { d.depth += shift })
 	return before, e.DiffElement
 }
 
 // containers lists up to limit elements whose bounds contain r, smallest first: where an
 // element that appeared without naming its parent most likely lives.
-func (t *polledTree) containers(r observer.Rect, limit int, skip func(observer.NodeRef) bool) []observer.NodeRef {
+func (t *polledTree) containers(r model.Rect, limit int, skip func(model.NodeRef) bool) []model.NodeRef {
 	type cand struct {
-		ref  observer.NodeRef
+		ref  model.NodeRef
 		area float64
 	}
 	var found []cand
@@ -196,7 +198,7 @@ func (t *polledTree) containers(r observer.Rect, limit int, skip func(observer.N
 	slices.SortFunc(found, func(a, b cand) int {
 		return cmp.Or(cmp.Compare(a.area, b.area), cmp.Compare(a.ref, b.ref))
 	})
-	out := make([]observer.NodeRef, 0, min(limit, len(found)))
+	out := make([]model.NodeRef, 0, min(limit, len(found)))
 	for _, c := range found[:min(limit, len(found))] {
 		out = append(out, c.ref)
 	}
@@ -206,7 +208,7 @@ func (t *polledTree) containers(r observer.Rect, limit int, skip func(observer.N
 // diffTrees compares two full reads of a window: elements of next missing from prev are added,
 // those of prev missing from next removed, those in both with another summary changed.
 func diffTrees(prev, next *polledTree, d *delta) {
-	next.each(next.root, func(ref observer.NodeRef, e *polledElem) {
+	next.each(next.root, func(ref model.NodeRef, e *polledElem) {
 		old := prev.elems[ref]
 		if old == nil {
 			d.added = append(d.added, e.DiffElement)
@@ -216,7 +218,7 @@ func diffTrees(prev, next *polledTree, d *delta) {
 			d.change(ref, e.DiffElement, ch)
 		}
 	})
-	prev.each(prev.root, func(ref observer.NodeRef, e *polledElem) {
+	prev.each(prev.root, func(ref model.NodeRef, e *polledElem) {
 		if next.elems[ref] == nil {
 			d.removed = append(d.removed, e.DiffElement)
 		}

@@ -1,11 +1,11 @@
 package live
 
-import "github.com/axbus/axbus/observer"
+import "github.com/axbus/axbus/model"
 
 // summarize is n's DiffElement under the parent keyed parentKey.
-func summarize(n *observer.Node, parentKey string) observer.DiffElement {
-	e := observer.DiffElement{
-		Key: observer.ElementKey(n.Ref), Parent: parentKey, Role: n.Role, PlatformRole: n.PlatformRole,
+func summarize(n *model.Node, parentKey string) model.DiffElement {
+	e := model.DiffElement{
+		Key: model.ElementKey(n.Ref), Parent: parentKey, Role: n.Role, PlatformRole: n.PlatformRole,
 		Name: n.Name, States: n.States, Bounds: n.Bounds, Ref: n.Ref,
 	}
 	if e.Name == "" {
@@ -24,16 +24,16 @@ func summarize(n *observer.Node, parentKey string) observer.DiffElement {
 }
 
 // changesFrom lists the fields in which e differs from old; nil when none do.
-func changesFrom(e, old *observer.DiffElement) map[string]observer.FieldChange {
-	var out map[string]observer.FieldChange
+func changesFrom(e, old *model.DiffElement) map[string]model.FieldChange {
+	var out map[string]model.FieldChange
 	note := func(field string, differ bool, was, now any) {
 		if !differ {
 			return
 		}
 		if out == nil {
-			out = map[string]observer.FieldChange{}
+			out = map[string]model.FieldChange{}
 		}
-		out[field] = observer.FieldChange{Old: was, New: now}
+		out[field] = model.FieldChange{Old: was, New: now}
 	}
 	note("role", e.Role != old.Role, old.Role, e.Role)
 	note("platform_role", e.PlatformRole != old.PlatformRole, old.PlatformRole, e.PlatformRole)

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -15,12 +17,12 @@ import (
 // snapshot from it, so that a wait resolves without walking the window again.
 type Window struct {
 	o     *observer.Observer
-	app   observer.App
+	app   model.App
 	marks *marks
 
 	mu   sync.Mutex // guards tree and cut
 	tree *polledTree
-	cut  []observer.Truncation // what cut the last whole read short: the copy lacks what lies past it
+	cut  []model.Truncation // what cut the last whole read short: the copy lacks what lies past it
 	// readAt and readTook are when the last whole read ended and how long it took: ResyncDue.
 	readAt   time.Time
 	readTook time.Duration
@@ -28,17 +30,17 @@ type Window struct {
 	// during them, which the re-read may have read before it changed: it is marked again when
 	// the re-read's tree takes over, so that the copy never goes back in time.
 	resyncs   int
-	meanwhile map[observer.NodeRef]markKind
+	meanwhile map[model.NodeRef]markKind
 }
 
 // Changes is what a refresh found: the elements added, removed and changed.
 type Changes struct {
-	Added, Removed, Changed []observer.NodeRef
+	Added, Removed, Changed []model.NodeRef
 	Reads                   int
 	// Fresh are the elements a refresh read, as it read them: read after the events that named
 	// them, so as new as a second read would be. A whole re-read gives none: it may have read an
 	// element long before it ended.
-	Fresh map[observer.NodeRef]*observer.Node
+	Fresh map[model.NodeRef]*model.Node
 }
 
 // Empty reports whether nothing changed.
@@ -46,8 +48,8 @@ func (c Changes) Empty() bool { return len(c.Added)+len(c.Removed)+len(c.Changed
 
 // NewWindow returns the live copy of win of app read through o, empty until Load. Notes taken before Load
 // are kept: a change made while the window is read is read again by the next Refresh.
-func NewWindow(o *observer.Observer, app observer.App, win observer.Window) *Window {
-	return &Window{o: o, app: app, marks: newMarks(maxMarks), tree: newTree(win, observer.WholeBudget(), true, 0)}
+func NewWindow(o *observer.Observer, app model.App, win model.Window) *Window {
+	return &Window{o: o, app: app, marks: newMarks(maxMarks), tree: newTree(win, model.WholeBudget(), true, 0)}
 }
 
 // Load reads the window whole, with the whole budget, in calls of a few elements (paced): it may
@@ -55,13 +57,13 @@ func NewWindow(o *observer.Observer, app observer.App, win observer.Window) *Win
 func (lw *Window) Load(ctx context.Context) error {
 	win := lw.Window()
 	start := time.Now()
-	walk := observer.Walk(ctx, paced{lw.o.Backend()}, win.Ref, observer.WalkOptions{Budget: observer.WholeBudget()})
+	walk := observer.Walk(ctx, paced{lw.o.Backend()}, win.Ref, observer.WalkOptions{Budget: model.WholeBudget()})
 	if len(walk.Nodes) == 0 {
-		return observer.Errorf(observer.CodeAppNotResponding, "Check that the app is alive (axbus apps) and retry.",
+		return model.Errorf(model.CodeAppNotResponding, "Check that the app is alive (axbus apps) and retry.",
 			"could not read window %q of %s", win.Title, lw.app.Name).With("pid", lw.app.PID)
 	}
 	lw.mu.Lock()
-	lw.tree = liveTree(win, &walk, observer.WholeBudget())
+	lw.tree = liveTree(win, &walk, model.WholeBudget())
 	lw.cut = walk.Truncation
 	lw.readAt, lw.readTook = time.Now(), time.Since(start)
 	lw.mu.Unlock()
@@ -95,14 +97,14 @@ func (lw *Window) ResyncDue() bool {
 
 // Limits says what cut the copy short when it was last read whole (nothing when it holds the
 // whole window), and how many elements it holds.
-func (lw *Window) Limits() (cut []observer.Truncation, elements int) {
+func (lw *Window) Limits() (cut []model.Truncation, elements int) {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
 	return slices.Clone(lw.cut), len(lw.tree.elems)
 }
 
 // OpenWindow returns the live copy of win of app read through o, read whole.
-func OpenWindow(ctx context.Context, o *observer.Observer, app observer.App, win observer.Window) (*Window, error) {
+func OpenWindow(ctx context.Context, o *observer.Observer, app model.App, win model.Window) (*Window, error) {
 	lw := NewWindow(o, app, win)
 	return lw, lw.Load(ctx)
 }
@@ -118,17 +120,17 @@ func (lw *Window) Loaded() bool {
 }
 
 // Window is the window the tree is of.
-func (lw *Window) Window() observer.Window {
+func (lw *Window) Window() model.Window {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
 	return lw.tree.window
 }
 
 // App is the app the window belongs to.
-func (lw *Window) App() observer.App { return lw.app }
+func (lw *Window) App() model.App { return lw.app }
 
 // Note records an event of the app: the next Refresh reads what it names. It never blocks.
-func (lw *Window) Note(e observer.Event) { lw.marks.note(e) }
+func (lw *Window) Note(e model.Event) { lw.marks.note(e) }
 
 // Pending reports whether events were noted since the last refresh.
 func (lw *Window) Pending() bool { return lw.marks.pending() > 0 }
@@ -157,7 +159,7 @@ func (lw *Window) Refresh(ctx context.Context) Changes {
 	for _, ref := range d.read {
 		if e := lw.tree.elems[ref]; e != nil && e.node != nil {
 			if c.Fresh == nil {
-				c.Fresh = make(map[observer.NodeRef]*observer.Node, len(d.read))
+				c.Fresh = make(map[model.NodeRef]*model.Node, len(d.read))
 			}
 			c.Fresh[ref] = e.node // never changed in place: a later read replaces it
 		}
@@ -173,7 +175,7 @@ func (lw *Window) Resync(ctx context.Context) Changes {
 	lw.mu.Lock()
 	win := lw.tree.window
 	if lw.resyncs++; lw.meanwhile == nil {
-		lw.meanwhile = map[observer.NodeRef]markKind{}
+		lw.meanwhile = map[model.NodeRef]markKind{}
 	}
 	lw.mu.Unlock()
 	defer func() {
@@ -185,14 +187,14 @@ func (lw *Window) Resync(ctx context.Context) Changes {
 		lw.mu.Unlock()
 	}()
 	start := time.Now()
-	walk := observer.Walk(ctx, gentle{lw.o.Backend()}, win.Ref, observer.WalkOptions{Budget: observer.WholeBudget()})
+	walk := observer.Walk(ctx, gentle{lw.o.Backend()}, win.Ref, observer.WalkOptions{Budget: model.WholeBudget()})
 	lw.mu.Lock()
 	lw.readAt, lw.readTook = time.Now(), time.Since(start)
 	lw.mu.Unlock()
-	if len(walk.Nodes) == 0 || slices.Contains(walk.Truncation, observer.TruncatedDeadline) {
+	if len(walk.Nodes) == 0 || slices.Contains(walk.Truncation, model.TruncatedDeadline) {
 		return Changes{Reads: walk.Reads}
 	}
-	next := liveTree(win, &walk, observer.WholeBudget())
+	next := liveTree(win, &walk, model.WholeBudget())
 	d := &delta{reads: walk.Reads}
 	lw.mu.Lock()
 	diffTrees(lw.tree, next, d)
@@ -216,21 +218,21 @@ func changesOf(d *delta) Changes {
 }
 
 // Node returns the element ref as last read, when the window holds it.
-func (lw *Window) Node(ref observer.NodeRef) (observer.Node, bool) {
+func (lw *Window) Node(ref model.NodeRef) (model.Node, bool) {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
 	if e := lw.tree.elems[ref]; e != nil {
 		return *e.node, true
 	}
-	return observer.Node{}, false
+	return model.Node{}, false
 }
 
 // Each calls fn for every element, in pre-order, until fn returns false.
-func (lw *Window) Each(fn func(*observer.Node) bool) {
+func (lw *Window) Each(fn func(*model.Node) bool) {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
 	stop := false
-	lw.tree.each(lw.tree.root, func(_ observer.NodeRef, e *polledElem) {
+	lw.tree.each(lw.tree.root, func(_ model.NodeRef, e *polledElem) {
 		if !stop && !fn(e.node) {
 			stop = true
 		}
@@ -238,11 +240,11 @@ func (lw *Window) Each(fn func(*observer.Node) bool) {
 }
 
 // EachUnder calls fn for ref and every element under it, in pre-order, until fn returns false.
-func (lw *Window) EachUnder(ref observer.NodeRef, fn func(*observer.Node) bool) {
+func (lw *Window) EachUnder(ref model.NodeRef, fn func(*model.Node) bool) {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
 	stop := false
-	lw.tree.each(ref, func(_ observer.NodeRef, e *polledElem) {
+	lw.tree.each(ref, func(_ model.NodeRef, e *polledElem) {
 		if !stop && !fn(e.node) {
 			stop = true
 		}
@@ -250,13 +252,13 @@ func (lw *Window) EachUnder(ref observer.NodeRef, fn func(*observer.Node) bool) 
 }
 
 // Focused returns the focused element, when the window holds it.
-func (lw *Window) Focused() (observer.Node, bool) {
+func (lw *Window) Focused() (model.Node, bool) {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
 	if e := lw.tree.elems[lw.tree.focused]; e != nil {
 		return *e.node, true
 	}
-	return observer.Node{}, false
+	return model.Node{}, false
 }
 
 // Snapshot stores, from the tree and without reading the window again, a snapshot that holds
@@ -264,23 +266,23 @@ func (lw *Window) Focused() (observer.Node, bool) {
 // (visible clip, unscoped budget) when it lists match; else the subtree of match's listing root
 // (its outermost ancestor whose subtree holds at most ListingRootLimit elements), walked with the
 // wide budget, which the listing's Scope names. Depths stay those of the whole window.
-func (lw *Window) Snapshot(ctx context.Context, match observer.NodeRef) (*observer.Inspection, *observer.Element, error) {
+func (lw *Window) Snapshot(ctx context.Context, match model.NodeRef) (*model.Inspection, *model.Element, error) {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
 	t := lw.tree
-	model := modelReader{t}
-	budget := observer.UnscopedBudget()
+	reader := modelReader{t}
+	budget := model.UnscopedBudget()
 	root, depth := t.root, 0
-	walk := observer.Walk(ctx, model, root, observer.WalkOptions{Budget: budget, VisibleOnly: true, Keep: t.pathTo(t.focused)})
+	walk := observer.Walk(ctx, reader, root, observer.WalkOptions{Budget: budget, VisibleOnly: true, Keep: t.pathTo(t.focused)})
 	if match != "" && !slices.ContainsFunc(walk.Nodes, func(w observer.Walked) bool { return w.Ref == match }) {
 		if t.elems[match] == nil {
-			return nil, nil, observer.Errorf(observer.CodeElementNotFound, "The element went away before the reply; wait again.",
+			return nil, nil, model.Errorf(model.CodeElementNotFound, "The element went away before the reply; wait again.",
 				"the matched element is no longer in window %q", t.window.Title)
 		}
-		budget = observer.WideBudget()
+		budget = model.WideBudget()
 		root = t.listingRoot(match)
 		depth = t.elems[root].depth
-		walk = observer.Walk(ctx, model, root, observer.WalkOptions{Budget: budget})
+		walk = observer.Walk(ctx, reader, root, observer.WalkOptions{Budget: budget})
 		for i := range walk.Nodes {
 			walk.Nodes[i].Depth += depth
 		}
@@ -288,7 +290,7 @@ func (lw *Window) Snapshot(ctx context.Context, match observer.NodeRef) (*observ
 	snap := lw.o.StoreWalk(ctx, lw.app, t.window, budget, walk)
 	out := snap.Listing(snap.Subtree(0))
 	if root != t.root {
-		out.Scope = &observer.ScopeInfo{Element: observer.ElementID(0)}
+		out.Scope = &model.ScopeInfo{Element: model.ElementID(0)}
 	}
 	i := slices.IndexFunc(snap.Walk.Nodes, func(w observer.Walked) bool { return w.Ref == match })
 	if i < 0 {
@@ -300,7 +302,7 @@ func (lw *Window) Snapshot(ctx context.Context, match observer.NodeRef) (*observ
 
 // listingRoot is the outermost ancestor of ref whose subtree holds at most ListingRootLimit
 // elements (ref itself when its own subtree is bigger).
-func (t *polledTree) listingRoot(ref observer.NodeRef) observer.NodeRef {
+func (t *polledTree) listingRoot(ref model.NodeRef) model.NodeRef {
 	root := ref
 	for e := t.elems[ref]; e != nil && root != t.root; e = t.elems[root] {
 		if t.size(e.parent, observer.ListingRootLimit+1) > observer.ListingRootLimit {
@@ -312,7 +314,7 @@ func (t *polledTree) listingRoot(ref observer.NodeRef) observer.NodeRef {
 }
 
 // size counts the elements of ref's subtree, stopping at limit.
-func (t *polledTree) size(ref observer.NodeRef, limit int) int {
+func (t *polledTree) size(ref model.NodeRef, limit int) int {
 	e := t.elems[ref]
 	if e == nil {
 		return 0
@@ -330,8 +332,8 @@ func (t *polledTree) size(ref observer.NodeRef, limit int) int {
 }
 
 // pathTo is the handles from the root down to ref, or nil when the tree does not hold it.
-func (t *polledTree) pathTo(ref observer.NodeRef) []observer.NodeRef {
-	var path []observer.NodeRef
+func (t *polledTree) pathTo(ref model.NodeRef) []model.NodeRef {
+	var path []model.NodeRef
 	for e := t.elems[ref]; e != nil; e = t.elems[e.parent] {
 		path = append(path, ref)
 		if ref == t.root {
@@ -348,11 +350,11 @@ func (t *polledTree) pathTo(ref observer.NodeRef) []observer.NodeRef {
 // calls of 32 as in batches of 512, and an event's read waits for 32 elements, not 512.
 type paced struct{ r observer.Reader }
 
-func (p paced) Read(ctx context.Context, refs []observer.NodeRef) []observer.Node {
+func (p paced) Read(ctx context.Context, refs []model.NodeRef) []model.Node {
 	return gentle(p).Read(ctx, refs)
 }
 
-func (p paced) KnownChildren(ref observer.NodeRef) []observer.NodeRef {
+func (p paced) KnownChildren(ref model.NodeRef) []model.NodeRef {
 	if k, ok := p.r.(observer.ChildKnower); ok {
 		return k.KnownChildren(ref)
 	}
@@ -363,12 +365,12 @@ func (p paced) KnownChildren(ref observer.NodeRef) []observer.NodeRef {
 // is known, with no call to the app.
 type modelReader struct{ t *polledTree }
 
-func (m modelReader) Read(_ context.Context, refs []observer.NodeRef) []observer.Node {
-	out := make([]observer.Node, len(refs))
+func (m modelReader) Read(_ context.Context, refs []model.NodeRef) []model.Node {
+	out := make([]model.Node, len(refs))
 	for i, r := range refs {
 		e := m.t.elems[r]
 		if e == nil {
-			out[i] = observer.Node{Ref: r, Err: observer.Errorf(observer.CodeElementNotFound, "Inspect again.", "element not in the window's copy")}
+			out[i] = model.Node{Ref: r, Err: model.Errorf(model.CodeElementNotFound, "Inspect again.", "element not in the window's copy")}
 			continue
 		}
 		out[i] = *e.node
@@ -378,13 +380,13 @@ func (m modelReader) Read(_ context.Context, refs []observer.NodeRef) []observer
 }
 
 // ReadBounds lets the visible-clip walk scan a long list of the copy as it scans the app's.
-func (m modelReader) ReadBounds(_ context.Context, refs []observer.NodeRef) []observer.Bounds {
-	out := make([]observer.Bounds, len(refs))
+func (m modelReader) ReadBounds(_ context.Context, refs []model.NodeRef) []model.Bounds {
+	out := make([]model.Bounds, len(refs))
 	for i, r := range refs {
 		if e := m.t.elems[r]; e != nil {
-			out[i] = observer.Bounds{Rect: e.node.Bounds, Offscreen: e.node.Offscreen}
+			out[i] = model.Bounds{Rect: e.node.Bounds, Offscreen: e.node.Offscreen}
 		} else {
-			out[i].Err = observer.Errorf(observer.CodeElementNotFound, "Inspect again.", "element not in the window's copy")
+			out[i].Err = model.Errorf(model.CodeElementNotFound, "Inspect again.", "element not in the window's copy")
 		}
 	}
 	return out

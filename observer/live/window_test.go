@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/live"
 	"github.com/axbus/axbus/observer/sim"
@@ -16,7 +18,7 @@ func openLive(t *testing.T) (*live.Window, *sim.Desktop, func() live.Changes) {
 	t.Helper()
 	o, desk := demo(t)
 	ctx := context.Background()
-	app, wins, err := o.Windows(ctx, observer.AppQuery{PID: notes})
+	app, wins, err := o.Windows(ctx, model.AppQuery{PID: notes})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +27,7 @@ func openLive(t *testing.T) (*live.Window, *sim.Desktop, func() live.Changes) {
 		t.Fatal(err)
 	}
 	noted := make(chan struct{}, 1)
-	tok, err := o.Subscribe(func(e observer.Event) {
+	tok, err := o.Subscribe(func(e model.Event) {
 		if e.App.PID == notes {
 			lw.Note(e)
 			select {
@@ -98,13 +100,13 @@ func TestLiveWindowFollowsEventsWithFewReads(t *testing.T) {
 func TestLiveWindowKeepsMarksUntilLoaded(t *testing.T) {
 	o, desk := demo(t)
 	ctx := context.Background()
-	app, wins, err := o.Windows(ctx, observer.AppQuery{PID: notes})
+	app, wins, err := o.Windows(ctx, model.AppQuery{PID: notes})
 	if err != nil {
 		t.Fatal(err)
 	}
 	lw := live.NewWindow(o, app, wins[0])
 	save := desk.Ref(notes, "save")
-	lw.Note(observer.Event{Type: observer.EventTitleChanged, App: app.Ref(), Ref: save})
+	lw.Note(model.Event{Type: model.EventTitleChanged, App: app.Ref(), Ref: save})
 	if c := lw.Refresh(ctx); !c.Empty() || c.Reads != 0 || !lw.Pending() {
 		t.Fatalf("a refresh before the load: %+v, pending %v", c, lw.Pending())
 	}
@@ -118,12 +120,12 @@ func TestLiveWindowKeepsMarksUntilLoaded(t *testing.T) {
 
 func TestLiveWindowSnapshotHoldsTheMatch(t *testing.T) {
 	lw, _, _ := openLive(t)
-	var row350, save observer.NodeRef
-	lw.Each(func(n *observer.Node) bool {
+	var row350, save model.NodeRef
+	lw.Each(func(n *model.Node) bool {
 		switch {
 		case n.Name == "Row 350" || n.Value == "Row 350":
 			row350 = n.Ref
-		case n.Role == observer.RoleButton && n.Name == "Save":
+		case n.Role == model.RoleButton && n.Name == "Save":
 			save = n.Ref
 		}
 		return true
@@ -136,7 +138,7 @@ func TestLiveWindowSnapshotHoldsTheMatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if el == nil || el.Name != "Save" || visible.Scope != nil || visible.Budget.MaxElements != 200 || !slices.ContainsFunc(visible.Elements, func(e observer.Element) bool { return e.Name == "Save" }) {
+	if el == nil || el.Name != "Save" || visible.Scope != nil || visible.Budget.MaxElements != 200 || !slices.ContainsFunc(visible.Elements, func(e model.Element) bool { return e.Name == "Save" }) {
 		t.Fatalf("a visible match: scope %+v, budget %+v", visible.Scope, visible.Budget)
 	}
 	far, _, err := lw.Snapshot(ctx, row350)
@@ -146,7 +148,7 @@ func TestLiveWindowSnapshotHoldsTheMatch(t *testing.T) {
 	if far.Scope == nil || len(far.Elements) > observer.ListingRootLimit || far.Elements[0].ID != far.Scope.Element {
 		t.Fatalf("a match past the budget: scope %+v, %d elements", far.Scope, len(far.Elements))
 	}
-	found := slices.ContainsFunc(far.Elements, func(e observer.Element) bool {
+	found := slices.ContainsFunc(far.Elements, func(e model.Element) bool {
 		return e.Text == "Row 350" || e.Name == "Row 350" || (e.Value != nil && *e.Value == "Row 350")
 	})
 	if !found {
@@ -155,7 +157,7 @@ func TestLiveWindowSnapshotHoldsTheMatch(t *testing.T) {
 }
 
 // holds reports whether the live copy holds ref.
-func holds(lw *live.Window, ref observer.NodeRef) bool {
+func holds(lw *live.Window, ref model.NodeRef) bool {
 	_, ok := lw.Node(ref)
 	return ok
 }

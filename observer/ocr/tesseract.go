@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // Tesseract runs the tesseract program on each image.
@@ -30,7 +30,7 @@ func Find() *Tesseract {
 }
 
 // Recognize reads the PNG from stdin and Tesseract's TSV of words from stdout, joined into lines.
-func (t *Tesseract) Recognize(ctx context.Context, png []byte) ([]observer.RecognizedLine, error) {
+func (t *Tesseract) Recognize(ctx context.Context, png []byte) ([]model.RecognizedLine, error) {
 	cmd := exec.CommandContext(ctx, t.path, "stdin", "stdout", "-l", "eng", "--psm", "3", "tsv")
 	cmd.Stdin = bytes.NewReader(png)
 	var out, errb bytes.Buffer
@@ -38,7 +38,7 @@ func (t *Tesseract) Recognize(ctx context.Context, png []byte) ([]observer.Recog
 	if err := cmd.Run(); err != nil {
 		var exit *exec.ExitError
 		if errors.As(err, &exit) {
-			return nil, observer.Errorf(observer.CodeInternal, "Check the Tesseract install (tesseract --list-langs lists eng).",
+			return nil, model.Errorf(model.CodeInternal, "Check the Tesseract install (tesseract --list-langs lists eng).",
 				"tesseract failed: %s", strings.TrimSpace(errb.String()))
 		}
 		return nil, err
@@ -48,10 +48,10 @@ func (t *Tesseract) Recognize(ctx context.Context, png []byte) ([]observer.Recog
 
 // ParseTSV joins the words of Tesseract's TSV output (level 5 rows) into their lines: the words'
 // text in order, the mean of their confidences (0 to 1) and the union of their boxes, in pixels.
-func ParseTSV(tsv []byte) ([]observer.RecognizedLine, error) {
+func ParseTSV(tsv []byte) ([]model.RecognizedLine, error) {
 	type key struct{ page, block, par, line int }
 	var order []key
-	lines := map[key]*observer.RecognizedLine{}
+	lines := map[key]*model.RecognizedLine{}
 	words := map[key]int{}
 	sc := bufio.NewScanner(bytes.NewReader(tsv))
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
@@ -67,7 +67,7 @@ func ParseTSV(tsv []byte) ([]observer.RecognizedLine, error) {
 		for i := range 10 {
 			v, err := strconv.Atoi(f[i])
 			if err != nil {
-				return nil, observer.Errorf(observer.CodeInternal, "Check the Tesseract version (5 writes this TSV).", "tesseract TSV: field %d of %q", i+1, sc.Text())
+				return nil, model.Errorf(model.CodeInternal, "Check the Tesseract version (5 writes this TSV).", "tesseract TSV: field %d of %q", i+1, sc.Text())
 			}
 			n[i] = v
 		}
@@ -77,10 +77,10 @@ func ParseTSV(tsv []byte) ([]observer.RecognizedLine, error) {
 			continue
 		}
 		k := key{n[1], n[2], n[3], n[4]}
-		box := observer.Rect{X: float64(n[6]), Y: float64(n[7]), W: float64(n[8]), H: float64(n[9])}
+		box := model.Rect{X: float64(n[6]), Y: float64(n[7]), W: float64(n[8]), H: float64(n[9])}
 		l, ok := lines[k]
 		if !ok {
-			l = &observer.RecognizedLine{Box: box}
+			l = &model.RecognizedLine{Box: box}
 			lines[k] = l
 			order = append(order, k)
 		} else {
@@ -91,7 +91,7 @@ func ParseTSV(tsv []byte) ([]observer.RecognizedLine, error) {
 		l.Confidence += conf / 100
 		words[k]++
 	}
-	out := make([]observer.RecognizedLine, 0, len(order))
+	out := make([]model.RecognizedLine, 0, len(order))
 	for _, k := range order {
 		l := lines[k]
 		l.Confidence /= float64(words[k])
@@ -100,7 +100,7 @@ func ParseTSV(tsv []byte) ([]observer.RecognizedLine, error) {
 	return out, sc.Err()
 }
 
-func union(a, b observer.Rect) observer.Rect {
+func union(a, b model.Rect) model.Rect {
 	x, y := min(a.X, b.X), min(a.Y, b.Y)
-	return observer.Rect{X: x, Y: y, W: max(a.X+a.W, b.X+b.W) - x, H: max(a.Y+a.H, b.Y+b.H) - y}
+	return model.Rect{X: x, Y: y, W: max(a.X+a.W, b.X+b.W) - x, H: max(a.Y+a.H, b.Y+b.H) - y}
 }

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 const sample = "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n" +
@@ -23,7 +23,7 @@ func TestParseTSVJoinsWordsIntoLines(t *testing.T) {
 	if err != nil || len(got) != 2 {
 		t.Fatalf("%v %+v", err, got)
 	}
-	if got[0].Text != "Save file" || got[0].Box != (observer.Rect{X: 30, Y: 22, W: 70, H: 14}) || math.Abs(got[0].Confidence-0.93) > 1e-9 {
+	if got[0].Text != "Save file" || got[0].Box != (model.Rect{X: 30, Y: 22, W: 70, H: 14}) || math.Abs(got[0].Confidence-0.93) > 1e-9 {
 		t.Fatalf("the first line: %+v", got[0])
 	}
 	if got[1].Text != "Row 1" || math.Abs(got[1].Confidence-0.75) > 1e-9 {

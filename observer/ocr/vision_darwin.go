@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/ebitengine/purego"
 	"github.com/ebitengine/purego/objc"
 
@@ -137,16 +139,16 @@ func load() (err error) {
 
 // Recognize recognises the lines of text in a PNG, with boxes in its pixels from the top-left
 // corner. When ctx ends first the request is cancelled and ctx's error returned at once.
-func (v *Vision) Recognize(ctx context.Context, png []byte) ([]observer.RecognizedLine, error) {
+func (v *Vision) Recognize(ctx context.Context, png []byte) ([]model.RecognizedLine, error) {
 	if len(png) == 0 {
-		return nil, observer.Errorf(observer.CodeBadRequest, "Pass a PNG image.", "no image to recognise text in")
+		return nil, model.Errorf(model.CodeBadRequest, "Pass a PNG image.", "no image to recognise text in")
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	j := &visionJob{}
 	type result struct {
-		lines []observer.RecognizedLine
+		lines []model.RecognizedLine
 		err   error
 	}
 	done := make(chan result, 1) // never blocks the job once nobody waits
@@ -180,13 +182,13 @@ func withPool(fn func()) {
 }
 
 // run performs the request and reads its observations.
-func (j *visionJob) run(png []byte) (lines []observer.RecognizedLine, err error) {
+func (j *visionJob) run(png []byte) (lines []model.RecognizedLine, err error) {
 	withPool(func() { lines, err = j.perform(png) })
 	return lines, err
 }
 
 // perform does run's work; the caller holds a pool.
-func (j *visionJob) perform(png []byte) ([]observer.RecognizedLine, error) {
+func (j *visionJob) perform(png []byte) ([]model.RecognizedLine, error) {
 	n := &visionNames
 	img, w, h, err := imageOfPNG(png)
 	if err != nil {
@@ -223,7 +225,7 @@ func (j *visionJob) perform(png []byte) ([]observer.RecognizedLine, error) {
 	if results == 0 {
 		return nil, nil
 	}
-	var out []observer.RecognizedLine
+	var out []model.RecognizedLine
 	for i := range objc.Send[uint64](results, n.count) {
 		obs := results.Send(n.at, i)
 		if obs == 0 {
@@ -259,12 +261,12 @@ func imageOfPNG(png []byte) (img uintptr, w, h int, err error) {
 	defer cfRelease(provider)
 	img = cgImageCreateWithPNGDataProvider(provider, nil, false, renderingIntentDefault)
 	if img == 0 {
-		return 0, 0, 0, observer.Errorf(observer.CodeBadRequest, "Pass a PNG image.", "the image is not a PNG CoreGraphics can decode")
+		return 0, 0, 0, model.Errorf(model.CodeBadRequest, "Pass a PNG image.", "the image is not a PNG CoreGraphics can decode")
 	}
 	w, h = int(cgImageGetWidth(img)), int(cgImageGetHeight(img))
 	if w <= 0 || h <= 0 {
 		cfRelease(img)
-		return 0, 0, 0, observer.Errorf(observer.CodeBadRequest, "Pass a PNG image with pixels.", "the image is empty")
+		return 0, 0, 0, model.Errorf(model.CodeBadRequest, "Pass a PNG image with pixels.", "the image is empty")
 	}
 	return img, w, h, nil
 }
@@ -317,11 +319,11 @@ func nsString(s objc.ID) string {
 	return objc.Send[string](s, visionNames.utf8)
 }
 
-func errNoVision(why string) *observer.Error {
-	return observer.Errorf(observer.CodeNotSupported, "Run axbus on macOS 10.15 or later, or install Tesseract (brew install tesseract).",
+func errNoVision(why string) *model.Error {
+	return model.Errorf(model.CodeNotSupported, "Run axbus on macOS 10.15 or later, or install Tesseract (brew install tesseract).",
 		"no text recognition with Vision: %s", why)
 }
 
-func errVision(why string) *observer.Error {
-	return observer.Errorf(observer.CodeInternal, "Retry; if it persists, report it with the daemon's log.", "text recognition: %s", why)
+func errVision(why string) *model.Error {
+	return model.Errorf(model.CodeInternal, "Retry; if it persists, report it with the daemon's log.", "text recognition: %s", why)
 }

@@ -5,11 +5,12 @@ import (
 	"math"
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer/screen"
 )
 
-func near(a, b observer.Rect) bool {
+func near(a, b model.Rect) bool {
 	const eps = 1e-9
 	return math.Abs(a.X-b.X) < eps && math.Abs(a.Y-b.Y) < eps && math.Abs(a.W-b.W) < eps && math.Abs(a.H-b.H) < eps
 }
@@ -21,19 +22,19 @@ func TestVisionBoxTurnsBottomLeftFractionsIntoTopLeftPixels(t *testing.T) {
 	for _, c := range []struct {
 		name         string
 		x, y, bw, bh float64
-		want         observer.Rect
+		want         model.Rect
 	}{
-		{"the whole image", 0, 0, 1, 1, observer.Rect{X: 0, Y: 0, W: 800, H: 600}},
-		{"the bottom-left corner", 0, 0, 0.25, 0.1, observer.Rect{X: 0, Y: 540, W: 200, H: 60}},
-		{"the top-left corner", 0, 0.9, 0.25, 0.1, observer.Rect{X: 0, Y: 0, W: 200, H: 60}},
-		{"the top-right corner", 0.75, 0.9, 0.25, 0.1, observer.Rect{X: 600, Y: 0, W: 200, H: 60}},
-		{"the bottom-right corner", 0.75, 0, 0.25, 0.1, observer.Rect{X: 600, Y: 540, W: 200, H: 60}},
-		{"a line in the middle", 0.1, 0.5, 0.5, 0.05, observer.Rect{X: 80, Y: 270, W: 400, H: 30}},
-		{"a little past the left and bottom edges", -0.01, -0.02, 0.26, 0.12, observer.Rect{X: 0, Y: 540, W: 200, H: 60}},
-		{"a little past the right and top edges", 0.75, 0.9, 0.26, 0.11, observer.Rect{X: 600, Y: 0, W: 200, H: 60}},
-		{"wholly outside", 1.2, 1.5, 0.1, 0.1, observer.Rect{X: 800, Y: 0, W: 0, H: 0}},
-		{"a negative size", 0.25, 0.1, -0.25, -0.1, observer.Rect{X: 0, Y: 540, W: 200, H: 60}},
-		{"NaN", math.NaN(), 0, 0.5, math.NaN(), observer.Rect{X: 0, Y: 600, W: 0, H: 0}},
+		{"the whole image", 0, 0, 1, 1, model.Rect{X: 0, Y: 0, W: 800, H: 600}},
+		{"the bottom-left corner", 0, 0, 0.25, 0.1, model.Rect{X: 0, Y: 540, W: 200, H: 60}},
+		{"the top-left corner", 0, 0.9, 0.25, 0.1, model.Rect{X: 0, Y: 0, W: 200, H: 60}},
+		{"the top-right corner", 0.75, 0.9, 0.25, 0.1, model.Rect{X: 600, Y: 0, W: 200, H: 60}},
+		{"the bottom-right corner", 0.75, 0, 0.25, 0.1, model.Rect{X: 600, Y: 540, W: 200, H: 60}},
+		{"a line in the middle", 0.1, 0.5, 0.5, 0.05, model.Rect{X: 80, Y: 270, W: 400, H: 30}},
+		{"a little past the left and bottom edges", -0.01, -0.02, 0.26, 0.12, model.Rect{X: 0, Y: 540, W: 200, H: 60}},
+		{"a little past the right and top edges", 0.75, 0.9, 0.26, 0.11, model.Rect{X: 600, Y: 0, W: 200, H: 60}},
+		{"wholly outside", 1.2, 1.5, 0.1, 0.1, model.Rect{X: 800, Y: 0, W: 0, H: 0}},
+		{"a negative size", 0.25, 0.1, -0.25, -0.1, model.Rect{X: 0, Y: 540, W: 200, H: 60}},
+		{"NaN", math.NaN(), 0, 0.5, math.NaN(), model.Rect{X: 0, Y: 600, W: 0, H: 0}},
 	} {
 		if got := VisionBox(c.x, c.y, c.bw, c.bh, w, h); !near(got, c.want) {
 			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
@@ -49,17 +50,17 @@ func TestVisionBoxRoundTripsThroughRecognize(t *testing.T) {
 	if got.Error != nil || len(got.Lines) != 1 {
 		t.Fatalf("%+v", got)
 	}
-	if want := (observer.Rect{X: 0.2, Y: 0.2, W: 0.3, H: 0.1}); !near(got.Lines[0].Box, want) {
+	if want := (model.Rect{X: 0.2, Y: 0.2, W: 0.3, H: 0.1}); !near(got.Lines[0].Box, want) {
 		t.Errorf("%+v, want %+v", got.Lines[0].Box, want)
 	}
 }
 
-type fixed []observer.RecognizedLine
+type fixed []model.RecognizedLine
 
-func (f fixed) Recognize(context.Context, []byte) ([]observer.RecognizedLine, error) { return f, nil }
+func (f fixed) Recognize(context.Context, []byte) ([]model.RecognizedLine, error) { return f, nil }
 
 func TestVisionLine(t *testing.T) {
-	box := observer.Rect{X: 1, Y: 2, W: 3, H: 4}
+	box := model.Rect{X: 1, Y: 2, W: 3, H: 4}
 	if l, ok := VisionLine("  Save file ", 0.5, box); !ok || l.Text != "Save file" || l.Confidence != 0.5 || l.Box != box {
 		t.Errorf("%+v %v", l, ok)
 	}

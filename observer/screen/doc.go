@@ -4,7 +4,7 @@
 // and text recognised in them by an observer.TextRecognizer (observer/ocr) within its limits,
 // its lines in reading order.
 //
-//	shot, err := screen.Screenshot(ctx, obs, screen.Request{App: observer.AppQuery{Name: "Notes"}})
+//	shot, err := screen.Screenshot(ctx, obs, screen.Request{App: model.AppQuery{Name: "Notes"}})
 //	rt := screen.Recognize(ctx, recognizer, shot.PNG, shot.Width, shot.Height)
 //
 // It imports observer and the standard library only.

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -19,10 +21,10 @@ const (
 // Recognize runs r on a PNG of w x h pixels within the limits: at most RecognizeTimeout, and
 // MaxRecognizedLines lines of MaxRecognizedBytes in all, the first in reading order. It never
 // fails: a failure is the result's Error.
-func Recognize(ctx context.Context, r observer.TextRecognizer, png []byte, w, h int) *observer.RecognizedText {
-	out := &observer.RecognizedText{From: observer.RecognizedFrom, Lines: []observer.RecognizedLine{}}
+func Recognize(ctx context.Context, r observer.TextRecognizer, png []byte, w, h int) *model.RecognizedText {
+	out := &model.RecognizedText{From: model.RecognizedFrom, Lines: []model.RecognizedLine{}}
 	if r == nil {
-		out.Error = observer.Errorf(observer.CodeNotSupported, "Install Tesseract (apt-get install tesseract-ocr tesseract-ocr-eng).",
+		out.Error = model.Errorf(model.CodeNotSupported, "Install Tesseract (apt-get install tesseract-ocr tesseract-ocr-eng).",
 			"no text recognition on this machine")
 		return out
 	}
@@ -31,10 +33,10 @@ func Recognize(ctx context.Context, r observer.TextRecognizer, png []byte, w, h 
 	lines, err := r.Recognize(ctx, png)
 	if err != nil {
 		if ctx.Err() != nil {
-			out.Error = observer.Errorf(observer.CodeTimeout, "Recognise a smaller area (a window, a region).",
+			out.Error = model.Errorf(model.CodeTimeout, "Recognise a smaller area (a window, a region).",
 				"text recognition took longer than %v", RecognizeTimeout)
 		} else {
-			out.Error = observer.AsError(err)
+			out.Error = model.AsError(err)
 		}
 		return out
 	}
@@ -48,9 +50,9 @@ func Recognize(ctx context.Context, r observer.TextRecognizer, png []byte, w, h 
 
 // OrderLines sorts lines by row, then left to right: two lines are in one row when they
 // overlap vertically by half the lower one's height or more.
-func OrderLines(lines []observer.RecognizedLine) []observer.RecognizedLine {
-	slices.SortStableFunc(lines, func(a, b observer.RecognizedLine) int { return cmp.Compare(a.Box.Y, b.Box.Y) })
-	var out []observer.RecognizedLine
+func OrderLines(lines []model.RecognizedLine) []model.RecognizedLine {
+	slices.SortStableFunc(lines, func(a, b model.RecognizedLine) int { return cmp.Compare(a.Box.Y, b.Box.Y) })
+	var out []model.RecognizedLine
 	for len(lines) > 0 {
 		top := lines[0].Box
 		n := 1
@@ -58,19 +60,19 @@ func OrderLines(lines []observer.RecognizedLine) []observer.RecognizedLine {
 			n++
 		}
 		row := slices.Clone(lines[:n])
-		slices.SortStableFunc(row, func(a, b observer.RecognizedLine) int { return cmp.Compare(a.Box.X, b.Box.X) })
+		slices.SortStableFunc(row, func(a, b model.RecognizedLine) int { return cmp.Compare(a.Box.X, b.Box.X) })
 		out, lines = append(out, row...), lines[n:]
 	}
 	return out
 }
 
-func sameRow(a, b observer.Rect) bool {
+func sameRow(a, b model.Rect) bool {
 	overlap := min(a.Y+a.H, b.Y+b.H) - max(a.Y, b.Y)
 	return overlap >= min(a.H, b.H)/2
 }
 
 // limitLines keeps the first lines within the line and byte limits, and says why it cut.
-func limitLines(lines []observer.RecognizedLine) ([]observer.RecognizedLine, string) {
+func limitLines(lines []model.RecognizedLine) ([]model.RecognizedLine, string) {
 	size := 0
 	for i, l := range lines {
 		if i == MaxRecognizedLines {
@@ -81,7 +83,7 @@ func limitLines(lines []observer.RecognizedLine) ([]observer.RecognizedLine, str
 		}
 	}
 	if lines == nil {
-		lines = []observer.RecognizedLine{}
+		lines = []model.RecognizedLine{}
 	}
 	return lines, ""
 }

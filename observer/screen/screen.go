@@ -9,6 +9,8 @@ import (
 	"image/png"
 	"math"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -26,9 +28,9 @@ const (
 // Request asks for the pixels of an app's window (App, Window as inspect takes them),
 // of a region of the display (Region, global coordinates), or of the whole display (neither).
 type Request struct {
-	App    observer.AppQuery
+	App    model.AppQuery
 	Window string
-	Region *observer.Rect
+	Region *model.Rect
 	// MaxSide bounds the longest side (0: DefaultShotSide; -1: full size); MaxBytes the PNG's
 	// size (0: DefaultShotBytes).
 	MaxSide, MaxBytes int
@@ -44,9 +46,9 @@ type Shot struct {
 	PNG           []byte
 	Width, Height int
 	Scale         float64
-	Bounds        observer.Rect
-	App           *observer.AppRef
-	Window        *observer.WindowRef
+	Bounds        model.Rect
+	App           *model.AppRef
+	Window        *model.WindowRef
 	// Blanked counts the secure fields painted over before the image was encoded.
 	Blanked int
 }
@@ -56,7 +58,7 @@ type Shot struct {
 func Screenshot(ctx context.Context, o *observer.Observer, req Request) (*Shot, error) {
 	sr, ok := o.Backend().(observer.ScreenReader)
 	if !ok {
-		return nil, observer.Errorf(observer.CodeNotSupported,
+		return nil, model.Errorf(model.CodeNotSupported,
 			"Run the daemon on a desktop whose backend reads the screen (AT-SPI on X11, macOS).", "this backend cannot read the screen")
 	}
 	maxBytes := req.MaxBytes
@@ -64,7 +66,7 @@ func Screenshot(ctx context.Context, o *observer.Observer, req Request) (*Shot, 
 		maxBytes = DefaultShotBytes
 	}
 	if maxBytes < 0 || maxBytes > MaxShotBytes || req.MaxSide < -1 {
-		return nil, observer.Errorf(observer.CodeBadRequest, "Give max_bytes from 1 to 64 MiB, max_side -1 (full size) or more.",
+		return nil, model.Errorf(model.CodeBadRequest, "Give max_bytes from 1 to 64 MiB, max_side -1 (full size) or more.",
 			"screenshot limits out of range")
 	}
 	screen, err := sr.ScreenBounds(ctx)
@@ -72,7 +74,7 @@ func Screenshot(ctx context.Context, o *observer.Observer, req Request) (*Shot, 
 		return nil, err
 	}
 	shot := &Shot{}
-	var rect observer.Rect
+	var rect model.Rect
 	switch {
 	case req.App.Name != "" || req.App.PID != 0:
 		app, win, err := o.Window(ctx, req.App, req.Window)
@@ -80,7 +82,7 @@ func Screenshot(ctx context.Context, o *observer.Observer, req Request) (*Shot, 
 			return nil, err
 		}
 		if win.Bounds == nil {
-			return nil, observer.Errorf(observer.CodeNotSupported, "Take a region of the display (region) instead.",
+			return nil, model.Errorf(model.CodeNotSupported, "Take a region of the display (region) instead.",
 				"window %q has no bounds", win.Title)
 		}
 		ref, wref := app.Ref(), win.RefOf()
@@ -92,7 +94,7 @@ func Screenshot(ctx context.Context, o *observer.Observer, req Request) (*Shot, 
 	}
 	rect = pixelRect(rect.Intersect(screen))
 	if rect.Empty() {
-		return nil, observer.Errorf(observer.CodeBadRequest, "Ask for a window or a region that is on the display.",
+		return nil, model.Errorf(model.CodeBadRequest, "Ask for a window or a region that is on the display.",
 			"nothing of the display is in %v", rect)
 	}
 	if req.Admit != nil {
@@ -124,19 +126,19 @@ func Screenshot(ctx context.Context, o *observer.Observer, req Request) (*Shot, 
 }
 
 // pixelRect is r on whole pixels, covering it.
-func pixelRect(r observer.Rect) observer.Rect {
+func pixelRect(r model.Rect) model.Rect {
 	x, y := math.Floor(r.X), math.Floor(r.Y)
-	return observer.Rect{X: x, Y: y, W: math.Ceil(r.X+r.W) - x, H: math.Ceil(r.Y+r.H) - y}
+	return model.Rect{X: x, Y: y, W: math.Ceil(r.X+r.W) - x, H: math.Ceil(r.Y+r.H) - y}
 }
 
 // secureFields are the bounds of the secure fields of every window that shows in rect. A window
 // that cannot be walked fails the screenshot: it may show a password's dots.
-func secureFields(ctx context.Context, o *observer.Observer, rect observer.Rect) ([]observer.Rect, error) {
+func secureFields(ctx context.Context, o *observer.Observer, rect model.Rect) ([]model.Rect, error) {
 	apps, err := o.Apps(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out []observer.Rect
+	var out []model.Rect
 	for _, app := range apps {
 		wins, err := o.Backend().Windows(ctx, app.PID)
 		if err != nil {
@@ -146,12 +148,12 @@ func secureFields(ctx context.Context, o *observer.Observer, rect observer.Rect)
 			if w.Bounds != nil && !w.Bounds.Touches(rect) {
 				continue
 			}
-			walk := observer.Walk(ctx, o.Backend(), w.Ref, observer.WalkOptions{Budget: observer.UnscopedBudget(), VisibleOnly: true})
+			walk := observer.Walk(ctx, o.Backend(), w.Ref, observer.WalkOptions{Budget: model.UnscopedBudget(), VisibleOnly: true})
 			if len(walk.Nodes) == 0 && ctx.Err() != nil {
 				return nil, shotTimeout(ctx) // the request's time, not the app, ran out (CI saw a storm's told APP_NOT_RESPONDING)
 			}
 			if len(walk.Nodes) == 0 && w.Bounds != nil {
-				return nil, observer.Errorf(observer.CodeAppNotResponding, "Retry, or take a window of another app.",
+				return nil, model.Errorf(model.CodeAppNotResponding, "Retry, or take a window of another app.",
 					"could not read window %q of %s to find its secure fields", w.Title, app.Name).With("pid", app.PID)
 			}
 			for _, n := range walk.Nodes {
@@ -169,7 +171,7 @@ var blankColour = color.RGBA{R: 0x80, G: 0x80, B: 0x80, A: 0xff}
 
 // Blank paints each of secure (global coordinates) that shows in img, the capture of rect, with
 // a flat colour, and counts those it painted.
-func Blank(img *image.RGBA, rect observer.Rect, secure []observer.Rect) int {
+func Blank(img *image.RGBA, rect model.Rect, secure []model.Rect) int {
 	n := 0
 	for _, s := range secure {
 		r := pixelRect(s.Intersect(rect))
@@ -204,14 +206,14 @@ func EncodeWithin(ctx context.Context, img *image.RGBA, maxSide, maxBytes int) (
 			if ctx.Err() != nil {
 				return nil, 0, 0, 0, shotTimeout(ctx)
 			}
-			return nil, 0, 0, 0, observer.Errorf(observer.CodeInternal, "", "encoding the screenshot: %v", err)
+			return nil, 0, 0, 0, model.Errorf(model.CodeInternal, "", "encoding the screenshot: %v", err)
 		}
 		if buf.Len() <= maxBytes {
 			return buf.Bytes(), w, h, float64(w) / float64(b.Dx()), nil
 		}
 		scale *= math.Sqrt(float64(maxBytes)/float64(buf.Len())) * 0.95
 	}
-	return nil, 0, 0, 0, observer.Errorf(observer.CodeBadRequest, "Ask for a larger max_bytes.",
+	return nil, 0, 0, 0, model.Errorf(model.CodeBadRequest, "Ask for a larger max_bytes.",
 		"the screenshot does not fit in %d bytes", maxBytes)
 }
 
@@ -261,6 +263,6 @@ func (c ctxWriter) Write(p []byte) (int, error) {
 
 // shotTimeout is the error of a screenshot whose request's time ran out while it worked.
 func shotTimeout(ctx context.Context) error {
-	return observer.Errorf(observer.CodeTimeout, "Take a smaller area (a window, a region, max_side), or retry when the daemon is less busy.",
+	return model.Errorf(model.CodeTimeout, "Take a smaller area (a window, a region, max_side), or retry when the daemon is less busy.",
 		"the screenshot ran out of time: %v", context.Cause(ctx))
 }

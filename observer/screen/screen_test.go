@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 	"github.com/axbus/axbus/observer/sim"
 )
@@ -60,7 +62,7 @@ func TestEncodeWithinKeepsTheLimits(t *testing.T) {
 	if err != nil || len(data) > limit || scale >= 1 || w >= 800 {
 		t.Fatalf("within %d bytes: %d bytes, width %d, scale %v, %v", limit, len(data), w, scale, err)
 	}
-	if _, _, _, _, err := EncodeWithin(context.Background(), img, -1, 10); observer.CodeOf(err) != observer.CodeBadRequest {
+	if _, _, _, _, err := EncodeWithin(context.Background(), img, -1, 10); model.CodeOf(err) != model.CodeBadRequest {
 		t.Fatalf("within 10 bytes: %v", err)
 	}
 }
@@ -68,12 +70,12 @@ func TestEncodeWithinKeepsTheLimits(t *testing.T) {
 // TestBlankPaintsTheSecureFieldsOnly: the part of a secure field inside the capture is painted
 // flat and nothing else changes; a field outside it is not counted.
 func TestBlankPaintsTheSecureFieldsOnly(t *testing.T) {
-	rect := observer.Rect{X: 100, Y: 50, W: 200, H: 100}
+	rect := model.Rect{X: 100, Y: 50, W: 200, H: 100}
 	img := image.NewRGBA(image.Rect(0, 0, 200, 100))
 	for i := range img.Pix {
 		img.Pix[i] = 7
 	}
-	n := Blank(img, rect, []observer.Rect{{X: 250, Y: 120, W: 100, H: 100}, {X: 0, Y: 0, W: 10, H: 10}})
+	n := Blank(img, rect, []model.Rect{{X: 250, Y: 120, W: 100, H: 100}, {X: 0, Y: 0, W: 10, H: 10}})
 	if n != 1 {
 		t.Fatalf("painted %d fields, want 1", n)
 	}
@@ -86,7 +88,7 @@ func TestBlankPaintsTheSecureFieldsOnly(t *testing.T) {
 			}
 		}
 	}
-	if r := pixelRect(observer.Rect{X: 1.5, Y: 2.2, W: 3, H: 1}); r != (observer.Rect{X: 1, Y: 2, W: 4, H: 2}) {
+	if r := pixelRect(model.Rect{X: 1.5, Y: 2.2, W: 3, H: 1}); r != (model.Rect{X: 1, Y: 2, W: 4, H: 2}) {
 		t.Fatalf("pixelRect: %v", r)
 	}
 }
@@ -106,10 +108,10 @@ func TestEncodeWithinStopsAtTheDeadline(t *testing.T) {
 	img := image.NewRGBA(image.Rect(0, 0, 2560, 1600))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := ScaleDown(ctx, img, 1280, 800); observer.CodeOf(err) != observer.CodeTimeout {
+	if _, err := ScaleDown(ctx, img, 1280, 800); model.CodeOf(err) != model.CodeTimeout {
 		t.Fatalf("scaling after the deadline: %v, want TIMEOUT", err)
 	}
-	if _, _, _, _, err := EncodeWithin(ctx, img, -1, MaxShotBytes); observer.CodeOf(err) != observer.CodeTimeout {
+	if _, _, _, _, err := EncodeWithin(ctx, img, -1, MaxShotBytes); model.CodeOf(err) != model.CodeTimeout {
 		t.Fatalf("encoding after the deadline: %v, want TIMEOUT", err)
 	}
 }
@@ -124,8 +126,8 @@ func TestSecureFieldsOutOfTimeIsTimeout(t *testing.T) {
 	defer desk.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	_, err = secureFields(ctx, observer.New(endsWhileListing{desk, cancel}), observer.Rect{W: 4000, H: 4000})
-	if observer.CodeOf(err) != observer.CodeTimeout {
+	_, err = secureFields(ctx, observer.New(endsWhileListing{desk, cancel}), model.Rect{W: 4000, H: 4000})
+	if model.CodeOf(err) != model.CodeTimeout {
 		t.Fatalf("secure fields out of time: %v, want TIMEOUT", err)
 	}
 }
@@ -136,7 +138,7 @@ type endsWhileListing struct {
 	end context.CancelFunc
 }
 
-func (b endsWhileListing) Windows(ctx context.Context, pid int) ([]observer.Window, error) {
+func (b endsWhileListing) Windows(ctx context.Context, pid int) ([]model.Window, error) {
 	defer b.end()
 	return b.Desktop.Windows(ctx, pid)
 }

@@ -4,13 +4,13 @@ import (
 	"context"
 	"math"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // Perform performs an AX action on an element: the built-in behaviour (AXPress toggles a
 // checkbox, AXIncrement moves a slider, AXScrollToVisible scrolls, AXRaise raises a window)
 // and then the app's reactions to it. An action the element does not list is NOT_SUPPORTED.
-func (d *Desktop) Perform(ctx context.Context, ref observer.NodeRef, action string) error {
+func (d *Desktop) Perform(ctx context.Context, ref model.NodeRef, action string) error {
 	a, n, err := d.enter(ctx, ref, action)
 	if err != nil {
 		return err
@@ -28,9 +28,9 @@ func (d *Desktop) Perform(ctx context.Context, ref observer.NodeRef, action stri
 // SetAttribute sets an AX attribute: AXValue (text, or a number for a slider, kept within its
 // range), AXFocused, AXSelected, AXExpanded or AXDisclosing (booleans), or a table's or outline's
 // AXSelectedRows (a list's AXSelectedChildren): the handles of the children to select, as
-// []observer.NodeRef or one observer.NodeRef. An attribute the element cannot set is
+// []model.NodeRef or one model.NodeRef. An attribute the element cannot set is
 // NOT_SUPPORTED.
-func (d *Desktop) SetAttribute(ctx context.Context, ref observer.NodeRef, attr string, value any) error {
+func (d *Desktop) SetAttribute(ctx context.Context, ref model.NodeRef, attr string, value any) error {
 	a, n, err := d.enter(ctx, ref, attr)
 	if err != nil {
 		return err
@@ -51,7 +51,7 @@ func (d *Desktop) SetAttribute(ctx context.Context, ref observer.NodeRef, attr s
 
 // enter makes the round trip of a call on ref and returns its element with d.mu held, or an
 // error without it: the app gone, not answering, or failing transiently.
-func (d *Desktop) enter(ctx context.Context, ref observer.NodeRef, action string) (*app, *node, error) {
+func (d *Desktop) enter(ctx context.Context, ref model.NodeRef, action string) (*app, *node, error) {
 	pid, _, _, err := parseRef(ref)
 	if err != nil {
 		return nil, nil, err
@@ -182,7 +182,7 @@ func valueText(n *node, value any) (string, bool) {
 		f = v
 	case string:
 		var err error
-		if f, err = observer.ParseNumber(v); err != nil {
+		if f, err = model.ParseNumber(v); err != nil {
 			return "", false
 		}
 	default:
@@ -197,12 +197,12 @@ func valueText(n *node, value any) (string, bool) {
 // selectedChildren resolves the handles an AXSelectedRows or AXSelectedChildren value names:
 // children of n in a's running instance, rows for AXSelectedRows.
 func selectedChildren(a *app, n *node, attr string, value any) ([]*node, bool) {
-	var refs []observer.NodeRef
+	var refs []model.NodeRef
 	switch v := value.(type) {
-	case []observer.NodeRef:
+	case []model.NodeRef:
 		refs = v
-	case observer.NodeRef:
-		refs = []observer.NodeRef{v}
+	case model.NodeRef:
+		refs = []model.NodeRef{v}
 	default:
 		return nil, false
 	}

@@ -7,8 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 func TestPressSaveOpensSheetAfter200ms(t *testing.T) {
@@ -26,12 +27,12 @@ func TestPressSaveOpensSheetAfter200ms(t *testing.T) {
 		t.Fatalf("saved = %+v", n)
 	}
 	created := rec.WaitFor(t, 0, 2*time.Second, "AXCreated", raw("AXCreated", "Saved"))
-	if created.Type != observer.EventChildrenChanged || created.App.PID != notesPID || created.App.Name != "Notes" ||
+	if created.Type != model.EventChildrenChanged || created.App.PID != notesPID || created.App.Name != "Notes" ||
 		created.App.ID != "com.example.notes" || created.Window == nil || created.Window.ID != "main" || created.Ref != d.Ref(notesPID, "saved") {
 		t.Fatalf("created = %+v", created)
 	}
 	sheet := rec.WaitFor(t, 0, 2*time.Second, "AXSheetCreated", raw("AXSheetCreated", ""))
-	if sheet.Type != observer.EventDialogOpened || sheet.Element.Role != observer.RoleSheet || sheet.Window.ID != "save-sheet" {
+	if sheet.Type != model.EventDialogOpened || sheet.Element.Role != model.RoleSheet || sheet.Window.ID != "save-sheet" {
 		t.Fatalf("sheet event = %+v", sheet)
 	}
 	if !sheet.Time.Equal(epoch.Add(200 * time.Millisecond)) {
@@ -41,7 +42,7 @@ func TestPressSaveOpensSheetAfter200ms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(wins) != 2 || wins[1].ID != "save-sheet" || wins[1].Role != observer.RoleSheet || !wins[1].Modal || wins[1].Focused || !wins[0].Focused {
+	if len(wins) != 2 || wins[1].ID != "save-sheet" || wins[1].Role != model.RoleSheet || !wins[1].Modal || wins[1].Focused || !wins[0].Focused {
 		t.Fatalf("windows = %+v", wins)
 	}
 	main := peek(t, d, notesPID, "main")
@@ -55,7 +56,7 @@ func TestPressSaveOpensSheetAfter200ms(t *testing.T) {
 	}
 	clock.Advance(100 * time.Millisecond)
 	closed := rec.WaitFor(t, 0, 2*time.Second, "sheet closed", raw("AXUIElementDestroyed", ""))
-	if closed.Type != observer.EventWindowClosed || closed.Window.ID != "save-sheet" {
+	if closed.Type != model.EventWindowClosed || closed.Window.ID != "save-sheet" {
 		t.Fatalf("closed = %+v", closed)
 	}
 	if wins, _ := d.Windows(context.Background(), notesPID); len(wins) != 1 {
@@ -91,12 +92,12 @@ func TestCheckboxToggles(t *testing.T) {
 		if err := d.Perform(context.Background(), ref, "AXPress"); err != nil {
 			t.Fatal(err)
 		}
-		n := d.Read(context.Background(), []observer.NodeRef{ref})[0]
-		if n.Value != want || n.States.Has(observer.StateChecked) != (want == "1") {
+		n := d.Read(context.Background(), []model.NodeRef{ref})[0]
+		if n.Value != want || n.States.Has(model.StateChecked) != (want == "1") {
 			t.Fatalf("press %d: value %q states %v", i+1, n.Value, n.States)
 		}
 	}
-	rec.WaitFor(t, 0, 2*time.Second, "third value change", func(e observer.Event) bool {
+	rec.WaitFor(t, 0, 2*time.Second, "third value change", func(e model.Event) bool {
 		return len(valueChanges(rec.Events(), "Remember me")) == 3
 	})
 	if got := valueChanges(rec.Events(), "Remember me"); got[0] != "1" || got[1] != "0" || got[2] != "1" {
@@ -104,10 +105,10 @@ func TestCheckboxToggles(t *testing.T) {
 	}
 }
 
-func valueChanges(events []observer.Event, name string) []string {
+func valueChanges(events []model.Event, name string) []string {
 	var out []string
 	for _, e := range events {
-		if e.Type == observer.EventValueChanged && e.Element.Name == name {
+		if e.Type == model.EventValueChanged && e.Element.Name == name {
 			out = append(out, e.Element.Value)
 		}
 	}
@@ -125,8 +126,8 @@ func TestSetValueAndSlider(t *testing.T) {
 	if n := peek(t, d, notesPID, "title"); n.Value != "Groceries" {
 		t.Fatalf("title = %q", n.Value)
 	}
-	rec.WaitFor(t, 0, 2*time.Second, "title value", func(e observer.Event) bool {
-		return e.Type == observer.EventValueChanged && e.Element.Value == "Groceries"
+	rec.WaitFor(t, 0, 2*time.Second, "title value", func(e model.Event) bool {
+		return e.Type == model.EventValueChanged && e.Element.Value == "Groceries"
 	})
 	vol := d.Ref(notesPID, "volume")
 	for _, tc := range []struct {
@@ -147,7 +148,7 @@ func TestSetValueAndSlider(t *testing.T) {
 		t.Fatalf("after increment volume %q", n.Value)
 	}
 	for _, bad := range []any{"loud", true, "NaN", "Inf", "-infinity", math.NaN(), math.Inf(1)} {
-		if err := d.SetAttribute(ctx, vol, "AXValue", bad); observer.CodeOf(err) != observer.CodeBadRequest {
+		if err := d.SetAttribute(ctx, vol, "AXValue", bad); model.CodeOf(err) != model.CodeBadRequest {
 			t.Fatalf("set %v: %v", bad, err)
 		}
 	}
@@ -160,15 +161,15 @@ func TestUnsupportedActionAndAttribute(t *testing.T) {
 	d, _ := fakeDemo(t)
 	ctx := context.Background()
 	err := d.Perform(ctx, d.Ref(notesPID, "save"), "AXIncrement")
-	e := observer.AsError(err)
-	if e == nil || e.Code != observer.CodeNotSupported || e.Suggestion == "" || e.Details["ax_error"] != -25206 {
+	e := model.AsError(err)
+	if e == nil || e.Code != model.CodeNotSupported || e.Suggestion == "" || e.Details["ax_error"] != -25206 {
 		t.Fatalf("perform: %+v", e)
 	}
 	err = d.SetAttribute(ctx, d.Ref(notesPID, "save"), "AXValue", "x")
-	if e = observer.AsError(err); e == nil || e.Code != observer.CodeNotSupported || e.Suggestion == "" {
+	if e = model.AsError(err); e == nil || e.Code != model.CodeNotSupported || e.Suggestion == "" {
 		t.Fatalf("set: %+v", e)
 	}
-	if err := d.Perform(ctx, "501.1/gone", "AXPress"); observer.CodeOf(err) != observer.CodeElementNotFound {
+	if err := d.Perform(ctx, "501.1/gone", "AXPress"); model.CodeOf(err) != model.CodeElementNotFound {
 		t.Fatalf("gone: %v", err)
 	}
 }
@@ -179,10 +180,10 @@ func TestDisabledElementRefusesAction(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := testkit.Record(t, d.Watch)
-	if err := d.Perform(context.Background(), d.Ref(notesPID, "save"), "AXPress"); observer.CodeOf(err) != observer.CodeActionFailed {
+	if err := d.Perform(context.Background(), d.Ref(notesPID, "save"), "AXPress"); model.CodeOf(err) != model.CodeActionFailed {
 		t.Fatalf("err = %v", err)
 	}
-	if n := peek(t, d, notesPID, "save"); n.States.Has(observer.StateEnabled) {
+	if n := peek(t, d, notesPID, "save"); n.States.Has(model.StateEnabled) {
 		t.Fatal("save reads as enabled")
 	}
 	if len(rec.Events()) != 0 {
@@ -200,7 +201,7 @@ func TestHiddenWindowIsNotListedButAnswers(t *testing.T) {
 	if wins, err := d.Windows(ctx, notesPID); err != nil || len(wins) != 0 {
 		t.Fatalf("windows of an app whose one window is hidden: %v %+v", err, wins)
 	}
-	if n := d.Read(ctx, []observer.NodeRef{d.Ref(notesPID, "save")})[0]; n.Err != nil || n.Name != "Save" {
+	if n := d.Read(ctx, []model.NodeRef{d.Ref(notesPID, "save")})[0]; n.Err != nil || n.Name != "Save" {
 		t.Fatalf("read of a hidden window's button: %+v", n)
 	}
 	if path, err := d.HitPath(ctx, d.Ref(notesPID, "main"), 120, 90); err != nil || len(path) != 0 {
@@ -222,10 +223,10 @@ func TestFocusMovesWithAXFocused(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := rec.WaitFor(t, 0, 2*time.Second, "focus", raw("AXFocusedUIElementChanged", "Volume"))
-	if e.Type != observer.EventFocusChanged || e.Ref != ref || !e.Element.States.Has(observer.StateFocused) {
+	if e.Type != model.EventFocusChanged || e.Ref != ref || !e.Element.States.Has(model.StateFocused) {
 		t.Fatalf("event = %+v", e)
 	}
-	if peek(t, d, notesPID, "title").States.Has(observer.StateFocused) {
+	if peek(t, d, notesPID, "title").States.Has(model.StateFocused) {
 		t.Fatal("the title field kept focus")
 	}
 	path, _ := d.FocusPath(context.Background(), notesPID)
@@ -243,11 +244,11 @@ func TestSelectRowDeselectsOthers(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if peek(t, d, notesPID, "row-3").States.Has(observer.StateSelected) || !peek(t, d, notesPID, "row-5").States.Has(observer.StateSelected) {
+	if peek(t, d, notesPID, "row-3").States.Has(model.StateSelected) || !peek(t, d, notesPID, "row-5").States.Has(model.StateSelected) {
 		t.Fatal("selection did not move to row 5")
 	}
 	e := rec.WaitFor(t, 0, 2*time.Second, "selection", raw("AXSelectedRowsChanged", ""))
-	if e.Type != observer.EventSelectionChanged || e.Element.Role != observer.RoleTable {
+	if e.Type != model.EventSelectionChanged || e.Element.Role != model.RoleTable {
 		t.Fatalf("event = %+v", e)
 	}
 }
@@ -285,7 +286,7 @@ func TestComposeOpensAndClosesWindow(t *testing.T) {
 	}
 	clock.Advance(300 * time.Millisecond)
 	created := rec.WaitFor(t, 0, 2*time.Second, "window created", raw("AXWindowCreated", "New Message"))
-	if created.Type != observer.EventWindowCreated || created.Window.ID != "compose-window" {
+	if created.Type != model.EventWindowCreated || created.Window.ID != "compose-window" {
 		t.Fatalf("created = %+v", created)
 	}
 	wins, _ := d.Windows(ctx, mailPID)
@@ -299,7 +300,7 @@ func TestComposeOpensAndClosesWindow(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock.Advance(100 * time.Millisecond)
-	rec.WaitFor(t, 0, 2*time.Second, "window closed", func(e observer.Event) bool { return e.Type == observer.EventWindowClosed })
+	rec.WaitFor(t, 0, 2*time.Second, "window closed", func(e model.Event) bool { return e.Type == model.EventWindowClosed })
 	wins, _ = d.Windows(ctx, mailPID)
 	if len(wins) != 1 || !wins[0].Focused {
 		t.Fatalf("windows = %+v", wins)
@@ -311,8 +312,8 @@ func TestSetSelectedRows(t *testing.T) {
 	d, _ := fakeDemo(t)
 	ctx := context.Background()
 	rows := d.Ref(notesPID, "rows")
-	selected := func(id string) bool { return peek(t, d, notesPID, id).States.Has(observer.StateSelected) }
-	if err := d.SetAttribute(ctx, rows, "AXSelectedRows", []observer.NodeRef{d.Ref(notesPID, "row-4")}); err != nil {
+	selected := func(id string) bool { return peek(t, d, notesPID, id).States.Has(model.StateSelected) }
+	if err := d.SetAttribute(ctx, rows, "AXSelectedRows", []model.NodeRef{d.Ref(notesPID, "row-4")}); err != nil {
 		t.Fatal(err)
 	}
 	if !selected("row-4") {
@@ -325,19 +326,19 @@ func TestSetSelectedRows(t *testing.T) {
 		t.Fatalf("row 5 %v, row 4 %v: want row 5 alone", selected("row-5"), selected("row-4"))
 	}
 	for _, bad := range []any{
-		[]observer.NodeRef{d.Ref(notesPID, "title")},    // not a row of the table
-		[]observer.NodeRef{d.Ref(mailPID, "message-1")}, // another app's row
+		[]model.NodeRef{d.Ref(notesPID, "title")},    // not a row of the table
+		[]model.NodeRef{d.Ref(mailPID, "message-1")}, // another app's row
 		"row-4",
-		[]observer.NodeRef{"junk"},
+		[]model.NodeRef{"junk"},
 	} {
-		if err := d.SetAttribute(ctx, rows, "AXSelectedRows", bad); observer.CodeOf(err) != observer.CodeBadRequest {
+		if err := d.SetAttribute(ctx, rows, "AXSelectedRows", bad); model.CodeOf(err) != model.CodeBadRequest {
 			t.Errorf("AXSelectedRows = %v: %v", bad, err)
 		}
 	}
-	if err := d.SetAttribute(ctx, rows, "AXSelectedRows", []observer.NodeRef{}); err != nil || selected("row-5") {
+	if err := d.SetAttribute(ctx, rows, "AXSelectedRows", []model.NodeRef{}); err != nil || selected("row-5") {
 		t.Fatalf("an empty selection: %v, row 5 selected %v", err, selected("row-5"))
 	}
-	if err := d.SetAttribute(ctx, d.Ref(notesPID, "title"), "AXSelectedRows", []observer.NodeRef{}); observer.CodeOf(err) != observer.CodeNotSupported {
+	if err := d.SetAttribute(ctx, d.Ref(notesPID, "title"), "AXSelectedRows", []model.NodeRef{}); model.CodeOf(err) != model.CodeNotSupported {
 		t.Fatalf("AXSelectedRows on a text field: %v", err)
 	}
 }

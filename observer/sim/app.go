@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // app is one running (or exited) instance of a simulated app.
@@ -65,39 +65,39 @@ func (a *app) build(s NodeSpec, parent *node, focused func(*node)) *node {
 
 // ref is the handle of n: "<pid>.<launch>/<id>", so a handle from an earlier instance of the
 // app never reaches the new one.
-func (a *app) ref(n *node) observer.NodeRef {
-	return observer.NodeRef(strconv.Itoa(a.pid) + "." + strconv.Itoa(a.launch) + "/" + n.id)
+func (a *app) ref(n *node) model.NodeRef {
+	return model.NodeRef(strconv.Itoa(a.pid) + "." + strconv.Itoa(a.launch) + "/" + n.id)
 }
 
 // info is the app as Apps lists it.
-func (a *app) info() observer.App {
-	return observer.App{PID: a.pid, Name: a.spec.Name, ID: a.spec.BundleID, Toolkit: "AppKit", Instance: a.instance()}
+func (a *app) info() model.App {
+	return model.App{PID: a.pid, Name: a.spec.Name, ID: a.spec.BundleID, Toolkit: "AppKit", Instance: a.instance()}
 }
 
 // instance names this instance of the app: its launch.
 func (a *app) instance() string { return strconv.Itoa(a.launch) }
 
-func (a *app) appRef() observer.AppRef {
-	return observer.AppRef{Name: a.spec.Name, PID: a.pid, ID: a.spec.BundleID}
+func (a *app) appRef() model.AppRef {
+	return model.AppRef{Name: a.spec.Name, PID: a.pid, ID: a.spec.BundleID}
 }
 
 // parseRef splits a handle into pid, launch and node id.
-func parseRef(ref observer.NodeRef) (pid, launch int, id string, err error) {
+func parseRef(ref model.NodeRef) (pid, launch int, id string, err error) {
 	head, id, ok := strings.Cut(string(ref), "/")
 	p, l, ok2 := strings.Cut(head, ".")
 	pid, errPID := strconv.Atoi(p)
 	launch, errLaunch := strconv.Atoi(l)
 	if !ok || !ok2 || id == "" || errPID != nil || errLaunch != nil {
-		return 0, 0, "", observer.Errorf(observer.CodeBadRequest, "Use a handle the backend returned (pid.launch/id).",
+		return 0, 0, "", model.Errorf(model.CodeBadRequest, "Use a handle the backend returned (pid.launch/id).",
 			"%q is not a simulated element handle", ref)
 	}
 	return pid, launch, id, nil
 }
 
 // read returns n as the backend reports it.
-func (a *app) read(n *node) observer.Node {
+func (a *app) read(n *node) model.Node {
 	attrs := n.attributes(n == a.focus)
-	attrs.Children = make([]observer.NodeRef, len(n.children))
+	attrs.Children = make([]model.NodeRef, len(n.children))
 	for i, c := range n.children {
 		attrs.Children[i] = a.ref(c)
 	}

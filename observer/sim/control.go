@@ -4,14 +4,14 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // The Go controls: tests change the desktop directly, as the app itself would, with the
 // notifications macOS posts. They bypass faults and latency.
 
 // Ref is the handle of element id in the running instance of app pid ("" when there is none).
-func (d *Desktop) Ref(pid int, id string) observer.NodeRef {
+func (d *Desktop) Ref(pid int, id string) model.NodeRef {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	a, n, err := d.element(pid, id)
@@ -22,12 +22,12 @@ func (d *Desktop) Ref(pid int, id string) observer.NodeRef {
 }
 
 // Peek reads element id of app pid without latency or faults.
-func (d *Desktop) Peek(pid int, id string) (observer.Node, bool) {
+func (d *Desktop) Peek(pid int, id string) (model.Node, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	a, n, err := d.element(pid, id)
 	if err != nil {
-		return observer.Node{}, false
+		return model.Node{}, false
 	}
 	return a.read(n), true
 }
@@ -87,7 +87,7 @@ func (d *Desktop) AddNode(pid int, parentID string, spec NodeSpec) error {
 	c.tree("node", spec, x.roleOf(parentID), map[string]string{}, x, true)
 	c.effect("node", e, x)
 	if err := c.err(); err != nil {
-		return observer.Errorf(observer.CodeBadRequest, "Fix the node spec.", "%v", err).Wrap(err)
+		return model.Errorf(model.CodeBadRequest, "Fix the node spec.", "%v", err).Wrap(err)
 	}
 	d.apply(a, e)
 	return nil
@@ -107,7 +107,7 @@ func (d *Desktop) Play(name string) error {
 		}
 	}
 	if !played {
-		return observer.Errorf(observer.CodeBadRequest, "Name a script of the fixture's running apps.", "no running app has a script %q", name)
+		return model.Errorf(model.CodeBadRequest, "Name a script of the fixture's running apps.", "no running app has a script %q", name)
 	}
 	return nil
 }
@@ -153,13 +153,13 @@ func (d *Desktop) Launch(spec AppSpec) (int, error) {
 		spec.PID++
 	}
 	if a := d.appByPID(spec.PID); a != nil && !a.dead {
-		return 0, observer.Errorf(observer.CodeBadRequest, "Launch at another pid, or 0 for the next free one.",
+		return 0, model.Errorf(model.CodeBadRequest, "Launch at another pid, or 0 for the next free one.",
 			"pid %d is %s, which is running", spec.PID, a.spec.Name)
 	}
 	c := &checker{file: "launch"}
 	c.app("app", &spec)
 	if err := c.err(); err != nil {
-		return 0, observer.Errorf(observer.CodeBadRequest, "Fix the app spec.", "%v", err).Wrap(err)
+		return 0, model.Errorf(model.CodeBadRequest, "Fix the app spec.", "%v", err).Wrap(err)
 	}
 	d.start(spec)
 	return spec.PID, nil
@@ -190,7 +190,7 @@ func (d *Desktop) InjectFault(pid int, f Fault) error {
 	c := &checker{file: "fault"}
 	c.fault("fault", f, a.index())
 	if err := c.err(); err != nil {
-		return observer.Errorf(observer.CodeBadRequest, "Fix the fault.", "%v", err).Wrap(err)
+		return model.Errorf(model.CodeBadRequest, "Fix the fault.", "%v", err).Wrap(err)
 	}
 	d.inject(a, f)
 	return nil

@@ -5,8 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 func TestControlsMutateWithNotifications(t *testing.T) {
@@ -16,10 +17,10 @@ func TestControlsMutateWithNotifications(t *testing.T) {
 		t.Fatal(err)
 	}
 	added := rec.WaitFor(t, 0, 2*time.Second, "created", raw("AXCreated", "Share"))
-	if added.Type != observer.EventChildrenChanged {
+	if added.Type != model.EventChildrenChanged {
 		t.Fatalf("added = %+v", added)
 	}
-	if n := peek(t, d, notesPID, "share"); n.Actions[0] != "AXPress" || !n.States.Has(observer.StateEnabled) {
+	if n := peek(t, d, notesPID, "share"); n.Actions[0] != "AXPress" || !n.States.Has(model.StateEnabled) {
 		t.Fatalf("share defaults = %+v", n)
 	}
 	if err := d.Move(notesPID, "share", 10, -4); err != nil {
@@ -32,21 +33,21 @@ func TestControlsMutateWithNotifications(t *testing.T) {
 		t.Fatal(err)
 	}
 	gone := rec.WaitFor(t, 0, 2*time.Second, "destroyed", raw("AXUIElementDestroyed", "Share"))
-	if gone.Type != observer.EventElementDestroyed {
+	if gone.Type != model.EventElementDestroyed {
 		t.Fatalf("gone = %+v", gone)
 	}
-	if err := d.SetTitle(notesPID, "share", "x"); observer.CodeOf(err) != observer.CodeElementNotFound {
+	if err := d.SetTitle(notesPID, "share", "x"); model.CodeOf(err) != model.CodeElementNotFound {
 		t.Fatalf("title of removed: %v", err)
 	}
 	if err := d.AddNode(notesPID, "", NodeSpec{ID: "about", Role: "AXWindow", Subrole: "AXDialog", Title: "About Notes"}); err != nil {
 		t.Fatal(err)
 	}
 	dialog := rec.WaitFor(t, 0, 2*time.Second, "dialog", raw("AXWindowCreated", "About Notes"))
-	if dialog.Type != observer.EventDialogOpened {
+	if dialog.Type != model.EventDialogOpened {
 		t.Fatalf("dialog = %+v", dialog)
 	}
 	wins, _ := d.Windows(context.Background(), notesPID)
-	if len(wins) != 2 || wins[1].Role != observer.RoleDialog || !wins[1].Focused {
+	if len(wins) != 2 || wins[1].Role != model.RoleDialog || !wins[1].Focused {
 		t.Fatalf("windows = %+v", wins)
 	}
 }
@@ -72,15 +73,15 @@ func TestAddNodeValidates(t *testing.T) {
 	for _, tc := range []struct {
 		parent string
 		spec   NodeSpec
-		code   observer.Code
+		code   model.Code
 	}{
-		{"toolbar", NodeSpec{ID: "save", Role: "AXButton"}, observer.CodeBadRequest},
-		{"toolbar", NodeSpec{ID: "x", Role: "AXBogus"}, observer.CodeBadRequest},
-		{"", NodeSpec{ID: "x", Role: "AXButton"}, observer.CodeBadRequest},
-		{"toolbar", NodeSpec{ID: "x", Role: "AXSheet"}, observer.CodeBadRequest},
-		{"nowhere", NodeSpec{ID: "x", Role: "AXButton"}, observer.CodeElementNotFound},
+		{"toolbar", NodeSpec{ID: "save", Role: "AXButton"}, model.CodeBadRequest},
+		{"toolbar", NodeSpec{ID: "x", Role: "AXBogus"}, model.CodeBadRequest},
+		{"", NodeSpec{ID: "x", Role: "AXButton"}, model.CodeBadRequest},
+		{"toolbar", NodeSpec{ID: "x", Role: "AXSheet"}, model.CodeBadRequest},
+		{"nowhere", NodeSpec{ID: "x", Role: "AXButton"}, model.CodeElementNotFound},
 	} {
-		if err := d.AddNode(notesPID, tc.parent, tc.spec); observer.CodeOf(err) != tc.code {
+		if err := d.AddNode(notesPID, tc.parent, tc.spec); model.CodeOf(err) != tc.code {
 			t.Errorf("add %+v under %q: %v", tc.spec, tc.parent, err)
 		}
 	}

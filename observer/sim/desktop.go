@@ -5,6 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -157,7 +159,7 @@ func (d *Desktop) live(pid int) (*app, error) {
 }
 
 // resolve finds the node a handle names; callers hold d.mu.
-func (d *Desktop) resolve(ref observer.NodeRef) (*app, *node, error) {
+func (d *Desktop) resolve(ref model.NodeRef) (*app, *node, error) {
 	pid, launch, id, err := parseRef(ref)
 	if err != nil {
 		return nil, nil, err
@@ -167,7 +169,7 @@ func (d *Desktop) resolve(ref observer.NodeRef) (*app, *node, error) {
 		return nil, nil, err
 	}
 	if a.launch != launch { // the handle belongs to an earlier instance at this pid
-		return nil, nil, observer.Errorf(observer.CodeAppGone, "The app was relaunched; inspect it anew.",
+		return nil, nil, model.Errorf(model.CodeAppGone, "The app was relaunched; inspect it anew.",
 			"the instance of %s that %q belonged to has exited", a.spec.Name, ref).With("pid", pid)
 	}
 	n, ok := a.byID[id]

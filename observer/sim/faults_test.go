@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 func inject(t *testing.T, d *Desktop, pid int, f Fault) {
@@ -26,8 +27,8 @@ func TestTransientFaultFailsNextCalls(t *testing.T) {
 	ref := d.Ref(notesPID, "save")
 	for i := range 2 {
 		err := d.Perform(ctx, ref, "AXPress")
-		e := observer.AsError(err)
-		if e == nil || e.Code != observer.CodeTransient || e.Details["ax_error"] != -25204 || e.Suggestion == "" {
+		e := model.AsError(err)
+		if e == nil || e.Code != model.CodeTransient || e.Details["ax_error"] != -25204 || e.Suggestion == "" {
 			t.Fatalf("call %d: %+v", i+1, e)
 		}
 	}
@@ -35,7 +36,7 @@ func TestTransientFaultFailsNextCalls(t *testing.T) {
 		t.Fatalf("third call: %v", err)
 	}
 	// Other elements are untouched.
-	if n := d.Read(ctx, []observer.NodeRef{d.Ref(notesPID, "title")})[0]; n.Err != nil {
+	if n := d.Read(ctx, []model.NodeRef{d.Ref(notesPID, "title")})[0]; n.Err != nil {
 		t.Fatal(n.Err)
 	}
 }
@@ -44,9 +45,9 @@ func TestTransientFaultOnAppHitsReadsOnePerElement(t *testing.T) {
 	d, _ := fakeDemo(t)
 	ctx := context.Background()
 	inject(t, d, notesPID, Fault{Kind: FaultTransient, Count: 2})
-	nodes := d.Read(ctx, []observer.NodeRef{d.Ref(notesPID, "save"), d.Ref(notesPID, "title"), d.Ref(notesPID, "volume"), d.Ref(mailPID, "inbox")})
-	codes := []observer.Code{observer.CodeOf(nodes[0].Err), observer.CodeOf(nodes[1].Err), observer.CodeOf(nodes[2].Err), observer.CodeOf(nodes[3].Err)}
-	if codes[0] != observer.CodeTransient || codes[1] != observer.CodeTransient || codes[2] != "" || codes[3] != "" {
+	nodes := d.Read(ctx, []model.NodeRef{d.Ref(notesPID, "save"), d.Ref(notesPID, "title"), d.Ref(notesPID, "volume"), d.Ref(mailPID, "inbox")})
+	codes := []model.Code{model.CodeOf(nodes[0].Err), model.CodeOf(nodes[1].Err), model.CodeOf(nodes[2].Err), model.CodeOf(nodes[3].Err)}
+	if codes[0] != model.CodeTransient || codes[1] != model.CodeTransient || codes[2] != "" || codes[3] != "" {
 		t.Fatalf("codes = %v", codes)
 	}
 	if _, err := d.Windows(ctx, notesPID); err != nil {
@@ -59,7 +60,7 @@ func TestTransientFaultUntilCleared(t *testing.T) {
 	ctx := context.Background()
 	inject(t, d, notesPID, Fault{Kind: FaultTransient})
 	for range 3 {
-		if _, err := d.Windows(ctx, notesPID); observer.CodeOf(err) != observer.CodeTransient {
+		if _, err := d.Windows(ctx, notesPID); model.CodeOf(err) != model.CodeTransient {
 			t.Fatalf("err = %v", err)
 		}
 	}
@@ -72,15 +73,15 @@ func TestTransientFaultUntilCleared(t *testing.T) {
 }
 
 func TestLyingActionTakesEffectButFails(t *testing.T) {
-	for _, code := range []observer.Code{"", observer.CodeActionFailed} {
+	for _, code := range []model.Code{"", model.CodeActionFailed} {
 		d, _ := fakeDemo(t)
 		inject(t, d, notesPID, Fault{Kind: FaultLying, Element: "remember", Action: "AXPress", Code: code})
 		err := d.Perform(context.Background(), d.Ref(notesPID, "remember"), "AXPress")
 		want := code
 		if want == "" {
-			want = observer.CodeTransient
+			want = model.CodeTransient
 		}
-		if observer.CodeOf(err) != want {
+		if model.CodeOf(err) != want {
 			t.Fatalf("code %q: err = %v", code, err)
 		}
 		if n := peek(t, d, notesPID, "remember"); n.Value != "1" {
@@ -120,12 +121,12 @@ func TestSlowAppAddsLatency(t *testing.T) {
 	inject(t, d, notesPID, Fault{Kind: FaultSlow, LatencyMS: 60})
 	ctx := context.Background()
 	start := time.Now()
-	d.Read(ctx, []observer.NodeRef{d.Ref(notesPID, "save")})
+	d.Read(ctx, []model.NodeRef{d.Ref(notesPID, "save")})
 	if took := time.Since(start); took < 60*time.Millisecond {
 		t.Fatalf("slow read took %v", took)
 	}
 	start = time.Now()
-	d.Read(ctx, []observer.NodeRef{d.Ref(mailPID, "inbox")})
+	d.Read(ctx, []model.NodeRef{d.Ref(mailPID, "inbox")})
 	if took := time.Since(start); took >= 60*time.Millisecond {
 		t.Fatalf("another app's read took %v: the slowness leaked", took)
 	}
@@ -139,13 +140,13 @@ func TestHungAppBlocksUntilDeadline(t *testing.T) {
 	defer cancel()
 	deadline, _ := ctx.Deadline()
 	err := d.Perform(ctx, d.Ref(notesPID, "save"), "AXPress")
-	if observer.CodeOf(err) != observer.CodeAppNotResponding || time.Now().Before(deadline) {
+	if model.CodeOf(err) != model.CodeAppNotResponding || time.Now().Before(deadline) {
 		t.Fatalf("err = %v after %v", err, time.Since(start))
 	}
 	ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	nodes := d.Read(ctx, []observer.NodeRef{d.Ref(notesPID, "save"), d.Ref(mailPID, "inbox")})
-	if observer.CodeOf(nodes[0].Err) != observer.CodeAppNotResponding || nodes[1].Err != nil {
+	nodes := d.Read(ctx, []model.NodeRef{d.Ref(notesPID, "save"), d.Ref(mailPID, "inbox")})
+	if model.CodeOf(nodes[0].Err) != model.CodeAppNotResponding || nodes[1].Err != nil {
 		t.Fatalf("read: %v, %v", nodes[0].Err, nodes[1].Err)
 	}
 	// Another app still answers.
@@ -177,7 +178,7 @@ func TestHungCallEndsWhenAppDies(t *testing.T) {
 	if err := d.Kill(notesPID); err != nil {
 		t.Fatal(err)
 	}
-	if err := <-done; observer.CodeOf(err) != observer.CodeAppGone {
+	if err := <-done; model.CodeOf(err) != model.CodeAppGone {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -191,11 +192,11 @@ func TestDieFaultEndsAppLater(t *testing.T) {
 		t.Fatalf("died early: %v", err)
 	}
 	clock.Advance(time.Millisecond)
-	e := rec.WaitFor(t, 0, 2*time.Second, "app_terminated", func(e observer.Event) bool { return e.Type == observer.EventAppTerminated })
+	e := rec.WaitFor(t, 0, 2*time.Second, "app_terminated", func(e model.Event) bool { return e.Type == model.EventAppTerminated })
 	if e.App.PID != mailPID || e.Element != nil {
 		t.Fatalf("event = %+v", e)
 	}
-	if _, err := d.Windows(context.Background(), mailPID); observer.CodeOf(err) != observer.CodeAppGone {
+	if _, err := d.Windows(context.Background(), mailPID); model.CodeOf(err) != model.CodeAppGone {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -212,14 +213,14 @@ func TestFixtureFaults(t *testing.T) {
 	}
 	defer d.Close()
 	ref := d.Ref(1, "b")
-	if err := d.Perform(context.Background(), ref, "AXPress"); observer.CodeOf(err) != observer.CodeTransient {
+	if err := d.Perform(context.Background(), ref, "AXPress"); model.CodeOf(err) != model.CodeTransient {
 		t.Fatalf("err = %v", err)
 	}
 	if err := d.Perform(context.Background(), ref, "AXPress"); err != nil {
 		t.Fatal(err)
 	}
 	clock.Advance(50 * time.Millisecond)
-	if err := d.Perform(context.Background(), ref, "AXPress"); observer.CodeOf(err) != observer.CodeAppGone {
+	if err := d.Perform(context.Background(), ref, "AXPress"); model.CodeOf(err) != model.CodeAppGone {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -227,11 +228,11 @@ func TestFixtureFaults(t *testing.T) {
 func TestInjectFaultValidates(t *testing.T) {
 	d, _ := fakeDemo(t)
 	for _, f := range []Fault{{Kind: "flaky"}, {Kind: FaultTransient, Element: "nope"}, {Kind: FaultSlow}} {
-		if err := d.InjectFault(notesPID, f); observer.CodeOf(err) != observer.CodeBadRequest {
+		if err := d.InjectFault(notesPID, f); model.CodeOf(err) != model.CodeBadRequest {
 			t.Errorf("%+v: %v", f, err)
 		}
 	}
-	if err := d.InjectFault(999, Fault{Kind: FaultHang}); observer.CodeOf(err) != observer.CodeAppNotFound {
+	if err := d.InjectFault(999, Fault{Kind: FaultHang}); model.CodeOf(err) != model.CodeAppNotFound {
 		t.Errorf("unknown pid: %v", err)
 	}
 }
@@ -239,7 +240,7 @@ func TestInjectFaultValidates(t *testing.T) {
 func TestLatencyIsPaidOncePerBatch(t *testing.T) {
 	d := loadFixture(t, "demo", WithLatency(40*time.Millisecond))
 	ctx := context.Background()
-	refs := make([]observer.NodeRef, 100)
+	refs := make([]model.NodeRef, 100)
 	for i := range refs {
 		refs[i] = d.Ref(notesPID, "row-"+strconv.Itoa(i+1))
 	}
@@ -275,8 +276,8 @@ func TestLatencyHonoursContext(t *testing.T) {
 	d := loadFixture(t, "demo", WithLatency(time.Hour))
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
-	nodes := d.Read(ctx, []observer.NodeRef{d.Ref(notesPID, "save")})
-	if observer.CodeOf(nodes[0].Err) != observer.CodeTimeout || !errors.Is(nodes[0].Err, context.DeadlineExceeded) {
+	nodes := d.Read(ctx, []model.NodeRef{d.Ref(notesPID, "save")})
+	if model.CodeOf(nodes[0].Err) != model.CodeTimeout || !errors.Is(nodes[0].Err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v", nodes[0].Err)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"slices"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // HitPath returns the handles from the window that shows (x, y) down to the deepest visible
@@ -13,7 +13,7 @@ import (
 // over the point, the path is that window's, so an element beneath is not on it (covered).
 // Nothing at the point gives an empty path. Like the other AX calls it pays latency, waits out a
 // hang and meets transient faults; a window that is gone is an error, not an empty path.
-func (d *Desktop) HitPath(ctx context.Context, window observer.NodeRef, x, y float64) ([]observer.NodeRef, error) {
+func (d *Desktop) HitPath(ctx context.Context, window model.NodeRef, x, y float64) ([]model.NodeRef, error) {
 	pid, _, id, err := parseRef(window)
 	if err != nil {
 		return nil, err
@@ -30,7 +30,7 @@ func (d *Desktop) HitPath(ctx context.Context, window observer.NodeRef, x, y flo
 	if a.take(FaultTransient, id, "") != nil {
 		return nil, errTransient(a, id)
 	}
-	var path []observer.NodeRef
+	var path []model.NodeRef
 	for n := a.hitTest(x, y); n != nil; n = n.parent {
 		path = append(path, a.ref(n))
 	}

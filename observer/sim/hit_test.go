@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // HitPath follows the same hit-testing as a click: from the window down to the button at its
@@ -37,10 +37,10 @@ func TestHitPathFindsAndLosesCoveredButton(t *testing.T) {
 		t.Fatalf("path under the palette = %v, want the palette's without Save", path)
 	}
 
-	if _, err := d.HitPath(ctx, "999.1/main", x, y); observer.CodeOf(err) != observer.CodeAppNotFound {
+	if _, err := d.HitPath(ctx, "999.1/main", x, y); model.CodeOf(err) != model.CodeAppNotFound {
 		t.Fatalf("unknown pid: %v", err)
 	}
-	if _, err := d.HitPath(ctx, "nonsense", x, y); observer.CodeOf(err) != observer.CodeBadRequest {
+	if _, err := d.HitPath(ctx, "nonsense", x, y); model.CodeOf(err) != model.CodeBadRequest {
 		t.Fatalf("bad handle: %v", err)
 	}
 }

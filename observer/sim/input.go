@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -100,7 +102,7 @@ func hit(n *node, x, y float64) *node {
 	return n
 }
 
-func contains(r observer.Rect, x, y float64) bool {
+func contains(r model.Rect, x, y float64) bool {
 	return x >= r.X && x < r.X+r.W && y >= r.Y && y < r.Y+r.H
 }
 

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -39,12 +41,12 @@ func TestClickPressesTheElementThere(t *testing.T) {
 func TestClickSelectsRowAndRespectsClip(t *testing.T) {
 	d, _ := fakeDemo(t)
 	click(t, d, notesPID, 300, 254+2*24+5) // inside row 3's cell text area
-	if !peek(t, d, notesPID, "row-3").States.Has(observer.StateSelected) {
+	if !peek(t, d, notesPID, "row-3").States.Has(model.StateSelected) {
 		t.Fatal("row 3 not selected")
 	}
 	// Row 17 lies at y 638: inside the window but below the scroll area, which clips it.
 	click(t, d, notesPID, 300, 254+16*24+5)
-	if peek(t, d, notesPID, "row-17").States.Has(observer.StateSelected) || !peek(t, d, notesPID, "row-3").States.Has(observer.StateSelected) {
+	if peek(t, d, notesPID, "row-17").States.Has(model.StateSelected) || !peek(t, d, notesPID, "row-3").States.Has(model.StateSelected) {
 		t.Fatal("a click hit a row that the scroll area clips")
 	}
 }
@@ -61,10 +63,10 @@ func TestTypeAppendsToFocusedField(t *testing.T) {
 	if err := d.Input(ctx, observer.Input{Kind: observer.InputKey, PID: notesPID, Keys: "cmd+s"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := d.Input(ctx, observer.Input{Kind: "wiggle", PID: notesPID}); observer.CodeOf(err) != observer.CodeBadRequest {
+	if err := d.Input(ctx, observer.Input{Kind: "wiggle", PID: notesPID}); model.CodeOf(err) != model.CodeBadRequest {
 		t.Fatalf("unknown kind: %v", err)
 	}
-	if err := d.Input(ctx, observer.Input{Kind: observer.InputType, PID: 999}); observer.CodeOf(err) != observer.CodeAppNotFound {
+	if err := d.Input(ctx, observer.Input{Kind: observer.InputType, PID: 999}); model.CodeOf(err) != model.CodeAppNotFound {
 		t.Fatalf("unknown pid: %v", err)
 	}
 	if in := d.Inputs(); len(in) != 4 || in[1].Keys != "cmd+s" {

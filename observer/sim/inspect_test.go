@@ -5,20 +5,22 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
 // inspectNotes runs the observer's unscoped inspection of the Notes window.
-func inspectNotes(t *testing.T, d *Desktop) *observer.Inspection {
+func inspectNotes(t *testing.T, d *Desktop) *model.Inspection {
 	t.Helper()
-	ins, err := observer.New(d).Inspect(context.Background(), observer.InspectRequest{App: observer.AppQuery{Name: "Notes"}})
+	ins, err := observer.New(d).Inspect(context.Background(), observer.InspectRequest{App: model.AppQuery{Name: "Notes"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return ins
 }
 
-func names(ins *observer.Inspection) []string {
+func names(ins *model.Inspection) []string {
 	var out []string
 	for _, e := range ins.Elements {
 		out = append(out, e.Name)
@@ -32,7 +34,7 @@ func TestInspectListsVisibleRowsOnly(t *testing.T) {
 	got := names(ins)
 	rows := 0
 	for _, e := range ins.Elements {
-		if e.Role == observer.RoleRow {
+		if e.Role == model.RoleRow {
 			rows++
 		}
 	}
@@ -81,11 +83,11 @@ func TestInspectListsFocusedRowBeyondChildrenBudget(t *testing.T) {
 	assertFocusedListed(t, inspectNotes(t, d), "row-350")
 }
 
-func assertFocusedListed(t *testing.T, ins *observer.Inspection, id string) {
+func assertFocusedListed(t *testing.T, ins *model.Inspection, id string) {
 	t.Helper()
 	for _, e := range ins.Elements {
-		if e.States.Has(observer.StateFocused) {
-			if e.Role != observer.RoleRow {
+		if e.States.Has(model.StateFocused) {
+			if e.Role != model.RoleRow {
 				t.Fatalf("focused element is a %s", e.Role)
 			}
 			return

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
@@ -17,7 +19,7 @@ func TestKillEndsApp(t *testing.T) {
 	if err := d.Kill(mailPID); err != nil {
 		t.Fatal(err)
 	}
-	e := rec.WaitFor(t, 0, 2*time.Second, "app_terminated", func(e observer.Event) bool { return e.Type == observer.EventAppTerminated })
+	e := rec.WaitFor(t, 0, 2*time.Second, "app_terminated", func(e model.Event) bool { return e.Type == model.EventAppTerminated })
 	if e.App.PID != mailPID || e.App.Name != "Mail" || e.Raw != "NSWorkspaceDidTerminateApplicationNotification" {
 		t.Fatalf("event = %+v", e)
 	}
@@ -25,19 +27,19 @@ func TestKillEndsApp(t *testing.T) {
 	if len(apps) != 1 || apps[0].PID != notesPID {
 		t.Fatalf("apps = %+v", apps)
 	}
-	if _, err := d.Windows(ctx, mailPID); observer.CodeOf(err) != observer.CodeAppGone {
+	if _, err := d.Windows(ctx, mailPID); model.CodeOf(err) != model.CodeAppGone {
 		t.Fatalf("windows: %v", err)
 	}
-	if err := d.Perform(ctx, ref, "AXPress"); observer.CodeOf(err) != observer.CodeAppGone {
+	if err := d.Perform(ctx, ref, "AXPress"); model.CodeOf(err) != model.CodeAppGone {
 		t.Fatalf("perform: %v", err)
 	}
-	if n := d.Read(ctx, []observer.NodeRef{ref})[0]; observer.CodeOf(n.Err) != observer.CodeAppGone {
+	if n := d.Read(ctx, []model.NodeRef{ref})[0]; model.CodeOf(n.Err) != model.CodeAppGone {
 		t.Fatalf("read: %v", n.Err)
 	}
 	if _, ok := d.Peek(mailPID, "compose"); ok {
 		t.Fatal("the dead app's element is still there")
 	}
-	if err := d.Kill(mailPID); observer.CodeOf(err) != observer.CodeAppGone {
+	if err := d.Kill(mailPID); model.CodeOf(err) != model.CodeAppGone {
 		t.Fatalf("second kill: %v", err)
 	}
 }
@@ -46,7 +48,7 @@ func TestRelaunchMakesNewGeneration(t *testing.T) {
 	d, _ := fakeDemo(t)
 	o := observer.New(d)
 	ctx := context.Background()
-	before, err := o.FindApp(ctx, observer.AppQuery{PID: notesPID})
+	before, err := o.FindApp(ctx, model.AppQuery{PID: notesPID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,18 +60,18 @@ func TestRelaunchMakesNewGeneration(t *testing.T) {
 	if err := d.Relaunch(notesPID); err != nil {
 		t.Fatal(err)
 	}
-	rec.WaitFor(t, 0, 2*time.Second, "terminated", func(e observer.Event) bool { return e.Type == observer.EventAppTerminated })
-	rec.WaitFor(t, 0, 2*time.Second, "launched", func(e observer.Event) bool {
-		return e.Type == observer.EventAppLaunched && e.App.PID == notesPID
+	rec.WaitFor(t, 0, 2*time.Second, "terminated", func(e model.Event) bool { return e.Type == model.EventAppTerminated })
+	rec.WaitFor(t, 0, 2*time.Second, "launched", func(e model.Event) bool {
+		return e.Type == model.EventAppLaunched && e.App.PID == notesPID
 	})
-	after, err := o.FindApp(ctx, observer.AppQuery{PID: notesPID})
+	after, err := o.FindApp(ctx, model.AppQuery{PID: notesPID})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if after.Instance == before.Instance || after.Generation <= before.Generation {
 		t.Fatalf("before %+v, after %+v", before, after)
 	}
-	if err := d.Perform(ctx, oldRef, "AXPress"); observer.CodeOf(err) != observer.CodeAppGone {
+	if err := d.Perform(ctx, oldRef, "AXPress"); model.CodeOf(err) != model.CodeAppGone {
 		t.Fatalf("old handle: %v", err)
 	}
 	if newRef := d.Ref(notesPID, "save"); newRef == oldRef || d.Perform(ctx, newRef, "AXPress") != nil {
@@ -103,11 +105,11 @@ func TestLaunchAtNewPID(t *testing.T) {
 		t.Fatal("changing the copy changed the original")
 	}
 	spec.PID = pid
-	if _, err := d.Launch(spec); observer.CodeOf(err) != observer.CodeBadRequest {
+	if _, err := d.Launch(spec); model.CodeOf(err) != model.CodeBadRequest {
 		t.Fatalf("launch at a running pid: %v", err)
 	}
 	bad := AppSpec{Name: "Bad", Windows: []NodeSpec{{ID: "w", Role: "AXSheet"}}}
-	if _, err := d.Launch(bad); observer.CodeOf(err) != observer.CodeBadRequest {
+	if _, err := d.Launch(bad); model.CodeOf(err) != model.CodeBadRequest {
 		t.Fatalf("launch of a bad spec: %v", err)
 	}
 }

@@ -5,14 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/axbus/axbus/fixtures"
-	"github.com/axbus/axbus/observer"
 	"io"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
+
+	"github.com/axbus/axbus/fixtures"
+	"github.com/axbus/axbus/model"
 )
 
 // ReadSpec reads and validates the fixture at path. Errors name the file and where in it the
@@ -86,7 +87,7 @@ func position(data []byte, offset int64) string {
 func Fixture(name string, opts ...Option) (*Desktop, error) {
 	data, ok := fixtures.Desktop(name)
 	if !ok {
-		return nil, observer.Errorf(observer.CodeBadRequest,
+		return nil, model.Errorf(model.CodeBadRequest,
 			fmt.Sprintf("Name a fixture (%s) or a desktop JSON file.", strings.Join(fixtures.Desktops(), ", ")),
 			"no simulated desktop %q", name)
 	}

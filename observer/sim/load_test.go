@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/fixtures"
+	"github.com/axbus/axbus/model"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/fixtures"
 )
 
 func TestFixturesLoad(t *testing.T) {
@@ -185,7 +185,7 @@ func FuzzLoad(f *testing.F) {
 		for _, a := range spec.Apps {
 			for _, w := range a.Windows {
 				if ref := d.Ref(a.PID, w.ID); ref != "" {
-					d.Read(t.Context(), []observer.NodeRef{ref})
+					d.Read(t.Context(), []model.NodeRef{ref})
 				}
 			}
 		}

@@ -4,9 +4,9 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/goleak"
+	"github.com/axbus/axbus/model"
 
-	"github.com/axbus/axbus/observer"
+	"go.uber.org/goleak"
 )
 
 // Every test must leave no goroutine behind: watchers, timers and blocked calls end with Close.
@@ -36,13 +36,13 @@ func fakeDemo(t testing.TB) (*Desktop, *FakeClock) {
 	return loadFixture(t, "demo", WithClock(clock)), clock
 }
 
-func raw(name, element string) func(observer.Event) bool {
-	return func(e observer.Event) bool {
+func raw(name, element string) func(model.Event) bool {
+	return func(e model.Event) bool {
 		return e.Raw == name && (element == "" || (e.Element != nil && e.Element.Name == element))
 	}
 }
 
-func rawNames(events []observer.Event) []string {
+func rawNames(events []model.Event) []string {
 	out := make([]string, len(events))
 	for i, e := range events {
 		out[i] = e.Raw
@@ -54,7 +54,7 @@ func rawNames(events []observer.Event) []string {
 }
 
 // peek reads a node without faults or latency, failing the test when it is missing.
-func peek(t testing.TB, d *Desktop, pid int, id string) observer.Node {
+func peek(t testing.TB, d *Desktop, pid int, id string) model.Node {
 	t.Helper()
 	n, ok := d.Peek(pid, id)
 	if !ok {

@@ -4,11 +4,11 @@ import (
 	"context"
 	"slices"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // Apps lists the running apps. The first running app is the active one.
-func (d *Desktop) Apps(ctx context.Context) ([]observer.App, error) {
+func (d *Desktop) Apps(ctx context.Context) ([]model.App, error) {
 	if _, err := d.call(ctx); err != nil {
 		return nil, err
 	}
@@ -17,7 +17,7 @@ func (d *Desktop) Apps(ctx context.Context) ([]observer.App, error) {
 	if d.closed {
 		return nil, errClosed()
 	}
-	var out []observer.App
+	var out []model.App
 	for _, a := range d.apps {
 		if !a.dead {
 			info := a.info()
@@ -30,7 +30,7 @@ func (d *Desktop) Apps(ctx context.Context) ([]observer.App, error) {
 
 // Windows lists an app's top-level windows (dialogs among them) and, after each window, the
 // sheets attached to it: a sheet is both its own entry, role sheet, and a child of its window.
-func (d *Desktop) Windows(ctx context.Context, pid int) ([]observer.Window, error) {
+func (d *Desktop) Windows(ctx context.Context, pid int) ([]model.Window, error) {
 	if err := d.callApp(ctx, pid); err != nil {
 		return nil, err
 	}
@@ -43,12 +43,12 @@ func (d *Desktop) Windows(ctx context.Context, pid int) ([]observer.Window, erro
 	if a.take(FaultTransient, "", "") != nil {
 		return nil, errTransient(a, "")
 	}
-	var out []observer.Window
+	var out []model.Window
 	add := func(w *node) {
 		role := w.normalisedRole()
-		out = append(out, observer.Window{
+		out = append(out, model.Window{
 			ID: w.id, Title: w.title, Role: role, Bounds: w.bounds(), Focused: w == a.focusedWindow,
-			Modal: w.modal || role == observer.RoleSheet, Ref: a.ref(w),
+			Modal: w.modal || role == model.RoleSheet, Ref: a.ref(w),
 		})
 	}
 	for _, w := range a.windows {
@@ -67,8 +67,8 @@ func (d *Desktop) Windows(ctx context.Context, pid int) ([]observer.Window, erro
 
 // Read reads many elements at once. A batch costs one round trip however many elements it
 // holds (a pipelined backend); each element still meets the transient faults aimed at it.
-func (d *Desktop) Read(ctx context.Context, refs []observer.NodeRef) []observer.Node {
-	out := make([]observer.Node, len(refs))
+func (d *Desktop) Read(ctx context.Context, refs []model.NodeRef) []model.Node {
+	out := make([]model.Node, len(refs))
 	var pids []int
 	seen := map[int]bool{}
 	for _, r := range refs {
@@ -80,7 +80,7 @@ func (d *Desktop) Read(ctx context.Context, refs []observer.NodeRef) []observer.
 	hung, err := d.call(ctx, pids...)
 	if err != nil {
 		for i, r := range refs {
-			out[i] = observer.Node{Ref: r, Err: err}
+			out[i] = model.Node{Ref: r, Err: err}
 		}
 		return out
 	}
@@ -93,26 +93,26 @@ func (d *Desktop) Read(ctx context.Context, refs []observer.NodeRef) []observer.
 }
 
 // readOne reads one element; callers hold d.mu.
-func (d *Desktop) readOne(ref observer.NodeRef, hung map[int]error) observer.Node {
+func (d *Desktop) readOne(ref model.NodeRef, hung map[int]error) model.Node {
 	pid, _, id, err := parseRef(ref)
 	if err == nil {
 		err = hung[pid]
 	}
 	if err != nil {
-		return observer.Node{Ref: ref, Err: err}
+		return model.Node{Ref: ref, Err: err}
 	}
 	a, n, err := d.resolve(ref)
 	if err != nil {
-		return observer.Node{Ref: ref, Err: err}
+		return model.Node{Ref: ref, Err: err}
 	}
 	if a.take(FaultTransient, id, "") != nil {
-		return observer.Node{Ref: ref, Err: errTransient(a, id)}
+		return model.Node{Ref: ref, Err: errTransient(a, id)}
 	}
 	return a.read(n)
 }
 
 // FocusPath returns the handles from the focused element's window down to the element.
-func (d *Desktop) FocusPath(ctx context.Context, pid int) ([]observer.NodeRef, error) {
+func (d *Desktop) FocusPath(ctx context.Context, pid int) ([]model.NodeRef, error) {
 	if err := d.callApp(ctx, pid); err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func (d *Desktop) FocusPath(ctx context.Context, pid int) ([]observer.NodeRef, e
 	if a.take(FaultTransient, "", "") != nil {
 		return nil, errTransient(a, "")
 	}
-	var path []observer.NodeRef
+	var path []model.NodeRef
 	for n := a.focus; n != nil; n = n.parent {
 		path = append(path, a.ref(n))
 	}

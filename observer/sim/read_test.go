@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
@@ -32,45 +34,45 @@ func TestAppsAndWindows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(wins) != 1 || wins[0].ID != "main" || wins[0].Title != "Notes" || wins[0].Role != observer.RoleWindow ||
+	if len(wins) != 1 || wins[0].ID != "main" || wins[0].Title != "Notes" || wins[0].Role != model.RoleWindow ||
 		!wins[0].Focused || wins[0].Bounds == nil || wins[0].Bounds.W != 900 || wins[0].Ref == "" {
 		t.Fatalf("windows = %+v", wins)
 	}
-	if _, err := d.Windows(ctx, 999); observer.CodeOf(err) != observer.CodeAppNotFound {
+	if _, err := d.Windows(ctx, 999); model.CodeOf(err) != model.CodeAppNotFound {
 		t.Fatalf("unknown pid: %v", err)
 	}
 }
 
 func TestReadNodes(t *testing.T) {
 	d, _ := fakeDemo(t)
-	refs := []observer.NodeRef{d.Ref(notesPID, "save"), d.Ref(notesPID, "title"), d.Ref(notesPID, "remember"),
+	refs := []model.NodeRef{d.Ref(notesPID, "save"), d.Ref(notesPID, "title"), d.Ref(notesPID, "remember"),
 		d.Ref(notesPID, "volume"), d.Ref(notesPID, "row-2-text"), "501.1/nope", "garbage"}
 	nodes := d.Read(context.Background(), refs)
 	if len(nodes) != len(refs) {
 		t.Fatalf("%d nodes for %d refs", len(nodes), len(refs))
 	}
 	save, title, box, vol, text := nodes[0], nodes[1], nodes[2], nodes[3], nodes[4]
-	if save.Role != observer.RoleButton || save.Name != "Save" || save.Description != "Save the note" ||
+	if save.Role != model.RoleButton || save.Name != "Save" || save.Description != "Save the note" ||
 		save.Identifier != "saveButton" || save.Ref != refs[0] || save.Bounds == nil || save.Bounds.X != 110 ||
-		!save.States.Has(observer.StateEnabled) || strings.Join(save.Actions, ",") != "AXPress" {
+		!save.States.Has(model.StateEnabled) || strings.Join(save.Actions, ",") != "AXPress" {
 		t.Errorf("save = %+v", save)
 	}
-	if title.Value != "Shopping list" || !title.HasValue || !title.States.Has(observer.StateFocused|observer.StateEditable) {
+	if title.Value != "Shopping list" || !title.HasValue || !title.States.Has(model.StateFocused|model.StateEditable) {
 		t.Errorf("title = %+v", title)
 	}
-	if box.Role != observer.RoleCheckbox || box.Value != "0" || box.States.Has(observer.StateChecked) {
+	if box.Role != model.RoleCheckbox || box.Value != "0" || box.States.Has(model.StateChecked) {
 		t.Errorf("checkbox = %+v", box)
 	}
-	if vol.Role != observer.RoleSlider || vol.Value != "50" {
+	if vol.Role != model.RoleSlider || vol.Value != "50" {
 		t.Errorf("slider = %+v", vol)
 	}
-	if text.Role != observer.RoleText || text.Name != "Row 2" || text.Text != "Row 2" {
+	if text.Role != model.RoleText || text.Name != "Row 2" || text.Text != "Row 2" {
 		t.Errorf("row text = %+v", text)
 	}
-	if observer.CodeOf(nodes[5].Err) != observer.CodeElementNotFound {
+	if model.CodeOf(nodes[5].Err) != model.CodeElementNotFound {
 		t.Errorf("missing node err = %v", nodes[5].Err)
 	}
-	if observer.CodeOf(nodes[6].Err) != observer.CodeBadRequest || nodes[6].Ref != "garbage" {
+	if model.CodeOf(nodes[6].Err) != model.CodeBadRequest || nodes[6].Ref != "garbage" {
 		t.Errorf("bad ref = %+v", nodes[6])
 	}
 	table := peek(t, d, notesPID, "rows")
@@ -85,9 +87,9 @@ func TestReadNodes(t *testing.T) {
 
 func TestReadErrorsCarrySuggestions(t *testing.T) {
 	d, _ := fakeDemo(t)
-	nodes := d.Read(context.Background(), []observer.NodeRef{"501.1/nope"})
-	var e *observer.Error
-	if e = observer.AsError(nodes[0].Err); e.Suggestion == "" || e.Details["pid"] != notesPID {
+	nodes := d.Read(context.Background(), []model.NodeRef{"501.1/nope"})
+	var e *model.Error
+	if e = model.AsError(nodes[0].Err); e.Suggestion == "" || e.Details["pid"] != notesPID {
 		t.Fatalf("error = %+v", e)
 	}
 }
@@ -96,8 +98,8 @@ func TestSecureValueIsNeverRead(t *testing.T) {
 	d, _ := fakeDemo(t)
 	rec := testkit.Record(t, d.Watch)
 	ref := d.Ref(notesPID, "password")
-	n := d.Read(context.Background(), []observer.NodeRef{ref})[0]
-	if !n.Secure || n.HasValue || n.Value != "" || n.Text != "" || n.Role != observer.RolePassword {
+	n := d.Read(context.Background(), []model.NodeRef{ref})[0]
+	if !n.Secure || n.HasValue || n.Value != "" || n.Text != "" || n.Role != model.RolePassword {
 		t.Fatalf("password read as %+v", n)
 	}
 	if err := d.SetAttribute(context.Background(), ref, "AXValue", "new-secret-value"); err != nil {
@@ -109,8 +111,8 @@ func TestSecureValueIsNeverRead(t *testing.T) {
 	if err := d.Input(context.Background(), observer.Input{Kind: observer.InputType, PID: notesPID, Text: "-typed"}); err != nil {
 		t.Fatal(err)
 	}
-	rec.WaitFor(t, 0, 2*time.Second, "password value change", func(e observer.Event) bool {
-		return e.Type == observer.EventValueChanged && e.Element != nil && e.Element.Name == "Password" && e.Ref == ref
+	rec.WaitFor(t, 0, 2*time.Second, "password value change", func(e model.Event) bool {
+		return e.Type == model.EventValueChanged && e.Element != nil && e.Element.Name == "Password" && e.Ref == ref
 	})
 	for _, e := range rec.Events() {
 		for _, secret := range []string{"correct-horse", "new-secret", "typed"} {
@@ -138,7 +140,7 @@ func TestFocusPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	path, _ = d.FocusPath(ctx, notesPID)
-	want := []observer.NodeRef{d.Ref(notesPID, "main"), d.Ref(notesPID, "rows-scroll"), d.Ref(notesPID, "rows"), d.Ref(notesPID, "row-350")}
+	want := []model.NodeRef{d.Ref(notesPID, "main"), d.Ref(notesPID, "rows-scroll"), d.Ref(notesPID, "rows"), d.Ref(notesPID, "row-350")}
 	if strings.Join(refStrings(path), " ") != strings.Join(refStrings(want), " ") {
 		t.Fatalf("path = %v, want %v", path, want)
 	}
@@ -147,7 +149,7 @@ func TestFocusPath(t *testing.T) {
 	}
 }
 
-func refStrings(refs []observer.NodeRef) []string {
+func refStrings(refs []model.NodeRef) []string {
 	out := make([]string, len(refs))
 	for i, r := range refs {
 		out[i] = string(r)
@@ -157,12 +159,12 @@ func refStrings(refs []observer.NodeRef) []string {
 
 func TestLargeFixtureHas4000Elements(t *testing.T) {
 	d := loadFixture(t, "large", WithClock(NewFakeClock(epoch)))
-	walk := observer.Walk(context.Background(), d, d.Ref(601, "ledger"), observer.WalkOptions{Budget: observer.WideBudget()})
+	walk := observer.Walk(context.Background(), d, d.Ref(601, "ledger"), observer.WalkOptions{Budget: model.WideBudget()})
 	if len(walk.Nodes) != 4000 || len(walk.Truncation) != 0 || walk.Incomplete {
 		t.Fatalf("walked %d, truncation %v, incomplete %v", len(walk.Nodes), walk.Truncation, walk.Incomplete)
 	}
 	last := walk.Nodes[len(walk.Nodes)-1]
-	if last.Name != "" || last.Role != observer.RoleScrollBar {
+	if last.Name != "" || last.Role != model.RoleScrollBar {
 		t.Fatalf("last = %+v", last.Node)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/testkit"
 	"github.com/axbus/axbus/observer"
 )
@@ -39,7 +41,7 @@ func TestPerAppResourcesReturnToBaseline(t *testing.T) {
 		if err != nil || len(wins) == 0 {
 			t.Fatalf("windows of launch %d: %v %v", i, wins, err)
 		}
-		if res := observer.Walk(ctx, d, wins[0].Ref, observer.WalkOptions{Budget: observer.WideBudget()}); len(res.Nodes) == 0 {
+		if res := observer.Walk(ctx, d, wins[0].Ref, observer.WalkOptions{Budget: model.WideBudget()}); len(res.Nodes) == 0 {
 			t.Fatalf("empty walk of launch %d", i)
 		}
 		if during := d.Resources(); during["apps"] != base["apps"]+1 || during["elements"] <= base["elements"] {
@@ -49,8 +51,8 @@ func TestPerAppResourcesReturnToBaseline(t *testing.T) {
 		if err := d.Kill(pid); err != nil {
 			t.Fatal(err)
 		}
-		rec.WaitFor(t, m, 2*time.Second, "app_terminated", func(e observer.Event) bool {
-			return e.Type == observer.EventAppTerminated && e.App.PID == pid
+		rec.WaitFor(t, m, 2*time.Second, "app_terminated", func(e model.Event) bool {
+			return e.Type == model.EventAppTerminated && e.App.PID == pid
 		})
 		var now map[string]int
 		if !testkit.Within(2*time.Second, func() bool { now = perApp(); return maps.Equal(now, base) }) {

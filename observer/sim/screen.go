@@ -4,24 +4,24 @@ import (
 	"context"
 	"image"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // screen is the simulated display's size.
-var screen = observer.Rect{W: 2560, H: 1600}
+var screen = model.Rect{W: 2560, H: 1600}
 
 // ScreenBounds is the simulated display.
-func (d *Desktop) ScreenBounds(context.Context) (observer.Rect, error) { return screen, nil }
+func (d *Desktop) ScreenBounds(context.Context) (model.Rect, error) { return screen, nil }
 
 // Capture paints the simulated display as noise, the same at the same point: pixels that do not
 // compress, so that a screenshot of a few megabytes tests its transport. It stops when ctx ends,
 // as a real capture does between its strips.
-func (d *Desktop) Capture(ctx context.Context, rect observer.Rect) (*image.RGBA, error) {
+func (d *Desktop) Capture(ctx context.Context, rect model.Rect) (*image.RGBA, error) {
 	w, h := int(rect.W), int(rect.H)
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	for y := range h {
 		if err := ctx.Err(); err != nil {
-			return nil, observer.AsError(err)
+			return nil, model.AsError(err)
 		}
 		for x := range w {
 			v := noise(uint32(int(rect.X)+x), uint32(int(rect.Y)+y))

@@ -5,8 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 func TestClockScriptLoops(t *testing.T) {
@@ -61,22 +62,22 @@ func TestPlayScript(t *testing.T) {
 	if err := d.Play("busy"); err != nil {
 		t.Fatal(err)
 	}
-	if n := peek(t, d, 1, "f"); n.Value != "working" || n.States.Has(observer.StateEnabled) {
+	if n := peek(t, d, 1, "f"); n.Value != "working" || n.States.Has(model.StateEnabled) {
 		t.Fatalf("f = %+v", n)
 	}
 	clock.Advance(50 * time.Millisecond)
 	ann := rec.WaitFor(t, 0, 2*time.Second, "announcement", raw("AXAnnouncementRequested", ""))
-	if ann.Type != observer.EventAnnouncement || ann.Detail["announcement"] != "Done" || ann.Element != nil {
+	if ann.Type != model.EventAnnouncement || ann.Detail["announcement"] != "Done" || ann.Element != nil {
 		t.Fatalf("announcement = %+v", ann)
 	}
 	moved := rec.WaitFor(t, 0, 2*time.Second, "moved", raw("AXMoved", ""))
-	if moved.Type != observer.EventLayoutChanged {
+	if moved.Type != model.EventLayoutChanged {
 		t.Fatalf("moved = %+v", moved)
 	}
-	if n := peek(t, d, 1, "f"); n.Value != "done" || !n.States.Has(observer.StateEnabled) {
+	if n := peek(t, d, 1, "f"); n.Value != "done" || !n.States.Has(model.StateEnabled) {
 		t.Fatalf("f = %+v", n)
 	}
-	if err := d.Play("nope"); observer.CodeOf(err) != observer.CodeBadRequest {
+	if err := d.Play("nope"); model.CodeOf(err) != model.CodeBadRequest {
 		t.Fatalf("unknown script: %v", err)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // DesktopSpec is a fixture: the apps of a simulated desktop. fixtures/desktops/README.md
@@ -160,9 +160,9 @@ type Fault struct {
 	// Count is how many matching calls the fault affects; 0 means every call until cleared.
 	Count int `json:"count,omitempty"`
 	// Code is what a lying call reports: TRANSIENT (the default) or ACTION_FAILED.
-	Code      observer.Code `json:"code,omitempty"`
-	LatencyMS int           `json:"latency_ms,omitempty"`
-	AfterMS   int           `json:"after_ms,omitempty"`
+	Code      model.Code `json:"code,omitempty"`
+	LatencyMS int        `json:"latency_ms,omitempty"`
+	AfterMS   int        `json:"after_ms,omitempty"`
 }
 
 // Text is a value as AX reports it, as text. In JSON it may be a string, a number (50, 0.5) or

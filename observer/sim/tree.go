@@ -3,7 +3,8 @@ package sim
 import (
 	"slices"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer/ax"
 )
 
@@ -14,7 +15,7 @@ type node struct {
 	value                                string
 	hasValue                             bool
 	min, max                             *float64
-	frame                                *observer.Rect
+	frame                                *model.Rect
 	enabled, selected, modal             bool
 	hidden                               bool // a window ordered out: not listed, still read (SetHidden)
 	expanded                             *bool
@@ -35,7 +36,7 @@ func newNode(s NodeSpec, parent *node) *node {
 		n.enabled = *s.Enabled
 	}
 	if len(s.Frame) == 4 {
-		n.frame = &observer.Rect{X: s.Frame[0], Y: s.Frame[1], W: s.Frame[2], H: s.Frame[3]}
+		n.frame = &model.Rect{X: s.Frame[0], Y: s.Frame[1], W: s.Frame[2], H: s.Frame[3]}
 	}
 	if s.Value != nil {
 		n.value, n.hasValue = string(*s.Value), true
@@ -60,7 +61,7 @@ func (n *node) inScrollArea() bool {
 	return false
 }
 
-func (n *node) normalisedRole() observer.Role { return ax.NormaliseRole(n.role, n.subrole) }
+func (n *node) normalisedRole() model.Role { return ax.NormaliseRole(n.role, n.subrole) }
 
 func (n *node) canSet(attr string) bool { return slices.Contains(n.settable, attr) }
 
@@ -123,7 +124,7 @@ func (n *node) attributes(focused bool) ax.Attributes {
 }
 
 // bounds is a copy of n's frame: callers keep it while the tree changes.
-func (n *node) bounds() *observer.Rect {
+func (n *node) bounds() *model.Rect {
 	if n.frame == nil {
 		return nil
 	}

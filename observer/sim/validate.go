@@ -6,7 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer/ax"
 )
 
@@ -354,7 +355,7 @@ func (c *checker) fault(path string, f Fault, x *appIndex) {
 	if f.Kind == FaultSlow && f.LatencyMS == 0 {
 		c.fail(path+".latency_ms", "a slow app needs latency_ms")
 	}
-	if f.Code != "" && (f.Kind != FaultLying || (f.Code != observer.CodeTransient && f.Code != observer.CodeActionFailed)) {
+	if f.Code != "" && (f.Kind != FaultLying || (f.Code != model.CodeTransient && f.Code != model.CodeActionFailed)) {
 		c.fail(path+".code", "only a lying fault has a code: TRANSIENT or ACTION_FAILED")
 	}
 }

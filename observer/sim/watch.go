@@ -3,7 +3,8 @@ package sim
 import (
 	"sync"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer/ax"
 )
 
@@ -12,9 +13,9 @@ import (
 // event at a time, in the order they happened; like a real backend's, a new Watch may also get
 // events that were still on their way. stop waits for a sink call in progress and, when it ends
 // the last Watch, for that goroutine to end: do not call it from sink.
-func (d *Desktop) Watch(sink func(observer.Event)) (stop func(), err error) {
+func (d *Desktop) Watch(sink func(model.Event)) (stop func(), err error) {
 	if sink == nil {
-		return nil, observer.ErrNilSink()
+		return nil, model.ErrNilSink()
 	}
 	id, err := d.sinks.Subscribe(sink)
 	if err != nil {
@@ -39,9 +40,9 @@ func (d *Desktop) Watch(sink func(observer.Event)) (stop func(), err error) {
 // feed delivers the events emitted under d.mu from its own goroutine, so that no sink runs
 // under the desktop's lock. It is the source of d.sinks: it runs while anyone watches.
 type feed struct {
-	deliver func(observer.Event)
+	deliver func(model.Event)
 	mu      sync.Mutex
-	queue   []observer.Event
+	queue   []model.Event
 	wake    chan struct{} // one pending wake-up at most
 	quit    chan struct{}
 	done    chan struct{}
@@ -49,7 +50,7 @@ type feed struct {
 }
 
 // startFeed starts the feed of the first Watch; its stop ends the goroutine and waits for it.
-func (d *Desktop) startFeed(deliver func(observer.Event)) (stop func(), err error) {
+func (d *Desktop) startFeed(deliver func(model.Event)) (stop func(), err error) {
 	f := &feed{deliver: deliver, wake: make(chan struct{}, 1), quit: make(chan struct{}), done: make(chan struct{})}
 	d.mu.Lock()
 	if d.closed {
@@ -70,7 +71,7 @@ func (d *Desktop) startFeed(deliver func(observer.Event)) (stop func(), err erro
 	}, nil
 }
 
-func (f *feed) push(e observer.Event) {
+func (f *feed) push(e model.Event) {
 	f.mu.Lock()
 	f.queue = append(f.queue, e)
 	f.mu.Unlock()
@@ -124,15 +125,15 @@ func (d *Desktop) emit(a *app, raw string, n *node, detail map[string]any) {
 	if d.feed == nil {
 		return
 	}
-	e := observer.Event{Time: d.clock.Now(), App: a.appRef(), Raw: raw, Detail: detail}
-	role := observer.RoleApplication
+	e := model.Event{Time: d.clock.Now(), App: a.appRef(), Raw: raw, Detail: detail}
+	role := model.RoleApplication
 	if n == nil {
 		e.Instance = a.instance()
 	} else {
 		node := a.read(n)
 		e.Element, e.Ref, role, e.Secure = node.Summary(), node.Ref, node.Role, node.Secure
 		if w := n.window(); w != nil {
-			e.Window = &observer.WindowRef{ID: w.id, Title: w.title}
+			e.Window = &model.WindowRef{ID: w.id, Title: w.title}
 		}
 	}
 	typ, ok := ax.NormaliseElementNotification(raw, role)

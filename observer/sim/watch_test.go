@@ -8,10 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/axbus/axbus/model"
+
 	"go.uber.org/goleak"
 
 	"github.com/axbus/axbus/internal/testkit"
-	"github.com/axbus/axbus/observer"
 )
 
 func TestWatchDeliversInOrder(t *testing.T) {
@@ -22,7 +23,7 @@ func TestWatchDeliversInOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rec.WaitFor(t, 0, 2*time.Second, "50 values", func(observer.Event) bool { return len(rec.Events()) >= 50 })
+	rec.WaitFor(t, 0, 2*time.Second, "50 values", func(model.Event) bool { return len(rec.Events()) >= 50 })
 	events := rec.Events()
 	for i, e := range events[:50] {
 		want := "v" + string(rune('A'+i%26)) + string(rune('a'+i/26))
@@ -35,8 +36,8 @@ func TestWatchDeliversInOrder(t *testing.T) {
 func TestWatchStopEndsDeliveryAndGoroutine(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 	d, _ := fakeDemo(t)
-	got := make(chan observer.Event, 16)
-	stop, err := d.Watch(func(e observer.Event) { got <- e })
+	got := make(chan model.Event, 16)
+	stop, err := d.Watch(func(e model.Event) { got <- e })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,8 +56,8 @@ func TestWatchStopEndsDeliveryAndGoroutine(t *testing.T) {
 	}
 	// A watch started now is called after the stopped one were it still called: once it has an
 	// event, the stopped one would have had it.
-	later := make(chan observer.Event, 16)
-	stopLater, err := d.Watch(func(e observer.Event) { later <- e })
+	later := make(chan model.Event, 16)
+	stopLater, err := d.Watch(func(e model.Event) { later <- e })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func TestWatchStopWaitsForSink(t *testing.T) {
 			inSink, release := make(chan struct{}), make(chan struct{})
 			var once sync.Once
 			var done atomic.Bool
-			stop, err := d.Watch(func(observer.Event) {
+			stop, err := d.Watch(func(model.Event) {
 				once.Do(func() {
 					close(inSink)
 					<-release
@@ -131,7 +132,7 @@ func TestEventCarriesWindowAndApp(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := rec.WaitFor(t, 0, 2*time.Second, "title", raw("AXTitleChanged", ""))
-	if e.Type != observer.EventTitleChanged || e.Window == nil || e.Window.Title != "Notes — Groceries" ||
+	if e.Type != model.EventTitleChanged || e.Window == nil || e.Window.Title != "Notes — Groceries" ||
 		e.App.Name != "Notes" || e.App.PID != notesPID || e.Ref != d.Ref(notesPID, "main") {
 		t.Fatalf("event = %+v", e)
 	}
@@ -145,10 +146,10 @@ func TestClosedDesktop(t *testing.T) {
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.Watch(func(observer.Event) {}); observer.CodeOf(err) != observer.CodeUnavailable {
+	if _, err := d.Watch(func(model.Event) {}); model.CodeOf(err) != model.CodeUnavailable {
 		t.Fatalf("watch: %v", err)
 	}
-	if _, err := d.Apps(context.Background()); observer.CodeOf(err) != observer.CodeUnavailable {
+	if _, err := d.Apps(context.Background()); model.CodeOf(err) != model.CodeUnavailable {
 		t.Fatalf("apps: %v", err)
 	}
 }

@@ -3,14 +3,14 @@ package sim
 import (
 	"context"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // SetWebAccessibility switches app pid's web accessibility, as AXManualAccessibility on a
 // Chromium or Electron app element does, and reports whether it was on.
 func (d *Desktop) SetWebAccessibility(ctx context.Context, pid int, on bool) (bool, error) {
 	if err := ctx.Err(); err != nil {
-		return false, observer.AsError(err)
+		return false, model.AsError(err)
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()

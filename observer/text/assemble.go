@@ -3,6 +3,8 @@ package text
 import (
 	"strings"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -121,13 +123,13 @@ func newTextLayout(nodes []observer.Walked, root int, all bool) *textLayout {
 	inWeb := make([]bool, n)
 	for i := root; i < end; i++ {
 		o, role := i-root, nodes[i].Role
-		parentRole, anchor, cell, parentRow := observer.Role(""), -1, -1, false
+		parentRole, anchor, cell, parentRow := model.Role(""), -1, -1, false
 		if i != root {
 			p := nodes[i].Parent - root
 			l.kids[p] = append(l.kids[p], i)
 			parentRole, anchor, cell, parentRow, inWeb[o] = nodes[root+p].Role, l.anchor[p], l.cell[p], l.row[p], inWeb[p]
 		}
-		inWeb[o] = inWeb[o] || role == observer.RoleWebArea
+		inWeb[o] = inWeb[o] || role == model.RoleWebArea
 		l.row[o] = isTextRow(role, parentRole, inWeb[o])
 		switch {
 		case l.row[o]:
@@ -154,7 +156,7 @@ func newTextLayout(nodes []observer.Walked, root int, all bool) *textLayout {
 func (l *textLayout) pieces(i int) []textPiece {
 	n := &l.nodes[i].Node
 	switch {
-	case n.Secure || n.Role == observer.RolePassword || unreadRoles[n.Role]:
+	case n.Secure || n.Role == model.RolePassword || unreadRoles[n.Role]:
 		return nil
 	case l.leftHidden(i):
 		return nil
@@ -170,11 +172,11 @@ func (l *textLayout) ownPieces(i int) []textPiece {
 		if n.HasValue && n.Value != "" {
 			return l.piece(i, n.Value)
 		}
-		if item := l.chosenItem(i); n.Role == observer.RoleComboBox && item != "" {
+		if item := l.chosenItem(i); n.Role == model.RoleComboBox && item != "" {
 			return l.piece(i, item)
 		}
 		return l.piece(i, n.Text)
-	case n.Role == observer.RolePopUpButton && n.HasValue && n.Value != "":
+	case n.Role == model.RolePopUpButton && n.HasValue && n.Value != "":
 		return l.piece(i, n.Value) // the chosen item; the menu's other items are not on screen
 	}
 	own := n.Text
@@ -182,7 +184,7 @@ func (l *textLayout) ownPieces(i int) []textPiece {
 	case own != "":
 	case namedByTextRoles[n.Role]:
 		own = n.Name
-	case n.HasValue && n.States.Has(observer.StateEditable):
+	case n.HasValue && n.States.Has(model.StateEditable):
 		own = n.Value // editable content (a paragraph): the backend reads its text as a value
 	}
 	if strings.ContainsRune(own, objectReplacement) {
@@ -206,7 +208,7 @@ func (l *textLayout) ownPieces(i int) []textPiece {
 // <select> keeps its options in a menu below it, the chosen one selected.
 func (l *textLayout) chosenItem(i int) string {
 	for k := i + 1; k < len(l.nodes) && l.nodes[k].Depth > l.nodes[i].Depth; k++ {
-		if n := &l.nodes[k].Node; n.States.Has(observer.StateSelected) && n.Name != "" {
+		if n := &l.nodes[k].Node; n.States.Has(model.StateSelected) && n.Name != "" {
 			return n.Name
 		}
 	}
@@ -251,7 +253,7 @@ func embeddedKids(nodes []observer.Walked, kids []int, chars int) []int {
 	}
 	var emb []int
 	for _, k := range kids {
-		if n := &nodes[k].Node; n.Role != observer.RoleText || n.ChildCount > 0 {
+		if n := &nodes[k].Node; n.Role != model.RoleText || n.ChildCount > 0 {
 			emb = append(emb, k)
 		}
 	}
@@ -309,7 +311,7 @@ func notRepeating(ps []textPiece, own string) []textPiece {
 	return out
 }
 
-func usableRect(r *observer.Rect) *observer.Rect {
+func usableRect(r *model.Rect) *model.Rect {
 	if r == nil || r.Empty() {
 		return nil
 	}

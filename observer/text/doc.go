@@ -3,7 +3,7 @@
 // elements (observer.HiddenIn) left out, within a byte limit. Read walks the window through an
 // observer.Observer and changes nothing on the desktop; Assemble lays out a walk already made.
 //
-//	res, err := text.Read(ctx, obs, text.Request{App: observer.AppQuery{Name: "Notes"}})
+//	res, err := text.Read(ctx, obs, text.Request{App: model.AppQuery{Name: "Notes"}})
 //
 // It imports observer and the standard library only.
 package text

@@ -4,23 +4,23 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // The states of hidden-element trees as AT-SPI toolkits report them.
 const (
-	shownStates   = observer.StateShowing | observer.StateVisible // on screen
-	visibleStates = observer.StateVisible                         // shown, but not on screen now
+	shownStates   = model.StateShowing | model.StateVisible // on screen
+	visibleStates = model.StateVisible                      // shown, but not on screen now
 )
 
 // with is n with states st.
-func with(st observer.States, n tnode) tnode { n.States = st; return n }
+func with(st model.States, n tnode) tnode { n.States = st; return n }
 
 // editable is an editable element whose text the backend read as its value (a document's
 // paragraph).
-func editable(role observer.Role, value string, r *observer.Rect) tnode {
+func editable(role model.Role, value string, r *model.Rect) tnode {
 	n := field(role, "", value, r)
-	n.States = shownStates | observer.StateEditable
+	n.States = shownStates | model.StateEditable
 	return n
 }
 
@@ -28,24 +28,24 @@ func editable(role observer.Role, value string, r *observer.Rect) tnode {
 // overflows, a hidden label, and the document's paragraphs.
 func writerLike() tnode {
 	return with(shownStates, window(
-		with(shownStates, el(observer.RoleMenuBar, "", at(0, 0, 1000, 20),
-			with(shownStates, el(observer.RoleMenu, "File", at(0, 0, 40, 20),
-				with(visibleStates, el(observer.RoleMenuItem, "Text Document", nil)), // a closed GTK menu: visible, nowhere
-				with(visibleStates, el(observer.RoleMenu, "Recent Documents", nil, with(visibleStates, el(observer.RoleMenuItem, "notes.odt", nil)))),
+		with(shownStates, el(model.RoleMenuBar, "", at(0, 0, 1000, 20),
+			with(shownStates, el(model.RoleMenu, "File", at(0, 0, 40, 20),
+				with(visibleStates, el(model.RoleMenuItem, "Text Document", nil)), // a closed GTK menu: visible, nowhere
+				with(visibleStates, el(model.RoleMenu, "Recent Documents", nil, with(visibleStates, el(model.RoleMenuItem, "notes.odt", nil)))),
 			)),
-			with(shownStates, el(observer.RoleMenu, "Edit", at(40, 0, 40, 20),
-				with(observer.StateEnabled, el(observer.RoleMenuItem, "Undo", nil)), // a closed VCL menu: neither visible nor showing
+			with(shownStates, el(model.RoleMenu, "Edit", at(40, 0, 40, 20),
+				with(model.StateEnabled, el(model.RoleMenuItem, "Undo", nil)), // a closed VCL menu: neither visible nor showing
 			)),
 		)),
-		with(shownStates, el(observer.RoleToolbar, "Standard", at(0, 20, 1000, 30),
-			with(shownStates, el(observer.RoleButton, "Save", at(0, 20, 40, 30))),
-			with(shownStates, el(observer.RoleButton, "Print", at(40, 20, 40, 30))),
-			with(visibleStates, el(observer.RoleButton, "Line Spacing", nil)), // no room for it
+		with(shownStates, el(model.RoleToolbar, "Standard", at(0, 20, 1000, 30),
+			with(shownStates, el(model.RoleButton, "Save", at(0, 20, 40, 30))),
+			with(shownStates, el(model.RoleButton, "Print", at(40, 20, 40, 30))),
+			with(visibleStates, el(model.RoleButton, "Line Spacing", nil)), // no room for it
 		)),
-		with(observer.StateEnabled, el(observer.RoleLabel, "Hidden label", at(0, 50, 100, 20))), // a hidden widget keeps its old bounds
-		with(shownStates|observer.StateEditable, el(observer.RoleGroup, "Untitled 1", at(0, 60, 1000, 900),
-			editable(observer.RoleParagraph, "Hello from the document body.", at(100, 100, 800, 20)),
-			editable(observer.RoleParagraph, "A second paragraph.", at(100, 120, 800, 20)),
+		with(model.StateEnabled, el(model.RoleLabel, "Hidden label", at(0, 50, 100, 20))), // a hidden widget keeps its old bounds
+		with(shownStates|model.StateEditable, el(model.RoleGroup, "Untitled 1", at(0, 60, 1000, 900),
+			editable(model.RoleParagraph, "Hello from the document body.", at(100, 100, 800, 20)),
+			editable(model.RoleParagraph, "A second paragraph.", at(100, 120, 800, 20)),
 		)),
 	))
 }
@@ -68,11 +68,11 @@ func TestAssembleTextLeavesHiddenSubtreesOut(t *testing.T) {
 // both report no state at all, and the page under them shows.
 func TestAssembleTextReadsThroughStatelessElements(t *testing.T) {
 	w := walkOf(with(shownStates, window(
-		el(observer.RoleFiller, "", at(0, 0, 640, 480), // the socket
-			el(observer.RoleFiller, "", at(0, 0, 640, 480), // the plug
-				with(observer.StateEnabled, el(observer.RoleScrollArea, "", at(0, 0, 640, 480),
-					with(shownStates, el(observer.RoleWebArea, "axbus matrix page", at(0, 0, 640, 480),
-						with(shownStates, el(observer.RoleParagraph, "", at(8, 8, 600, 20), with(shownStates, el(observer.RoleText, "First paragraph.", at(8, 8, 100, 20))))),
+		el(model.RoleFiller, "", at(0, 0, 640, 480), // the socket
+			el(model.RoleFiller, "", at(0, 0, 640, 480), // the plug
+				with(model.StateEnabled, el(model.RoleScrollArea, "", at(0, 0, 640, 480),
+					with(shownStates, el(model.RoleWebArea, "axbus matrix page", at(0, 0, 640, 480),
+						with(shownStates, el(model.RoleParagraph, "", at(8, 8, 600, 20), with(shownStates, el(model.RoleText, "First paragraph.", at(8, 8, 100, 20))))),
 					)),
 				)),
 			),
@@ -85,10 +85,10 @@ func TestAssembleTextReadsThroughStatelessElements(t *testing.T) {
 
 // A browser keeps tabs behind the one shown: in view, visible, not showing, under the tab shown.
 func TestAssembleTextLeavesTabsBehindOut(t *testing.T) {
-	page := func(st observer.States, text string) tnode {
-		return with(st, el(observer.RoleWebArea, "", at(0, 100, 1000, 800), with(st, el(observer.RoleParagraph, text, at(0, 110, 900, 20)))))
+	page := func(st model.States, text string) tnode {
+		return with(st, el(model.RoleWebArea, "", at(0, 100, 1000, 800), with(st, el(model.RoleParagraph, text, at(0, 110, 900, 20)))))
 	}
-	w := walkOf(with(shownStates, window(with(shownStates, el(observer.RolePanel, "", at(0, 100, 1000, 800),
+	w := walkOf(with(shownStates, window(with(shownStates, el(model.RolePanel, "", at(0, 100, 1000, 800),
 		page(shownStates, "The page shown"),
 		page(visibleStates, "Search the web"), // Firefox's new-tab page, kept ready
 	)))))
@@ -116,13 +116,13 @@ func TestAssembleTextAllReadsHiddenElements(t *testing.T) {
 // drawn over the window: in view, so their closed submenus' items are hidden.
 func TestAssembleTextOpenMenuHidesClosedSubmenus(t *testing.T) {
 	got := AssembleWith(walkOf(with(shownStates, window(
-		with(shownStates, el(observer.RoleScrollArea, "", at(0, 0, 1000, 20),
-			with(shownStates, el(observer.RoleMenuBar, "", at(0, 0, 1000, 20),
-				with(shownStates, el(observer.RoleMenu, "File", at(0, 0, 40, 20),
+		with(shownStates, el(model.RoleScrollArea, "", at(0, 0, 1000, 20),
+			with(shownStates, el(model.RoleMenuBar, "", at(0, 0, 1000, 20),
+				with(shownStates, el(model.RoleMenu, "File", at(0, 0, 40, 20),
 					// On the menu bar's edge.
-					with(shownStates, el(observer.RoleMenu, "New", at(0, 20, 300, 25), with(visibleStates, el(observer.RoleMenuItem, "Text Document", nil)))),
-					with(shownStates, el(observer.RoleMenuItem, "Open...", at(0, 45, 300, 25))),
-					with(shownStates, el(observer.RoleMenu, "Recent Documents", at(0, 70, 300, 25), with(visibleStates, el(observer.RoleMenuItem, "No Documents", nil)))),
+					with(shownStates, el(model.RoleMenu, "New", at(0, 20, 300, 25), with(visibleStates, el(model.RoleMenuItem, "Text Document", nil)))),
+					with(shownStates, el(model.RoleMenuItem, "Open...", at(0, 45, 300, 25))),
+					with(shownStates, el(model.RoleMenu, "Recent Documents", at(0, 70, 300, 25), with(visibleStates, el(model.RoleMenuItem, "No Documents", nil)))),
 				)),
 			)),
 		)),
@@ -151,21 +151,21 @@ func TestAssembleTextScopeInsideHiddenSubtree(t *testing.T) {
 // Content scrolled out of view is not hidden: GTK3's rows lose their bounds but sit in a list
 // reaching past its scroll area; web content keeps its bounds below the fold.
 func TestAssembleTextKeepsContentScrolledOutOfView(t *testing.T) {
-	row := func(st observer.States, name string, r *observer.Rect) tnode {
-		return with(st, el(observer.RoleListItem, "", r, with(st, el(observer.RoleLabel, name, r))))
+	row := func(st model.States, name string, r *model.Rect) tnode {
+		return with(st, el(model.RoleListItem, "", r, with(st, el(model.RoleLabel, name, r))))
 	}
 	got := AssembleWith(walkOf(with(shownStates, window(
-		with(shownStates, el(observer.RoleScrollArea, "", at(0, 0, 400, 200),
-			with(shownStates, el(observer.RoleList, "Rows", at(0, 0, 400, 8000),
+		with(shownStates, el(model.RoleScrollArea, "", at(0, 0, 400, 200),
+			with(shownStates, el(model.RoleList, "Rows", at(0, 0, 400, 8000),
 				row(shownStates, "Row 1", at(0, 0, 400, 20)),
 				// On the clip's edge: shown, its label not.
-				with(shownStates, el(observer.RoleListItem, "", at(0, 200, 400, 20), with(visibleStates, el(observer.RoleLabel, "Row 11", nil)))),
+				with(shownStates, el(model.RoleListItem, "", at(0, 200, 400, 20), with(visibleStates, el(model.RoleLabel, "Row 11", nil)))),
 				row(visibleStates, "Row 400", nil),
 			)),
 		)),
-		with(shownStates, el(observer.RoleWebArea, "Page", at(0, 200, 1000, 800),
-			with(shownStates, el(observer.RoleParagraph, "", at(0, 210, 900, 20), with(shownStates, static("At the top", at(0, 210, 900, 20))))),
-			with(visibleStates, el(observer.RoleParagraph, "", at(0, 5000, 900, 20), with(visibleStates, static("Below the fold", at(0, 5000, 900, 20))))),
+		with(shownStates, el(model.RoleWebArea, "Page", at(0, 200, 1000, 800),
+			with(shownStates, el(model.RoleParagraph, "", at(0, 210, 900, 20), with(shownStates, static("At the top", at(0, 210, 900, 20))))),
+			with(visibleStates, el(model.RoleParagraph, "", at(0, 5000, 900, 20), with(visibleStates, static("Below the fold", at(0, 5000, 900, 20))))),
 		)),
 	))), 0, Options{})
 	expectText(t, got.Text, "Row 1\nRow 11\nRow 400\nAt the top\nBelow the fold")
@@ -177,11 +177,11 @@ func TestAssembleTextKeepsContentScrolledOutOfView(t *testing.T) {
 // Browser controls a browser does not show are neither visible nor showing: hidden, bounds or not.
 func TestAssembleTextLeavesUnusedBrowserControlsOut(t *testing.T) {
 	got := AssembleWith(walkOf(with(shownStates, window(
-		with(shownStates, el(observer.RolePanel, "", at(0, 0, 1000, 1000),
-			with(observer.StateEnabled, el(observer.RoleButton, "Minimize", nil)),
-			with(observer.StateEnabled, static("Untitled - Chromium", nil)),
-			with(observer.StateEnabled, el(observer.RolePanel, "", at(0, 50, 1000, 900), static("A view not shown", at(0, 50, 100, 20)))),
-			with(shownStates, el(observer.RoleButton, "Reload", at(0, 10, 30, 30))),
+		with(shownStates, el(model.RolePanel, "", at(0, 0, 1000, 1000),
+			with(model.StateEnabled, el(model.RoleButton, "Minimize", nil)),
+			with(model.StateEnabled, static("Untitled - Chromium", nil)),
+			with(model.StateEnabled, el(model.RolePanel, "", at(0, 50, 1000, 900), static("A view not shown", at(0, 50, 100, 20)))),
+			with(shownStates, el(model.RoleButton, "Reload", at(0, 10, 30, 30))),
 		)),
 	))), 0, Options{})
 	expectText(t, got.Text, "Reload")
@@ -192,17 +192,17 @@ func TestAssembleTextLeavesUnusedBrowserControlsOut(t *testing.T) {
 
 // GTK 4.8 reports showing on the window alone, and macOS not at all: nothing is hidden there.
 func TestAssembleTextWithoutShowingReadsWhole(t *testing.T) {
-	keypad := func(st observer.States) tnode {
-		return with(st, el(observer.RolePanel, "", at(0, 40, 300, 300),
-			with(st, el(observer.RoleButton, "7", at(0, 40, 50, 40))),
-			with(st, el(observer.RoleButton, "8", at(50, 40, 50, 40))),
-			el(observer.RoleLabel, "Mode: basic", nil), // no states, no place
+	keypad := func(st model.States) tnode {
+		return with(st, el(model.RolePanel, "", at(0, 40, 300, 300),
+			with(st, el(model.RoleButton, "7", at(0, 40, 50, 40))),
+			with(st, el(model.RoleButton, "8", at(50, 40, 50, 40))),
+			el(model.RoleLabel, "Mode: basic", nil), // no states, no place
 		))
 	}
 	for name, root := range map[string]tnode{
-		"gtk4":   with(shownStates, window(with(visibleStates, el(observer.RoleMenuButton, "Basic", at(0, 0, 80, 30))), keypad(visibleStates))),
-		"macos":  window(el(observer.RoleMenuButton, "Basic", at(0, 0, 80, 30)), keypad(0)),
-		"hidden": with(shownStates, window(with(observer.StateEnabled, el(observer.RoleLabel, "Everything", nil)))),
+		"gtk4":   with(shownStates, window(with(visibleStates, el(model.RoleMenuButton, "Basic", at(0, 0, 80, 30))), keypad(visibleStates))),
+		"macos":  window(el(model.RoleMenuButton, "Basic", at(0, 0, 80, 30)), keypad(0)),
+		"hidden": with(shownStates, window(with(model.StateEnabled, el(model.RoleLabel, "Everything", nil)))),
 	} {
 		got := AssembleWith(walkOf(root), 0, Options{})
 		want, hidden := "Basic\n7 8\nMode: basic", 0
@@ -218,14 +218,14 @@ func TestAssembleTextWithoutShowingReadsWhole(t *testing.T) {
 // An editable element that is not a field gives its value, its text as the backend read it; one
 // that is not editable does not (a check box's 0 or 1). Fields keep their own rule.
 func TestAssembleTextReadsEditableContentValue(t *testing.T) {
-	check := field(observer.RoleCheckbox, "Remember me", "1", at(0, 300, 100, 20))
+	check := field(model.RoleCheckbox, "Remember me", "1", at(0, 300, 100, 20))
 	got := assemble(t, window(
-		el(observer.RoleGroup, "Document", at(0, 0, 1000, 200),
-			editable(observer.RoleParagraph, "First paragraph,", at(0, 0, 900, 20)),
-			editable(observer.RoleParagraph, "", at(0, 20, 900, 20)),
-			editable(observer.RoleParagraph, "third\nwith a line break.", at(0, 40, 900, 40)),
+		el(model.RoleGroup, "Document", at(0, 0, 1000, 200),
+			editable(model.RoleParagraph, "First paragraph,", at(0, 0, 900, 20)),
+			editable(model.RoleParagraph, "", at(0, 20, 900, 20)),
+			editable(model.RoleParagraph, "third\nwith a line break.", at(0, 40, 900, 40)),
 		),
-		editable(observer.RoleTextField, "typed", at(0, 250, 100, 20)),
+		editable(model.RoleTextField, "typed", at(0, 250, 100, 20)),
 		check,
 	))
 	expectText(t, got, "First paragraph,\nthird\nwith a line break.\ntyped\nRemember me")

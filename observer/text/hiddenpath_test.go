@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -14,11 +16,11 @@ type walkReader struct {
 	reads int
 }
 
-func (r *walkReader) Read(_ context.Context, refs []observer.NodeRef) []observer.Node {
+func (r *walkReader) Read(_ context.Context, refs []model.NodeRef) []model.Node {
 	r.reads += len(refs)
-	out := make([]observer.Node, len(refs))
+	out := make([]model.Node, len(refs))
 	for i, ref := range refs {
-		out[i] = observer.Node{Ref: ref, Err: observer.Errorf(observer.CodeElementNotFound, "-", "gone")}
+		out[i] = model.Node{Ref: ref, Err: model.Errorf(model.CodeElementNotFound, "-", "gone")}
 		for _, n := range r.w.Nodes {
 			if n.Ref == ref {
 				out[i] = n.Node
@@ -29,10 +31,10 @@ func (r *walkReader) Read(_ context.Context, refs []observer.NodeRef) []observer
 }
 
 // pathTo is element i of w with its ancestors, its window first.
-func pathTo(w observer.WalkResult, i int) []observer.Node {
-	var path []observer.Node
+func pathTo(w observer.WalkResult, i int) []model.Node {
+	var path []model.Node
 	for ; i >= 0; i = w.Nodes[i].Parent {
-		path = append([]observer.Node{w.Nodes[i].Node}, path...)
+		path = append([]model.Node{w.Nodes[i].Node}, path...)
 	}
 	return path
 }
@@ -40,22 +42,22 @@ func pathTo(w observer.WalkResult, i int) []observer.Node {
 // hiddenPathTrees are windows as AT-SPI toolkits show them, with elements hidden and elements
 // merely out of view.
 func hiddenPathTrees() map[string]tnode {
-	row := func(st observer.States, name string, r *observer.Rect) tnode {
-		return with(st, el(observer.RoleListItem, "", r, with(st, el(observer.RoleLabel, name, r))))
+	row := func(st model.States, name string, r *model.Rect) tnode {
+		return with(st, el(model.RoleListItem, "", r, with(st, el(model.RoleLabel, name, r))))
 	}
-	page := func(st observer.States, text string) tnode {
-		return with(st, el(observer.RoleWebArea, "", at(0, 100, 1000, 800), with(st, el(observer.RoleParagraph, text, at(0, 110, 900, 20)))))
+	page := func(st model.States, text string) tnode {
+		return with(st, el(model.RoleWebArea, "", at(0, 100, 1000, 800), with(st, el(model.RoleParagraph, text, at(0, 110, 900, 20)))))
 	}
 	return map[string]tnode{
 		"writer": writerLike(),
 		// GTK3's stack shows one page: the other, unmapped, keeps its states but no place.
 		"gtk3 stack": with(shownStates, window(
-			with(shownStates, el(observer.RolePanel, "Pages", at(10, 100, 300, 40),
-				with(visibleStates|observer.StateEnabled, el(observer.RoleCheckbox, "Notify me", nil)),
-				with(shownStates, el(observer.RoleLabel, "Second page", at(10, 100, 300, 40))),
+			with(shownStates, el(model.RolePanel, "Pages", at(10, 100, 300, 40),
+				with(visibleStates|model.StateEnabled, el(model.RoleCheckbox, "Notify me", nil)),
+				with(shownStates, el(model.RoleLabel, "Second page", at(10, 100, 300, 40))),
 			)),
-			with(shownStates, el(observer.RoleScrollArea, "", at(400, 0, 400, 200),
-				with(shownStates, el(observer.RoleList, "Rows", at(400, 0, 400, 8000),
+			with(shownStates, el(model.RoleScrollArea, "", at(400, 0, 400, 200),
+				with(shownStates, el(model.RoleList, "Rows", at(400, 0, 400, 8000),
 					row(shownStates, "Row 1", at(400, 0, 400, 20)),
 					row(visibleStates, "Row 400", nil), // scrolled out: no place, in a list past its clip
 				)),
@@ -64,15 +66,15 @@ func hiddenPathTrees() map[string]tnode {
 		// A browser's tab behind the one shown; web content below the fold; a WebKitGTK page
 		// under its socket and plug, which report no state at all.
 		"browser": with(shownStates, window(
-			with(shownStates, el(observer.RolePanel, "", at(0, 100, 1000, 800),
+			with(shownStates, el(model.RolePanel, "", at(0, 100, 1000, 800),
 				page(shownStates, "The page shown"),
 				page(visibleStates, "Search the web"),
 			)),
-			with(shownStates, el(observer.RoleWebArea, "Page", at(0, 200, 1000, 800),
-				with(visibleStates, el(observer.RoleButton, "Below the fold", at(0, 5000, 90, 20))),
+			with(shownStates, el(model.RoleWebArea, "Page", at(0, 200, 1000, 800),
+				with(visibleStates, el(model.RoleButton, "Below the fold", at(0, 5000, 90, 20))),
 			)),
-			el(observer.RoleFiller, "", at(0, 0, 640, 480),
-				el(observer.RoleFiller, "", at(0, 0, 640, 480), with(observer.StateEnabled, el(observer.RoleButton, "Web button", at(8, 8, 80, 20)))),
+			el(model.RoleFiller, "", at(0, 0, 640, 480),
+				el(model.RoleFiller, "", at(0, 0, 640, 480), with(model.StateEnabled, el(model.RoleButton, "Web button", at(8, 8, 80, 20)))),
 			),
 		)),
 	}
@@ -115,8 +117,8 @@ func TestHiddenOnPathReadsSiblingsOnlyWhenNeeded(t *testing.T) {
 		r := &walkReader{w: w}
 		path := pathTo(w, i)
 		observer.HiddenOnPath(context.Background(), r, path)
-		behind := slices.ContainsFunc(path, func(n observer.Node) bool {
-			return n.Role == observer.RoleWebArea && !n.States.Has(observer.StateShowing)
+		behind := slices.ContainsFunc(path, func(n model.Node) bool {
+			return n.Role == model.RoleWebArea && !n.States.Has(model.StateShowing)
 		})
 		if (r.reads > 0) != behind {
 			t.Errorf("%s %q: %d siblings read", w.Nodes[i].Role, w.Nodes[i].Name, r.reads)

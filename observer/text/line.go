@@ -5,14 +5,14 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // textPiece is the text one element gives a read, with what decides whether it shares a line
 // with the piece before it.
 type textPiece struct {
-	text string         // cleaned: no trailing spaces on any line, no leading or trailing blank lines
-	rect *observer.Rect // nil when the element has no usable bounds
+	text string      // cleaned: no trailing spaces on any line, no leading or trailing blank lines
+	rect *model.Rect // nil when the element has no usable bounds
 	// anchor is the element whose lines hold the piece (see textLayout.anchor); cell the table
 	// cell holding it, -1 outside tables; inRow is set when anchor is a row.
 	anchor, cell int
@@ -79,14 +79,14 @@ func textSeparator(p, q *textPiece) string {
 
 // sameVisualLine reports whether a and b overlap vertically by more than half the smaller
 // height: neighbours on one line, not stacked lines that touch.
-func sameVisualLine(a, b observer.Rect) bool {
+func sameVisualLine(a, b model.Rect) bool {
 	overlap := min(a.Y+a.H, b.Y+b.H) - max(a.Y, b.Y)
 	return overlap > min(a.H, b.H)/2
 }
 
 // readsOn reports whether b continues a's line: it starts to the right of a's start, or one
 // holds the other (a wrapped paragraph and a link inside it).
-func readsOn(a, b observer.Rect) bool {
+func readsOn(a, b model.Rect) bool {
 	return b.X >= a.X-1 || a.Holds(b) || b.Holds(a)
 }
 

@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
 // Request asks for the text of a window, or of one element's subtree.
 type Request struct {
-	App observer.AppQuery
+	App model.AppQuery
 	// Window is a window id or title; empty means the focused window, else the first (as Inspect).
 	Window string
 	// Scope, when set, reads only the subtree of an element of an earlier snapshot, found again in
@@ -37,16 +39,16 @@ const pixelsAdvice = "If the window draws its own content (a canvas, a game, a r
 // An unknown app is APP_NOT_FOUND; an app that does not answer is APP_NOT_RESPONDING; a window
 // without text gives an empty text with a Hint, not an error; a walk that read nothing is an
 // error whose suggestion points at pixels.
-func Read(ctx context.Context, o *observer.Observer, req Request) (*observer.ReadResult, error) {
+func Read(ctx context.Context, o *observer.Observer, req Request) (*model.ReadResult, error) {
 	if req.Limit < 0 {
-		return nil, observer.Errorf(observer.CodeBadRequest, fmt.Sprintf("Give limit in bytes, at most %d, or leave it out.", MaxReadBytes),
+		return nil, model.Errorf(model.CodeBadRequest, fmt.Sprintf("Give limit in bytes, at most %d, or leave it out.", MaxReadBytes),
 			"limit %d is negative", req.Limit)
 	}
 	limit := min(req.Limit, MaxReadBytes)
 	if limit == 0 {
 		limit = MaxReadBytes
 	}
-	budget := observer.WholeBudget()
+	budget := model.WholeBudget()
 	readCtx, cancel := context.WithTimeout(ctx, budget.Deadline)
 	defer cancel()
 
@@ -69,12 +71,12 @@ func Read(ctx context.Context, o *observer.Observer, req Request) (*observer.Rea
 	}
 
 	t := AssembleWith(walk, root, Options{Limit: limit, All: req.All})
-	res := &observer.ReadResult{
+	res := &model.ReadResult{
 		App: app.Ref(), Window: win.RefOf(), Text: t.Text, Lines: t.Lines, Bytes: len(t.Text),
 		Truncation: walk.Truncation, Omitted: t.Omitted, Elements: len(walk.Nodes), HiddenOmitted: t.Hidden,
 	}
 	if t.Truncated {
-		res.Truncation = append(res.Truncation, observer.TextLimit)
+		res.Truncation = append(res.Truncation, model.TextLimit)
 	}
 	res.Truncated = len(res.Truncation) > 0
 	switch {
@@ -87,14 +89,14 @@ func Read(ctx context.Context, o *observer.Observer, req Request) (*observer.Rea
 }
 
 // readTarget is the app and window a read walks: those of its scope's snapshot, or those it names.
-func readTarget(ctx context.Context, o *observer.Observer, req Request) (observer.App, observer.Window, error) {
+func readTarget(ctx context.Context, o *observer.Observer, req Request) (model.App, model.Window, error) {
 	if req.Scope != nil {
 		was, err := o.Store().GetFor(ctx, req.Scope.Snapshot)
 		if err != nil {
-			return observer.App{}, observer.Window{}, err
+			return model.App{}, model.Window{}, err
 		}
 		if _, err := was.Element(req.Scope.Element); err != nil {
-			return observer.App{}, observer.Window{}, err
+			return model.App{}, model.Window{}, err
 		}
 		return o.SameWindow(ctx, was)
 	}
@@ -112,7 +114,7 @@ func textReading(b observer.Backend) observer.Reader {
 
 type withLabelText struct{ observer.TextReader }
 
-func (t withLabelText) Read(ctx context.Context, refs []observer.NodeRef) []observer.Node {
+func (t withLabelText) Read(ctx context.Context, refs []model.NodeRef) []model.Node {
 	return t.ReadWithText(ctx, refs)
 }
 
@@ -123,7 +125,7 @@ type firstErrorReader struct {
 	err error
 }
 
-func (r *firstErrorReader) Read(ctx context.Context, refs []observer.NodeRef) []observer.Node {
+func (r *firstErrorReader) Read(ctx context.Context, refs []model.NodeRef) []model.Node {
 	nodes := r.Reader.Read(ctx, refs)
 	for i := range nodes {
 		if r.err == nil && nodes[i].Err != nil {
@@ -135,42 +137,42 @@ func (r *firstErrorReader) Read(ctx context.Context, refs []observer.NodeRef) []
 
 // notAnswering turns running out of the read's own time into APP_NOT_RESPONDING: the app did not
 // answer within the budget. When the caller's ctx ended first, the error stays TIMEOUT.
-func notAnswering(caller context.Context, err error) *observer.Error {
-	e := observer.AsError(err)
-	if e.Code == observer.CodeTimeout && caller.Err() == nil {
-		return observer.Errorf(observer.CodeAppNotResponding, "The app is not answering; check that it is alive (axbus apps) and retry.",
-			"the app did not answer within %s", observer.WholeBudget().Deadline).Wrap(err)
+func notAnswering(caller context.Context, err error) *model.Error {
+	e := model.AsError(err)
+	if e.Code == model.CodeTimeout && caller.Err() == nil {
+		return model.Errorf(model.CodeAppNotResponding, "The app is not answering; check that it is alive (axbus apps) and retry.",
+			"the app did not answer within %s", model.WholeBudget().Deadline).Wrap(err)
 	}
 	return e
 }
 
 // readFailed is the error of a walk that read nothing, from the error of its root (nil when the
 // time ran out before the first answer).
-func readFailed(caller context.Context, app observer.App, win observer.Window, scoped bool, cause error) *observer.Error {
+func readFailed(caller context.Context, app model.App, win model.Window, scoped bool, cause error) *model.Error {
 	what := fmt.Sprintf("window %q of %s", win.Title, app.Name)
 	if scoped {
 		what = "the element to read in " + what
 	}
-	var e *observer.Error
-	switch code := observer.CodeOf(cause); {
-	case cause == nil || code == observer.CodeTimeout || code == observer.CodeAppNotResponding:
+	var e *model.Error
+	switch code := model.CodeOf(cause); {
+	case cause == nil || code == model.CodeTimeout || code == model.CodeAppNotResponding:
 		if caller.Err() != nil {
-			e = observer.Errorf(observer.CodeTimeout, "", "the request ended before %s could be read", what)
+			e = model.Errorf(model.CodeTimeout, "", "the request ended before %s could be read", what)
 		} else {
-			e = observer.Errorf(observer.CodeAppNotResponding, "Check that the app is alive (axbus apps) and retry. "+pixelsAdvice,
+			e = model.Errorf(model.CodeAppNotResponding, "Check that the app is alive (axbus apps) and retry. "+pixelsAdvice,
 				"%s did not answer: could not read %s", app.Name, what)
 		}
-	case code == observer.CodeAppGone:
-		e = observer.Errorf(observer.CodeAppGone, "Find the app again with axbus apps, then read anew.",
+	case code == model.CodeAppGone:
+		e = model.Errorf(model.CodeAppGone, "Find the app again with axbus apps, then read anew.",
 			"%s exited while %s was read", app.Name, what)
-	case code == observer.CodeElementNotFound && scoped:
-		e = observer.Errorf(observer.CodeElementNotFound, "The element is gone: inspect again and read a scope of the new snapshot.",
+	case code == model.CodeElementNotFound && scoped:
+		e = model.Errorf(model.CodeElementNotFound, "The element is gone: inspect again and read a scope of the new snapshot.",
 			"could not read %s: it is gone", what)
-	case code == observer.CodeElementNotFound:
-		e = observer.Errorf(observer.CodeWindowNotFound, "The window closed: list the windows again (axbus windows).",
+	case code == model.CodeElementNotFound:
+		e = model.Errorf(model.CodeWindowNotFound, "The window closed: list the windows again (axbus windows).",
 			"could not read %s: it is gone", what)
 	default:
-		e = observer.Errorf(code, "Retry shortly. "+pixelsAdvice, "could not read %s: %s", what, observer.AsError(cause).Message)
+		e = model.Errorf(code, "Retry shortly. "+pixelsAdvice, "could not read %s: %s", what, model.AsError(cause).Message)
 	}
 	if cause != nil {
 		e.Wrap(cause)

@@ -12,6 +12,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/fixtures"
 
 	"github.com/axbus/axbus/observer"
@@ -43,12 +45,12 @@ type watchful struct {
 	changes atomic.Int64
 }
 
-func (w *watchful) Perform(ctx context.Context, ref observer.NodeRef, action string) error {
+func (w *watchful) Perform(ctx context.Context, ref model.NodeRef, action string) error {
 	w.changes.Add(1)
 	return w.Backend.Perform(ctx, ref, action)
 }
 
-func (w *watchful) SetAttribute(ctx context.Context, ref observer.NodeRef, attr string, value any) error {
+func (w *watchful) SetAttribute(ctx context.Context, ref model.NodeRef, attr string, value any) error {
 	w.changes.Add(1)
 	return w.Backend.SetAttribute(ctx, ref, attr, value)
 }
@@ -58,7 +60,7 @@ func (w *watchful) Input(ctx context.Context, in observer.Input) error {
 	return w.Backend.Input(ctx, in)
 }
 
-func (w *watchful) FocusPath(ctx context.Context, pid int) ([]observer.NodeRef, error) {
+func (w *watchful) FocusPath(ctx context.Context, pid int) ([]model.NodeRef, error) {
 	w.changes.Add(1) // not a change, but a read needs no focus: calling it would be wasted work
 	return w.Backend.FocusPath(ctx, pid)
 }
@@ -70,22 +72,22 @@ type labelsApart struct {
 	withText atomic.Int64
 }
 
-func (l *labelsApart) Read(ctx context.Context, refs []observer.NodeRef) []observer.Node {
+func (l *labelsApart) Read(ctx context.Context, refs []model.NodeRef) []model.Node {
 	nodes := l.watchful.Read(ctx, refs)
 	for i := range nodes {
-		if nodes[i].Role == observer.RoleText {
+		if nodes[i].Role == model.RoleText {
 			nodes[i].Name, nodes[i].Text = "", ""
 		}
 	}
 	return nodes
 }
 
-func (l *labelsApart) ReadWithText(ctx context.Context, refs []observer.NodeRef) []observer.Node {
+func (l *labelsApart) ReadWithText(ctx context.Context, refs []model.NodeRef) []model.Node {
 	l.withText.Add(1)
 	return l.watchful.Read(ctx, refs)
 }
 
-func read(t *testing.T, o *observer.Observer, req text.Request) *observer.ReadResult {
+func read(t *testing.T, o *observer.Observer, req text.Request) *model.ReadResult {
 	t.Helper()
 	res, err := text.Read(context.Background(), o, req)
 	if err != nil {
@@ -142,7 +144,7 @@ func TestReadDemoWindow(t *testing.T) {
 	o := observer.New(spy)
 	snapshots, bytes := o.Store().Stats()
 
-	res := read(t, o, text.Request{App: observer.AppQuery{Name: "Notes"}})
+	res := read(t, o, text.Request{App: model.AppQuery{Name: "Notes"}})
 
 	if res.App.Name != "Notes" || res.App.PID != notesPID || res.Window.Title != "Notes" {
 		t.Errorf("read %+v %+v, want Notes' window", res.App, res.Window)
@@ -205,7 +207,7 @@ func TestReadDemoWindow(t *testing.T) {
 func TestReadUsesReadWithText(t *testing.T) {
 	d := desktop(t, "demo")
 	b := &labelsApart{watchful: &watchful{Backend: d}}
-	res := read(t, observer.New(b), text.Request{App: observer.AppQuery{Name: "Notes"}})
+	res := read(t, observer.New(b), text.Request{App: model.AppQuery{Name: "Notes"}})
 	if b.withText.Load() == 0 {
 		t.Error("ReadWithText was never called")
 	}
@@ -218,7 +220,7 @@ func TestReadUsesReadWithText(t *testing.T) {
 
 func TestReadTablesInlineRunsAndFields(t *testing.T) {
 	d := desktop(t, "reading")
-	res := read(t, observer.New(d), text.Request{App: observer.AppQuery{PID: readerPID}, Window: "Report"})
+	res := read(t, observer.New(d), text.Request{App: model.AppQuery{PID: readerPID}, Window: "Report"})
 	want := "Quarterly report\n" +
 		"Revenue grew 12 percent over a quarter that started slowly; see the details. More below.\n" +
 		"Region\tQ1\tQ2\n" +
@@ -239,13 +241,13 @@ func TestReadTablesInlineRunsAndFields(t *testing.T) {
 func TestReadSubtree(t *testing.T) {
 	d := desktop(t, "demo")
 	o := observer.New(d)
-	insp, err := o.Inspect(context.Background(), observer.InspectRequest{App: observer.AppQuery{Name: "Notes"}})
+	insp, err := o.Inspect(context.Background(), observer.InspectRequest{App: model.AppQuery{Name: "Notes"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var page string
 	for _, e := range insp.Elements {
-		if e.Role == observer.RoleWebArea {
+		if e.Role == model.RoleWebArea {
 			page = e.ID
 		}
 	}
@@ -265,14 +267,14 @@ func TestReadLongTextStopsAtTheLimit(t *testing.T) {
 	// The whole text, to check the fixture: well over the limit, with a multi-byte character
 	// across the limit's byte so that a naive cut would split it.
 	win := d.Ref(longreadPID, "article-window")
-	walk := observer.Walk(context.Background(), d, win, observer.WalkOptions{Budget: observer.WideBudget()})
+	walk := observer.Walk(context.Background(), d, win, observer.WalkOptions{Budget: model.WideBudget()})
 	full, _, _, _ := text.Assemble(walk, 0, 1<<30)
 	if len(full) < text.MaxReadBytes+10_000 || utf8.RuneStart(full[text.MaxReadBytes]) {
 		t.Fatalf("fixture: %d bytes, byte %d starts a character: the limit would not fall inside one", len(full), text.MaxReadBytes)
 	}
 
-	res := read(t, observer.New(d), text.Request{App: observer.AppQuery{Name: "Longread"}})
-	if !res.Truncated || !slices.Equal(res.Truncation, []observer.Truncation{observer.TextLimit}) {
+	res := read(t, observer.New(d), text.Request{App: model.AppQuery{Name: "Longread"}})
+	if !res.Truncated || !slices.Equal(res.Truncation, []model.Truncation{model.TextLimit}) {
 		t.Errorf("truncated %v %v, want text_limit alone", res.Truncated, res.Truncation)
 	}
 	if len(res.Text) > text.MaxReadBytes || !utf8.ValidString(res.Text) || res.Omitted == 0 {
@@ -287,11 +289,11 @@ func TestReadLongTextStopsAtTheLimit(t *testing.T) {
 			len(res.Text), len(want), res.Text[max(0, len(res.Text)-20):])
 	}
 
-	small := read(t, observer.New(d), text.Request{App: observer.AppQuery{Name: "Longread"}, Limit: 100})
+	small := read(t, observer.New(d), text.Request{App: model.AppQuery{Name: "Longread"}, Limit: 100})
 	if len(small.Text) > 100 || !strings.HasPrefix(full, small.Text) || !small.Truncated {
 		t.Errorf("limit 100: %d bytes %q", len(small.Text), small.Text)
 	}
-	capped := read(t, observer.New(d), text.Request{App: observer.AppQuery{Name: "Longread"}, Limit: 1 << 20})
+	capped := read(t, observer.New(d), text.Request{App: model.AppQuery{Name: "Longread"}, Limit: 1 << 20})
 	if len(capped.Text) != len(res.Text) {
 		t.Errorf("a limit above the maximum gave %d bytes, want the maximum's %d", len(capped.Text), len(res.Text))
 	}
@@ -299,7 +301,7 @@ func TestReadLongTextStopsAtTheLimit(t *testing.T) {
 
 func TestReadWindowWithoutText(t *testing.T) {
 	d := desktop(t, "reading")
-	res := read(t, observer.New(d), text.Request{App: observer.AppQuery{Name: "Reader"}, Window: "Canvas"})
+	res := read(t, observer.New(d), text.Request{App: model.AppQuery{Name: "Reader"}, Window: "Canvas"})
 	if res.Text != "" || res.Lines != 0 || res.Truncated || res.Elements != 2 {
 		t.Errorf("got %q, %d lines, truncated %v, %d elements", res.Text, res.Lines, res.Truncated, res.Elements)
 	}
@@ -313,8 +315,8 @@ func TestReadReportsWalkCuts(t *testing.T) {
 	if err := d.InjectFault(readerPID, sim.Fault{Kind: sim.FaultTransient, Element: "para-link", Count: 1}); err != nil {
 		t.Fatal(err)
 	}
-	res := read(t, observer.New(d), text.Request{App: observer.AppQuery{Name: "Reader"}, Window: "Report"})
-	if !res.Truncated || !slices.Contains(res.Truncation, observer.IncompleteRead) || slices.Contains(res.Truncation, observer.TextLimit) {
+	res := read(t, observer.New(d), text.Request{App: model.AppQuery{Name: "Reader"}, Window: "Report"})
+	if !res.Truncated || !slices.Contains(res.Truncation, model.IncompleteRead) || slices.Contains(res.Truncation, model.TextLimit) {
 		t.Errorf("truncated %v %v, want incomplete_read", res.Truncated, res.Truncation)
 	}
 	if strings.Contains(res.Text, "the details") || !strings.Contains(res.Text, "North\t10\t12") {
@@ -325,25 +327,25 @@ func TestReadReportsWalkCuts(t *testing.T) {
 func TestReadErrors(t *testing.T) {
 	d := desktop(t, "reading")
 	o := observer.New(d)
-	codeOf := func(err error) observer.Code {
-		var e *observer.Error
+	codeOf := func(err error) model.Code {
+		var e *model.Error
 		if !errors.As(err, &e) {
-			t.Fatalf("%v is not an *observer.Error", err)
+			t.Fatalf("%v is not an *model.Error", err)
 		}
 		if e.Suggestion == "" {
 			t.Errorf("%s without a suggestion", e.Code)
 		}
 		return e.Code
 	}
-	reader := observer.AppQuery{Name: "Reader"}
+	reader := model.AppQuery{Name: "Reader"}
 	ctx := context.Background()
 
-	_, err := text.Read(ctx, o, text.Request{App: observer.AppQuery{Name: "Nothing"}})
-	if c := codeOf(err); c != observer.CodeAppNotFound {
+	_, err := text.Read(ctx, o, text.Request{App: model.AppQuery{Name: "Nothing"}})
+	if c := codeOf(err); c != model.CodeAppNotFound {
 		t.Errorf("unknown app: %s", c)
 	}
 	_, err = text.Read(ctx, o, text.Request{App: reader, Limit: -1})
-	if c := codeOf(err); c != observer.CodeBadRequest {
+	if c := codeOf(err); c != model.CodeBadRequest {
 		t.Errorf("negative limit: %s", c)
 	}
 
@@ -352,7 +354,7 @@ func TestReadErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = text.Read(ctx, o, text.Request{App: reader, Window: "Report"})
-	if c := codeOf(err); c != observer.CodeTransient || !strings.Contains(err.(*observer.Error).Suggestion, "OCR") {
+	if c := codeOf(err); c != model.CodeTransient || !strings.Contains(err.(*model.Error).Suggestion, "OCR") {
 		t.Errorf("unreadable window: %v", err)
 	}
 
@@ -363,7 +365,7 @@ func TestReadErrors(t *testing.T) {
 	}
 	para := "" // the paragraph group of reading.json, at [110, 120, 600, 40]
 	for _, e := range insp.Elements {
-		if e.PlatformRole == "AXGroup" && e.Bounds != nil && *e.Bounds == (observer.Rect{X: 110, Y: 120, W: 600, H: 40}) {
+		if e.PlatformRole == "AXGroup" && e.Bounds != nil && *e.Bounds == (model.Rect{X: 110, Y: 120, W: 600, H: 40}) {
 			para = e.ID
 		}
 	}
@@ -371,7 +373,7 @@ func TestReadErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = text.Read(ctx, o, text.Request{Scope: &observer.Scope{Snapshot: insp.SnapshotID, Element: para}})
-	if c := codeOf(err); c != observer.CodeScopeChanged {
+	if c := codeOf(err); c != model.CodeScopeChanged {
 		t.Errorf("gone scope: %s", c)
 	}
 
@@ -382,7 +384,7 @@ func TestReadErrors(t *testing.T) {
 	short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 	defer cancel()
 	_, err = text.Read(short, o, text.Request{App: reader})
-	if c := codeOf(err); c != observer.CodeAppNotResponding {
+	if c := codeOf(err); c != model.CodeAppNotResponding {
 		t.Errorf("hung app: %s", c)
 	}
 	if err := d.ClearFaults(readerPID); err != nil {

@@ -75,7 +75,7 @@ type Condition struct {
 	// A value or state without Target or element fields names no element: in an action's expect
 	// it tests the action's target (AimAt); a wait refuses it (CheckElementsNamed).
 	Target string `json:"target,omitempty"`
-	// State is the state a state condition tests (a name of observer.StateNames).
+	// State is the state a state condition tests (a name of model.StateNames).
 	State string `json:"state,omitempty"`
 	// Off asks a state condition for the state to be unset. JSON writes it as "on": false.
 	Off bool `json:"-"`

@@ -6,7 +6,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/schemas"
 )
 
@@ -35,15 +36,15 @@ func FuzzParseCompact(f *testing.F) {
 
 // refusalCode says whether c is how a condition is refused: a BAD_REQUEST, or a regex too costly
 // to evaluate (CONDITION_TOO_COSTLY), both with where the problem is.
-func refusalCode(c observer.Code) bool {
-	return c == observer.CodeBadRequest || c == observer.CodeConditionTooCostly
+func refusalCode(c model.Code) bool {
+	return c == model.CodeBadRequest || c == model.CodeConditionTooCostly
 }
 
 // checkRefused checks what holds of every refusal of the compact form (conditions, locators):
 // a refusal (refusalCode) at a column within the text.
 func checkRefused(t *testing.T, s string, err error) {
 	t.Helper()
-	var e *observer.Error
+	var e *model.Error
 	if !errors.As(err, &e) || !refusalCode(e.Code) {
 		t.Fatalf("%q: %v", s, err)
 	}
@@ -68,7 +69,7 @@ func FuzzConditionJSON(f *testing.F) {
 		var c Condition
 		err := json.Unmarshal(data, &c)
 		if err != nil {
-			var e *observer.Error
+			var e *model.Error
 			var se *json.SyntaxError
 			switch {
 			case errors.As(err, &se):

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // TestElementFreeIsTheActionsTarget: a value or state that names no element parses (it is an
@@ -20,8 +20,8 @@ func TestElementFreeIsTheActionsTarget(t *testing.T) {
 		t.Fatal("state:checked names no element, yet ElementFree is false")
 	}
 	err = c.CheckElementsNamed()
-	var e *observer.Error
-	if !errors.As(err, &e) || e.Code != observer.CodeBadRequest || e.Details["path"] != "/of/1" ||
+	var e *model.Error
+	if !errors.As(err, &e) || e.Code != model.CodeBadRequest || e.Details["path"] != "/of/1" ||
 		!strings.Contains(e.Message, "state:checked names no element") || !strings.Contains(e.Suggestion, "state:eN=checked") {
 		t.Fatalf("a wait's element-free state: %v (%+v)", err, e)
 	}

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // Validate checks c and prepares it for matching: it compiles the regexes and resolves the
 // state names. It is idempotent; change a condition after validating it and validate it again.
-// A refusal is a BAD_REQUEST *observer.Error whose "path" detail is the JSON pointer of the
+// A refusal is a BAD_REQUEST *model.Error whose "path" detail is the JSON pointer of the
 // problem within the condition ("/of/1/target"; "" for the whole condition) and whose
 // suggestion says what would be accepted.
 func (c *Condition) Validate() error {
@@ -31,13 +31,13 @@ type fault struct {
 	path, field string
 	what        string
 	suggestion  string
-	code        observer.Code // "" is BAD_REQUEST
+	code        model.Code // "" is BAD_REQUEST
 }
 
 // codeOf is the error code of f.
-func (f *fault) codeOf() observer.Code {
+func (f *fault) codeOf() model.Code {
 	if f.code == "" {
-		return observer.CodeBadRequest
+		return model.CodeBadRequest
 	}
 	return f.code
 }
@@ -45,7 +45,7 @@ func (f *fault) codeOf() observer.Code {
 // schemaHint is the suggestion when no more specific one helps.
 const schemaHint = "See the condition's schema with: axbus schema condition"
 
-func (f *fault) err() *observer.Error {
+func (f *fault) err() *model.Error {
 	at := f.path + f.field
 	msg := "condition: " + f.what
 	if at != "" {
@@ -55,7 +55,7 @@ func (f *fault) err() *observer.Error {
 	if suggestion == "" {
 		suggestion = jsonKindExamples[f.node.Kind]
 	}
-	return observer.Errorf(f.codeOf(), suggestion, "%s", msg).With("path", at)
+	return model.Errorf(f.codeOf(), suggestion, "%s", msg).With("path", at)
 }
 
 // jsonKindExamples are the suggestions of faults that lack something, by kind.
@@ -316,15 +316,15 @@ func kindHint() string {
 }
 
 func stateHint() string {
-	return "Use one of the states: " + strings.Join(observer.StateNames(), ", ") + "."
+	return "Use one of the states: " + strings.Join(model.StateNames(), ", ") + "."
 }
 
 // isElementID reports whether s is an element id as snapshots write them: e and a number
 // without sign or leading zero.
 func isElementID(s string) bool {
-	_, ok := observer.ParseElementID(s)
+	_, ok := model.ParseElementID(s)
 	return ok
 }
 
 // isStateName reports whether name is a state's canonical (lower-case) name.
-func isStateName(name string) bool { return slices.Contains(observer.StateNames(), name) }
+func isStateName(name string) bool { return slices.Contains(model.StateNames(), name) }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // invalidConditions are JSON conditions that decoding refuses: the JSON pointer of the problem,
@@ -98,8 +98,8 @@ func TestDecodeRefusals(t *testing.T) {
 	for _, c := range invalidConditions {
 		var cond Condition
 		err := json.Unmarshal([]byte(c.json), &cond)
-		var e *observer.Error
-		if !errors.As(err, &e) || e.Code != observer.CodeBadRequest {
+		var e *model.Error
+		if !errors.As(err, &e) || e.Code != model.CodeBadRequest {
 			t.Errorf("%.80s: want a BAD_REQUEST, got %v", c.json, err)
 			continue
 		}
@@ -135,7 +135,7 @@ func TestValidateBuilt(t *testing.T) {
 		{&Condition{}, "/kind"},
 	} {
 		err := c.cond.Validate()
-		var e *observer.Error
+		var e *model.Error
 		if !errors.As(err, &e) || e.Details["path"] != c.path {
 			t.Errorf("%+v: got %v, want a refusal at %s", c.cond, err, c.path)
 		}
@@ -186,7 +186,7 @@ func ExampleCondition_Validate() {
 	c := &Condition{Kind: KindValue, Target: "elem12", Value: Exact("42")}
 	err := c.Validate()
 	fmt.Println(err)
-	fmt.Println(observer.AsError(err).Details["path"])
+	fmt.Println(model.AsError(err).Details["path"])
 	// Output:
 	// BAD_REQUEST: condition at /target: target "elem12" is not an element id
 	// /target

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"regexp/syntax"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // The cost of evaluating a condition. Go's RE2 is linear in the text, but its factor is the
@@ -120,7 +120,7 @@ func (c *Condition) regexInsts() int {
 func (c *Condition) costFault(path string, total *int) *fault {
 	if c.isLeaf() {
 		if *total += c.regexInsts(); *total > MaxRegexProgram {
-			return &fault{node: c, path: path, code: observer.CodeConditionTooCostly,
+			return &fault{node: c, path: path, code: model.CodeConditionTooCostly,
 				what: fmt.Sprintf("the regexes compile to at least %d instructions, past the %d a condition may have (a regex runs every instruction on every byte of up to %d KiB of each element's text)",
 					*total, MaxRegexProgram, MatchWindow>>10),
 				suggestion: "Use fewer or smaller counted repetitions (x{999} is a thousand instructions): match a short, distinctive part, e.g. /[S-U]+a!/, or use contains."}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // anyOf is the compact `any` of n copies of leaf.
@@ -22,16 +22,16 @@ func anyOf(leaf string, n int) string {
 func TestCostlyRegexesAreRefusedWhenParsed(t *testing.T) {
 	for _, expr := range []string{anyOf(`text:/[S-U]{999}a!/`, 32), `text:/[S-U]{999}a!/`, anyOf(`text:/[S-U]{40}a!/`, 32)} {
 		_, err := ParseCompact(expr)
-		var e *observer.Error
-		if !errors.As(err, &e) || e.Code != observer.CodeConditionTooCostly || e.Suggestion == "" || e.Details["position"] == nil {
+		var e *model.Error
+		if !errors.As(err, &e) || e.Code != model.CodeConditionTooCostly || e.Suggestion == "" || e.Details["position"] == nil {
 			t.Fatalf("%.60s...: %v (%+v)", expr, err, e)
 		}
 		t.Logf("%.40s: %s; %s", expr, e.Message, e.Suggestion)
 	}
 	var c Condition
 	err := json.Unmarshal([]byte(`{"kind":"any","of":[{"kind":"text","text":{"op":"regex","value":"[S-U]{600}"}},{"kind":"value","role":"text_field","value":{"op":"regex","value":"[S-U]{600}"}}]}`), &c)
-	var e *observer.Error
-	if !errors.As(err, &e) || e.Code != observer.CodeConditionTooCostly || e.Details["path"] != "/of/1" {
+	var e *model.Error
+	if !errors.As(err, &e) || e.Code != model.CodeConditionTooCostly || e.Details["path"] != "/of/1" {
 		t.Fatalf("JSON: %v (%+v)", err, e)
 	}
 	for _, ok := range []string{anyOf(`text:/[S-U]{27}a!/`, 32), `text:/[S-U]{990}a!/`, anyOf(`text~"a long phrase"`, 32)} {
@@ -77,8 +77,8 @@ func TestTheMeterStopsAnEvaluation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	big := &observer.Node{Role: observer.RoleText, Text: strings.Repeat("S", 200<<10)}
-	v := &listView{elements: []*observer.Node{big, big, big}}
+	big := &model.Node{Role: model.RoleText, Text: strings.Repeat("S", 200<<10)}
+	v := &listView{elements: []*model.Node{big, big, big}}
 	mt := &Meter{left: 2 * int64(c.Text.prepared.insts) * (MatchWindow + 1)}
 	start := time.Now()
 	if ok, _, _ := c.HoldsWithin(v, mt); ok || !mt.over || mt.used != 2*int64(c.Text.prepared.insts)*(MatchWindow+1) {
@@ -98,15 +98,15 @@ func TestTheMeterStopsAnEvaluation(t *testing.T) {
 }
 
 // listView is a View of a list of elements.
-type listView struct{ elements []*observer.Node }
+type listView struct{ elements []*model.Node }
 
-func (v *listView) Elements(fn func(*observer.Node) bool) {
+func (v *listView) Elements(fn func(*model.Node) bool) {
 	for _, n := range v.elements {
 		if !fn(n) {
 			return
 		}
 	}
 }
-func (v *listView) Windows() []observer.Window    { return nil }
-func (v *listView) Focused() *observer.Node       { return nil }
-func (v *listView) Element(string) *observer.Node { return nil }
+func (v *listView) Windows() []model.Window    { return nil }
+func (v *listView) Focused() *model.Node       { return nil }
+func (v *listView) Element(string) *model.Node { return nil }

@@ -5,7 +5,7 @@
 //
 //	c, err := condition.ParseCompact(`text:"Saved" or dialog:title~Error`)
 //	if err != nil {
-//		return err // a BAD_REQUEST *observer.Error that names the column and shows examples
+//		return err // a BAD_REQUEST *model.Error that names the column and shows examples
 //	}
 //	ok, element, window := c.Holds(view)
 //

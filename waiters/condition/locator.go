@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // Locator names an element the way an element condition does, for an action to act on or a wait
@@ -40,7 +40,7 @@ const locatorExample = `Write a locator like role=button,name=Save, name~Save,nt
 //	        | [ "element" ":" ] lfield { "," lfield } .
 //	lfield  = field | "nth" "=" digits .
 //
-// A refusal is a BAD_REQUEST *observer.Error placed as ParseCompact places its own.
+// A refusal is a BAD_REQUEST *model.Error placed as ParseCompact places its own.
 func ParseLocator(s string) (*Locator, error) {
 	p := &parser{sc: scanner{src: []rune(s)}, spans: map[*Condition]*span{}, locator: true}
 	if err := p.advance(); err != nil {
@@ -196,15 +196,15 @@ func IsLocator(s string) bool {
 // Tree is what a locator searches: a window's elements in tree order (pre-order), and those
 // under one of them (it first). A live window's copy is one; an inspection, through listed.
 type Tree interface {
-	Each(fn func(*observer.Node) bool)
-	EachUnder(ref observer.NodeRef, fn func(*observer.Node) bool)
-	Window() observer.Window
+	Each(fn func(*model.Node) bool)
+	EachUnder(ref model.NodeRef, fn func(*model.Node) bool)
+	Window() model.Window
 }
 
 // Found is one element a locator found, in the tree that holds it.
 type Found struct {
 	Tree Tree
-	Node observer.Node
+	Node model.Node
 }
 
 // Find lists the elements l matches in the trees, in tree order, each once, metered by mt: once
@@ -224,9 +224,9 @@ func (l *Locator) Find(trees []Tree, mt *Meter) []Found {
 	var within []Found // nil: the whole windows
 	for i, st := range steps {
 		var hits []Found
-		seen := map[observer.NodeRef]bool{}
-		collect := func(t Tree, skip observer.NodeRef) func(*observer.Node) bool {
-			return func(n *observer.Node) bool {
+		seen := map[model.NodeRef]bool{}
+		collect := func(t Tree, skip model.NodeRef) func(*model.Node) bool {
+			return func(n *model.Node) bool {
 				if n.Ref != skip && !seen[n.Ref] && st.Cond.matchesElement(n, mt) {
 					seen[n.Ref] = true
 					hits = append(hits, Found{Tree: t, Node: *n})
@@ -259,9 +259,9 @@ func (l *Locator) Find(trees []Tree, mt *Meter) []Found {
 
 // FindIn lists the elements of an inspection the locator matches, in tree order: what
 // inspect --find shows, ids and all. An element past the inspection's budget is not found.
-func (l *Locator) FindIn(insp *observer.Inspection) []observer.Element {
+func (l *Locator) FindIn(insp *model.Inspection) []model.Element {
 	hits := l.Find([]Tree{listed{insp}}, nil)
-	out := make([]observer.Element, len(hits))
+	out := make([]model.Element, len(hits))
 	for i, h := range hits {
 		out[i] = insp.Elements[h.Tree.(listed).index(h.Node.Ref)]
 	}
@@ -270,26 +270,26 @@ func (l *Locator) FindIn(insp *observer.Inspection) []observer.Element {
 
 // listed is an inspection as a tree: its elements in their listed (pre-)order, an element's
 // id standing for its handle.
-type listed struct{ insp *observer.Inspection }
+type listed struct{ insp *model.Inspection }
 
-func (t listed) Window() observer.Window {
-	w := observer.Window{ID: t.insp.Window.ID, Title: t.insp.Window.Title}
+func (t listed) Window() model.Window {
+	w := model.Window{ID: t.insp.Window.ID, Title: t.insp.Window.Title}
 	if len(t.insp.Elements) > 0 {
 		w.Role = t.insp.Elements[0].Role
 	}
 	return w
 }
 
-func (t listed) Each(fn func(*observer.Node) bool) { t.from(0, fn) }
+func (t listed) Each(fn func(*model.Node) bool) { t.from(0, fn) }
 
-func (t listed) EachUnder(ref observer.NodeRef, fn func(*observer.Node) bool) {
+func (t listed) EachUnder(ref model.NodeRef, fn func(*model.Node) bool) {
 	if i := t.index(ref); i >= 0 {
 		t.from(i, fn)
 	}
 }
 
 // from calls fn for element i and those listed under it.
-func (t listed) from(i int, fn func(*observer.Node) bool) {
+func (t listed) from(i int, fn func(*model.Node) bool) {
 	els := t.insp.Elements
 	for j := i; j < len(els) && (j == i || els[j].Depth > els[i].Depth); j++ {
 		n := nodeOf(els[j])
@@ -299,13 +299,13 @@ func (t listed) from(i int, fn func(*observer.Node) bool) {
 	}
 }
 
-func (t listed) index(ref observer.NodeRef) int {
-	return slices.IndexFunc(t.insp.Elements, func(e observer.Element) bool { return observer.NodeRef(e.ID) == ref })
+func (t listed) index(ref model.NodeRef) int {
+	return slices.IndexFunc(t.insp.Elements, func(e model.Element) bool { return model.NodeRef(e.ID) == ref })
 }
 
 // nodeOf is what a condition can test of a listed element.
-func nodeOf(e observer.Element) observer.Node {
-	n := observer.Node{Ref: observer.NodeRef(e.ID), Role: e.Role, PlatformRole: e.PlatformRole, Subrole: e.Subrole,
+func nodeOf(e model.Element) model.Node {
+	n := model.Node{Ref: model.NodeRef(e.ID), Role: e.Role, PlatformRole: e.PlatformRole, Subrole: e.Subrole,
 		Name: e.Name, Label: e.Label, Description: e.Description, Identifier: e.Identifier, Text: e.Text,
 		Bounds: e.Bounds, States: e.States, Secure: e.Secure}
 	if e.Value != nil {

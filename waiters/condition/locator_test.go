@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 func TestParseLocator(t *testing.T) {
@@ -39,7 +39,7 @@ func TestParseLocator(t *testing.T) {
 		{`role=button name=Save`, "expected ',', '>>' or the end"},
 	} {
 		_, err := ParseLocator(c.in)
-		if err == nil || !strings.Contains(err.Error(), c.want) || observer.CodeOf(err) != observer.CodeBadRequest {
+		if err == nil || !strings.Contains(err.Error(), c.want) || model.CodeOf(err) != model.CodeBadRequest {
 			t.Errorf("ParseLocator(%q) = %v, want BAD_REQUEST with %q", c.in, err, c.want)
 		}
 	}
@@ -87,13 +87,13 @@ func FuzzParseLocator(f *testing.F) {
 }
 
 // notesInspection is a small inspection to search: a window, a toolbar with a button, a field.
-func notesInspection() *observer.Inspection {
+func notesInspection() *model.Inspection {
 	v := "Shopping list"
-	return &observer.Inspection{SnapshotID: "s_1", Window: observer.WindowRef{ID: "w1", Title: "Notes"}, Elements: []observer.Element{
-		{ID: "e0", Depth: 0, Role: observer.RoleWindow, Name: "Notes"},
-		{ID: "e1", Depth: 1, Parent: "e0", Role: observer.RoleToolbar},
-		{ID: "e2", Depth: 2, Parent: "e1", Role: observer.RoleButton, Name: "Save", States: observer.StateEnabled},
-		{ID: "e3", Depth: 1, Parent: "e0", Role: observer.RoleTextField, Name: "Title", Value: &v},
+	return &model.Inspection{SnapshotID: "s_1", Window: model.WindowRef{ID: "w1", Title: "Notes"}, Elements: []model.Element{
+		{ID: "e0", Depth: 0, Role: model.RoleWindow, Name: "Notes"},
+		{ID: "e1", Depth: 1, Parent: "e0", Role: model.RoleToolbar},
+		{ID: "e2", Depth: 2, Parent: "e1", Role: model.RoleButton, Name: "Save", States: model.StateEnabled},
+		{ID: "e3", Depth: 1, Parent: "e0", Role: model.RoleTextField, Name: "Title", Value: &v},
 	}}
 }
 

@@ -3,7 +3,7 @@ package condition
 import (
 	"slices"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // AppearsOnly reports whether c holds as soon as one element matches (text or element
@@ -27,9 +27,9 @@ func (c *Condition) AppearsOnly() bool {
 // MatchesAnyOf reports whether one of nodes passes the element test of c, a condition that
 // AppearsOnly: whether c holds of a view of these nodes, without making one. Metered by mt: once
 // it stops, false proves nothing.
-func (c *Condition) MatchesAnyOf(nodes []*observer.Node, mt *Meter) bool {
+func (c *Condition) MatchesAnyOf(nodes []*model.Node, mt *Meter) bool {
 	if c.Kind == KindAny {
 		return slices.ContainsFunc(c.Of, func(t *Condition) bool { return t.MatchesAnyOf(nodes, mt) })
 	}
-	return slices.ContainsFunc(nodes, func(n *observer.Node) bool { return c.matchesElement(n, mt) })
+	return slices.ContainsFunc(nodes, func(n *model.Node) bool { return c.matchesElement(n, mt) })
 }

@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"strings"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // MatchesElement reports whether n passes the element test of the leaf c: its element fields,
@@ -13,10 +13,10 @@ import (
 // makes of the answer are for Holds; the engine uses this to re-check one element it read
 // again. A secure element never passes a text or value test. Window conditions and all/any
 // pass no element.
-func (c *Condition) MatchesElement(n *observer.Node) bool { return c.matchesElement(n, nil) }
+func (c *Condition) MatchesElement(n *model.Node) bool { return c.matchesElement(n, nil) }
 
 // matchesElement is MatchesElement metered by mt (cost.go).
-func (c *Condition) matchesElement(n *observer.Node, mt *Meter) bool {
+func (c *Condition) matchesElement(n *model.Node, mt *Meter) bool {
 	switch c.Kind {
 	case KindText, KindElement, KindFocused, KindValue:
 		return c.fieldsMatch(n, mt) // text and value are element fields too
@@ -27,7 +27,7 @@ func (c *Condition) matchesElement(n *observer.Node, mt *Meter) bool {
 }
 
 // fieldsMatch reports whether n matches every element field c gives.
-func (c *Condition) fieldsMatch(n *observer.Node, mt *Meter) bool {
+func (c *Condition) fieldsMatch(n *model.Node, mt *Meter) bool {
 	st := c.states()
 	return (c.Role == "" || hasRole(n, c.Role)) &&
 		n.States.Has(st.want) && n.States&st.unwanted == 0 && // the cheap tests first
@@ -45,32 +45,32 @@ func fieldMatches(m *StringMatch, s string, mt *Meter) bool {
 
 // hasRole reports whether role names n's role: the normalised one, the platform's, or the
 // platform's subrole (AX), ignoring case.
-func hasRole(n *observer.Node, role string) bool {
+func hasRole(n *model.Node, role string) bool {
 	return strings.EqualFold(string(n.Role), role) || strings.EqualFold(n.PlatformRole, role) ||
 		(n.Subrole != "" && strings.EqualFold(n.Subrole, role))
 }
 
 // isSecure reports whether n is a password field, by the backend's word or by its role.
-func isSecure(n *observer.Node) bool { return n.Secure || n.Role == observer.RolePassword }
+func isSecure(n *model.Node) bool { return n.Secure || n.Role == model.RolePassword }
 
 // hasValue reports whether n has a value matching m. A secure field has none to match.
-func hasValue(n *observer.Node, m *StringMatch, mt *Meter) bool {
+func hasValue(n *model.Node, m *StringMatch, mt *Meter) bool {
 	return n.HasValue && !isSecure(n) && m.matchesWithin(n.Value, mt)
 }
 
 // isEntry reports whether n is a field one types or picks a value into, whose value is what
 // it shows.
-func isEntry(n *observer.Node) bool {
+func isEntry(n *model.Node) bool {
 	switch n.Role {
-	case observer.RoleTextField, observer.RoleTextArea, observer.RoleSearchField, observer.RoleComboBox, observer.RoleSpinButton:
+	case model.RoleTextField, model.RoleTextArea, model.RoleSearchField, model.RoleComboBox, model.RoleSpinButton:
 		return true
 	}
-	return n.States.Has(observer.StateEditable)
+	return n.States.Has(model.StateEditable)
 }
 
 // shows reports whether n shows text matching m: its own text (Text, else Name, else Label) or,
 // for a field one types into, its value. A secure field shows nothing.
-func shows(n *observer.Node, m *StringMatch, mt *Meter) bool {
+func shows(n *model.Node, m *StringMatch, mt *Meter) bool {
 	if isSecure(n) {
 		return false
 	}
@@ -82,8 +82,8 @@ func shows(n *observer.Node, m *StringMatch, mt *Meter) bool {
 
 // compiledStates are a leaf's state names as sets.
 type compiledStates struct {
-	want, unwanted observer.States // States, NotStates
-	state          observer.States // State
+	want, unwanted model.States // States, NotStates
+	state          model.States // State
 }
 
 // states returns c's state sets: as Validate compiled them, or compiled now for a condition
@@ -100,10 +100,10 @@ func compileStates(c *Condition) compiledStates {
 	return compiledStates{want: stateSet(c.States), unwanted: stateSet(c.NotStates), state: stateSet([]string{c.State})}
 }
 
-func stateSet(names []string) observer.States {
-	var s observer.States
+func stateSet(names []string) model.States {
+	var s model.States
 	for _, name := range names {
-		st, _ := observer.ParseState(name)
+		st, _ := model.ParseState(name)
 		s |= st
 	}
 	return s

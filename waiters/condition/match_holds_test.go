@@ -3,19 +3,19 @@ package condition
 import (
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // memoryView is a View held in memory.
 type memoryView struct {
-	elements []*observer.Node
-	windows  []observer.Window
-	focused  *observer.Node
-	targets  map[string]*observer.Node
+	elements []*model.Node
+	windows  []model.Window
+	focused  *model.Node
+	targets  map[string]*model.Node
 	visited  int // how many elements Elements offered
 }
 
-func (v *memoryView) Elements(fn func(*observer.Node) bool) {
+func (v *memoryView) Elements(fn func(*model.Node) bool) {
 	for _, n := range v.elements {
 		v.visited++
 		if !fn(n) {
@@ -24,29 +24,29 @@ func (v *memoryView) Elements(fn func(*observer.Node) bool) {
 	}
 }
 
-func (v *memoryView) Windows() []observer.Window           { return v.windows }
-func (v *memoryView) Focused() *observer.Node              { return v.focused }
-func (v *memoryView) Element(target string) *observer.Node { return v.targets[target] }
+func (v *memoryView) Windows() []model.Window           { return v.windows }
+func (v *memoryView) Focused() *model.Node              { return v.focused }
+func (v *memoryView) Element(target string) *model.Node { return v.targets[target] }
 
 // notesView is a notes app showing "Saved" and a Save dialog.
 func notesView() *memoryView {
-	heading := &observer.Node{Ref: "heading", Role: observer.RoleHeading, Name: "Notes"}
-	saved := &observer.Node{Ref: "saved", Role: observer.RoleText, Text: "Saved"}
-	savedAgain := &observer.Node{Ref: "saved2", Role: observer.RoleLabel, Name: "Saved"}
-	entry := &observer.Node{Ref: "entry", Role: observer.RoleTextField, Name: "Title", Value: "Groceries", HasValue: true,
-		States: observer.StateEditable | observer.StateFocused | observer.StateEnabled}
-	pin := &observer.Node{Ref: "pin", Role: observer.RolePassword, Name: "PIN", Value: "1234", HasValue: true}
-	remember := &observer.Node{Ref: "remember", Role: observer.RoleCheckbox, Name: "Remember me",
-		States: observer.StateChecked | observer.StateEnabled}
-	slider := &observer.Node{Ref: "volume", Role: observer.RoleSlider, Name: "Volume", Value: "42", HasValue: true}
+	heading := &model.Node{Ref: "heading", Role: model.RoleHeading, Name: "Notes"}
+	saved := &model.Node{Ref: "saved", Role: model.RoleText, Text: "Saved"}
+	savedAgain := &model.Node{Ref: "saved2", Role: model.RoleLabel, Name: "Saved"}
+	entry := &model.Node{Ref: "entry", Role: model.RoleTextField, Name: "Title", Value: "Groceries", HasValue: true,
+		States: model.StateEditable | model.StateFocused | model.StateEnabled}
+	pin := &model.Node{Ref: "pin", Role: model.RolePassword, Name: "PIN", Value: "1234", HasValue: true}
+	remember := &model.Node{Ref: "remember", Role: model.RoleCheckbox, Name: "Remember me",
+		States: model.StateChecked | model.StateEnabled}
+	slider := &model.Node{Ref: "volume", Role: model.RoleSlider, Name: "Volume", Value: "42", HasValue: true}
 	return &memoryView{
-		elements: []*observer.Node{heading, saved, savedAgain, entry, pin, remember, slider},
-		windows: []observer.Window{
-			{ID: "w1", Title: "Notes — Groceries", Role: observer.RoleWindow, Focused: true},
-			{ID: "w2", Title: "Save changes?", Role: observer.RoleDialog, Modal: true},
+		elements: []*model.Node{heading, saved, savedAgain, entry, pin, remember, slider},
+		windows: []model.Window{
+			{ID: "w1", Title: "Notes — Groceries", Role: model.RoleWindow, Focused: true},
+			{ID: "w2", Title: "Save changes?", Role: model.RoleDialog, Modal: true},
 		},
 		focused: entry,
-		targets: map[string]*observer.Node{"e3": entry, "e5": remember, "e6": slider},
+		targets: map[string]*model.Node{"e3": entry, "e5": remember, "e6": slider},
 	}
 }
 
@@ -54,8 +54,8 @@ func TestHolds(t *testing.T) {
 	for _, c := range []struct {
 		compact string
 		holds   bool
-		element observer.NodeRef // the element Holds returns, "" for none
-		window  string           // the window Holds returns, "" for none
+		element model.NodeRef // the element Holds returns, "" for none
+		window  string        // the window Holds returns, "" for none
 	}{
 		{`text:"Saved"`, true, "saved", ""}, // the first in tree order
 		{`text:"Saved" gone`, false, "", ""},
@@ -107,7 +107,7 @@ func TestHolds(t *testing.T) {
 			t.Fatalf("%s: %v", c.compact, err)
 		}
 		ok, el, win := cond.Holds(notesView())
-		var gotEl observer.NodeRef
+		var gotEl model.NodeRef
 		if el != nil {
 			gotEl = el.Ref
 		}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // TestStringMatchRules: the case rules, trimming, regex anchoring and case folding.
@@ -86,21 +86,21 @@ func TestASCIIFoldAgrees(t *testing.T) {
 
 // TestMatchesElement: the element fields, text and value tests, states, and secure fields.
 func TestMatchesElement(t *testing.T) {
-	button := &observer.Node{Role: observer.RoleButton, PlatformRole: "AXButton", Name: "Save", Identifier: "save-btn",
-		Description: "Saves the note", States: observer.StateEnabled | observer.StateFocusable}
-	search := &observer.Node{Role: observer.RoleTextField, PlatformRole: "AXTextField", Subrole: "AXSearchField",
-		Label: "Search", Value: "kittens", HasValue: true, States: observer.StateEditable | observer.StateFocused}
-	password := &observer.Node{Role: observer.RolePassword, Name: "Password", Value: "hunter2", HasValue: true}
-	secure := &observer.Node{Role: observer.RoleTextField, Name: "PIN", Value: "1234", HasValue: true, Secure: true}
-	status := &observer.Node{Role: observer.RoleText, Name: "status", Text: "Saved"}
-	slider := &observer.Node{Role: observer.RoleSlider, PlatformRole: "slider", Name: "Volume", Value: "42", HasValue: true}
-	editable := &observer.Node{Role: observer.RoleParagraph, Value: "draft", HasValue: true, States: observer.StateEditable}
-	checkbox := &observer.Node{Role: observer.RoleCheckbox, PlatformRole: "check box", Name: "Remember me",
-		States: observer.StateChecked | observer.StateEnabled}
+	button := &model.Node{Role: model.RoleButton, PlatformRole: "AXButton", Name: "Save", Identifier: "save-btn",
+		Description: "Saves the note", States: model.StateEnabled | model.StateFocusable}
+	search := &model.Node{Role: model.RoleTextField, PlatformRole: "AXTextField", Subrole: "AXSearchField",
+		Label: "Search", Value: "kittens", HasValue: true, States: model.StateEditable | model.StateFocused}
+	password := &model.Node{Role: model.RolePassword, Name: "Password", Value: "hunter2", HasValue: true}
+	secure := &model.Node{Role: model.RoleTextField, Name: "PIN", Value: "1234", HasValue: true, Secure: true}
+	status := &model.Node{Role: model.RoleText, Name: "status", Text: "Saved"}
+	slider := &model.Node{Role: model.RoleSlider, PlatformRole: "slider", Name: "Volume", Value: "42", HasValue: true}
+	editable := &model.Node{Role: model.RoleParagraph, Value: "draft", HasValue: true, States: model.StateEditable}
+	checkbox := &model.Node{Role: model.RoleCheckbox, PlatformRole: "check box", Name: "Remember me",
+		States: model.StateChecked | model.StateEnabled}
 
 	for _, c := range []struct {
 		compact string
-		node    *observer.Node
+		node    *model.Node
 		want    bool
 	}{
 		{`element:role=button`, button, true},
@@ -169,7 +169,7 @@ func TestMatchesElement(t *testing.T) {
 // TestMatchesElementUnvalidated: a condition built by hand matches the same before Validate,
 // only slower.
 func TestMatchesElementUnvalidated(t *testing.T) {
-	n := &observer.Node{Role: observer.RoleCheckbox, Name: "Remember me", States: observer.StateChecked}
+	n := &model.Node{Role: model.RoleCheckbox, Name: "Remember me", States: model.StateChecked}
 	c := &Condition{Kind: KindElement, Name: Regex("^Remember"), States: []string{"checked"}, NotStates: []string{"busy"}}
 	off := &Condition{Kind: KindState, Name: Contains("remember"), State: "checked", Off: true}
 	if !c.MatchesElement(n) || off.MatchesElement(n) {

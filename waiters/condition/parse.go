@@ -35,7 +35,7 @@ package condition
 // condition that names no element (value:"42", value~4, state:checked, state!=checked) tests the
 // element an action acts on: an expect may say it so, a wait may not.
 //
-// A refusal is a BAD_REQUEST *observer.Error whose message names the 1-based column (in
+// A refusal is a BAD_REQUEST *model.Error whose message names the 1-based column (in
 // characters), whose details give it ("position") and, for a syntax error, what was expected
 // there and what was found ("expected", "found"), and whose suggestion shows valid examples.
 func ParseCompact(s string) (*Condition, error) {

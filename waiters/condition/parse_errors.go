@@ -3,7 +3,7 @@ package condition
 import (
 	"strings"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // follow says what may come after the leaf read last.
@@ -54,7 +54,7 @@ func (p *parser) expected(what string) error {
 }
 
 func (p *parser) syntaxError(f *syntaxFault) error {
-	return observer.Errorf(observer.CodeBadRequest, p.example(), "at column %d: expected %s, found %s", f.col, f.expected, f.found).
+	return model.Errorf(model.CodeBadRequest, p.example(), "at column %d: expected %s, found %s", f.col, f.expected, f.found).
 		With("position", f.col).With("expected", f.expected).With("found", f.found)
 }
 
@@ -77,11 +77,11 @@ func (p *parser) place(f *fault) error {
 }
 
 func (p *parser) failAt(col int, what, suggestion string) error {
-	return p.failWith(observer.CodeBadRequest, col, what, suggestion)
+	return p.failWith(model.CodeBadRequest, col, what, suggestion)
 }
 
-func (p *parser) failWith(code observer.Code, col int, what, suggestion string) error {
-	return observer.Errorf(code, suggestion, "at column %d: %s", col, what).With("position", col)
+func (p *parser) failWith(code model.Code, col int, what, suggestion string) error {
+	return model.Errorf(code, suggestion, "at column %d: %s", col, what).With("position", col)
 }
 
 // compactKindExamples are the suggestions of syntax errors, by the kind of the leaf being read.

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // leaf reads one leaf condition and checks its fields.
@@ -284,7 +284,7 @@ func (p *parser) state(after string) (name string, off bool, col int, err error)
 	}
 	v := p.tok
 	if v.kind != tokWord {
-		return "", false, 0, p.expected("a state: " + strings.Join(observer.StateNames(), ", "))
+		return "", false, 0, p.expected("a state: " + strings.Join(model.StateNames(), ", "))
 	}
 	return v.text, op.kind == tokNotEq, v.col, p.advance()
 }

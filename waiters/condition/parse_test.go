@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/axbus/axbus/observer"
+	"github.com/axbus/axbus/model"
 )
 
 // compactExamples are compact forms and the canonical JSON each parses to. The first ones are
@@ -156,8 +156,8 @@ func TestParseCompactErrors(t *testing.T) {
 		{strings.Repeat("(window and window) or ", 16) + "window", 369, "more than 32 conditions", ""},
 	} {
 		_, err := ParseCompact(c.compact)
-		var e *observer.Error
-		if !errors.As(err, &e) || e.Code != observer.CodeBadRequest {
+		var e *model.Error
+		if !errors.As(err, &e) || e.Code != model.CodeBadRequest {
 			t.Errorf("%s: want a BAD_REQUEST, got %v", c.compact, err)
 			continue
 		}
@@ -185,7 +185,7 @@ func TestParseCompactSuggestsTheKind(t *testing.T) {
 		`state:role=checkbox`:     "state:e7=checked",
 	} {
 		_, err := ParseCompact(compact)
-		var e *observer.Error
+		var e *model.Error
 		if !errors.As(err, &e) || !strings.Contains(e.Suggestion, example) {
 			t.Errorf("%s: suggestion of %v lacks %q", compact, err, example)
 		}

@@ -1,6 +1,9 @@
 package condition
 
-import "github.com/axbus/axbus/observer"
+import (
+	"github.com/axbus/axbus/model"
+	"github.com/axbus/axbus/observer"
+)
 
 // UniqueLocator is a locator that finds exactly the element at index of a window's walk (its
 // nodes in pre-order, with their parents), written as a person would: the element's role and
@@ -8,7 +11,7 @@ import "github.com/axbus/axbus/observer"
 // ancestor (>>) when that is not unique; nth only as a last resort. A dialog's element's locator
 // begins with the dialog, so that it is not looked for in the app's other windows. It is nil
 // when index is out of the walk.
-func UniqueLocator(win observer.Window, nodes []observer.Walked, index int) *Locator {
+func UniqueLocator(win model.Window, nodes []observer.Walked, index int) *Locator {
 	if index < 0 || index >= len(nodes) {
 		return nil
 	}
@@ -50,7 +53,7 @@ func UniqueLocator(win observer.Window, nodes []observer.Walked, index int) *Loc
 
 // describe is the element condition a person would name n by: its role and name, or, without a
 // name, its identifier, label or description.
-func describe(n *observer.Node) *Condition {
+func describe(n *model.Node) *Condition {
 	c := &Condition{Kind: KindElement, Role: string(n.Role)}
 	switch {
 	case n.Name != "":
@@ -67,13 +70,13 @@ func describe(n *observer.Node) *Condition {
 
 // walked is a window's walk as a tree: its nodes in pre-order, each with its depth.
 type walked struct {
-	win   observer.Window
+	win   model.Window
 	nodes []observer.Walked
 }
 
-func (t walked) Window() observer.Window { return t.win }
+func (t walked) Window() model.Window { return t.win }
 
-func (t walked) Each(fn func(*observer.Node) bool) {
+func (t walked) Each(fn func(*model.Node) bool) {
 	for i := range t.nodes {
 		if !fn(&t.nodes[i].Node) {
 			return
@@ -81,7 +84,7 @@ func (t walked) Each(fn func(*observer.Node) bool) {
 	}
 }
 
-func (t walked) EachUnder(ref observer.NodeRef, fn func(*observer.Node) bool) {
+func (t walked) EachUnder(ref model.NodeRef, fn func(*model.Node) bool) {
 	for i := range t.nodes {
 		if t.nodes[i].Ref != ref {
 			continue

@@ -3,6 +3,8 @@ package condition
 import (
 	"testing"
 
+	"github.com/axbus/axbus/model"
+
 	"github.com/axbus/axbus/observer"
 )
 
@@ -10,23 +12,23 @@ import (
 // unique; within a named ancestor when not; nth when nothing else tells them apart; a dialog's
 // element within the dialog.
 func TestUniqueLocator(t *testing.T) {
-	node := func(i, parent, depth int, role observer.Role, name string) observer.Walked {
-		return observer.Walked{Node: observer.Node{Ref: observer.NodeRef(rune('a' + i)), Role: role, Name: name}, Index: i, Parent: parent, Depth: depth}
+	node := func(i, parent, depth int, role model.Role, name string) observer.Walked {
+		return observer.Walked{Node: model.Node{Ref: model.NodeRef(rune('a' + i)), Role: role, Name: name}, Index: i, Parent: parent, Depth: depth}
 	}
 	nodes := []observer.Walked{
-		node(0, -1, 0, observer.RoleWindow, "Editor"),
-		node(1, 0, 1, observer.RoleButton, "Save"),
-		node(2, 0, 1, observer.RoleGroup, "Billing"),
-		node(3, 2, 2, observer.RoleTextField, "Name"),
-		node(4, 0, 1, observer.RoleGroup, "Shipping"),
-		node(5, 4, 2, observer.RoleTextField, "Name"),
-		node(6, 0, 1, observer.RoleGroup, ""),
-		node(7, 6, 2, observer.RoleButton, "Remove"),
-		node(8, 0, 1, observer.RoleGroup, ""),
-		node(9, 8, 2, observer.RoleButton, "Remove"),
+		node(0, -1, 0, model.RoleWindow, "Editor"),
+		node(1, 0, 1, model.RoleButton, "Save"),
+		node(2, 0, 1, model.RoleGroup, "Billing"),
+		node(3, 2, 2, model.RoleTextField, "Name"),
+		node(4, 0, 1, model.RoleGroup, "Shipping"),
+		node(5, 4, 2, model.RoleTextField, "Name"),
+		node(6, 0, 1, model.RoleGroup, ""),
+		node(7, 6, 2, model.RoleButton, "Remove"),
+		node(8, 0, 1, model.RoleGroup, ""),
+		node(9, 8, 2, model.RoleButton, "Remove"),
 	}
 	nodes[6].Identifier = "row-1"
-	win := observer.Window{ID: "w", Title: "Editor", Role: observer.RoleWindow}
+	win := model.Window{ID: "w", Title: "Editor", Role: model.RoleWindow}
 	for _, c := range []struct {
 		index int
 		want  string
@@ -49,8 +51,8 @@ func TestUniqueLocator(t *testing.T) {
 			t.Errorf("%s finds %d elements", l, len(found))
 		}
 	}
-	dialog := observer.Window{ID: "d", Title: "Saved", Role: observer.RoleDialog}
-	if l := UniqueLocator(dialog, []observer.Walked{node(0, -1, 0, observer.RoleDialog, "Saved"), node(1, 0, 1, observer.RoleButton, "OK")}, 1); l.String() != `dialog:title=Saved >> role=button,name=OK` {
+	dialog := model.Window{ID: "d", Title: "Saved", Role: model.RoleDialog}
+	if l := UniqueLocator(dialog, []observer.Walked{node(0, -1, 0, model.RoleDialog, "Saved"), node(1, 0, 1, model.RoleButton, "OK")}, 1); l.String() != `dialog:title=Saved >> role=button,name=OK` {
 		t.Errorf("a dialog's button: %s", l)
 	}
 	if UniqueLocator(win, nodes, 10) != nil {

@@ -1,6 +1,8 @@
-package observer
+package model
 
-import "testing"
+import (
+	"testing"
+)
 
 func TestParseNumberRefusesNonFinite(t *testing.T) {
 	for _, s := range []string{"42", " 0.5 ", "-3e2"} {

@@ -1,4 +1,4 @@
-package observer
+package model
 
 // Rect is a rectangle in global screen coordinates (points on macOS, pixels on X11).
 type Rect struct {
@@ -30,4 +30,12 @@ func (r Rect) Intersect(c Rect) Rect {
 // Holds reports whether inner lies wholly inside r, edges included.
 func (r Rect) Holds(inner Rect) bool {
 	return inner.X >= r.X && inner.Y >= r.Y && inner.X+inner.W <= r.X+r.W && inner.Y+inner.H <= r.Y+r.H
+}
+
+// Bounds is one element's bounds as ReadBounds found them: Rect is nil when the platform reports
+// none, Offscreen is set when it reports the element as not on screen.
+type Bounds struct {
+	Rect      *Rect
+	Offscreen bool
+	Err       error
 }

@@ -1,6 +1,8 @@
-package observer
+package model
 
-import "time"
+import (
+	"time"
+)
 
 // EventType is a normalised accessibility notification.
 type EventType string

@@ -1,6 +1,8 @@
-package observer
+package model
 
-import "testing"
+import (
+	"testing"
+)
 
 // Disabled is what a locator's check, an action by id and the text form all call disabled: an
 // element that reports states without enabled; one that reports none says nothing.

@@ -1,4 +1,4 @@
-package observer
+package model
 
 // Code is a stable error code of the public API. Agents branch on it; keep them stable.
 type Code string

@@ -1,4 +1,4 @@
-package observer
+package model
 
 // ReadResult is the text of a window or subtree as observer/text reads it (see its Assemble for
 // how it is laid out).

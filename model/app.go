@@ -1,4 +1,6 @@
-package observer
+package model
+
+import "strconv"
 
 // App is a running application as the observer knows it.
 type App struct {
@@ -50,3 +52,17 @@ type WindowRef struct {
 
 // RefOf is the short form of w.
 func (w Window) RefOf() WindowRef { return WindowRef{ID: w.ID, Title: w.Title} }
+
+// AppQuery names an app by pid or by name. A name matches exactly (case-insensitive) first,
+// then as a unique prefix, then as a unique substring; an id (bundle id) matches exactly.
+type AppQuery struct {
+	Name string `json:"app,omitempty"`
+	PID  int    `json:"pid,omitempty"`
+}
+
+func (q AppQuery) String() string {
+	if q.PID > 0 {
+		return "pid " + strconv.Itoa(q.PID)
+	}
+	return "app " + `"` + q.Name + `"`
+}

@@ -1,4 +1,4 @@
-package observer
+package model
 
 // MaxClipboardText is the most text the clipboard endpoint and the paste fallback move at once:
 // it fits one X property change without the INCR protocol.

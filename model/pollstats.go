@@ -1,4 +1,4 @@
-package observer
+package model
 
 // AppPollStats describes the polling of one app by observer/live's Poller, as status reports it.
 type AppPollStats struct {

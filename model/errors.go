@@ -1,4 +1,4 @@
-package observer
+package model
 
 import (
 	"context"
@@ -87,16 +87,9 @@ func CodeOf(err error) Code {
 	return AsError(err).Code
 }
 
-// The errors every backend says the same way.
-
 // ErrNilSink is a Watch without a sink.
 func ErrNilSink() *Error {
 	return Errorf(CodeBadRequest, "Pass a function that receives the events.", "nil sink")
-}
-
-// ErrInputKind is physical input of a kind no backend knows.
-func ErrInputKind(kind InputKind) *Error {
-	return Errorf(CodeBadRequest, "Use click, type or key.", "unknown input kind %q", kind)
 }
 
 // ErrButton is a pointer button the platform has not.

@@ -1,6 +1,8 @@
-package observer
+package model
 
-import "time"
+import (
+	"time"
+)
 
 // Budget bounds one walk of the tree. Every cut it causes is reported in the snapshot.
 type Budget struct {

@@ -1,4 +1,4 @@
-package observer
+package model
 
 // NodeRef is a backend's opaque handle on one element (a D-Bus object reference, a retained AX
 // element token, a sim node id). It is valid within one app instance.

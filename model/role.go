@@ -1,4 +1,4 @@
-package observer
+package model
 
 // Role is a normalised element role. Backends map their platform roles onto these and keep the
 // platform's own name in Node.PlatformRole, so agents can match either.

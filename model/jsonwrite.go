@@ -1,7 +1,4 @@
-package observer
-
-// The one JSON writer of the hand-written encoders of inspections (here) and events (package
-// api): values written as encoding/json would, without reflection.
+package model
 
 import (
 	"encoding/json"

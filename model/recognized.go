@@ -1,4 +1,4 @@
-package observer
+package model
 
 // RecognizedFrom labels recognised text: it comes from pixels, not from the accessibility tree,
 // and may be wrong.

@@ -1,4 +1,4 @@
-package observer
+package model
 
 import (
 	"encoding/json"
@@ -95,4 +95,4 @@ func (s *States) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-var _ = [1]struct{}{}[len(stateNames)-bits.TrailingZeros64(uint64(stateEnd))] // one name per state
+var _ = [1]struct{}{}[len(stateNames)-bits.TrailingZeros64(uint64(stateEnd))]
