@@ -24,6 +24,8 @@ type target struct {
 	// path is the element's ancestors, its window first: where it must show (see actionable).
 	path []model.NodeRef
 	info api.ActionTarget
+	// shift is how far its window moved since the snapshot: an element moves with its window.
+	shift [2]float64
 }
 
 // resolve finds the element a snapshot names in the live tree: the same element if it is still
@@ -51,10 +53,14 @@ func (e *Engine) resolve(ctx context.Context, scope observer.Scope) (*target, er
 	t := &target{snap: snap, was: was, app: app}
 	t.info = api.ActionTarget{Snapshot: snap.ID, Element: scope.Element, Role: was.Role, Name: was.Name, Bounds: was.Bounds}
 	rctx, cancel := context.WithTimeout(ctx, CallTimeout)
-	now := e.o.Backend().Read(rctx, []model.NodeRef{was.Ref})[0]
+	read := e.o.Backend().Read(rctx, []model.NodeRef{was.Ref, snap.Walk.Nodes[0].Ref}) // and its window: it may have moved
 	cancel()
+	now := read[0]
+	if read[1].Err == nil {
+		t.shift = shiftOf(snap.Walk.Nodes[0].Bounds, read[1].Bounds)
+	}
 	if now.Err == nil && now.Role == was.Role && now.Name == was.Name {
-		if d := drift(was.Bounds, now.Bounds); d <= maxDrift {
+		if d := t.drift(now.Bounds); d <= maxDrift {
 			t.path = ancestors(snap.Walk.Nodes, was.Index)
 			return t.at(now, d), nil
 		}
@@ -93,9 +99,12 @@ func (e *Engine) refind(ctx context.Context, t *target) (*target, error) {
 		return nil, stale.With("reason", "the window closed")
 	}
 	walk := observer.Walk(ctx, e.o.Backend(), win.Ref, observer.WalkOptions{Budget: model.WideBudget()})
+	if len(walk.Nodes) > 0 {
+		t.shift = shiftOf(t.snap.Walk.Nodes[0].Bounds, walk.Nodes[0].Bounds)
+	}
 	var found []observer.Walked
 	for _, n := range walk.Nodes {
-		if n.Role == t.was.Role && n.Name == t.was.Name && drift(t.was.Bounds, n.Bounds) <= maxDrift {
+		if n.Role == t.was.Role && n.Name == t.was.Name && t.drift(n.Bounds) <= maxDrift {
 			found = append(found, n)
 		}
 	}
@@ -104,7 +113,7 @@ func (e *Engine) refind(ctx context.Context, t *target) (*target, error) {
 		return nil, stale
 	case 1:
 		t.path = ancestors(walk.Nodes, found[0].Index)
-		return t.at(found[0].Node, drift(t.was.Bounds, found[0].Bounds)), nil
+		return t.at(found[0].Node, t.drift(found[0].Bounds)), nil
 	}
 	return nil, model.Errorf(model.CodeAmbiguousTarget, "Inspect again and pick one of them from the new snapshot.",
 		"%d elements like %s %q are within %d of where it was", len(found), t.was.Role, t.was.Name, maxDrift).
@@ -119,6 +128,26 @@ func ancestors(nodes []observer.Walked, i int) []model.NodeRef {
 	}
 	slices.Reverse(out)
 	return out
+}
+
+// drift is how far the element moved within its window: from where the snapshot saw it, moved
+// as its window moved, to now.
+func (t *target) drift(now *model.Rect) float64 {
+	was := t.was.Bounds
+	if was != nil {
+		moved := *was
+		moved.X, moved.Y = moved.X+t.shift[0], moved.Y+t.shift[1]
+		was = &moved
+	}
+	return drift(was, now)
+}
+
+// shiftOf is how far a window moved from was to now (none when either has no bounds).
+func shiftOf(was, now *model.Rect) [2]float64 {
+	if was == nil || now == nil {
+		return [2]float64{}
+	}
+	return [2]float64{now.X - was.X, now.Y - was.Y}
 }
 
 // drift is how far apart two bounds are (the larger of the distances of their corners); an

@@ -71,3 +71,22 @@ func TestWindowOnGTK3(t *testing.T) {
 	dd.await(t, "the fixture quitting once its window closed", dd.apps[kind].PID, 10*time.Second,
 		func(e api.Envelope) bool { return e.Type == model.EventAppTerminated })
 }
+
+// A window moved after its elements were read (GTK3 announces no new bounds for them) still has
+// them where they were within it: a click by locator, whose snapshot the waits' copy made with
+// the old place, acts on Save; it was refused STALE_REF ("moved more than 50") when an element's
+// drift was measured on the screen rather than within its window.
+func TestActAfterTheWindowMoved(t *testing.T) {
+	const kind = headless.KindGTK3
+	dd := startDesktopDaemon(t, kind)
+	pid := strconv.Itoa(dd.apps[kind].PID)
+	before := dd.state(t, kind).Saves
+	if out, errOut, code := dd.cli(t, "wait", "element:role=button,name=Save", "--pid", pid); code != 0 { // the waits' copy read
+		t.Fatalf("wait: %d %s %s", code, out, errOut)
+	}
+	dd.windowOp(t, dd.apps[kind].PID, "move", "--to", "400,300")
+	if out, errOut, code := dd.cli(t, "click", "role=button,name=Save", "--pid", pid); code != 0 {
+		t.Fatalf("click after the window moved: %d %s %s", code, out, errOut)
+	}
+	dd.eventually(t, kind, "Save clicked", func(s headless.State) bool { return s.Saves > before })
+}
