@@ -11,6 +11,9 @@ STATICCHECK_VERSION := v0.8.2
 # chromium: no browser of its own is downloaded.
 MCP_SDK_VERSION := 1.32.2
 PLAYWRIGHT_MCP_VERSION := 0.0.86
+# The console's JavaScript NATS client (the official one) and the bundler that makes console/web/nats.js.
+NATS_JS_VERSION := 3.4.0
+ESBUILD_VERSION := 0.28.2
 NODE_TOOLS := $(CURDIR)/.tools/node
 # A count, not a duration: a duration races the fuzz coordinator's deadline on a loaded machine
 # and fails with "context deadline exceeded" (go.dev/issue/75804, unfixed in Go 1.26).
@@ -28,7 +31,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 PREFIX ?= $(HOME)/.local
 
-.PHONY: run test bench soak lint cross build install tools fuzz deps mcp-sdk matrix-readme
+.PHONY: run test bench soak lint cross build install tools fuzz deps mcp-sdk matrix-readme console-js console-js-check console-js-tools
 
 ## build: bin/axbus. -v names each package as it compiles: the first build (about a minute,
 ## nats-server is large) shows its progress, a cached one prints nothing.
@@ -50,6 +53,7 @@ run: deps build
 ## desktops with GTK apps and Chromium, and two of them side by side on two cores time out.
 test: deps tools
 	$(MAKE) lint
+	$(MAKE) console-js-check
 	$(MAKE) cross
 	$(GO) test -race -count=1 -timeout 20m -p 1 ./...
 	$(GO) test -count=1 -run '^TestLocatorsOnGTK$$' ./cmd/axbus/  # their timing and memory, which the race detector distorts
@@ -129,6 +133,23 @@ define npm_pin
 		PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix $(NODE_TOOLS) --no-audit --no-fund --save-exact $(1)@$(2) && \
 		grep -qs '"version": "$(2)"' $(NODE_TOOLS)/node_modules/$(1)/package.json; }
 endef
+
+## console-js: bundles the official JavaScript NATS client for the console's page into
+## console/web/nats.js (committed, so that go build embeds it with no npm); console-js-check
+## fails when the committed bundle is not the one these pins make.
+CONSOLE_BUNDLE = NODE_PATH=$(NODE_TOOLS)/node_modules $(NODE_TOOLS)/node_modules/.bin/esbuild console/web/nats_entry.js \
+	--bundle --format=esm --minify --target=es2022 --platform=browser --legal-comments=none --log-level=warning
+
+console-js: console-js-tools
+	$(CONSOLE_BUNDLE) --outfile=console/web/nats.js
+
+console-js-check: console-js-tools
+	$(CONSOLE_BUNDLE) --outfile=$(TOOLS)/nats.js
+	cmp $(TOOLS)/nats.js console/web/nats.js || { echo "console/web/nats.js is not the bundle of @nats-io/nats-core $(NATS_JS_VERSION): run make console-js"; exit 1; }
+
+console-js-tools:
+	$(call npm_pin,@nats-io/nats-core,$(NATS_JS_VERSION))
+	$(call npm_pin,esbuild,$(ESBUILD_VERSION))
 
 mcp-sdk:
 	$(call npm_pin,@modelcontextprotocol/sdk,$(MCP_SDK_VERSION))

@@ -41,6 +41,8 @@ type InspectRequest struct {
 	Scope  string `json:"scope,omitempty"`
 	// OCR adds the text recognised in a screenshot of the window (recognized_text).
 	OCR bool `json:"ocr,omitempty"`
+	// Locators gives each listed element the locator that finds it alone in its window.
+	Locators bool `json:"locators,omitempty"`
 }
 
 // SnapshotRequest asks for the listing of a stored snapshot again, whole or from one element.

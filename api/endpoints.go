@@ -107,6 +107,7 @@ var Endpoints = []Endpoint{
 	{"status", Observe, "The daemon's health: backend, event counters, snapshot store, client listener.", time.Second},
 	{"wait", Observe, "Wait for a condition, by subscription: the reply comes the moment it holds, with a snapshot that holds the match.", MaxWaitTimeout + 30*time.Second},
 	{"agents", Observe, "Who is connected: each identity's role, connections and since when, its last action and its leases.", time.Second},
+	{"console", Manage, "A one-time URL of the daemon's web console: a page on loopback that watches the desktop as the monitor identity console, or acts as the agent identity console-agent.", 10 * time.Second},
 	{"creds", Manage, "Add, list or remove a client identity (its name, role and nkey's public key); a removed one is disconnected at once.", 5 * time.Second},
 	{"lease", Act, "Acquire, renew, release or list leases: an identity's exclusive hold on an app, a window or the host's physical input, ended by its TTL, its release or its holder's connection going; an acquire may wait for a lease to be free.", MaxLeaseWait + 10*time.Second},
 	{"window", Act, "Move, resize, close, raise or minimize an app's window (op move with x and y, resize with w and h, close, raise: to the front with the focus, minimize), proven by reading its windows again.", 10 * time.Second},

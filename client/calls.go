@@ -87,6 +87,15 @@ func (c *Client) Act(ctx context.Context, action string, req api.ActionRequest) 
 	return &r, nil
 }
 
+// Console is a one-time URL of the daemon's web console (admins only).
+func (c *Client) Console(ctx context.Context, req api.ConsoleRequest) (*api.ConsoleReply, error) {
+	var r api.ConsoleReply
+	if err := c.Call(ctx, "console", req, &r); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
 // Creds adds, lists or removes a client identity (admins only).
 func (c *Client) Creds(ctx context.Context, req api.CredsRequest) (*api.CredsReply, error) {
 	var r api.CredsReply

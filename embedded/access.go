@@ -50,11 +50,21 @@ type Proxy struct {
 	Local, Daemon string
 }
 
-// User is a client identity: a name (its account's), a role and its nkey's public key.
+// User is a client identity: a name (its account's), a role and its nkey's public key. A web
+// user (the console's page) connects over the WebSocket listener only, every other over TCP only.
 type User struct {
 	Name string `json:"name"`
 	Role string `json:"role"`
 	Nkey string `json:"nkey"`
+	Web  bool   `json:"web,omitempty"`
+}
+
+// connectionType is the one kind of connection u may make.
+func (u User) connectionType() string {
+	if u.Web {
+		return "WEBSOCKET"
+	}
+	return "STANDARD"
 }
 
 // userName is what a user (and its account) may be called.
@@ -105,7 +115,7 @@ func accountsConfig(daemonNkey string, roles map[string]Grant, users []User, dom
 			return "", fmt.Errorf("user %s: unknown role %q", u.Name, u.Role)
 		}
 		fmt.Fprintf(&b, "  %s: {\n", u.Name)
-		fmt.Fprintf(&b, "    users: [{nkey: %q, allowed_connection_types: [\"STANDARD\"]", u.Nkey)
+		fmt.Fprintf(&b, "    users: [{nkey: %q, allowed_connection_types: [%q]", u.Nkey, u.connectionType())
 		deny := slices.Clone(g.DenyPublish)
 		if !g.AllPrivate {
 			for _, s := range sortedKeys(private) {

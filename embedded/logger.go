@@ -40,7 +40,17 @@ func (n *natsLogger) Noticef(format string, v ...any) {
 	}
 	n.l.Debug(fmt.Sprintf(format, v...))
 }
-func (n *natsLogger) Warnf(format string, v ...any)  { n.l.Warn(fmt.Sprintf(format, v...)) }
+
+// Warnf is a warning but for the WebSocket listener's want of TLS: it listens on loopback
+// alone unless the client port's certificate is given (WithWebSocket).
+func (n *natsLogger) Warnf(format string, v ...any) {
+	if strings.HasPrefix(format, "Websocket not configured with TLS") {
+		n.l.Debug(fmt.Sprintf(format, v...))
+		return
+	}
+	n.l.Warn(fmt.Sprintf(format, v...))
+}
+
 func (n *natsLogger) Errorf(format string, v ...any) { n.l.Error(fmt.Sprintf(format, v...)) }
 func (n *natsLogger) Debugf(format string, v ...any) { n.l.Debug(fmt.Sprintf(format, v...)) }
 func (n *natsLogger) Tracef(format string, v ...any) {

@@ -54,6 +54,9 @@ type config struct {
 	leaf *Leaf
 	// domain is the JetStream domain (WithJetStreamDomain).
 	domain string
+	// webSocket is the WebSocket listener's address, webOrigins the pages it takes (WithWebSocket).
+	webSocket  string
+	webOrigins []string
 }
 
 type streamSpec struct {

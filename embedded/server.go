@@ -334,6 +334,13 @@ func serverOptions(cfg config, host string, port int, dir string, owner User, us
 	if remote != nil {
 		opts.LeafNode.Remotes = []*server.RemoteLeafOpts{remote}
 	}
+	if cfg.webSocket != "" {
+		ws, err := webSocketOptions(cfg, stls)
+		if err != nil {
+			return nil, err
+		}
+		opts.Websocket = ws
+	}
 	if stls != nil {
 		// Every TCP client must do TLS (AllowNonTLS stays false); only the
 		// in-process connection may go without, which nats-server allows.

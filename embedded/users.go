@@ -51,6 +51,10 @@ func (s *Server) UserOfAccount(acc string) (User, bool) {
 func (s *Server) AddUser(u User) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.addUserLocked(u)
+}
+
+func (s *Server) addUserLocked(u User) error {
 	if s.access == nil {
 		return errors.New("this server has no per-user access")
 	}

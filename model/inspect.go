@@ -43,6 +43,8 @@ type Element struct {
 	Actions      []string `json:"actions,omitempty"`
 	Secure       bool     `json:"secure,omitempty"`
 	Children     int      `json:"children,omitempty"`
+	// Locator finds this element alone in its window, when the inspection asked for locators.
+	Locator string `json:"locator,omitempty"`
 }
 
 // ScopeInfo tells, in a reply, which element of which earlier snapshot the listing was scoped to

@@ -102,6 +102,7 @@ func (e *Element) appendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"children":`...)
 		b = strconv.AppendInt(b, int64(e.Children), 10)
 	}
+	b = appendOptString(b, `,"locator":`, e.Locator)
 	return append(b, '}'), nil
 }
 

@@ -77,7 +77,7 @@ func FuzzInspectionJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, name, value, text, role string, x, y, w float64, states uint64, children int, secure bool) {
 		el := Element{ID: "e0", Name: name, Value: &value, Text: text, Role: Role(role), PlatformRole: role,
 			Bounds: &Rect{X: x, Y: y, W: w, H: x * y}, States: States(states), Actions: []string{name, text},
-			Secure: secure, Children: children, Depth: children, Parent: text}
+			Secure: secure, Children: children, Depth: children, Parent: text, Locator: value}
 		insp := &Inspection{SnapshotID: name, Elements: []Element{el, {ID: "e1", Label: value}}}
 		want, wantErr := json.Marshal(insp)
 		got, err := insp.AppendJSON(nil)

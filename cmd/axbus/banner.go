@@ -35,6 +35,9 @@ func printBanner(out io.Writer, d *daemon.Daemon) {
 		fmt.Fprintf(out, "  apps:        %s\n", apps)
 	}
 	axbus := selfCommand(info.StateDir)
+	if d.Console != nil {
+		fmt.Fprintf(out, "  console:     %s (good once; a new one: %s)\n", d.Console.URL(api.RoleMonitor), axbus("console"))
+	}
 	if h := d.Desktop; h != nil {
 		fmt.Fprintf(out, "  desktop:     no desktop session here, so a private headless one runs (DISPLAY %s)\n", h.Session.Display)
 		fmt.Fprintf(out, "               with the GTK3 fixture app %q (pid %d); change it with: %s\n", headless.AppName(h.App.Kind), h.App.PID, axbus("fixture toggle"))

@@ -14,6 +14,7 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/client"
 	"github.com/axbus/axbus/embedded"
+	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/headless"
 	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
@@ -44,6 +45,16 @@ type received struct {
 
 func startDesktopDaemon(t *testing.T, kinds ...string) *desktopDaemon {
 	t.Helper()
+	return startDesktopDaemonWith(t, nil, kinds...)
+}
+
+// startDesktopDaemonWith is startDesktopDaemon with the daemon's configuration changed by with.
+func startDesktopDaemonWith(t *testing.T, with func(*daemon.Config), kinds ...string) *desktopDaemon {
+	t.Helper()
+	var opts []func(*daemon.Config)
+	if with != nil {
+		opts = append(opts, with)
+	}
 	return startDaemonWith(t, func(ctx context.Context, dd *desktopDaemon) []int {
 		var pids []int
 		for _, kind := range kinds {
@@ -55,12 +66,12 @@ func startDesktopDaemon(t *testing.T, kinds ...string) *desktopDaemon {
 			pids = append(pids, app.PID)
 		}
 		return pids
-	})
+	}, opts...)
 }
 
 // startDaemonWith starts a headless desktop, lets setup start its apps (returning their pids),
-// and starts a daemon on it.
-func startDaemonWith(t *testing.T, setup func(ctx context.Context, dd *desktopDaemon) []int) *desktopDaemon {
+// and starts a daemon on it, its configuration changed by each of with.
+func startDaemonWith(t *testing.T, setup func(ctx context.Context, dd *desktopDaemon) []int, with ...func(*daemon.Config)) *desktopDaemon {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -69,6 +80,9 @@ func startDaemonWith(t *testing.T, setup func(ctx context.Context, dd *desktopDa
 	pids := setup(ctx, dd)
 	cfg := testdaemon.SessionConfig(sess)
 	cfg.Log = slog.New(slog.NewTextHandler(dd.log, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	for _, w := range with {
+		w(&cfg)
+	}
 	dd.testDaemon = &testDaemon{testdaemon.Start(t, cfg)}
 	d, dir := dd.Daemon, dd.Dir
 	nc, _, err := embedded.Connect(dir)

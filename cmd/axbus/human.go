@@ -20,6 +20,11 @@ func humanForm(v any) func(io.Writer) error {
 		return func(w io.Writer) error { return agentsForm(w, r) }
 	case *api.StatusReply:
 		return func(w io.Writer) error { return statusForm(w, r) }
+	case *api.ConsoleReply:
+		return func(w io.Writer) error {
+			_, err := fmt.Fprintf(w, "%s\n(open it in a browser on this machine; its token is good once, for 10 minutes)\n", r.URL)
+			return err
+		}
 	}
 	return textform.Of(v)
 }

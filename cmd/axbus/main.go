@@ -58,6 +58,7 @@ type cli struct {
 	Clipboard        clipboardCmd        `cmd:"" help:"Get or set the clipboard's text." group:"Act"`
 	Record           recordCmd           `cmd:"" help:"Record agents' actions as a flow: start, then stop prints the flow." group:"Act"`
 	Replay           replayCmd           `cmd:"" help:"Replay a flow: every step waited for, acted and proven; a failure stops it with a report." group:"Act"`
+	Console          consoleCmd          `cmd:"" help:"Print a one-time URL of the daemon's web console: the desktop, its events, agents and actions, live in a browser." group:"Tools"`
 	Creds            credsCmd            `cmd:"" help:"Manage the identities that may connect, and their roles (admins)." group:"Tools"`
 	Hub              hubCmd              `cmd:"" help:"Join many desktops: run a hub they join as leaf nodes, or print its nats-server configuration." group:"Daemon"`
 	MCP              mcpCmd              `cmd:"" name:"mcp" help:"Serve the desktop to AI agents over the Model Context Protocol (stdio, or HTTP on loopback)." group:"Tools"`

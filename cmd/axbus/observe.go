@@ -61,10 +61,11 @@ func (c *windowsCmd) Run(e *env) error {
 
 type inspectCmd struct {
 	appFlags
-	Window string `placeholder:"W" help:"window id or title (default: the focused window)." group:"Target"`
-	Scope  string `placeholder:"SNAPSHOT:ELEMENT" help:"list one element's subtree, off-screen content included (an id from an earlier inspect)." group:"Target"`
-	Find   string `placeholder:"LOCATOR" help:"list only the elements a locator matches (e.g. 'role=button,name~Save'), with their ids: an inspection of the matches alone." group:"Target"`
-	OCR    bool   `name:"ocr" help:"also recognise the text in a screenshot of the window (from pixels: canvases, images, remote desktops)."`
+	Window   string `placeholder:"W" help:"window id or title (default: the focused window)." group:"Target"`
+	Scope    string `placeholder:"SNAPSHOT:ELEMENT" help:"list one element's subtree, off-screen content included (an id from an earlier inspect)." group:"Target"`
+	Find     string `placeholder:"LOCATOR" help:"list only the elements a locator matches (e.g. 'role=button,name~Save'), with their ids: an inspection of the matches alone." group:"Target"`
+	OCR      bool   `name:"ocr" help:"also recognise the text in a screenshot of the window (from pixels: canvases, images, remote desktops)."`
+	Locators bool   `help:"give each element the locator that finds it alone in its window (the one click accepts)."`
 	connFlags
 }
 
@@ -77,7 +78,7 @@ func (c *inspectCmd) Run(e *env) error {
 		}
 	}
 	return call(e, &c.connFlags, func(ctx context.Context, cl *client.Client) (any, error) {
-		insp, err := cl.Inspect(ctx, api.InspectRequest{AppTarget: c.target(), Window: c.Window, Scope: c.Scope, OCR: c.OCR})
+		insp, err := cl.Inspect(ctx, api.InspectRequest{AppTarget: c.target(), Window: c.Window, Scope: c.Scope, OCR: c.OCR, Locators: c.Locators})
 		if err != nil || l == nil {
 			return insp, err
 		}

@@ -24,6 +24,7 @@ type serveCmd struct {
 	TLSCert        string        `name:"tls-cert" placeholder:"FILE" type:"existingfile" help:"require TLS on the client port with this PEM certificate (with --tls-key)."`
 	TLSKey         string        `name:"tls-key" placeholder:"FILE" type:"existingfile" help:"the PEM private key of --tls-cert."`
 	InsecureRemote bool          `help:"accept a --listen address other machines can reach without TLS: they could read and alter all traffic."`
+	Console        string        `default:"127.0.0.1:0" placeholder:"HOST:PORT" help:"the web console's address, on loopback (port 0: a free one; '' for none): serve prints its URL, axbus console a fresh one."`
 	Host           string        `default:"${host}" placeholder:"ID" help:"host id used in subjects."`
 	Prefix         string        `default:"ax" help:"subject prefix."`
 	SnapInterval   time.Duration `default:"1s" help:"polled snapshot diffs on <prefix>.<host>.snap.<app> (an app is polled only while someone subscribes): how often; 0 turns them off."`
@@ -40,7 +41,7 @@ type serveCmd struct {
 // Run serves until interrupted.
 func (c *serveCmd) Run(e *env) error {
 	cfg := daemon.Config{Backend: c.Backend, Desktop: c.Desktop, Headless: c.Headless, StateDir: c.StateDir, Listen: c.Listen,
-		TLSCert: c.TLSCert, TLSKey: c.TLSKey, InsecureRemote: c.InsecureRemote, Host: c.Host, Prefix: c.Prefix,
+		TLSCert: c.TLSCert, TLSKey: c.TLSKey, InsecureRemote: c.InsecureRemote, Host: c.Host, Prefix: c.Prefix, Console: c.Console,
 		SnapInterval: c.SnapInterval, SnapResync: c.SnapResync, HubURL: c.Hub, HubSeed: c.HubNkey, HubCA: c.HubCA, HubRole: c.HubRole}
 	if c.Hub != "" && c.HubNkey == "" {
 		return model.Errorf(model.CodeBadRequest, "Give --hub-nkey: the hub's hub-leaf.nk.", "--hub needs the hub's leaf credential")

@@ -17,6 +17,7 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/bus"
 	"github.com/axbus/axbus/commands"
+	"github.com/axbus/axbus/console"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/flows"
 	"github.com/axbus/axbus/observer"
@@ -68,6 +69,10 @@ type Config struct {
 	SnapResync   int
 	SnapApps     []model.AppQuery
 
+	// Console is the web console's listen address on loopback ("": none): the page, and the
+	// server's WebSocket listener for it.
+	Console string
+
 	// EventStream bounds the event history (zero: embedded.EventStreamLimits); tests fill a
 	// small one. The audit trail has a stream of its own (embedded.AuditStreamLimits).
 	EventStream embedded.StreamLimits
@@ -93,6 +98,8 @@ type Daemon struct {
 	Subjects api.Subjects
 	// Desktop is the private headless desktop when the daemon started one, with its fixture app.
 	Desktop *Headless
+	// Console serves the web console's page; nil without one.
+	Console *console.Server
 	log     *slog.Logger
 	token   observer.Token
 	stop    chan struct{}
@@ -118,6 +125,16 @@ func Start(cfg Config) (_ *Daemon, err error) {
 		opts = append(opts, embedded.WithLeaf(embedded.Leaf{URL: cfg.HubURL, SeedFile: cfg.HubSeed, CAFile: cfg.HubCA,
 			Role: role}))
 	}
+	web, err := d.startConsole(cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil && d.Console != nil && d.Server == nil { // Close closes it once the server is up
+			_ = d.Console.Close()
+		}
+	}()
+	opts = append(opts, web...)
 	d.Server, err = embedded.Start(append(opts,
 		embedded.WithStateDir(cfg.StateDir),
 		embedded.WithJetStreamDomain(d.Subjects.Host),
@@ -260,6 +277,9 @@ func (d *Daemon) Close(ctx context.Context) error {
 	}
 	if d.Desktop != nil {
 		errs = append(errs, d.Desktop.Close())
+	}
+	if d.Console != nil {
+		errs = append(errs, d.Console.Close())
 	}
 	if d.Server != nil {
 		errs = append(errs, d.Server.Shutdown(ctx))

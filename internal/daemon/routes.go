@@ -36,8 +36,9 @@ func (d *Daemon) routes() []bus.Route {
 		// pixels
 		bus.Handle("screenshot", see.Screenshot),
 		bus.Handle("screenshot_part", see.ScreenshotPart),
-		// manage: the server's accounts
+		// manage: the server's accounts, the console's URLs
 		bus.Handle("creds", bus.Replying(creds(d.Server))),
+		bus.Handle("console", bus.Replying(d.consoleURL)),
 		// act: package commands; the audit trail records each call
 		bus.Handle("lease", bus.Replying(d.Leases.Serve)),
 		bus.Handle("window", bus.Replying(d.Commands.Window)),

@@ -67,6 +67,9 @@ func (o *Observing) Inspect(ctx context.Context, r api.InspectRequest) (any, err
 		if err == nil && r.OCR {
 			insp.RecognizedText = o.recognizeWindow(ctx, insp)
 		}
+		if err == nil && r.Locators {
+			err = o.addLocators(ctx, insp)
+		}
 		return encodeListing(insp, err)
 	}
 	if scope == nil {

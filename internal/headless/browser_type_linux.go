@@ -79,3 +79,25 @@ func isURL(page string) bool {
 	}
 	return false
 }
+
+// Screenshot is a PNG of the page as it shows now (DevTools' Page.captureScreenshot).
+func (b *Browser) Screenshot(ctx context.Context) ([]byte, error) {
+	var r struct {
+		Data []byte `json:"data"` // base64 in the JSON
+	}
+	if err := b.cdp.call(ctx, b.session, "Page.captureScreenshot", map[string]any{"format": "png"}, &r); err != nil {
+		return nil, fmt.Errorf("headless: browser %d: %w", b.PID, err)
+	}
+	return r.Data, nil
+}
+
+// HeapUsed is the page's JavaScript heap in use, in bytes (DevTools' Runtime.getHeapUsage).
+func (b *Browser) HeapUsed(ctx context.Context) (float64, error) {
+	var r struct {
+		UsedSize float64 `json:"usedSize"`
+	}
+	if err := b.cdp.call(ctx, b.session, "Runtime.getHeapUsage", map[string]any{}, &r); err != nil {
+		return 0, fmt.Errorf("headless: browser %d: %w", b.PID, err)
+	}
+	return r.UsedSize, nil
+}

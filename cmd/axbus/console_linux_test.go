@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/axbus/axbus/api"
+	"github.com/axbus/axbus/internal/daemon"
+	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testkit"
+)
+
+// The web console (issue 37) in a real browser, Debian's Chromium driven over DevTools, on a
+// daemon serving the GTK3 fixture: the page loads with its token and lists the fixture; a click
+// with an expect made from the CLI shows in Actions with its outcome; a change in the fixture
+// shows in Live; a monitor's page that tries an action is refused by the server; an acting
+// console's Window view draws the screenshot with the elements' boxes, and the locator it shows
+// under the pointer is one `axbus click` accepts, which the fixture's own account confirms.
+func TestConsoleOnGTK3(t *testing.T) {
+	const kind = headless.KindGTK3
+	dd := startDesktopDaemonWith(t, func(c *daemon.Config) { c.Console = "127.0.0.1:0" }, kind)
+	app := dd.apps[kind]
+	pid := fmt.Sprint(app.PID)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	b, err := dd.session.StartBrowser(ctx, consoleURL(t, dd, "monitor"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dd.browser = b
+	dd.domEventually(t, `String(window.axbus.ready) + window.axbus.error`, "true")
+	dd.domEventually(t, `[...document.querySelectorAll('#apps li')].some(li => li.dataset.name === `+jsString(headless.AppName(kind))+`)`, "true")
+
+	t.Run("actions", func(t *testing.T) {
+		dd.dom(t, `document.querySelector('[data-view=actions]').click(); 'ok'`)
+		out, errOut, code := dd.cli(t, "click", "role=button,name=Save", "--pid", pid, "--expect", "dialog")
+		if code != 0 {
+			t.Fatalf("click: %d %s %s", code, out, errOut)
+		}
+		dd.domEventually(t, `(() => { const r = document.querySelector('#actions-rows tr[data-action=click]'); return r ? r.cells[4].textContent + ' ' + r.cells[5].textContent.split(' ')[0] : '' })()`, "done met")
+		lag := dd.dom(t, `String(window.axbus.actionLag.at(-1))`)
+		var ms float64
+		if _, err := fmt.Sscan(lag, &ms); err != nil || ms > 500 {
+			t.Fatalf("the click's record showed %s ms after the action ended, want within 500", lag)
+		}
+		t.Logf("the click's record on the page %.0f ms after the action ended", ms)
+		dd.do(t, kind, map[string]any{"cmd": "close_dialog"})
+	})
+
+	t.Run("live", func(t *testing.T) {
+		dd.dom(t, `document.querySelector('[data-view=live]').click(); 'ok'`)
+		dd.do(t, kind, map[string]any{"cmd": "set_text", "text": "seen live"})
+		dd.domEventually(t, `String([...document.querySelectorAll('#live-rows tr')].some(r => r.textContent.includes('seen live')))`, "true")
+	})
+
+	t.Run("a monitor may not act", func(t *testing.T) {
+		before := dd.state(t, kind).Saves
+		got := dd.dom(t, `window.axbus.tryAction('click', {pid: `+pid+`, locator: 'role=button,name=Save'})`)
+		if got != "PERMISSION_DENIED" {
+			t.Fatalf("a monitor's console clicked: %q, want PERMISSION_DENIED", got)
+		}
+		if after := dd.state(t, kind).Saves; after != before {
+			t.Fatalf("the fixture saved %d times after a refused click, before %d", after, before)
+		}
+	})
+
+	t.Run("window", func(t *testing.T) {
+		// The fixture beside the browser and in front (no window manager stacks them here), so
+		// that its screenshot shows it.
+		for _, op := range [][]string{{"move", "--to", "480,324"}, {"raise"}} {
+			if out, errOut, code := dd.cli(t, append(append([]string{"window"}, op...), "--pid", pid)...); code != 0 {
+				t.Fatalf("window %v: %d %s %s", op, code, out, errOut)
+			}
+		}
+		if err := b.Navigate(ctx, consoleURL(t, dd, "agent")); err != nil {
+			t.Fatal(err)
+		}
+		dd.domEventually(t, `String(window.axbus.ready) + window.axbus.error`, "true")
+		dd.domEventually(t, `(() => { const li = [...document.querySelectorAll('#apps li')].find(li => li.dataset.pid === '`+pid+`'); if (li) li.click(); return String(!!li) })()`, "true")
+		dd.domEventually(t, `(() => { const li = document.querySelector('#windows li'); if (li) li.click(); return String(!!li) })()`, "true")
+		if !testkit.Within(20*time.Second, func() bool {
+			return dd.dom(t, `String(!!(window.axbus.window && window.axbus.window.shot && window.axbus.window.boxes > 5))`) == "true"
+		}) {
+			t.Fatalf("the window view: %s; %s", dd.dom(t, `JSON.stringify(window.axbus.window)`), dd.dom(t, `document.getElementById('window-note').textContent`))
+		}
+		t.Logf("window view: %s", dd.dom(t, `JSON.stringify(window.axbus.window)`))
+		at := dd.dom(t, `JSON.stringify(window.axbus.pointFor('button', 'Save'))`)
+		var p struct{ X, Y float64 }
+		if err := json.Unmarshal([]byte(at), &p); err != nil {
+			t.Fatalf("no Save box on the canvas: %s", at)
+		}
+		dd.dom(t, fmt.Sprintf(`document.getElementById('window-canvas').dispatchEvent(new MouseEvent('mousemove', {clientX: %f, clientY: %f, bubbles: true})); 'ok'`, p.X, p.Y))
+		locator := dd.dom(t, `window.axbus.hovered ? window.axbus.hovered.locator : ''`)
+		if !strings.Contains(locator, "Save") {
+			t.Fatalf("the locator under the pointer at Save is %q", locator)
+		}
+		shown := dd.dom(t, `document.getElementById('window-locator').textContent`)
+		t.Logf("under the pointer: %s", shown)
+		if shot := os.Getenv("AXBUS_CONSOLE_SHOT"); shot != "" {
+			png, err := b.Screenshot(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(shot, png, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := dd.state(t, kind).Saves
+		if out, errOut, code := dd.cli(t, "click", locator, "--pid", pid); code != 0 {
+			t.Fatalf("axbus click %q: %d %s %s", locator, code, out, errOut)
+		}
+		dd.eventually(t, kind, "Save clicked by the console's locator", func(s headless.State) bool { return s.Saves > before })
+		dd.do(t, kind, map[string]any{"cmd": "close_dialog"})
+	})
+}
+
+// consoleURL is a fresh console URL of role from `axbus console`.
+func consoleURL(t *testing.T, dd *desktopDaemon, role string) string {
+	t.Helper()
+	out, errOut, code := dd.cli(t, "console", "--role", role, "--json")
+	var r api.ConsoleReply
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || r.URL == "" {
+		t.Fatalf("axbus console: %d %s %s", code, out, errOut)
+	}
+	return r.URL
+}
+
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
