@@ -26,8 +26,11 @@ type Config struct {
 	// WebSocket is the server's WebSocket URL, asked when a page starts its session.
 	WebSocket func() string
 	Identity  Identity
-	// Host and Prefix are the daemon's: the page's subjects are <prefix>.<host>....
+	// Host and Prefix are the daemon's: the page's subjects are <prefix>.<host>.... A hub's
+	// console has the host "*": the page reaches every host of the fleet.
 	Host, Prefix string
+	// Redeemed, when set, is told each time a URL's token is spent (a hub mints the next one).
+	Redeemed func()
 }
 
 // Server serves the console's page.

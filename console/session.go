@@ -97,6 +97,9 @@ func (s *Server) open(w http.ResponseWriter, r *http.Request, token string) {
 		http.Error(w, "PERMISSION_DENIED: this console URL was used or is older than 10 minutes: run `axbus console` for a new one", http.StatusForbidden)
 		return
 	}
+	if s.cfg.Redeemed != nil {
+		s.cfg.Redeemed()
+	}
 	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: id, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }

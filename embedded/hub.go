@@ -39,17 +39,24 @@ type HubOptions struct {
 	// Users are the hub's other clients, each limited to its subjects.
 	Users  []HubAccess
 	Logger *slog.Logger
+	// WebSocket is the WebSocket listener's address for the console's page (port 0: a free
+	// one; "": none), WebOrigins the pages it takes; its web users connect there alone.
+	WebSocket  string
+	WebOrigins []string
 }
 
-// HubAccess is a client of the hub with what it may publish and subscribe to (allow lists).
+// HubAccess is a client of the hub with what it may publish and subscribe to (allow lists). A
+// web client (the console's page) connects over the WebSocket listener alone.
 type HubAccess struct {
 	Name, Nkey         string
 	Publish, Subscribe []string
+	Web                bool
 }
 
 // Hub is a running hub.
 type Hub struct {
 	ns                          *server.Server
+	web                         string
 	ClientURL, LeafURL          string
 	AdminSeedFile, LeafSeedFile string
 }
@@ -81,10 +88,29 @@ func HubConfig(o HubOptions, adminPub, leafPub string) (string, error) {
 	fmt.Fprintf(&b, "      {nkey: %q, allowed_connection_types: [\"STANDARD\"]}\n", adminPub)
 	fmt.Fprintf(&b, "      {nkey: %q, allowed_connection_types: [\"LEAFNODE\"]}\n", leafPub)
 	for _, u := range o.Users {
-		fmt.Fprintf(&b, "      {nkey: %q, allowed_connection_types: [\"STANDARD\"], permissions: {publish: {allow: %s}, subscribe: {allow: %s}}}\n",
-			u.Nkey, quoteList(u.Publish), quoteList(u.Subscribe))
+		fmt.Fprintf(&b, "      {nkey: %q, allowed_connection_types: [%q], permissions: {publish: {allow: %s}, subscribe: {allow: %s}}}\n",
+			u.Nkey, User{Web: u.Web}.connectionType(), quoteList(u.Publish), quoteList(u.Subscribe))
 	}
 	b.WriteString("    ]\n  }\n}\n")
+	if o.WebSocket != "" {
+		host, port, err := net.SplitHostPort(o.WebSocket)
+		if err != nil {
+			return "", fmt.Errorf("websocket listen address %q: %w", o.WebSocket, err)
+		}
+		if ip := net.ParseIP(host); o.TLSCert == "" && host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+			return "", fmt.Errorf("%s is reachable from other machines: give the hub a certificate (axbus hub init makes one)", o.WebSocket)
+		}
+		if port == "0" {
+			port = "-1" // a free one
+		}
+		fmt.Fprintf(&b, "websocket: {\n  host: %q\n  port: %s\n  allowed_origins: %s\n", host, port, quoteList(o.WebOrigins))
+		if tlsBlock != "" {
+			b.WriteString(tlsBlock)
+		} else {
+			b.WriteString("  no_tls: true\n")
+		}
+		b.WriteString("}\n")
+	}
 	return b.String(), nil
 }
 
@@ -123,6 +149,9 @@ func StartHub(o HubOptions) (*Hub, error) {
 		return nil, err
 	}
 	o.LeafListen = leafAddr
+	if host, port, err := net.SplitHostPort(o.Listen); err == nil && port == "0" {
+		o.Listen = net.JoinHostPort(host, "-1") // a free one: port 0 is 4222 to nats-server
+	}
 	if err := ensureStateDir(o.StateDir, o.Logger); err != nil {
 		return nil, err
 	}
@@ -157,7 +186,7 @@ func StartHub(o HubOptions) (*Hub, error) {
 	if o.TLSCert != "" {
 		scheme = "tls"
 	}
-	h := &Hub{ns: ns, AdminSeedFile: adminFile, LeafSeedFile: leafFile,
+	h := &Hub{ns: ns, web: o.WebSocket, AdminSeedFile: adminFile, LeafSeedFile: leafFile,
 		ClientURL: scheme + "://" + ns.Addr().String()}
 	h.LeafURL = scheme + "://" + o.LeafListen
 	return h, nil
@@ -178,6 +207,14 @@ func freeIfZero(addr string) (string, error) {
 	}
 	defer l.Close()
 	return l.Addr().String(), nil
+}
+
+// WebSocketURL is the WebSocket listener's URL, or "" without one.
+func (h *Hub) WebSocketURL() string {
+	if h.web == "" {
+		return ""
+	}
+	return h.ns.WebsocketURL()
 }
 
 // Leaves counts the leaf connections of the hosts joined.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +13,9 @@ import (
 	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/internal/daemon"
 	"github.com/axbus/axbus/internal/headless"
+	"github.com/axbus/axbus/internal/testdaemon"
 	"github.com/axbus/axbus/internal/testkit"
+	"github.com/axbus/axbus/model"
 )
 
 // The web console (issue 37) in a real browser, Debian's Chromium driven over DevTools, on a
@@ -43,7 +46,7 @@ func TestConsoleOnGTK3(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("click: %d %s %s", code, out, errOut)
 		}
-		dd.domEventually(t, `(() => { const r = document.querySelector('#actions-rows tr[data-action=click]'); return r ? r.cells[4].textContent + ' ' + r.cells[5].textContent.split(' ')[0] : '' })()`, "done met")
+		dd.domEventually(t, `(() => { const r = document.querySelector('#actions-rows tr[data-action=click]'); return r ? r.cells[5].textContent + ' ' + r.cells[6].textContent.split(' ')[0] : '' })()`, "done met")
 		lag := dd.dom(t, `String(window.axbus.actionLag.at(-1))`)
 		var ms float64
 		if _, err := fmt.Sscan(lag, &ms); err != nil || ms > 500 {
@@ -134,4 +137,70 @@ func consoleURL(t *testing.T, dd *desktopDaemon, role string) string {
 func jsString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// A hub's console (axbus hub --console) shows the whole fleet: every host that joined, each
+// host's apps, and live events from any of them; axbus hub console prints the next URL once the
+// one the hub printed is spent.
+func TestHubConsole(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	out := &testkit.Buffer{}
+	ended := make(chan int, 1)
+	go func() {
+		ended <- run(ctx, []string{"hub", "--state-dir", dir, "--listen", "127.0.0.1:0", "--leaf-listen", "127.0.0.1:0", "--console", "127.0.0.1:0"}, out, out)
+	}()
+	t.Cleanup(func() { cancel(); <-ended })
+	var leafURL, consoleLink string
+	if !testkit.Within(20*time.Second, func() bool {
+		for _, line := range strings.Split(out.String(), "\n") {
+			if f := strings.Fields(line); len(f) > 4 && f[0] == "axbus" && f[1] == "serve" {
+				leafURL = f[3]
+			} else if len(f) > 1 && f[0] == "console:" {
+				consoleLink = f[1]
+			}
+		}
+		return leafURL != "" && consoleLink != ""
+	}) {
+		t.Fatalf("the hub printed no leaf URL and console: %s", out.String())
+	}
+	hosts := map[string]*daemon.Daemon{}
+	for _, h := range []string{"h1", "h2"} {
+		d, err := daemon.Start(daemon.Config{Backend: "sim", Desktop: "demo", StateDir: t.TempDir(), Listen: "127.0.0.1:0", Host: h,
+			HubURL: leafURL, HubSeed: filepath.Join(dir, "hub-leaf.nk")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = d.Close(context.Background()) })
+		hosts[h] = d
+	}
+	sctx, scancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer scancel()
+	sess := testdaemon.StartHeadless(t, sctx)
+	b, err := sess.StartBrowser(sctx, consoleLink)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dd := &desktopDaemon{browser: b}
+	dd.domEventually(t, `String(window.axbus.ready) + window.axbus.error`, "true")
+	dd.domEventually(t, `(() => { if (window.axbus.hosts.length < 2) document.getElementById('hosts-refresh').click(); return window.axbus.hosts.join(',') })()`, "h1,h2")
+	dd.domEventually(t, `(() => { document.querySelector('#hosts li[data-host=h2]').click(); return document.getElementById('apps-host').textContent + ':' + [...document.querySelectorAll('#apps li')].map(li => li.dataset.name).sort().join(',') })()`, "h2:Mail,Notes")
+	dd.dom(t, `document.querySelector('[data-view=live]').click(); 'ok'`)
+	hosts["h1"].Pub.Offer(model.Event{App: model.AppRef{Name: "Notes", PID: 501}, Type: model.EventValueChanged, Time: time.Now(),
+		Element: &model.ElementSummary{Role: model.RoleTextField, Name: "Title", Value: "from h1"}})
+	dd.domEventually(t, `String([...document.querySelectorAll('#live-rows tr')].some(r => r.cells[1].textContent === 'h1' && r.textContent.includes('from h1')))`, "true")
+
+	var next string
+	if !testkit.Within(5*time.Second, func() bool {
+		o, _, code := runIn(t, "hub", "console", "--state-dir", dir)
+		next = strings.TrimSpace(o)
+		return code == 0 && next != "" && next != consoleLink
+	}) {
+		t.Fatalf("axbus hub console: %q, the spent one was %q", next, consoleLink)
+	}
+	if err := b.Navigate(sctx, next); err != nil {
+		t.Fatal(err)
+	}
+	dd.domEventually(t, `String(window.axbus.ready) + window.axbus.error`, "true")
 }

@@ -8,15 +8,18 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/axbus/axbus/api"
 	"github.com/axbus/axbus/embedded"
 	"github.com/axbus/axbus/internal/daemon"
+	"github.com/axbus/axbus/model"
 )
 
 type hubCmd struct {
-	Serve  hubServeCmd  `cmd:"" default:"withargs" help:"Run a hub (an embedded nats-server) that desktops join as leaf nodes."`
-	Config hubConfigCmd `cmd:"" help:"Print the hub's configuration, for a stock nats-server."`
-	Creds  hubCredsCmd  `cmd:"" help:"Add a client of the hub: a role, limited to some hosts (or all)."`
-	Init   hubInitCmd   `cmd:"" help:"Make a CA and the hub's certificate, for a fleet over TLS."`
+	Serve   hubServeCmd   `cmd:"" default:"withargs" help:"Run a hub (an embedded nats-server) that desktops join as leaf nodes."`
+	Config  hubConfigCmd  `cmd:"" help:"Print the hub's configuration, for a stock nats-server."`
+	Creds   hubCredsCmd   `cmd:"" help:"Add a client of the hub: a role, limited to some hosts (or all)."`
+	Init    hubInitCmd    `cmd:"" help:"Make a CA and the hub's certificate, for a fleet over TLS."`
+	Console hubConsoleCmd `cmd:"" help:"Print a one-time URL of the running hub's console: every host of the fleet, live in a browser."`
 }
 
 type hubInitCmd struct {
@@ -72,20 +75,34 @@ func (f *hubFlags) options() (embedded.HubOptions, error) {
 		Users: daemon.HubUsers(f.Prefix, clients)}, nil
 }
 
-type hubServeCmd struct{ hubFlags }
+type hubServeCmd struct {
+	hubFlags
+	Console string `default:"127.0.0.1:0" placeholder:"HOST:PORT" help:"the hub's web console, on loopback (port 0: a free one; '' for none): every host of the fleet; axbus hub console prints a fresh URL."`
+}
 
 func (c *hubServeCmd) Run(e *env) error {
 	opts, err := c.options()
 	if err != nil {
 		return err
 	}
-	h, err := embedded.StartHub(opts)
-	if err != nil {
+	var h *embedded.Hub
+	var web *daemon.HubConsoleServer
+	if c.Console != "" {
+		web, err = daemon.StartHubConsole(&opts, c.Console, c.Prefix, func() string { return h.WebSocketURL() })
+		if err != nil {
+			return err
+		}
+		defer web.Close()
+	}
+	if h, err = embedded.StartHub(opts); err != nil {
 		return err
 	}
 	defer h.Shutdown()
 	fmt.Fprintf(e.stdout, "axbus hub: clients on %s (admin credential %s), desktops join at %s:\n  axbus serve --hub %s --hub-nkey %s\n",
 		h.ClientURL, h.AdminSeedFile, h.LeafURL, h.LeafURL, h.LeafSeedFile)
+	if web != nil {
+		fmt.Fprintf(e.stdout, "  console: %s (good once; a new one: axbus hub console)\n", web.URL(api.RoleMonitor))
+	}
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	defer signal.Stop(sig)
@@ -94,6 +111,22 @@ func (c *hubServeCmd) Run(e *env) error {
 	case <-e.ctx.Done():
 	}
 	return nil
+}
+
+type hubConsoleCmd struct{ hubFlags }
+
+// Run prints the running hub's next console URL.
+func (c *hubConsoleCmd) Run(e *env) error {
+	dir, err := c.dir()
+	if err != nil {
+		return err
+	}
+	url, err := os.ReadFile(filepath.Join(dir, daemon.HubConsoleURLFile))
+	if err != nil {
+		return model.Errorf(model.CodeUnavailable, "Start the hub (axbus hub) with its console.", "no hub console here: %v", err)
+	}
+	_, err = fmt.Fprint(e.stdout, string(url))
+	return err
 }
 
 type hubConfigCmd struct{ hubFlags }

@@ -16,6 +16,8 @@ const $ = (id) => document.getElementById(id);
 const probe = (window.axbus = { ready: false, error: "", events: 0, actions: 0, dropped: 0, shownLag: [], actionLag: [], frames: [] });
 
 let nc, session, base;
+let hosts = []; // the daemons the connection reaches (a hub's whole fleet)
+let host = ""; // the one the Desktops, Agents and Window views ask
 const events = [];
 const actions = [];
 const flows = new Map();
@@ -36,8 +38,9 @@ async function main() {
   const r = await fetch("/session");
   if (!r.ok) throw new Error(await r.text());
   session = await r.json();
-  base = `${session.prefix}.${session.host}`;
-  $("who").textContent = `${session.name} (${session.role}) on ${session.host}`;
+  base = `${session.prefix}.${session.host}`; // a hub's: every host's, <prefix>.*
+  host = session.host === "*" ? "" : session.host;
+  $("who").textContent = `${session.name} (${session.role})${host ? ` on ${host}` : " on a hub"}`;
   nc = await wsconnect({
     servers: session.websocket,
     authenticator: nkeyAuthenticator(enc.encode(session.seed.trim())),
@@ -52,7 +55,7 @@ async function main() {
   listen(`${base}.flow.>`, onFlow);
   listen(`${base}.lease.>`, () => view === "agents" && refreshAgents());
   for (const b of document.querySelectorAll("#tabs button")) b.onclick = () => show(b.dataset.view);
-  for (const id of ["live-app", "live-type", "live-text"]) $(id).oninput = () => renderLive(true);
+  for (const id of ["live-host", "live-app", "live-type", "live-text"]) $(id).oninput = () => renderLive(true);
   $("actions-agent").oninput = () => renderActions(true);
   $("live-pause").onclick = () => {
     paused = !paused;
@@ -63,8 +66,10 @@ async function main() {
   const canvas = $("window-canvas");
   canvas.onmousemove = (e) => hoverAt(e);
   canvas.onclick = (e) => hoverAt(e);
+  $("hosts-refresh").onclick = () => refreshHosts();
+  setInterval(refreshHosts, 15000); // hosts join and leave a hub
   requestAnimationFrame(frame);
-  await refreshApps();
+  await refreshHosts();
   probe.ready = true;
 }
 
@@ -102,15 +107,16 @@ function listen(subject, fn) {
 }
 
 // call asks an endpoint; an error reply throws its code and suggestion.
-async function call(endpoint, body, timeout = 10000) {
+async function call(endpoint, body, timeout = 10000, on = host) {
+  const api = `${session.prefix}.${on}.api`;
   let m;
   try {
-    m = await nc.request(`${base}.api.${endpoint}`, enc.encode(JSON.stringify(body || {})), { timeout });
+    m = await nc.request(`${api}.${endpoint}`, enc.encode(JSON.stringify(body || {})), { timeout });
   } catch (e) {
     if (!/no ?responders/i.test(`${e.name} ${e.message}`)) throw e;
     // Nobody in this identity's account answers the endpoint: the server keeps it from this
     // role, unless the daemon is away (then status does not answer either).
-    const up = await nc.request(`${base}.api.status`, enc.encode("{}"), { timeout: 2000 }).then(() => true, () => false);
+    const up = await nc.request(`${api}.status`, enc.encode("{}"), { timeout: 2000 }).then(() => true, () => false);
     const err = new Error(up ? `PERMISSION_DENIED: ${session.name} (role ${session.role}) may not call ${endpoint}` : "UNAVAILABLE: the daemon does not answer");
     err.code = up ? "PERMISSION_DENIED" : "UNAVAILABLE";
     throw err;
@@ -162,8 +168,8 @@ function onEvent(ev) {
   probe.dropped = droppedEvents;
   pendingEvents.push(ev);
   const t = ev.type;
-  if (t === "app_launched" || t === "app_terminated") refreshAppsSoon();
-  if (selectedApp && ev.app && ev.app.pid === selectedApp.pid && (t === "window_created" || t === "window_closed" || t === "title_changed")) refreshWindowsSoon();
+  if ((t === "app_launched" || t === "app_terminated") && ev.host === host) refreshAppsSoon();
+  if (selectedApp && ev.host === host && ev.app && ev.app.pid === selectedApp.pid && (t === "window_created" || t === "window_closed" || t === "title_changed")) refreshWindowsSoon();
 }
 
 function onAction(rec) {
@@ -172,10 +178,11 @@ function onAction(rec) {
   pendingActions.push(rec);
 }
 
-function onFlow(p) {
+function onFlow(p, subject) {
+  const on = subject.split(".")[1];
   let run = flows.get(p.run);
   if (!run) {
-    run = { run: p.run, flow: p.flow || "", agent: p.agent, steps: p.steps || 0, done: 0, outcome: "running" };
+    run = { run: p.run, host: on, flow: p.flow || "", agent: p.agent, steps: p.steps || 0, done: 0, outcome: "running" };
     flows.set(p.run, run);
     if (flows.size > MAX_FLOWS) flows.delete(flows.keys().next().value);
   }
@@ -211,6 +218,44 @@ function frame(now) {
 
 // ---- Desktops
 
+// refreshHosts asks every daemon the connection reaches to say who it is (service discovery,
+// as `axbus hosts` does): one on a desktop's own daemon, every host of a hub's fleet.
+async function refreshHosts() {
+  const found = [];
+  try {
+    const replies = await nc.requestMany("$SRV.INFO.axbus", enc.encode(""), { strategy: "timer", maxWait: 700 });
+    for await (const m of replies) {
+      const info = JSON.parse(dec.decode(m.data));
+      if (info.metadata && info.metadata.host) found.push(info.metadata.host);
+    }
+  } catch (e) {
+    console.warn("console: discovery", e);
+  }
+  hosts = [...new Set(found)].sort();
+  if (!host || !hosts.includes(host)) host = hosts[0] || session.host;
+  const ul = $("hosts");
+  ul.replaceChildren(
+    ...hosts.map((h) => {
+      const li = el("li", h);
+      li.dataset.host = h;
+      li.classList.toggle("on", h === host);
+      li.onclick = () => selectHost(h);
+      return li;
+    }),
+  );
+  probe.hosts = hosts;
+  await refreshApps();
+}
+
+async function selectHost(h) {
+  host = h;
+  selectedApp = null;
+  for (const li of $("hosts").children) li.classList.toggle("on", li.dataset.host === h);
+  $("windows").replaceChildren();
+  $("apps-app").textContent = "";
+  await refreshApps();
+}
+
 let appsTimer = 0;
 function refreshAppsSoon() {
   clearTimeout(appsTimer);
@@ -220,6 +265,7 @@ function refreshAppsSoon() {
 async function refreshApps() {
   try {
     const r = await call("apps");
+    $("apps-host").textContent = host;
     const ul = $("apps");
     ul.replaceChildren();
     for (const a of r.apps || []) {
@@ -258,7 +304,7 @@ async function refreshWindows() {
       const li = el("li", `${w.title || "(untitled)"}  `, el("span", `${w.role}${w.focused ? " · focused" : ""}`, null, "dim"));
       li.dataset.window = w.id;
       li.onclick = () => {
-        selectedWindow = { app: selectedApp, window: w };
+        selectedWindow = { host, app: selectedApp, window: w };
         show("window");
         inspectWindow();
       };
@@ -272,10 +318,12 @@ async function refreshWindows() {
 // ---- Live
 
 function liveFilter() {
+  const on = $("live-host").value.trim().toLowerCase();
   const app = $("live-app").value.trim().toLowerCase();
   const type = $("live-type").value.trim().toLowerCase();
   const text = $("live-text").value.trim().toLowerCase();
   return (ev) =>
+    (!on || (ev.host || "").toLowerCase().includes(on)) &&
     (!app || ((ev.app && ev.app.name) || "").toLowerCase().includes(app)) &&
     (!type || (ev.type || "").includes(type)) &&
     (!text || JSON.stringify(ev).toLowerCase().includes(text));
@@ -286,6 +334,7 @@ function liveRow(ev) {
   const detail = ev.detail ? JSON.stringify(ev.detail) : ev.window ? ev.window.title || "" : "";
   const tr = el("tr", null, [
     el("td", clock(ev.time)),
+    el("td", ev.host || ""),
     el("td", (ev.app && ev.app.name) || ""),
     el("td", ev.type),
     el("td", [e.role, e.name && `"${e.name}"`, e.value !== undefined && e.value !== "" ? `= ${e.value}` : ""].filter(Boolean).join(" ")),
@@ -336,6 +385,7 @@ function actionRow(rec) {
   const exp = rec.expect ? `${rec.expect.outcome}${rec.expect.elapsed_ms !== undefined ? ` ${Math.round(rec.expect.elapsed_ms)} ms` : ""}` : "";
   const tr = el("tr", null, [
     el("td", clock(rec.time)),
+    el("td", rec.host || ""),
     el("td", (rec.agent && rec.agent.name) || ""),
     el("td", rec.action + (rec.op ? ` ${rec.op}` : "")),
     el("td", target),
@@ -388,7 +438,7 @@ function actionDetail(rec, tr) {
   for (const r of $("actions-rows").children) r.classList.toggle("on", r === tr);
   const at = Date.parse(rec.time);
   const pid = rec.app && rec.app.pid;
-  const around = events.filter((ev) => ev.app && ev.app.pid === pid && Math.abs(Date.parse(ev.time) - at - 500) <= 2500);
+  const around = events.filter((ev) => ev.host === rec.host && ev.app && ev.app.pid === pid && Math.abs(Date.parse(ev.time) - at - 500) <= 2500);
   const lines = around.map((ev) => `${clock(ev.time)} ${ev.type} ${ev.element ? `${ev.element.role} "${ev.element.name || ""}"` : ""}`);
   $("action-detail").textContent = JSON.stringify(rec, null, 2) + "\n\nevents of its app around it:\n" + (lines.join("\n") || "(none kept)");
 }
@@ -418,7 +468,8 @@ async function refreshAgents() {
 
 async function inspectWindow() {
   const { app, window: w } = selectedWindow;
-  $("window-title").textContent = `${app.name} · ${w.title || w.id}`;
+  host = selectedWindow.host;
+  $("window-title").textContent = `${hosts.length > 1 ? host + " · " : ""}${app.name} · ${w.title || w.id}`;
   $("window-note").textContent = "inspecting";
   try {
     listing = await call("inspect", { pid: app.pid, window: w.id, locators: true }, 25000);
@@ -446,7 +497,7 @@ async function screenshot(pid, window) {
   const r = await call("screenshot", { pid, window }, 30000);
   const parts = [];
   for (let i = 0; i < r.parts; i++) {
-    const m = await nc.request(`${base}.api.screenshot_part`, enc.encode(JSON.stringify({ id: r.id, part: i })), { timeout: 10000 });
+    const m = await nc.request(`${session.prefix}.${host}.api.screenshot_part`, enc.encode(JSON.stringify({ id: r.id, part: i })), { timeout: 10000 });
     parts.push(m.data);
   }
   r.image = await createImageBitmap(new Blob(parts, { type: "image/png" }));
@@ -539,7 +590,7 @@ function highlight(e) {
 
 function renderFlows() {
   const rows = [...flows.values()].reverse().map((r) =>
-    el("tr", null, [el("td", r.run), el("td", r.flow), el("td", r.agent), el("td", `${r.done}/${r.steps}`), el("td", r.outcome, null, r.outcome === "met" ? "met" : r.outcome === "running" ? "" : "failed")]),
+    el("tr", null, [el("td", r.run), el("td", r.host), el("td", r.flow), el("td", r.agent), el("td", `${r.done}/${r.steps}`), el("td", r.outcome, null, r.outcome === "met" ? "met" : r.outcome === "running" ? "" : "failed")]),
   );
   $("flows-rows").replaceChildren(...rows);
 }

@@ -17,8 +17,8 @@ import (
 
 // HubPermissions are what a hub's client of role may publish and subscribe to, on hosts (none:
 // every host): the requests of the endpoints its role may call, service discovery, the
-// hosts' event history in their JetStream domains, and their events, diffs, action records and
-// lease changes. The hub enforces them before a request leaves it; each host then applies the
+// hosts' event history in their JetStream domains, and their events, diffs, action records,
+// lease changes and replays' progress. The hub enforces them before a request leaves it; each host then applies the
 // role the hub's link has there.
 func HubPermissions(prefix, role string, hosts []string) (publish, subscribe []string) {
 	if prefix == "" {
@@ -40,7 +40,7 @@ func HubPermissions(prefix, role string, hosts []string) (publish, subscribe []s
 		for _, c := range append(append(historyAPI([]string{"*"}, "*", role), consumerCreationCalls("*")...), ownedConsumerCalls("*")...) {
 			publish = append(publish, strings.Replace(c, "$JS.API.", "$JS."+h+".API.", 1))
 		}
-		subscribe = append(subscribe, base+"evt.>", base+"snap.>", base+"act.>", base+"lease.>")
+		subscribe = append(subscribe, base+"evt.>", base+"snap.>", base+"act.>", base+"lease.>", base+"flow.>")
 	}
 	return publish, subscribe
 }
