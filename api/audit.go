@@ -39,12 +39,23 @@ type ActionRecord struct {
 	Policy string   `json:"policy,omitempty"`
 	// Done, Step and Mechanism are the action reply's; Error is the code of a refused or failed
 	// action (its message may echo input, so it stays out).
-	Done      bool          `json:"done"`
-	Step      string        `json:"step,omitempty"`
-	Mechanism string        `json:"mechanism,omitempty"`
-	Error     model.Code    `json:"error,omitempty"`
-	Expect    *RecordExpect `json:"expect,omitempty"`
-	ElapsedMS float64       `json:"elapsed_ms"`
+	Done      bool       `json:"done"`
+	Step      string     `json:"step,omitempty"`
+	Mechanism string     `json:"mechanism,omitempty"`
+	Error     model.Code `json:"error,omitempty"`
+	// Trace is the chain's steps, each with its result and time (not their messages, which may
+	// echo input); Disposition what the app was seen to do.
+	Trace       []RecordStep  `json:"trace,omitempty"`
+	Disposition string        `json:"disposition,omitempty"`
+	Expect      *RecordExpect `json:"expect,omitempty"`
+	ElapsedMS   float64       `json:"elapsed_ms"`
+}
+
+// RecordStep is one step of an action's chain in its record.
+type RecordStep struct {
+	Step      string  `json:"step"`
+	Result    string  `json:"result"`
+	ElapsedMS float64 `json:"elapsed_ms"`
 }
 
 // RecordTarget is an action's element in a record: its snapshot, id, role and name.
@@ -59,4 +70,6 @@ type RecordTarget struct {
 type RecordExpect struct {
 	Outcome   WaitOutcome `json:"outcome"`
 	ElapsedMS float64     `json:"elapsed_ms"`
+	// Trigger is what decided it: "initial", "recheck", or the type of the event that did.
+	Trigger string `json:"trigger,omitempty"`
 }

@@ -239,8 +239,18 @@ func record(action string, data []byte, result any, err error) api.ActionRecord 
 		if t := reply.Target; t != nil {
 			r.Target = &api.RecordTarget{Snapshot: t.Snapshot, Element: t.Element, Role: t.Role, Name: t.Name}
 		}
+		r.Disposition = reply.Disposition
+		for _, st := range reply.Trace {
+			r.Trace = append(r.Trace, api.RecordStep{Step: st.Step, Result: st.Result, ElapsedMS: st.ElapsedMS})
+		}
 		if e := reply.Expect; e != nil {
 			r.Expect = &api.RecordExpect{Outcome: e.Outcome, ElapsedMS: e.ElapsedMS}
+			if tr := e.Trigger; tr != nil {
+				r.Expect.Trigger = tr.Kind
+				if tr.Event != "" {
+					r.Expect.Trigger = string(tr.Event)
+				}
+			}
 		}
 	default: // another endpoint's reply (web_accessibility, lease): the app it names, if any
 		var named struct {

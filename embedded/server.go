@@ -370,6 +370,8 @@ func setupJetStream(ctx context.Context, js jetstream.JetStream, cfg config) err
 			// The stream is a short history beside the live subjects, which deliver first:
 			// its writes are flushed by its own loop, not one at a time as they come.
 			PersistMode: jetstream.AsyncPersistMode,
+			// A page of history by time in one request (the console's Live view asks for one).
+			AllowDirect: true,
 		})
 		if err != nil {
 			return fmt.Errorf("stream %s: %w", st.name, err)

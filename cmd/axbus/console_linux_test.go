@@ -53,6 +53,11 @@ func TestConsoleOnGTK3(t *testing.T) {
 			t.Fatalf("the click's record showed %s ms after the action ended, want within 500", lag)
 		}
 		t.Logf("the click's record on the page %.0f ms after the action ended", ms)
+		row := dd.dom(t, `[...document.querySelector('#actions-rows tr[data-action=click]').cells].map(c => c.textContent).join(' | ')`)
+		if !strings.Contains(row, "met") || !strings.Contains(row, " by ") || !strings.Contains(row, " ok ") {
+			t.Fatalf("the click's row says no expect's trigger or chain: %s", row)
+		}
+		t.Logf("its row: %s", row)
 		dd.do(t, kind, map[string]any{"cmd": "close_dialog"})
 	})
 
@@ -120,6 +125,12 @@ func TestConsoleOnGTK3(t *testing.T) {
 		}
 		dd.eventually(t, kind, "Save clicked by the console's locator", func(s headless.State) bool { return s.Saves > before })
 		dd.do(t, kind, map[string]any{"cmd": "close_dialog"})
+	})
+
+	t.Run("history", func(t *testing.T) { // the page above is a new one: what Live showed before is in the stream alone
+		dd.dom(t, `document.querySelector('[data-view=live]').click(); document.getElementById('live-since').value = '10m'; document.getElementById('live-history').click(); 'ok'`)
+		dd.domEventually(t, `String([...document.querySelectorAll('#live-rows tr')].some(r => r.textContent.includes('seen live')))`, "true")
+		t.Logf("history: %s events read", dd.dom(t, `String(window.axbus.history)`))
 	})
 }
 

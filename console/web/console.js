@@ -62,6 +62,7 @@ async function main() {
     $("live-pause").textContent = paused ? "Resume" : "Pause";
     if (!paused) renderLive(true);
   };
+  $("live-history").onclick = () => loadHistory($("live-since").value.trim() || "5m");
   $("window-refresh").onclick = () => selectedWindow && inspectWindow();
   const canvas = $("window-canvas");
   canvas.onmousemove = (e) => hoverAt(e);
@@ -372,6 +373,44 @@ function renderLive(all) {
   liveCount();
 }
 
+// loadHistory reads the events of the last since (5m, 90s, 2h) from each host's stream, a page
+// of HISTORY_PAGE per host in one request (JetStream's batched direct get, by time), and keeps
+// those older than the oldest kept, in time order.
+const HISTORY_PAGE = 2000;
+async function loadHistory(since) {
+  const m = /^(\d+)(s|m|h)$/.exec(since);
+  if (!m) return ($("live-count").textContent = `since: say 90s, 5m or 2h, not ${since}`);
+  const from = new Date(Date.now() - Number(m[1]) * { s: 1e3, m: 60e3, h: 3600e3 }[m[2]]);
+  const have = new Set(events.map(key));
+  const oldest = events.length ? Date.parse(events[0].time) : Infinity;
+  const got = [];
+  for (const h of session.host === "*" ? hosts : [session.host]) {
+    const stream = "AXBUS_EVT_" + h.toUpperCase().replaceAll("-", "_");
+    try {
+      const replies = await nc.requestMany(`$JS.${h}.API.DIRECT.GET.${stream}`, enc.encode(JSON.stringify({ start_time: from.toISOString(), batch: HISTORY_PAGE })),
+        { strategy: "sentinel", maxWait: 5000 });
+      for await (const r of replies) {
+        if (!r.data.length) break; // the batch's end
+        const ev = JSON.parse(dec.decode(r.data));
+        if (!have.has(key(ev)) && Date.parse(ev.time) <= oldest) got.push(ev);
+      }
+    } catch (e) {
+      $("live-count").textContent = `history of ${h}: ${e.message}`;
+      return;
+    }
+  }
+  got.sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+  const room = Math.max(0, MAX_EVENTS - events.length);
+  droppedEvents += Math.max(0, got.length - room);
+  events.unshift(...got.slice(got.length - room));
+  probe.history = got.length;
+  renderLive(true);
+}
+
+function key(ev) {
+  return `${ev.host}/${ev.boot}/${ev.seq}`;
+}
+
 function liveCount() {
   $("live-count").textContent = `${events.length} kept${droppedEvents ? `, ${droppedEvents} oldest dropped (the page keeps ${MAX_EVENTS})` : ""}${paused ? " · paused" : ""}`;
 }
@@ -382,7 +421,8 @@ function actionRow(rec) {
   const t = rec.target || {};
   const target = [t.role, t.name && `"${t.name}"`, t.element].filter(Boolean).join(" ") || (rec.app && rec.app.name) || "";
   const outcome = rec.error ? rec.error : rec.done ? "done" : "not done";
-  const exp = rec.expect ? `${rec.expect.outcome}${rec.expect.elapsed_ms !== undefined ? ` ${Math.round(rec.expect.elapsed_ms)} ms` : ""}` : "";
+  const exp = rec.expect ? `${rec.expect.outcome} ${Math.round(rec.expect.elapsed_ms || 0)} ms${rec.expect.trigger ? ` by ${rec.expect.trigger}` : ""}` : "";
+  const chain = (rec.trace || []).map((st) => `${st.step} ${st.result} ${Math.round(st.elapsed_ms)} ms`).join(" › ");
   const tr = el("tr", null, [
     el("td", clock(rec.time)),
     el("td", rec.host || ""),
@@ -392,6 +432,8 @@ function actionRow(rec) {
     el("td", outcome, null, rec.error ? "failed" : "met"),
     el("td", exp, null, rec.expect ? (rec.expect.outcome === "met" ? "met" : "failed") : ""),
     el("td", String(Math.round(rec.elapsed_ms || 0))),
+    el("td", rec.disposition ? rec.disposition.replaceAll("_", " ") : ""),
+    el("td", chain),
   ]);
   tr.dataset.seq = rec.seq;
   tr.dataset.action = rec.action;
