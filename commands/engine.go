@@ -189,7 +189,7 @@ func (e *Engine) Do(ctx context.Context, action string, req api.ActionRequest) (
 	}
 	var events []model.Event
 	if watch != nil && (r.done || ex != nil) {
-		reply.Disposition, reply.Effects, events = watch.end(r.provedItself())
+		reply.Disposition, reply.Effects, events = watch.end(r.provedItself() || expectChanged(reply.Expect))
 	}
 	if r.done {
 		e.announce(ctx, listeners, before, action, req, reply, t, events)
@@ -267,4 +267,11 @@ func (e *Engine) postState(ctx context.Context, action string, t *target, settle
 		ps.Value = &v
 	}
 	return ps
+}
+
+// expectChanged says an expect proved the action: it did not hold when the action began and
+// held after (met by an event or a re-read, not at once), whatever events the toolkit told
+// (GTK4 tells few: a recheck met it).
+func expectChanged(x *api.WaitResult) bool {
+	return x != nil && x.Outcome == api.WaitMet && x.Trigger != nil && x.Trigger.Kind != "initial"
 }

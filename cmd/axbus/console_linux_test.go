@@ -132,6 +132,22 @@ func TestConsoleOnGTK3(t *testing.T) {
 		dd.domEventually(t, `String([...document.querySelectorAll('#live-rows tr')].some(r => r.textContent.includes('seen live')))`, "true")
 		t.Logf("history: %s events read", dd.dom(t, `String(window.axbus.history)`))
 	})
+
+	t.Run("agents and flows", func(t *testing.T) {
+		dd.dom(t, `document.querySelector('[data-view=agents]').click(); 'ok'`)
+		dd.domEventually(t, `(() => { const names = [...document.querySelectorAll('#agents-rows tr')].map(r => r.cells[0].textContent); return String(names.includes('owner') && names.includes('console-agent')) })()`, "true")
+		dd.dom(t, `document.querySelector('[data-view=flows]').click(); 'ok'`)
+		flow := filepath.Join(t.TempDir(), "save.json")
+		body := fmt.Sprintf(`{"version": 1, "name": "save", "steps": [{"action": "click", "app": %q, "locator": "role=button,name=Save", "expect": "dialog"}]}`, headless.AppName(kind))
+		if err := os.WriteFile(flow, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if out, errOut, code := dd.cli(t, "replay", flow); code != 0 {
+			t.Fatalf("replay: %d %s %s", code, out, errOut)
+		}
+		dd.domEventually(t, `(() => { const r = document.querySelector('#flows-rows tr'); return r ? r.cells[2].textContent + ' ' + r.cells[4].textContent + ' ' + r.cells[5].textContent : '' })()`, "save 1/1 met")
+		dd.do(t, kind, map[string]any{"cmd": "close_dialog"})
+	})
 }
 
 // consoleURL is a fresh console URL of role from `axbus console`.

@@ -69,7 +69,8 @@ func matrixCLI[T any](r *matrixRun, args ...string) (*T, error) {
 	return &v, nil
 }
 
-// act runs an action command line and checks that it was done and its expect met.
+// act runs an action command line and checks that it was done, its expect met and, with one,
+// that the reply says the action was confirmed.
 func (r *matrixRun) act(args ...string) (*api.ActionReply, error) {
 	reply, err := matrixCLI[api.ActionReply](r, args...)
 	if err != nil {
@@ -77,6 +78,10 @@ func (r *matrixRun) act(args ...string) (*api.ActionReply, error) {
 	}
 	if !reply.Done || (reply.Expect != nil && reply.Expect.Outcome != api.WaitMet) {
 		return reply, fmt.Errorf("axbus %s: done %v, expect %+v", args[0], reply.Done, reply.Expect)
+	}
+	// What it caused (issue 36), on every toolkit: an action its expect proved is confirmed.
+	if reply.Expect != nil && reply.Disposition != api.EffectConfirmed {
+		return reply, fmt.Errorf("axbus %s: its expect met (%+v), yet %q with effects %+v", args[0], reply.Expect.Trigger, reply.Disposition, reply.Effects)
 	}
 	return reply, nil
 }
