@@ -129,7 +129,8 @@ type TextRecognizer interface {
 }
 
 // InputWatcher is a backend that hears what a person does with the mouse and keyboard (Linux:
-// the X server's RECORD extension), which a recording of a person's session is made of.
+// the X server's RECORD extension; macOS: a listen-only CGEventTap), which a recording of a
+// person's session is made of.
 type InputWatcher interface {
 	// WatchInput delivers each button and key press, on a goroutine of its own, until stop.
 	WatchInput(fn func(PersonInput)) (stop func(), err error)

@@ -84,6 +84,17 @@ var (
 	cgEventSetIntegerValueField     func(event uintptr, field uint32, value int64)
 	cgEventPost                     func(tap uint32, event uintptr)
 
+	// A person's input: a listen-only event tap (its C callback is cbEventTap) and what it reads
+	// of each event. CGEventMask is uint64, CGEventType uint32; C bool is Go bool.
+	cgEventTapCreate                func(tap, place, options uint32, mask uint64, callback, info uintptr) uintptr
+	cgEventTapEnable                func(tap uintptr, enable bool)
+	cfMachPortCreateRunLoopSource   func(alloc, port uintptr, order int64) uintptr
+	cfMachPortInvalidate            func(port uintptr)
+	cgEventGetLocation              func(event uintptr) cgPoint
+	cgEventGetFlags                 func(event uintptr) uint64
+	cgEventGetIntegerValueField     func(event uintptr, field uint32) int64
+	cgEventKeyboardGetUnicodeString func(event uintptr, max uint64, actual *uint64, text *uint16)
+
 	// Displays and images: CGDirectDisplayID is uint32, size_t uint64, CGError int32, CGRect
 	// passed and returned by value (purego follows each architecture's struct rules).
 	cgMainDisplayID            func() uint32
@@ -222,6 +233,11 @@ func bindAll() (err error) {
 		{&cg, &cgEventKeyboardSetUnicodeString, "CGEventKeyboardSetUnicodeString"},
 		{&cg, &cgEventSetFlags, "CGEventSetFlags"}, {&cg, &cgEventSetIntegerValueField, "CGEventSetIntegerValueField"},
 		{&cg, &cgEventPost, "CGEventPost"},
+		{&cg, &cgEventTapCreate, "CGEventTapCreate"}, {&cg, &cgEventTapEnable, "CGEventTapEnable"},
+		{&cf, &cfMachPortCreateRunLoopSource, "CFMachPortCreateRunLoopSource"}, {&cf, &cfMachPortInvalidate, "CFMachPortInvalidate"},
+		{&cg, &cgEventGetLocation, "CGEventGetLocation"}, {&cg, &cgEventGetFlags, "CGEventGetFlags"},
+		{&cg, &cgEventGetIntegerValueField, "CGEventGetIntegerValueField"},
+		{&cg, &cgEventKeyboardGetUnicodeString, "CGEventKeyboardGetUnicodeString"},
 		{&cg, &cgMainDisplayID, "CGMainDisplayID"}, {&cg, &cgDisplayBounds, "CGDisplayBounds"},
 		{&cg, &cgGetActiveDisplayList, "CGGetActiveDisplayList"},
 		{&cg, &cgImageGetWidth, "CGImageGetWidth"}, {&cg, &cgImageGetHeight, "CGImageGetHeight"},

@@ -11,12 +11,13 @@ import (
 // once, in initCallbacks, and routed by an integer token passed as refcon or info, never one
 // callback per observer and never a Go pointer. purego_test.go checks this count against the
 // call sites.
-const callbackCount = 2
+const callbackCount = 3
 
 // The callbacks, by index.
 const (
 	cbObserver = 0 // an AXObserverCallback
 	cbPerform  = 1 // a CFRunLoopSourceContext perform
+	cbEventTap = 2 // a CGEventTapCallBack
 )
 
 var callbacks struct {
@@ -29,6 +30,7 @@ func initCallbacks() {
 	callbacks.once.Do(func() {
 		callbacks.ptr[cbObserver] = purego.NewCallback(onNotification)
 		callbacks.ptr[cbPerform] = purego.NewCallback(onPerform)
+		callbacks.ptr[cbEventTap] = purego.NewCallback(onEventTap)
 	})
 }
 
@@ -38,6 +40,7 @@ var routes struct {
 	next      uintptr
 	observers map[uintptr]*appObserver
 	loops     map[uintptr]*runLoop
+	taps      map[uintptr]*inputTap
 }
 
 // newToken returns an unused token; callers hold routes.mu.
@@ -68,12 +71,24 @@ func addLoopRoute(l *runLoop) uintptr {
 	return t
 }
 
+func addTapRoute(t *inputTap) uintptr {
+	routes.mu.Lock()
+	defer routes.mu.Unlock()
+	if routes.taps == nil {
+		routes.taps = map[uintptr]*inputTap{}
+	}
+	tok := newToken()
+	routes.taps[tok] = t
+	return tok
+}
+
 // dropRoute forgets a token: callbacks that still carry it do nothing.
 func dropRoute(token uintptr) {
 	routes.mu.Lock()
 	defer routes.mu.Unlock()
 	delete(routes.observers, token)
 	delete(routes.loops, token)
+	delete(routes.taps, token)
 }
 
 // onNotification is the AXObserverCallback, void (*)(AXObserverRef, AXUIElementRef, CFStringRef,
@@ -97,4 +112,17 @@ func onPerform(info uintptr) {
 	if l != nil {
 		l.drain()
 	}
+}
+
+// onEventTap is the CGEventTapCallBack, CGEventRef (*)(CGEventTapProxy, CGEventType, CGEventRef,
+// void *userInfo), userInfo being a tap's token. It runs on the tap's run loop thread; a
+// listen-only tap's event goes on as it came, whatever it returns, and it returns it.
+func onEventTap(_, typ, event, info uintptr) uintptr {
+	routes.mu.Lock()
+	t := routes.taps[info]
+	routes.mu.Unlock()
+	if t != nil {
+		t.heard(uint32(typ), event)
+	}
+	return event
 }

@@ -16,4 +16,5 @@ var (
 	_ observer.AppLauncher      = (*Backend)(nil)
 	_ observer.Clipboard        = (*Backend)(nil)
 	_ observer.WebAccessibility = (*Backend)(nil)
+	_ observer.InputWatcher     = (*Backend)(nil)
 )
