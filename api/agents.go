@@ -21,6 +21,8 @@ type Agent struct {
 	// LastAction is the audit record of its last action, absent before its first.
 	LastAction *ActionRecord `json:"last_action,omitempty"`
 	Leases     []string      `json:"leases,omitempty"`
+	// Waiting lists the leases it waits for (an acquire with wait_ms).
+	Waiting []string `json:"waiting,omitempty"`
 }
 
 // AgentConn is one client connection of an identity.

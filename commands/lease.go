@@ -56,9 +56,10 @@ type Leases struct {
 	host  LeaseHost
 	sweep time.Duration
 
-	mu     sync.Mutex
-	held   map[string]*held // by key
-	closed bool
+	mu      sync.Mutex
+	held    map[string]*held // by key
+	closed  bool
+	waiters leaseWaiters
 
 	kick chan struct{} // a lease was taken: the sweeper wakes
 	stop chan struct{}
@@ -181,6 +182,7 @@ func (l *Leases) target(ctx context.Context, r api.LeaseRequest) (api.Lease, err
 // stands in the way is an event it is subscribed to before it first looks, so none is missed.
 func (l *Leases) acquire(ctx context.Context, who api.Identity, want api.Lease, ttl, wait time.Duration) (*api.LeaseReply, error) {
 	start := time.Now()
+	var waiting func() // set once it waits: presence shows it
 	var changed chan struct{}
 	var deadline <-chan time.Time
 	if wait > 0 {
@@ -205,6 +207,10 @@ func (l *Leases) acquire(ctx context.Context, who api.Identity, want api.Lease, 
 		}
 		if wait == 0 || model.CodeOf(err) != model.CodeLeaseHeld {
 			return nil, err
+		}
+		if waiting == nil {
+			waiting = l.waiters.add(who.Name, want.Key)
+			defer waiting()
 		}
 		select {
 		case <-changed:

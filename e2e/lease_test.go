@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -77,6 +78,10 @@ func TestLeasesBetweenTwoAgents(t *testing.T) {
 	}
 
 	got := testdaemon.WaitingAcquire(t, d.Daemon, bob, api.LeaseRequest{Op: api.LeaseAcquire, AppTarget: notes, WaitMS: 10000}, key)
+	testkit.Eventually(t, 5*time.Second, "bob waiting for the lease, as agents says", func() bool { // who waits for what
+		r, err := alice.Client.Agents(context.Background())
+		return err == nil && slices.ContainsFunc(r.Agents, func(a api.Agent) bool { return a.Name == "bob" && slices.Equal(a.Waiting, []string{key}) })
+	})
 	asked := time.Now()
 	alice.MustLease(t, api.LeaseRequest{Op: api.LeaseRelease, AppTarget: notes})
 	released := time.Now()

@@ -26,7 +26,8 @@ func (c *agentsCmd) Run(e *env) error {
 	})
 }
 
-// agentsForm is one identity a line: name, role, since when, connections, last action, leases.
+// agentsForm is one identity a line: name, role, since when, connections, last action, the
+// leases it holds and those it waits for.
 func agentsForm(w io.Writer, r *api.AgentsReply) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tROLE\tSINCE\tCONNS\tLAST ACTION\tLEASES")
@@ -35,9 +36,12 @@ func agentsForm(w io.Writer, r *api.AgentsReply) error {
 		if a.LastAction != nil {
 			last = a.LastAction.Time.Local().Format("15:04:05") + " " + a.LastAction.Action + " " + appOf(a.LastAction) + " " + outcomeOf(a.LastAction)
 		}
-		leases := "-"
-		if len(a.Leases) > 0 {
-			leases = strings.Join(a.Leases, ",")
+		leases := strings.Join(a.Leases, ",")
+		for _, k := range a.Waiting {
+			leases = strings.TrimPrefix(leases+",waiting for "+k, ",")
+		}
+		if leases == "" {
+			leases = "-"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\n", a.Name, a.Role, a.Since.Local().Format("2006-01-02 15:04:05"), len(a.Connections), last, leases)
 	}

@@ -496,7 +496,7 @@ async function refreshAgents() {
         el("td", a.role),
         el("td", String((a.connections || []).length)),
         el("td", clock(a.since)),
-        el("td", (a.leases || []).join(", ")),
+        el("td", [...(a.leases || []), ...(a.waiting || []).map((k) => `waiting for ${k}`)].join(", ")),
         el("td", a.last_action ? `${a.last_action.action} ${clock(a.last_action.time)}` : ""),
       ]),
     );

@@ -21,7 +21,7 @@ func (d *Daemon) routes() []bus.Route {
 		Listen: &listen, Subjects: d.Subjects, Stream: d.Subjects.StreamName(),
 		Conn: d.Server.Conn(), Events: d.Pub, Snaps: d.Snap, Poller: d.Poller, Store: d.Observer.Store(),
 		Observing: see, Admission: func() *api.AdmissionStatus { return d.Service.Admission() }, Resources: handlers.ResourcesOf(d.Backend)}
-	presence := &handlers.Presence{Connected: presence(d.Server), Audit: d.Audit, LeasesOf: d.Leases.HeldBy}
+	presence := &handlers.Presence{Connected: presence(d.Server), Audit: d.Audit, LeasesOf: d.Leases.HeldBy, WaitingOf: d.Leases.WaitingFor}
 	routes := []bus.Route{
 		// observe: the desktop read (package observer, through handlers), waits (waiters),
 		// presence (the server's connections and the audit trail)

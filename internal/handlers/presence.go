@@ -10,11 +10,12 @@ import (
 )
 
 // Presence is the agents endpoint's handler: the identities connected now, as the server knows
-// them, each with its last action (the audit trail's) and the leases it holds.
+// them, each with its last action (the audit trail's), the leases it holds and those it waits for.
 type Presence struct {
 	Connected func(ctx context.Context) ([]api.Agent, error)
 	Audit     *bus.Audit                 // nil: no last actions
 	LeasesOf  func(name string) []string // nil: no leases
+	WaitingOf func(name string) []string // the leases it waits for; nil: none
 }
 
 // Serve lists who is connected, each with its last action and leases.
@@ -32,6 +33,9 @@ func (p *Presence) Serve(ctx context.Context, _ api.AgentsRequest) (any, error) 
 		}
 		if p.LeasesOf != nil {
 			a.Leases = p.LeasesOf(a.Name)
+		}
+		if p.WaitingOf != nil {
+			a.Waiting = p.WaitingOf(a.Name)
 		}
 	}
 	slices.SortFunc(agents, func(a, b api.Agent) int { return cmp.Compare(a.Name, b.Name) })
