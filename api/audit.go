@@ -37,9 +37,10 @@ type ActionRecord struct {
 	// Given names the request's inputs ("value", "text", "keys") without their content.
 	Given  []string `json:"given,omitempty"`
 	Policy string   `json:"policy,omitempty"`
-	// Done, Step and Mechanism are the action reply's; Error is the code of a refused or failed
+	// Done, Delivered, Step and Mechanism are the action reply's; Error is the code of a refused or failed
 	// action (its message may echo input, so it stays out).
 	Done      bool       `json:"done"`
+	Delivered bool       `json:"delivered,omitempty"`
 	Step      string     `json:"step,omitempty"`
 	Mechanism string     `json:"mechanism,omitempty"`
 	Error     model.Code `json:"error,omitempty"`

@@ -235,7 +235,7 @@ func record(action string, data []byte, result any, err error) api.ActionRecord 
 	case *api.ActionReply:
 		app := reply.App
 		r.App = &app
-		r.Done, r.Step, r.Mechanism = reply.Done, reply.Step, reply.Mechanism
+		r.Done, r.Delivered, r.Step, r.Mechanism = reply.Done, reply.Delivered, reply.Step, reply.Mechanism
 		if t := reply.Target; t != nil {
 			r.Target = &api.RecordTarget{Snapshot: t.Snapshot, Element: t.Element, Role: t.Role, Name: t.Name}
 		}

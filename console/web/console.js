@@ -420,7 +420,7 @@ function liveCount() {
 function actionRow(rec) {
   const t = rec.target || {};
   const target = [t.role, t.name && `"${t.name}"`, t.element].filter(Boolean).join(" ") || (rec.app && rec.app.name) || "";
-  const outcome = rec.error ? rec.error : rec.done ? "done" : "not done";
+  const outcome = rec.error ? rec.error : `${rec.done ? "done" : "not done"}${rec.delivered ? "" : ", not delivered"}`;
   const exp = rec.expect ? `${rec.expect.outcome} ${Math.round(rec.expect.elapsed_ms || 0)} ms${rec.expect.trigger ? ` by ${rec.expect.trigger}` : ""}` : "";
   const chain = (rec.trace || []).map((st) => `${st.step} ${st.result} ${Math.round(st.elapsed_ms)} ms`).join(" › ");
   const tr = el("tr", null, [
