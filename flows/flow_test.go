@@ -60,3 +60,22 @@ func TestWindowChange(t *testing.T) {
 		}
 	}
 }
+
+// An agent's expect on its target's state by id (a snapshot's, gone by replay) is recorded as
+// the element-free form, which tests the replay's own target; one on another element is not.
+func TestOfTarget(t *testing.T) {
+	for expr, want := range map[string]string{
+		"state:e12=checked":     "state:checked",
+		"state:e12!=checked":    "state!=checked",
+		" state:e12=expanded ":  "state:expanded",
+		"state:e13=checked":     "",
+		"element:e12":           "",
+		`text:"e12=checked"`:    "",
+		"state:e120=checked":    "",
+		"state:e12=checked,foo": "",
+	} {
+		if got := ofTarget(expr, "e12"); got != want {
+			t.Errorf("ofTarget(%q, e12) = %q, want %q", expr, got, want)
+		}
+	}
+}

@@ -66,19 +66,27 @@ var (
 // or window it opened; a text it made appear in the window; its window gone. "" when nothing it
 // did can be told.
 func expectOf(ctx context.Context, o *observer.Observer, d commands.Done) string {
-	if e := d.Request.Expect; e != nil && e.Expr != "" && !elementID.MatchString(e.Expr) { // eN names an element of a snapshot gone by replay
-		return e.Expr
+	if e := d.Request.Expect; e != nil && e.Expr != "" {
+		if !elementID.MatchString(e.Expr) {
+			return e.Expr
+		}
+		if d.Reply.Target != nil { // eN names an element of a snapshot gone by replay, unless it is the target
+			if own := ofTarget(e.Expr, d.Reply.Target.Element); own != "" {
+				return own
+			}
+		}
 	}
 	r := d.Reply
-	switch d.Action {
-	case "toggle", "check", "uncheck":
+	checkable := d.Snapshot != nil && d.Index >= 0 && d.Index < len(d.Snapshot.Walk.Nodes) && isCheckable(d.Snapshot.Walk.Nodes[d.Index].Role)
+	switch {
+	case d.Action == "toggle" || d.Action == "check" || d.Action == "uncheck" || checkable && (d.Action == "press" || d.Action == "click"):
 		if r.PostState != nil {
 			if r.PostState.States.Has(model.StateChecked) {
 				return "state:checked"
 			}
 			return "state!=checked"
 		}
-	case "set_value", "type":
+	case d.Action == "set_value" || d.Action == "type":
 		if r.PostState != nil && r.PostState.Value != nil && *r.PostState.Value != "" {
 			return "value:" + strconv.Quote(*r.PostState.Value)
 		}
@@ -118,6 +126,32 @@ func expectOf(ctx context.Context, o *observer.Observer, d commands.Done) string
 		return "text:" + strconv.Quote(line)
 	}
 	return ""
+}
+
+// targetState is an expect on one element's state by its id: state:e12=checked, state:e12!=checked.
+var targetState = regexp.MustCompile(`^state:(e[0-9]+)(!?=)([a-z_]+)$`)
+
+// ofTarget is expr, an expect on the state of element (the action's target) by its id, as the
+// element-free form that means the action's target: what a replay's fresh target is tested by.
+// "" when expr is not that.
+func ofTarget(expr, element string) string {
+	m := targetState.FindStringSubmatch(strings.TrimSpace(expr))
+	if m == nil || m[1] != element {
+		return ""
+	}
+	if m[2] == "!=" {
+		return "state!=" + m[3]
+	}
+	return "state:" + m[3]
+}
+
+// isCheckable says whether a press on an element of role changes its checked state.
+func isCheckable(role model.Role) bool {
+	switch role {
+	case model.RoleCheckbox, model.RoleRadio, model.RoleToggleButton, model.RoleSwitch:
+		return true
+	}
+	return false
 }
 
 // inDialog says whether the element at index of snap is within a dialog, sheet or alert.

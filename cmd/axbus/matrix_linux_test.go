@@ -31,7 +31,7 @@ const (
 	capInspect  capability = "inspect"   // inspect lists its controls, with action names that are names
 	capType     capability = "type"      // text entry, proven by expect
 	capRead     capability = "read"      // read gives the window's visible text, a document's body included
-	capClick    capability = "click"     // a press by locator with the action name inspect listed, proven by expect
+	capClick    capability = "click"     // a press by locator with the action name inspect listed, proven by expect, confirmed, recorded as a flow
 	capWait     capability = "wait"      // a wait met on a change the app makes
 	capConverge capability = "converges" // the daemon's inspect equals a fresh backend's, within one re-read period
 	capQuit     capability = "quit"      // quit, answered by its app_terminated

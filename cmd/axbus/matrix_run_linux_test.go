@@ -43,7 +43,7 @@ func (r *matrixRun) step(ctx context.Context, c capability) (string, error) {
 	case capRead:
 		return r.a.steps.read(r)
 	case capClick:
-		return r.a.steps.click(r)
+		return r.recorded(func() (string, error) { return r.a.steps.click(r) })
 	case capWait:
 		return r.a.steps.wait(r)
 	case capConverge:
@@ -84,6 +84,39 @@ func (r *matrixRun) act(args ...string) (*api.ActionReply, error) {
 		return reply, fmt.Errorf("axbus %s: its expect met (%+v), yet %q with effects %+v", args[0], reply.Expect.Trigger, reply.Disposition, reply.Effects)
 	}
 	return reply, nil
+}
+
+// recorded runs step as a recording of the actions it does (issue 36: an agent's session
+// recorded on every toolkit): each action must become a step with a locator (a key step may
+// have none) and the recording's steps an expect.
+func (r *matrixRun) recorded(step func() (string, error)) (string, error) {
+	out, errOut, code := r.d.cli(r.t, "record", "start", "--name", "matrix", "--json")
+	var start api.RecordReply
+	if code != 0 || json.Unmarshal([]byte(out), &start) != nil {
+		return "", fmt.Errorf("record start: exit %d: %s", code, firstLine(errOut+out))
+	}
+	note, err := step()
+	out, errOut, code = r.d.cli(r.t, "record", "stop", start.Recording, "--json")
+	var flow api.Flow // what stop prints
+	if code != 0 || json.Unmarshal([]byte(out), &flow) != nil {
+		return note, fmt.Errorf("record stop: exit %d: %s", code, firstLine(errOut+out))
+	}
+	if err != nil {
+		return note, err
+	}
+	expects := 0
+	for i, s := range flow.Steps {
+		if s.Locator == "" && s.Action != "key" {
+			return note, fmt.Errorf("the recording's step %d (%s) has no locator: %+v", i+1, s.Action, s)
+		}
+		if s.Expect != "" {
+			expects++
+		}
+	}
+	if len(flow.Steps) == 0 || expects == 0 {
+		return note, fmt.Errorf("the recording of the click step has %d steps, %d with an expect: %+v", len(flow.Steps), expects, flow.Steps)
+	}
+	return note, nil
 }
 
 // appears: the app is listed by apps.
