@@ -40,22 +40,23 @@ func newMicroService(nc *nats.Conn, name, version, description string, metadata 
 }
 
 // addEndpoint lists an endpoint whose requests subscribe takes (on subject, in micro's queue group):
-// to a handler, or into a channel that several endpoints share to keep their requests' order.
+// to a handler, or into a channel that several endpoints share to keep their requests' order;
+// subscribe is given the endpoint, whose stats its handler counts.
 func (m *microService) addEndpoint(name, subject string, metadata map[string]string,
-	subscribe func(subject, queue string) (*nats.Subscription, error)) (*microEndpoint, error) {
+	subscribe func(ep *microEndpoint, subject, queue string) (*nats.Subscription, error)) error {
 	ep := &microEndpoint{
 		info:  micro.EndpointInfo{Name: name, Subject: subject, QueueGroup: micro.DefaultQueueGroup, Metadata: metadata},
 		stats: micro.EndpointStats{Name: name, Subject: subject, QueueGroup: micro.DefaultQueueGroup},
 	}
-	sub, err := subscribe(subject, micro.DefaultQueueGroup)
+	sub, err := subscribe(ep, subject, micro.DefaultQueueGroup)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	m.mu.Lock()
 	m.endpoints = append(m.endpoints, ep)
 	m.subs = append(m.subs, sub)
 	m.mu.Unlock()
-	return ep, nil
+	return nil
 }
 
 // done counts one request of ep, answered after took, failed with errMsg when not "".

@@ -42,6 +42,10 @@ type Service struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	// stopping, once Stop began, keeps requests still being delivered from starting handlers
+	// (wg must not grow while Stop waits on it).
+	stopMu   sync.Mutex
+	stopping bool
 }
 
 // Call runs endpoint's handler in this process for a request of ctx's identity, as a request
@@ -129,18 +133,18 @@ func (s *Service) Serve(routes []Route) error {
 			"reply_schema":   schemas.ID(ep.Name + ".reply"),
 			"error_schema":   schemas.ID("error"),
 		}
-		var stats *microEndpoint
-		handle := s.wrap(ep, handlers[ep.Name], func() *microEndpoint { return stats })
-		subscribe := func(subject, queue string) (*nats.Subscription, error) {
-			return nc.QueueSubscribe(subject, queue, handle)
+		// The handler has its endpoint's stats before it can take a request: requests come the
+		// moment it subscribes (a client asking status in a loop while the service starts).
+		subscribe := func(stats *microEndpoint, subject, queue string) (*nats.Subscription, error) {
+			return nc.QueueSubscribe(subject, queue, s.wrap(ep, handlers[ep.Name], stats))
 		}
 		if ep.Kind == api.Act { // one channel for them all: their order of arrival is kept
-			actHandlers[s.subj.Endpoint(ep.Name)] = handle
-			subscribe = func(subject, queue string) (*nats.Subscription, error) {
+			subscribe = func(stats *microEndpoint, subject, queue string) (*nats.Subscription, error) {
+				actHandlers[subject] = s.wrap(ep, handlers[ep.Name], stats)
 				return nc.ChanQueueSubscribe(subject, queue, s.acts)
 			}
 		}
-		if stats, err = s.svc.addEndpoint(ep.Name, s.subj.Endpoint(ep.Name), meta, subscribe); err != nil {
+		if err = s.svc.addEndpoint(ep.Name, s.subj.Endpoint(ep.Name), meta, subscribe); err != nil {
 			return s.unserve(err)
 		}
 	}
@@ -228,6 +232,9 @@ func (s *Service) Stop() error {
 	if s.svc != nil {
 		errs = append(errs, s.svc.stop())
 	}
+	s.stopMu.Lock()
+	s.stopping = true
+	s.stopMu.Unlock()
 	s.cancel()
 	s.wg.Wait()
 	return errors.Join(errs...)
@@ -243,7 +250,7 @@ func (s *Service) unserve(err error) error {
 
 // wrap runs an endpoint's handler on its own goroutine with a deadline, and replies with its
 // result or an error envelope; the endpoint's stats count the request once its reply is sent.
-func (s *Service) wrap(ep api.Endpoint, handle Handler, stats func() *microEndpoint) nats.MsgHandler {
+func (s *Service) wrap(ep api.Endpoint, handle Handler, stats *microEndpoint) nats.MsgHandler {
 	return func(req *nats.Msg) {
 		start := time.Now()
 		reply, data := req.Reply, req.Data
@@ -254,7 +261,7 @@ func (s *Service) wrap(ep api.Endpoint, handle Handler, stats func() *microEndpo
 			if err != nil {
 				msg = model.AsError(err).Message
 			}
-			s.svc.done(stats(), time.Since(start), msg)
+			s.svc.done(stats, time.Since(start), msg)
 		}
 		if s.delivered(req) {
 			return // a stored message JetStream delivered here: no request at all
@@ -279,9 +286,8 @@ func (s *Service) wrap(ep api.Endpoint, handle Handler, stats func() *microEndpo
 		if ep.Kind == api.Act && who.Conn != 0 { // the daemon's own requests keep no order
 			turn = s.turns.take(who.Conn)
 		}
-		s.wg.Add(1)
-		go func() {
-			defer func() { s.admission.give(ticket); cancel(); s.wg.Done() }()
+		handled := s.handling(func() {
+			defer func() { s.admission.give(ticket); cancel() }()
 			if turn != nil {
 				defer turn.Done()
 				ctx = api.WithTurn(ctx, turn)
@@ -301,8 +307,32 @@ func (s *Service) wrap(ep api.Endpoint, handle Handler, stats func() *microEndpo
 				}
 			}
 			done(handle(ctx, data))
-		}()
+		})
+		if !handled { // the service is stopping
+			s.admission.give(ticket)
+			cancel()
+			if turn != nil {
+				turn.Done()
+			}
+			done(nil, model.Errorf(model.CodeUnavailable, "Retry once the daemon is back.", "the daemon is stopping"))
+		}
 	}
+}
+
+// handling runs fn on a goroutine of its own, which Stop waits for; once Stop began it runs
+// nothing and says so.
+func (s *Service) handling(fn func()) bool {
+	s.stopMu.Lock()
+	defer s.stopMu.Unlock()
+	if s.stopping {
+		return false
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		fn()
+	}()
+	return true
 }
 
 // interimKey keys the function that sends an interim reply, in a handler's context.
