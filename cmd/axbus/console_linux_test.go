@@ -104,6 +104,14 @@ func TestConsoleOnGTK3(t *testing.T) {
 			t.Fatalf("no Save box on the canvas: %s", at)
 		}
 		dd.dom(t, fmt.Sprintf(`document.getElementById('window-canvas').dispatchEvent(new MouseEvent('mousemove', {clientX: %f, clientY: %f, bubbles: true})); 'ok'`, p.X, p.Y))
+		// The view follows the app: a change there is in its tree a moment later, with no click.
+		dd.do(t, kind, map[string]any{"cmd": "set_text", "text": "followed"})
+		if !testkit.Within(10*time.Second, func() bool {
+			return dd.dom(t, `String([...document.querySelectorAll('#window-tree li')].some(li => li.textContent.includes('= followed')))`) == "true"
+		}) {
+			t.Fatal("the window view's tree never showed the app's new text")
+		}
+		dd.domEventually(t, `String(!!(window.axbus.window && window.axbus.window.shot))`, "true")
 		locator := dd.dom(t, `window.axbus.hovered ? window.axbus.hovered.locator : ''`)
 		if !strings.Contains(locator, "Save") {
 			t.Fatalf("the locator under the pointer at Save is %q", locator)

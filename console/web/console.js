@@ -171,6 +171,22 @@ function onEvent(ev) {
   const t = ev.type;
   if ((t === "app_launched" || t === "app_terminated") && ev.host === host) refreshAppsSoon();
   if (selectedApp && ev.host === host && ev.app && ev.app.pid === selectedApp.pid && (t === "window_created" || t === "window_closed" || t === "title_changed")) refreshWindowsSoon();
+  const w = selectedWindow;
+  if (view === "window" && w && ev.host === w.host && ev.app && ev.app.pid === w.app.pid && t !== "focus_changed") inspectSoon();
+}
+
+// inspectSoon inspects the window view's window again, once its app's changes have paused for
+// a moment and at most every INSPECT_EVERY: the view follows the app without a walk per event.
+const INSPECT_EVERY = 2000;
+let inspectTimer = 0;
+let lastInspect = 0;
+function inspectSoon() {
+  if (inspectTimer) return;
+  inspectTimer = setTimeout(() => {
+    inspectTimer = 0;
+    lastInspect = Date.now();
+    inspectWindow();
+  }, Math.max(300, INSPECT_EVERY - (Date.now() - lastInspect)));
 }
 
 function onAction(rec) {
@@ -513,6 +529,7 @@ async function inspectWindow() {
   host = selectedWindow.host;
   $("window-title").textContent = `${hosts.length > 1 ? host + " · " : ""}${app.name} · ${w.title || w.id}`;
   $("window-note").textContent = "inspecting";
+  lastInspect = Date.now();
   try {
     listing = await call("inspect", { pid: app.pid, window: w.id, locators: true }, 25000);
   } catch (e) {
@@ -548,7 +565,7 @@ async function screenshot(pid, window) {
 
 function renderTree() {
   const items = listing.elements.map((e) => {
-    const li = el("li", `${e.id} ${e.role}${e.name ? ` "${e.name}"` : ""}`);
+    const li = el("li", `${e.id} ${e.role}${e.name ? ` "${e.name}"` : ""}${e.value ? ` = ${e.value}` : ""}`);
     li.style.paddingLeft = `${e.depth * 0.8 + 0.3}em`;
     li.dataset.id = e.id;
     li.onmouseenter = () => highlight(e);
