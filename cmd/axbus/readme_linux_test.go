@@ -5,7 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net"
+	"net/http"
+	"net/http/cookiejar"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -430,6 +433,18 @@ func (u *readmeUser) runLine(t *testing.T, line string) {
 	case "schema":
 		if !json.Valid([]byte(out)) || !strings.Contains(out, `"urn:axbus:`+words[2]+`"`) {
 			t.Fatalf("schema: %.500s", out)
+		}
+	case "console": // the URL opens the page, as a browser would with its cookie
+		r := testdaemon.Decode[api.ConsoleReply](t, out)
+		jar, _ := cookiejar.New(nil)
+		page, err := (&http.Client{Jar: jar, Timeout: 5 * time.Second}).Get(r.URL)
+		if err != nil {
+			t.Fatalf("console %s: %v", r.URL, err)
+		}
+		body, _ := io.ReadAll(page.Body)
+		page.Body.Close()
+		if page.StatusCode != http.StatusOK || !strings.Contains(string(body), "axbus console") {
+			t.Fatalf("the console's URL %s: %d %.200s", r.URL, page.StatusCode, body)
 		}
 	default:
 		t.Fatalf("no check for the README's %q: add one", line)
