@@ -27,6 +27,12 @@ func TestRequestInFlightWhenTheLinkGoes(t *testing.T) {
 			_, err := c.Wait(ctx, api.WaitRequest{Expr: `text:"never"`, TimeoutMS: 30000})
 			return err
 		}},
+		{"history", func(ctx context.Context, c *client.Client) error { // its consumer's creation in flight
+			ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			defer cancel()
+			_, err := c.EventsAfter(ctx, 0, 10, 0, client.TailOptions{})
+			return err
+		}},
 	} {
 		ns, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, NoLog: true, NoSigs: true})
 		if err != nil {
@@ -41,8 +47,10 @@ func TestRequestInFlightWhenTheLinkGoes(t *testing.T) {
 			t.Fatal(err)
 		}
 		got := make(chan struct{}, 1)
-		if _, err := nc.Subscribe("ax.h.api.>", func(*nats.Msg) { got <- struct{}{} }); err != nil { // a daemon that never answers
-			t.Fatal(err)
+		for _, subject := range []string{"ax.h.api.>", "$JS.>"} { // a daemon that never answers
+			if _, err := nc.Subscribe(subject, func(*nats.Msg) { got <- struct{}{} }); err != nil {
+				t.Fatal(err)
+			}
 		}
 		c, err := client.New(context.Background(), nc, client.WithHost("h"))
 		if err != nil {

@@ -152,9 +152,13 @@ func (c *Client) orderedConsumer(ctx context.Context, filter string, cursor uint
 		cfg.DeliverPolicy, cfg.OptStartTime = jetstream.DeliverByStartTimePolicy, &start
 	}
 	stream := c.subj.StreamOf(filter)
-	cons, err := js.OrderedConsumer(ctx, stream, cfg)
+	// Made while linked: a creation in flight when the daemon's connection goes gets no answer,
+	// ever (the soak's history reader waited out its whole context across a restart).
+	linked, unlink := c.whileLinked(ctx)
+	defer unlink()
+	cons, err := js.OrderedConsumer(linked, stream, cfg)
 	if err != nil {
-		return nil, c.streamTrouble(stream, "a consumer of "+stream, err)
+		return nil, c.streamTrouble(stream, "a consumer of "+stream, linkError(linked, err))
 	}
 	return cons, nil
 }
