@@ -20,20 +20,31 @@ const unansweredGrace = time.Second
 // role does not reach (the server routes only what a role imports).
 var errRoleRefused = errors.New("no endpoint for this role")
 
+// roleRefusedAfter is how long an endpoint must go unanswered while status answers before it
+// is taken as one the identity's role does not reach: a reconnected connection re-subscribes
+// everything in one go, but in no set order, so status may answer a moment before the
+// endpoint is back.
+const roleRefusedAfter = 200 * time.Millisecond
+
 // askAgain sends a request nobody answered (so nobody has it, and repeating it is safe) with
 // send until someone does, for unansweredGrace at most. Between tries it asks status: an
-// endpoint nobody answers once more while status does is one this identity's role does not
-// reach (asked once more because the daemon's connection re-subscribes everything at once,
-// so status may answer a moment before the endpoint is back).
+// endpoint nobody answers for roleRefusedAfter while status does is one this identity's role
+// does not reach.
 func (c *Client) askAgain(ctx context.Context, endpoint string, send func() (*nats.Msg, error)) (*nats.Msg, error) {
 	var msg *nats.Msg
+	var refusedSince time.Time // status answered and the endpoint did not, since
 	err := backoff.Retry(func() error {
 		statusUp := endpoint != "status" && c.answers(ctx, "status")
 		var err error
 		if msg, err = send(); !errors.Is(err, nats.ErrNoResponders) {
 			return backoff.Permanent(err)
 		}
-		if statusUp {
+		switch {
+		case !statusUp:
+			refusedSince = time.Time{}
+		case refusedSince.IsZero():
+			refusedSince = time.Now()
+		case time.Since(refusedSince) >= roleRefusedAfter:
 			return backoff.Permanent(errRoleRefused)
 		}
 		return err
